@@ -1,0 +1,49 @@
+// Package archive keeps every turn of a conversation in blocks of
+// consecutive turns, each Brotli-compressed on its own so that one block can
+// be read without the others (spec/smg-v1.md §8).
+//
+// It imports nothing else of this module: a block's content is the bytes the
+// caller gives it.
+package archive
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/andybalholm/brotli"
+)
+
+// DefaultQuality is the Brotli quality blocks are written with.
+const DefaultQuality = 9
+
+var (
+	// ErrTooLarge: a block decompresses to more bytes than allowed.
+	ErrTooLarge = errors.New("archive block exceeds the size limit")
+	// ErrCorrupt: a block's compressed data is not a whole Brotli stream.
+	ErrCorrupt = errors.New("archive block is corrupt")
+)
+
+// Compress returns raw as a Brotli stream at the given quality (0 to 11).
+func Compress(raw []byte, quality int) []byte {
+	var buf bytes.Buffer
+	w := brotli.NewWriterLevel(&buf, quality)
+	// Writes to a bytes.Buffer cannot fail.
+	_, _ = w.Write(raw)
+	_ = w.Close()
+	return buf.Bytes()
+}
+
+// Decompress returns the bytes of a Brotli stream, at most maxSize of them.
+func Decompress(compressed []byte, maxSize int64) ([]byte, error) {
+	r := brotli.NewReader(bytes.NewReader(compressed))
+	out, err := io.ReadAll(io.LimitReader(r, maxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	if int64(len(out)) > maxSize {
+		return nil, fmt.Errorf("%w (%d bytes)", ErrTooLarge, maxSize)
+	}
+	return out, nil
+}

@@ -1,0 +1,337 @@
+package smg
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/andybalholm/brotli"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/smg-memory/smg/smg/internal/envelope"
+	"github.com/smg-memory/smg/spec"
+)
+
+// KDF names a key derivation function and its parameters (spec §9.5.2).
+type KDF = envelope.KDF
+
+// Key derivations for [EncodeOptions.KDF]: argon2id (the default) and
+// PBKDF2-HMAC-SHA256, with their recommended parameters.
+var (
+	DefaultArgon2id = envelope.DefaultArgon2id
+	DefaultPBKDF2   = envelope.DefaultPBKDF2
+)
+
+// DefaultQuality is the Brotli quality a document is written with.
+const DefaultQuality = 6
+
+// brotliWindow is the window the writer uses: 2^22 bytes. With it the
+// stream's first byte is never JSON white space or '{', as spec §9.1 asks.
+const brotliWindow = 22
+
+// EncodeOptions configure [Encode]. The zero value writes the canonical,
+// Brotli-compressed form.
+type EncodeOptions struct {
+	// Plain writes the JSON text without Brotli compression.
+	Plain bool
+	// Indent writes the canonical pretty form (spec §9.2) instead of the
+	// compact one.
+	Indent bool
+	// Quality is the Brotli quality, 1 to 11; 0 means DefaultQuality.
+	Quality int
+	// Password, when set, encrypts the file (spec §9.5).
+	Password []byte
+	// KDF is the key derivation for encryption; zero means argon2id with
+	// DefaultArgon2id's parameters.
+	KDF KDF
+	// Rand supplies the salt and nonce of encryption; nil means
+	// crypto/rand. Tests set it to make exact vectors.
+	Rand io.Reader
+}
+
+// DecodeOptions configure [Decode]. The zero value reads unencrypted files
+// within [DefaultLimits].
+type DecodeOptions struct {
+	// Password opens an encrypted file.
+	Password []byte
+	// Limits bound what is accepted; zero fields take their defaults.
+	Limits Limits
+}
+
+// Encode writes doc to w in the canonical form of spec §9.2: the same
+// document always gives the same bytes (except for encryption, whose salt
+// and nonce are fresh each time).
+func Encode(w io.Writer, doc *spec.Document, opts *EncodeOptions) error {
+	b, err := Marshal(doc, opts)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// Marshal returns the bytes [Encode] writes.
+func Marshal(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
+	if opts == nil {
+		opts = &EncodeOptions{}
+	}
+	js, err := canonicalJSON(doc)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Indent {
+		js, err = indent(js)
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := js
+	if !opts.Plain {
+		q := opts.Quality
+		if q == 0 {
+			q = DefaultQuality
+		}
+		if q < 1 || q > 11 {
+			return nil, fmt.Errorf("smg: Brotli quality %d is not in 1..11", q)
+		}
+		out = compress(js, q)
+	}
+	if opts.Password != nil {
+		return envelope.Seal(out, opts.Password, envelope.SealOptions{KDF: opts.KDF, Rand: opts.Rand})
+	}
+	return out, nil
+}
+
+// canonicalJSON returns the compact canonical JSON of doc (RFC 8785, with
+// the list order of spec §9.2).
+func canonicalJSON(doc *spec.Document) ([]byte, error) {
+	if doc == nil {
+		return nil, errors.New("smg: encoding a nil document")
+	}
+	major, _, err := spec.ParseVersion(doc.Version)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("smg: encoding: %w", err)
+	case major != spec.MajorVersion:
+		return nil, fmt.Errorf("smg: encoding: %w %q", ErrUnsupportedVersion, doc.Version)
+	case doc.Type != spec.DocumentType || doc.Context != spec.ContextIRI:
+		return nil, fmt.Errorf(`smg: encoding: "@type" must be %q and "@context" %q`, spec.DocumentType, spec.ContextIRI)
+	}
+	js, err := spec.MarshalCanonical(canonicalOrder(doc))
+	if err != nil {
+		return nil, fmt.Errorf("smg: encoding: %w", err)
+	}
+	return js, nil
+}
+
+// indent turns compact canonical JSON into the canonical pretty form: two
+// spaces a level, one space after a colon, and a final newline, as
+// JavaScript's JSON.stringify(value, null, 2) + "\n" writes it.
+func indent(js []byte) ([]byte, error) {
+	v := jsontext.Value(bytes.Clone(js))
+	if err := v.Indent(jsontext.WithIndent("  ")); err != nil {
+		return nil, err
+	}
+	return append(v, '\n'), nil
+}
+
+func compress(js []byte, quality int) []byte {
+	var buf bytes.Buffer
+	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: quality, LGWin: brotliWindow})
+	_, _ = w.Write(js) // a bytes.Buffer does not fail
+	_ = w.Close()
+	return buf.Bytes()
+}
+
+// ContentHash returns the content hash of doc: "sha256:" and the hex
+// SHA-256 of its compact canonical JSON (spec §9.2). It does not depend on
+// compression, indentation or encryption.
+func ContentHash(doc *spec.Document) (string, error) {
+	js, err := canonicalJSON(doc)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(js)
+	return spec.HashPrefix + hex.EncodeToString(sum[:]), nil
+}
+
+// Decode reads a document in any of the forms of spec §9.1: Brotli
+// compressed, plain JSON, or either of these encrypted. It checks the
+// format version first and enforces opts.Limits throughout. Decode does not
+// run the checks of [Validate].
+func Decode(r io.Reader, opts *DecodeOptions) (*spec.Document, error) {
+	f, err := decode(r, opts)
+	if err != nil {
+		return nil, err
+	}
+	return f.Doc, nil
+}
+
+// Unmarshal decodes a document from b, as [Decode] does.
+func Unmarshal(b []byte, opts *DecodeOptions) (*spec.Document, error) {
+	return Decode(bytes.NewReader(b), opts)
+}
+
+// Form describes the layers of a file around its JSON text.
+type Form struct {
+	Encrypted  bool
+	KDF        KDF // when Encrypted
+	Compressed bool
+	// FileSize is the size of the file; JSONSize of the JSON text inside.
+	FileSize int64
+	JSONSize int64
+}
+
+// decoded is a document with the layers it came in.
+type decoded struct {
+	Doc  *spec.Document
+	Form Form
+	JSON []byte
+}
+
+func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
+	if opts == nil {
+		opts = &DecodeOptions{}
+	}
+	lim := opts.Limits.withDefaults()
+	raw, err := io.ReadAll(io.LimitReader(r, lim.MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(raw)) > lim.MaxFileSize {
+		return nil, &LimitError{Limit: "MaxFileSize", Max: lim.MaxFileSize}
+	}
+	if len(raw) == 0 {
+		return nil, &DecodeError{Path: "$", Err: ErrNotSMG, Msg: "the file is empty"}
+	}
+	out := &decoded{Form: Form{FileSize: int64(len(raw))}}
+	inner := raw
+	if isEnvelope(raw, lim) {
+		out.Form.Encrypted = true
+		if out.Form.KDF, err = envelope.Describe(raw); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+		}
+		if inner, err = open(raw, opts.Password, lim); err != nil {
+			return nil, err
+		}
+	}
+	var js []byte
+	var h header
+	if jsonStart(inner) {
+		if int64(len(inner)) > lim.MaxDocumentSize {
+			return nil, &LimitError{Limit: "MaxDocumentSize", Max: lim.MaxDocumentSize}
+		}
+		js = inner
+		h, err = scan(bytes.NewReader(js), lim)
+	} else {
+		out.Form.Compressed = true
+		var buf bytes.Buffer
+		src := &sourceReader{r: brotli.NewReader(bytes.NewReader(inner)), max: lim.MaxDocumentSize, left: lim.MaxDocumentSize}
+		h, err = scan(io.TeeReader(src, &buf), lim)
+		js = buf.Bytes()
+		if se, ok := errors.AsType[*sourceError](err); ok {
+			err = decompressError(se.err, len(js))
+		}
+	}
+	if err != nil {
+		// A document of another major version may break this version's
+		// limits: when its version was seen, that speaks first.
+		if herr := checkHeader(h); h.version != nil && errors.Is(herr, ErrUnsupportedVersion) {
+			return nil, herr
+		}
+		return nil, err
+	}
+	out.Form.JSONSize = int64(len(js))
+	if h.encrypted {
+		return nil, &DecodeError{Path: "$.encrypted", Err: ErrMalformed, Msg: "an encrypted envelope inside an encrypted or compressed file"}
+	}
+	if err := checkHeader(h); err != nil {
+		return nil, err
+	}
+	doc := new(spec.Document)
+	if err := json.Unmarshal(js, doc); err != nil {
+		return nil, unmarshalError(js, err)
+	}
+	out.Doc, out.JSON = doc, js
+	return out, nil
+}
+
+// isEnvelope reports whether raw is an encrypted envelope: a JSON object
+// with a top-level member "encrypted".
+func isEnvelope(raw []byte, lim Limits) bool {
+	if !jsonStart(raw) || !bytes.Contains(raw, []byte(`"encrypted"`)) {
+		return false
+	}
+	// The ciphertext is one long string: allow it.
+	lim.MaxStringLength = int(min(lim.MaxFileSize, math.MaxInt32))
+	h, err := scan(bytes.NewReader(raw), lim)
+	return err == nil && h.encrypted
+}
+
+// sourceReader reads the decompressed text, at most left bytes of it, and
+// marks the decompressor's errors as its own.
+type sourceReader struct {
+	r         io.Reader
+	max, left int64
+}
+
+type sourceError struct{ err error }
+
+func (e *sourceError) Error() string { return e.err.Error() }
+
+func (s *sourceReader) Read(p []byte) (int, error) {
+	if s.left <= 0 {
+		// One byte more than the limit tells a document at the limit from
+		// one beyond it.
+		var one [1]byte
+		if n, _ := s.r.Read(one[:]); n > 0 {
+			return 0, &LimitError{Limit: "MaxDocumentSize", Max: s.max}
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > s.left {
+		p = p[:s.left]
+	}
+	n, err := s.r.Read(p)
+	s.left -= int64(n)
+	if err != nil && err != io.EOF {
+		err = &sourceError{err}
+	}
+	return n, err
+}
+
+// open decrypts an envelope, mapping its errors to this package's.
+func open(raw, password []byte, lim Limits) ([]byte, error) {
+	if password == nil {
+		return nil, ErrPasswordRequired
+	}
+	inner, err := envelope.Open(raw, password, lim.kdf())
+	switch {
+	case err == nil:
+		return inner, nil
+	case errors.Is(err, envelope.ErrKDFLimit):
+		return nil, fmt.Errorf("%w: %v", ErrLimit, err)
+	case errors.Is(err, envelope.ErrMalformed), errors.Is(err, envelope.ErrUnsupported):
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return nil, err
+}
+
+// decompressError maps an error of the Brotli decoder, after n bytes of
+// output, to this package's errors.
+func decompressError(err error, n int) error {
+	switch {
+	case n == 0:
+		// Brotli has no magic number: a stream that yields nothing is
+		// taken for something else.
+		return &DecodeError{Path: "$", Offset: -1, Err: ErrNotSMG, Msg: "neither a JSON object nor a Brotli stream"}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return &DecodeError{Path: "$", Offset: -1, Err: ErrTruncated, Msg: "the Brotli stream ends early"}
+	}
+	return &DecodeError{Path: "$", Offset: -1, Err: ErrMalformed, Msg: "corrupt Brotli stream: " + err.Error()}
+}

@@ -1,0 +1,466 @@
+package smg
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/smg-memory/smg/spec"
+)
+
+// jsonStart reports whether b is JSON text rather than a Brotli stream: its
+// first byte after JSON white space is '{' (spec §9.1).
+func jsonStart(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	return len(b) > 0 && b[0] == '{'
+}
+
+// header holds the top-level members that say what a JSON object is: the
+// raw JSON of scalar values, nil when absent.
+type header struct {
+	encrypted bool
+	context   []byte
+	typ       []byte
+	version   []byte
+}
+
+// maxHeaderValue bounds the scalar values the scanner keeps for the header
+// and for the number check.
+const maxHeaderValue = 1024
+
+// frame is an open object or array.
+type frame struct {
+	array bool
+	// n counts the array's elements so far; max and limit bound it.
+	n     int
+	max   int
+	limit string
+	// name is the object's current member name, cut at maxName bytes
+	// (nameLong); wantName that the next string is a name.
+	name     []byte
+	nameLong bool
+	wantName bool
+}
+
+const maxName = 256
+
+// What the scanner keeps of the string it is in.
+type keepMode uint8
+
+const (
+	keepNone  keepMode = iota
+	keepName           // a member name, into the top frame
+	keepValue          // a header member's value, into val
+)
+
+// scanner walks JSON text as it streams in and enforces [Limits] with
+// memory bounded by MaxDepth: nesting, the length of each string, the
+// length of each list, the number of nodes and edges. It keeps the header
+// members and checks that every number is a finite double. It does not
+// check the rest of JSON's syntax: json.Unmarshal does that afterwards, on
+// text the scanner has already bounded.
+type scanner struct {
+	lim    Limits
+	array  bool // the top level may be an array as well as an object
+	stack  []frame
+	off    int64 // bytes consumed
+	h      header
+	begun  bool // the top-level '{' was seen
+	ended  bool // and its '}'
+	str    bool // inside a string
+	esc    bool // after a backslash in a string
+	strLen int
+	mode   keepMode
+	scalar bool   // inside a number, true, false or null
+	val    []byte // the scalar, or the header value, being read
+	valDst *[]byte
+}
+
+// scan reads all of r through a scanner.
+func scan(r io.Reader, lim Limits) (header, error) {
+	return scanWith(&scanner{lim: lim, stack: make([]frame, 0, 16)}, r)
+}
+
+// scanArray is scan for text whose top level is an array.
+func scanArray(r io.Reader, lim Limits) error {
+	_, err := scanWith(&scanner{lim: lim, array: true, stack: make([]frame, 0, 16)}, r)
+	return err
+}
+
+func scanWith(s *scanner, r io.Reader) (header, error) {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(buf)
+		if serr := s.write(buf[:n]); serr != nil {
+			return s.h, serr
+		}
+		if err == io.EOF {
+			return s.h, s.close()
+		}
+		if err != nil {
+			return s.h, err
+		}
+	}
+}
+
+func (s *scanner) write(p []byte) error {
+	for _, c := range p {
+		var err error
+		switch {
+		case s.str:
+			err = s.stringByte(c)
+		case s.scalar && isScalarByte(c):
+			err = s.scalarByte(c)
+		case s.scalar:
+			if err = s.endScalar(); err == nil {
+				err = s.structural(c)
+			}
+		default:
+			err = s.structural(c)
+		}
+		if err != nil {
+			return err
+		}
+		s.off++
+	}
+	return nil
+}
+
+func isScalarByte(c byte) bool {
+	return c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+func (s *scanner) structural(c byte) error {
+	switch c {
+	case ' ', '\t', '\n', '\r':
+		return nil
+	}
+	if !s.begun {
+		if c != '{' && !(s.array && c == '[') {
+			return &DecodeError{Path: "$", Offset: s.off, Err: ErrNotSMG, Msg: "the top level is not a JSON object"}
+		}
+		s.begun = true
+	} else if s.ended {
+		return &DecodeError{Path: "$", Offset: s.off, Err: ErrMalformed, Msg: "text after the top-level object"}
+	}
+	top := s.top()
+	switch c {
+	case '{', '[':
+		if err := s.valueStart(); err != nil {
+			return err
+		}
+		if len(s.stack) >= s.lim.MaxDepth {
+			return s.limitError("MaxDepth", int64(s.lim.MaxDepth))
+		}
+		f := frame{array: c == '[', wantName: c == '{', max: s.lim.MaxListLength, limit: "MaxListLength"}
+		if f.array && len(s.stack) == 2 && string(s.stack[0].name) == "semanticGraph" {
+			switch string(s.stack[1].name) {
+			case "nodes":
+				f.max, f.limit = s.lim.MaxNodes, "MaxNodes"
+			case "edges":
+				f.max, f.limit = s.lim.MaxEdges, "MaxEdges"
+			}
+		}
+		if len(s.stack) < cap(s.stack) {
+			// Reuse the name buffer of the frame last popped from here.
+			f.name = s.stack[: len(s.stack)+1 : len(s.stack)+1][len(s.stack)].name[:0]
+		}
+		s.stack = append(s.stack, f)
+	case '}', ']':
+		if top == nil || top.array != (c == ']') {
+			return &DecodeError{Path: s.path(), Offset: s.off, Err: ErrMalformed, Msg: fmt.Sprintf("unexpected %q", c)}
+		}
+		s.stack = s.stack[:len(s.stack)-1]
+		s.ended = len(s.stack) == 0
+	case ':':
+		if top != nil && !top.array {
+			top.wantName = false
+		}
+	case ',':
+		if top != nil && !top.array {
+			top.wantName = true
+		}
+	case '"':
+		s.str, s.esc, s.strLen = true, false, 0
+		if top != nil && !top.array && top.wantName {
+			top.name, top.nameLong = top.name[:0], false
+			s.mode = keepName
+			return nil
+		}
+		if err := s.valueStart(); err != nil {
+			return err
+		}
+		s.mode = keepNone
+		if s.valDst = s.headerMember(); s.valDst != nil {
+			s.mode, s.val = keepValue, append(s.val[:0], '"')
+		}
+	default:
+		if !isScalarByte(c) {
+			return &DecodeError{Path: s.path(), Offset: s.off, Err: ErrMalformed, Msg: fmt.Sprintf("unexpected %q", c)}
+		}
+		if err := s.valueStart(); err != nil {
+			return err
+		}
+		s.scalar, s.val, s.valDst = true, append(s.val[:0], c), s.headerMember()
+	}
+	return nil
+}
+
+// headerMember returns where a top-level value goes when the header wants
+// it, or nil.
+func (s *scanner) headerMember() *[]byte {
+	if len(s.stack) != 1 {
+		return nil
+	}
+	switch string(s.stack[0].name) {
+	case "@context":
+		return &s.h.context
+	case "@type":
+		return &s.h.typ
+	case "version":
+		return &s.h.version
+	}
+	return nil
+}
+
+// valueStart counts a value in the array it is in.
+func (s *scanner) valueStart() error {
+	top := s.top()
+	if top == nil || !top.array {
+		return nil
+	}
+	top.n++
+	if top.n > top.max {
+		return s.limitError(top.limit, int64(top.max))
+	}
+	return nil
+}
+
+func (s *scanner) stringByte(c byte) error {
+	switch {
+	case s.esc:
+		s.esc = false
+	case c == '\\':
+		s.esc = true
+	case c == '"':
+		s.str = false
+		s.endString()
+		return nil
+	}
+	s.strLen++
+	if s.strLen > s.lim.MaxStringLength {
+		return s.limitError("MaxStringLength", int64(s.lim.MaxStringLength))
+	}
+	switch s.mode {
+	case keepName:
+		top := s.top()
+		if len(top.name) < maxName {
+			top.name = append(top.name, c)
+		} else {
+			top.nameLong = true
+		}
+	case keepValue:
+		if len(s.val) < maxHeaderValue {
+			s.val = append(s.val, c)
+		}
+	}
+	return nil
+}
+
+func (s *scanner) endString() {
+	switch s.mode {
+	case keepName:
+		if len(s.stack) == 1 && string(s.stack[0].name) == "encrypted" {
+			s.h.encrypted = true
+		}
+	case keepValue:
+		*s.valDst = append(bytes.Clone(s.val), '"')
+	}
+	s.mode = keepNone
+}
+
+func (s *scanner) scalarByte(c byte) error {
+	if len(s.val) >= maxHeaderValue {
+		return &DecodeError{Path: s.path(), Offset: s.off, Err: ErrMalformed, Msg: "a number longer than 1024 characters"}
+	}
+	s.val = append(s.val, c)
+	return nil
+}
+
+// endScalar checks a finished number, true, false or null.
+func (s *scanner) endScalar() error {
+	s.scalar = false
+	v := s.val
+	if s.valDst != nil {
+		*s.valDst = bytes.Clone(v)
+	}
+	switch string(v) {
+	case "true", "false", "null":
+		return nil
+	}
+	if _, err := strconv.ParseFloat(string(v), 64); errors.Is(err, strconv.ErrRange) {
+		return &DecodeError{Path: s.path(), Offset: s.off - int64(len(v)), Err: ErrMalformed, Msg: fmt.Sprintf("number %.40s is not a finite double", v)}
+	}
+	// Anything else that is not a number, json.Unmarshal reports.
+	return nil
+}
+
+func (s *scanner) close() error {
+	if s.scalar {
+		if err := s.endScalar(); err != nil {
+			return err
+		}
+	}
+	switch {
+	case !s.begun:
+		return &DecodeError{Path: "$", Offset: s.off, Err: ErrNotSMG, Msg: "no JSON object"}
+	case !s.ended:
+		return &DecodeError{Path: s.path(), Offset: s.off, Err: ErrTruncated, Msg: "the JSON text ends early"}
+	}
+	return nil
+}
+
+func (s *scanner) top() *frame {
+	if len(s.stack) == 0 {
+		return nil
+	}
+	return &s.stack[len(s.stack)-1]
+}
+
+func (s *scanner) limitError(name string, max int64) error {
+	return &LimitError{Limit: name, Max: max, Path: s.path()}
+}
+
+// path is the JSON path of where the scanner is.
+func (s *scanner) path() string {
+	var p pathBuilder
+	for _, f := range s.stack {
+		switch {
+		case f.array && f.n > 0:
+			p = p.index(f.n - 1)
+		case !f.array && len(f.name) > 0 && !f.wantName:
+			name := string(f.name)
+			if f.nameLong {
+				name += "…"
+			}
+			p = p.member(name)
+		}
+	}
+	return p.String()
+}
+
+// checkHeader decides whether a JSON object is a document this reader can
+// read: the type first, then the version, then the context.
+func checkHeader(h header) error {
+	var typ, version, context string
+	typOK := json.Unmarshal(h.typ, &typ) == nil && typ == spec.DocumentType
+	if h.version == nil {
+		if !typOK {
+			return &DecodeError{Path: "$", Offset: -1, Err: ErrNotSMG, Msg: `a JSON object without "@type": "SemanticMemoryGraph" and "version"`}
+		}
+		return &DecodeError{Path: "$.version", Offset: -1, Err: ErrMalformed, Msg: "missing"}
+	}
+	if err := json.Unmarshal(h.version, &version); err != nil {
+		return &DecodeError{Path: "$.version", Offset: -1, Err: ErrMalformed, Msg: "not a string"}
+	}
+	major, _, err := spec.ParseVersion(version)
+	if err != nil {
+		return &DecodeError{Path: "$.version", Offset: -1, Err: ErrMalformed, Msg: err.Error()}
+	}
+	if major != spec.MajorVersion {
+		return fmt.Errorf("%w %q: this reader reads %d.x", ErrUnsupportedVersion, version, spec.MajorVersion)
+	}
+	if !typOK {
+		return &DecodeError{Path: "$['@type']", Offset: -1, Err: ErrNotSMG, Msg: `"@type" is not "SemanticMemoryGraph"`}
+	}
+	if json.Unmarshal(h.context, &context) != nil || context != spec.ContextIRI {
+		return &DecodeError{Path: "$['@context']", Offset: -1, Err: ErrMalformed, Msg: fmt.Sprintf("must be %q", spec.ContextIRI)}
+	}
+	return nil
+}
+
+// unmarshalError turns an error of json.Unmarshal into a DecodeError.
+func unmarshalError(js []byte, err error) error {
+	var sem *json.SemanticError
+	var syn *jsontext.SyntacticError
+	e := &DecodeError{Path: "$", Offset: -1, Err: ErrMalformed, Msg: err.Error()}
+	switch {
+	case errors.As(err, &sem):
+		e.Path, e.Offset = pointerPath(js, sem.JSONPointer), sem.ByteOffset
+		switch {
+		case sem.GoType != nil && sem.JSONKind != 0:
+			e.Msg = fmt.Sprintf("cannot read JSON %s as %s", kindName(sem.JSONKind), goTypeName(sem.GoType.String()))
+			if sem.Err != nil {
+				e.Msg += ": " + sem.Err.Error()
+			}
+		case sem.Err != nil:
+			e.Msg = sem.Err.Error()
+		}
+	case errors.As(err, &syn):
+		e.Path, e.Offset = pointerPath(js, syn.JSONPointer), syn.ByteOffset
+		if syn.Err != nil {
+			e.Msg = syn.Err.Error()
+		}
+		if errors.Is(syn.Err, io.ErrUnexpectedEOF) {
+			e.Err, e.Msg = ErrTruncated, "the JSON text ends early"
+		}
+	}
+	e.Line, e.Column = lineColumn(js, e.Offset)
+	return e
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case 'n':
+		return "null"
+	case 'f', 't':
+		return "boolean"
+	case '"':
+		return "string"
+	case '0':
+		return "number"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	}
+	return "value"
+}
+
+func goTypeName(t string) string {
+	switch t {
+	case "string", "spec.NodeType", "spec.Relation", "spec.ArtifactType":
+		return "a string"
+	case "int", "int64", "uint32":
+		return "an integer"
+	case "float64":
+		return "a number"
+	case "bool":
+		return "a boolean"
+	case "time.Time":
+		return "an RFC 3339 timestamp"
+	case "[]uint8":
+		return "base64"
+	case "[2]int":
+		return "a pair of integers"
+	}
+	return t
+}
+
+// lineColumn locates a byte offset of js as a 1-based line and column
+// (counted in characters).
+func lineColumn(js []byte, off int64) (line, col int) {
+	if off < 0 || off > int64(len(js)) {
+		return 0, 0
+	}
+	before := js[:off]
+	line = bytes.Count(before, []byte{'\n'}) + 1
+	start := bytes.LastIndexByte(before, '\n') + 1
+	return line, utf8.RuneCount(before[start:]) + 1
+}

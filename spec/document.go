@@ -1,0 +1,275 @@
+package spec
+
+import (
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Document is a whole .smg memory: the JSON-LD document of spec/smg-v1.md §3.
+//
+// Every struct of the format has an Extra field that holds the members this
+// version does not know, so that a newer writer's additions survive a round
+// trip through this reader (§9.3). Extra is a JSON object or empty.
+//
+// The zero Document is not valid; use [New].
+type Document struct {
+	Context       string         `json:"@context"`
+	Type          string         `json:"@type"`
+	Version       string         `json:"version"`
+	Metadata      Metadata       `json:"metadata"`
+	WorkingMemory WorkingMemory  `json:"workingMemory"`
+	SemanticGraph SemanticGraph  `json:"semanticGraph"`
+	ArtifactVault ArtifactVault  `json:"artifactVault"`
+	DeepArchive   DeepArchive    `json:"deepArchive"`
+	Extra         jsontext.Value `json:",embed"`
+}
+
+// New returns an empty, valid document with the given memory id, created and
+// modified at now.
+func New(id string, now time.Time) *Document {
+	return &Document{
+		Context: ContextIRI,
+		Type:    DocumentType,
+		Version: Version,
+		Metadata: Metadata{
+			ID:       id,
+			Created:  now,
+			Modified: now,
+		},
+		SemanticGraph: SemanticGraph{Nodes: []Node{}, Edges: []Edge{}},
+		ArtifactVault: ArtifactVault{Artifacts: map[string]Artifact{}},
+		DeepArchive:   DeepArchive{CompressionMethod: CompressionBrotli, Blocks: []ArchiveBlock{}},
+	}
+}
+
+// Metadata describes the memory as a whole (§4).
+type Metadata struct {
+	ID          string    `json:"id"`
+	Created     time.Time `json:"created"`
+	Modified    time.Time `json:"modified"`
+	ProjectID   string    `json:"projectId,omitempty"`
+	ProjectName string    `json:"projectName,omitempty"`
+	Description string    `json:"description,omitempty"`
+	// TotalExchanges is the number of turns the memory has taken in; it
+	// equals the number of turns in the deep archive.
+	TotalExchanges int `json:"totalExchanges"`
+	// TranscriptBytes is the size of the raw transcript (§4.2).
+	TranscriptBytes int64 `json:"transcriptBytes,omitzero"`
+	// CompressionRatio is the file's size over TranscriptBytes (§4.2).
+	CompressionRatio float64  `json:"compressionRatio,omitzero"`
+	Tags             []string `json:"tags,omitempty"`
+	Scope            *Scope   `json:"scope,omitzero"`
+	Lineage          *Lineage `json:"lineage,omitzero"`
+	// Generator names the program that wrote the file, like "smg/0.1.0".
+	Generator string         `json:"generator,omitempty"`
+	Extra     jsontext.Value `json:",embed"`
+}
+
+// Scope says whose memory this is: a user's, or a workspace's (§4.3).
+type Scope struct {
+	Kind  string         `json:"kind"`
+	ID    string         `json:"id,omitempty"`
+	Name  string         `json:"name,omitempty"`
+	Extra jsontext.Value `json:",embed"`
+}
+
+// Lineage records where a memory came from when it was forked, merged or
+// produced by applying a differential file (§4.4).
+type Lineage struct {
+	Operation string         `json:"operation"`
+	Parents   []Parent       `json:"parents"`
+	Extra     jsontext.Value `json:",embed"`
+}
+
+// Parent names a memory by its id and the content hash of the exact version
+// this one derives from.
+type Parent struct {
+	ID          string         `json:"id"`
+	ContentHash string         `json:"contentHash"`
+	Extra       jsontext.Value `json:",embed"`
+}
+
+// WorkingMemory is the tier that never decays: what the conversation is
+// about right now (§5).
+type WorkingMemory struct {
+	Summary      string   `json:"summary,omitempty"`
+	CurrentGoals []string `json:"currentGoals,omitempty"`
+	// ActiveArtifacts are ids of artifacts in the vault.
+	ActiveArtifacts []string `json:"activeArtifacts,omitempty"`
+	// RecentContext holds the last exchanges verbatim, in turn order.
+	RecentContext []Turn         `json:"recentContext,omitempty"`
+	Extra         jsontext.Value `json:",embed"`
+}
+
+// Turn is one message of a conversation, as kept in working memory and in
+// the deep archive (§5.1).
+type Turn struct {
+	// Turn is the 1-based sequence number of the turn in the memory.
+	Turn int `json:"turn"`
+	// ExternalID is the turn's id in the source it was imported from.
+	ExternalID string    `json:"externalId,omitempty"`
+	Timestamp  time.Time `json:"timestamp,omitzero"`
+	// Role is user, assistant, system or tool; Speaker is a name.
+	Role       string         `json:"role,omitempty"`
+	Speaker    string         `json:"speaker,omitempty"`
+	Content    string         `json:"content"`
+	Importance float64        `json:"importance,omitzero"`
+	Extra      jsontext.Value `json:",embed"`
+}
+
+// SemanticGraph is the decaying middle tier: typed nodes and weighted
+// edges (§6).
+type SemanticGraph struct {
+	Nodes []Node         `json:"nodes"`
+	Edges []Edge         `json:"edges"`
+	Extra jsontext.Value `json:",embed"`
+}
+
+// Node is a node of the semantic graph (§6.1). The fields under "decision",
+// "fact" and "artifact" belong to nodes of that type only.
+type Node struct {
+	ID          string   `json:"id"`
+	Type        NodeType `json:"type"`
+	Label       string   `json:"label"`
+	Description string   `json:"description,omitempty"`
+	Aliases     []string `json:"aliases,omitempty"`
+	// Confidence, Importance and Activation are in [0, 1].
+	Confidence    float64   `json:"confidence"`
+	Importance    float64   `json:"importance"`
+	Activation    float64   `json:"activation"`
+	LastActivated time.Time `json:"lastActivated,omitzero"`
+	ValidFrom     time.Time `json:"validFrom,omitzero"`
+	ValidTo       time.Time `json:"validTo,omitzero"`
+	// FirstMentioned, LastMentioned and Mentions are turn numbers.
+	FirstMentioned    int               `json:"firstMentioned,omitzero"`
+	LastMentioned     int               `json:"lastMentioned,omitzero"`
+	Mentions          []int             `json:"mentions,omitempty"`
+	Pinned            bool              `json:"pinned,omitzero"`
+	Version           int               `json:"version"`
+	PreviousSummaries []PreviousSummary `json:"previousSummaries,omitempty"`
+	// Metadata is free-form: any JSON object.
+	Metadata map[string]any `json:"metadata,omitempty"`
+
+	// decision
+	Outcome      string        `json:"outcome,omitempty"`
+	Rationale    string        `json:"rationale,omitempty"`
+	Alternatives []Alternative `json:"alternatives,omitempty"`
+	Timestamp    time.Time     `json:"timestamp,omitzero"`
+
+	// fact
+	Category  string `json:"category,omitempty"`
+	Scope     string `json:"scope,omitempty"`
+	Source    string `json:"source,omitempty"`
+	CreatedBy string `json:"createdBy,omitempty"`
+
+	// artifact
+	ArtifactID      string `json:"artifactId,omitempty"`
+	ArtifactVersion int    `json:"artifactVersion,omitzero"`
+
+	Extra jsontext.Value `json:",embed"`
+}
+
+// PreviousSummary is an earlier description of a node, kept when the node
+// was revised; a node keeps at most [MaxPreviousSummaries].
+type PreviousSummary struct {
+	Version    int            `json:"version"`
+	Text       string         `json:"text"`
+	ReplacedAt time.Time      `json:"replacedAt,omitzero"`
+	Extra      jsontext.Value `json:",embed"`
+}
+
+// Alternative is an option a decision considered and rejected.
+type Alternative struct {
+	Option string         `json:"option"`
+	Reason string         `json:"reason,omitempty"`
+	Extra  jsontext.Value `json:",embed"`
+}
+
+// Edge is a directed, typed, weighted link between two nodes (§6.2).
+type Edge struct {
+	From     string         `json:"from"`
+	To       string         `json:"to"`
+	Relation Relation       `json:"relation"`
+	Strength float64        `json:"strength"`
+	Extra    jsontext.Value `json:",embed"`
+}
+
+// ArtifactVault stores code and documents once per artifact, each later
+// version as a patch against the one before (§7).
+type ArtifactVault struct {
+	// SnapshotInterval is the writer's K: a full copy every K versions.
+	SnapshotInterval int                 `json:"snapshotInterval,omitzero"`
+	Artifacts        map[string]Artifact `json:"artifacts"`
+	Extra            jsontext.Value      `json:",embed"`
+}
+
+// Artifact is one piece of code or text and all its versions, oldest first.
+type Artifact struct {
+	Type     ArtifactType `json:"type"`
+	Language string       `json:"language,omitempty"`
+	Filename string       `json:"filename,omitempty"`
+	// ContentHash is the hash of the latest version's content.
+	ContentHash string            `json:"contentHash"`
+	Versions    []ArtifactVersion `json:"versions"`
+	Extra       jsontext.Value    `json:",embed"`
+}
+
+// ArtifactVersion is one version of an artifact. Exactly one of Content (the
+// full text) and Patch (against version V-1) is set; version 1 has Content.
+type ArtifactVersion struct {
+	V         int       `json:"v"`
+	Timestamp time.Time `json:"timestamp,omitzero"`
+	Turn      int       `json:"turn,omitzero"`
+	// Hash is the content hash of this version's full text; Size its
+	// length in bytes.
+	Hash    string         `json:"hash"`
+	Size    int64          `json:"size"`
+	Content *string        `json:"content,omitzero"`
+	Patch   *string        `json:"patch,omitzero"`
+	Extra   jsontext.Value `json:",embed"`
+}
+
+// DeepArchive keeps every turn, in independently compressed blocks (§8).
+type DeepArchive struct {
+	CompressionMethod string         `json:"compressionMethod"`
+	BlockSize         int            `json:"blockSize,omitzero"`
+	Blocks            []ArchiveBlock `json:"blocks"`
+	VectorIndex       *VectorIndex   `json:"vectorIndex,omitzero"`
+	Extra             jsontext.Value `json:",embed"`
+}
+
+// ArchiveBlock is a run of consecutive turns. CompressedData is a Brotli
+// stream of the canonical JSON array of the block's [Turn] values; its
+// decompressed bytes have length UncompressedSize and hash ContentHash.
+type ArchiveBlock struct {
+	ID string `json:"id"`
+	// TurnRange is the first and last turn number, inclusive.
+	TurnRange        [2]int         `json:"turnRange"`
+	FirstTimestamp   time.Time      `json:"firstTimestamp,omitzero"`
+	LastTimestamp    time.Time      `json:"lastTimestamp,omitzero"`
+	Summary          string         `json:"summary,omitempty"`
+	KeyPoints        []string       `json:"keyPoints,omitempty"`
+	TurnCount        int            `json:"turnCount"`
+	UncompressedSize int64          `json:"uncompressedSize"`
+	ContentHash      string         `json:"contentHash"`
+	CompressedData   []byte         `json:"compressedData"`
+	Extra            jsontext.Value `json:",embed"`
+}
+
+// VectorIndex optionally holds an embedding per turn (§8.3).
+type VectorIndex struct {
+	Enabled    bool           `json:"enabled"`
+	Model      string         `json:"model,omitempty"`
+	Dimensions int            `json:"dimensions,omitzero"`
+	Embeddings []Embedding    `json:"embeddings,omitempty"`
+	Extra      jsontext.Value `json:",embed"`
+}
+
+// Embedding is one turn's vector: Dimensions float32 values, little-endian,
+// in Vector (base64 in JSON).
+type Embedding struct {
+	Turn   int            `json:"turn"`
+	Vector []byte         `json:"vector"`
+	Extra  jsontext.Value `json:",embed"`
+}

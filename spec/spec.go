@@ -1,0 +1,186 @@
+// Package spec defines the .smg file format, version 1.0: the Go types of
+// the document, the version constants, the vocabulary's enumerations, and
+// the embedded JSON-LD context and JSON Schema.
+//
+// The prose specification, spec/smg-v1.md, is the source of truth; these
+// types follow it section by section, and a field added to one is added to
+// the other, to the schema and to the context.
+//
+// spec imports nothing else of this module. Encoding, decoding and
+// validation live in package smg.
+package spec
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The format's identity.
+const (
+	// Version is the version this package writes.
+	Version = "1.0"
+	// MajorVersion and MinorVersion are Version's parts. A reader accepts
+	// any 1.x document and rejects every other major version.
+	MajorVersion = 1
+	MinorVersion = 0
+
+	// DocumentType is the value of "@type" at the top of every document.
+	DocumentType = "SemanticMemoryGraph"
+	// ContextIRI is the value of "@context". The context document is
+	// embedded ([Context]); readers never fetch it.
+	ContextIRI = "https://w3id.org/smg/v1/context.jsonld"
+	// VocabIRI is the namespace of every term of the format.
+	VocabIRI = "https://w3id.org/smg/v1#"
+	// MemoryIRIPrefix, followed by a memory's id and "/", is the base IRI
+	// against which the memory's node, artifact and block ids resolve in
+	// JSON-LD (§10.2).
+	MemoryIRIPrefix = "https://w3id.org/smg/v1/memory/"
+
+	// CompressionBrotli is the only deepArchive.compressionMethod of v1.
+	CompressionBrotli = "brotli"
+
+	// HashPrefix starts every content hash: "sha256:" and 64 lowercase
+	// hex digits.
+	HashPrefix = "sha256:"
+
+	// MaxPreviousSummaries is how many earlier descriptions a node keeps.
+	MaxPreviousSummaries = 5
+)
+
+// Context returns the JSON-LD context document that ContextIRI names.
+func Context() []byte { return contextJSONLD }
+
+// Schema returns the JSON Schema (draft 2020-12) of a version 1 document.
+func Schema() []byte { return schemaJSON }
+
+// SchemaID is the "$id" of the schema that [Schema] returns.
+const SchemaID = "https://w3id.org/smg/v1/smg-v1.schema.json"
+
+var (
+	//go:embed context.jsonld
+	contextJSONLD []byte
+	//go:embed smg-v1.schema.json
+	schemaJSON []byte
+)
+
+// ErrVersionSyntax reports a version string that is not MAJOR.MINOR.
+var ErrVersionSyntax = errors.New("version is not MAJOR.MINOR")
+
+// ParseVersion splits a version string such as "1.0" into its numbers.
+func ParseVersion(v string) (major, minor int, err error) {
+	a, b, _ := strings.Cut(v, ".")
+	ma, errA := parseDecimal(a)
+	mi, errB := parseDecimal(b)
+	if errA != nil || errB != nil {
+		return 0, 0, fmt.Errorf("%w: %q", ErrVersionSyntax, v)
+	}
+	return ma, mi, nil
+}
+
+// parseDecimal accepts the digits of a non-negative number without a sign or
+// leading zeros.
+func parseDecimal(s string) (int, error) {
+	if s == "" || len(s) > 9 || (len(s) > 1 && s[0] == '0') || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, ErrVersionSyntax
+	}
+	return strconv.Atoi(s)
+}
+
+// NodeType is the type of a graph node (§6.1).
+type NodeType string
+
+// The node types of v1.
+const (
+	NodeConcept  NodeType = "concept"
+	NodeDecision NodeType = "decision"
+	NodeProblem  NodeType = "problem"
+	NodeSolution NodeType = "solution"
+	NodeFact     NodeType = "fact"
+	NodeArtifact NodeType = "artifact"
+)
+
+// NodeTypes lists the node types in the order the spec gives them.
+var NodeTypes = []NodeType{NodeConcept, NodeDecision, NodeProblem, NodeSolution, NodeFact, NodeArtifact}
+
+// Relation is the type of an edge (§6.2). The set is open: a writer may use
+// any name that matches the relation syntax; these are the registered ones.
+type Relation string
+
+// The registered relations of v1.
+const (
+	RelRequiresDecision Relation = "requires_decision"
+	RelResultedIn       Relation = "resulted_in"
+	RelCauses           Relation = "causes"
+	RelSolves           Relation = "solves"
+	RelImplements       Relation = "implements"
+	RelRelatedTo        Relation = "related_to"
+	RelMentions         Relation = "mentions"
+	RelSupersedes       Relation = "supersedes"
+	RelContradicts      Relation = "contradicts"
+	RelAbout            Relation = "about"
+	RelPartOf           Relation = "part_of"
+	RelDependsOn        Relation = "depends_on"
+)
+
+// Relations lists the registered relations.
+var Relations = []Relation{
+	RelRequiresDecision, RelResultedIn, RelCauses, RelSolves, RelImplements, RelRelatedTo,
+	RelMentions, RelSupersedes, RelContradicts, RelAbout, RelPartOf, RelDependsOn,
+}
+
+// Fact categories (§6.1.2), from the most to the least important.
+const (
+	CategoryIdentity     = "identity"
+	CategoryPreference   = "preference"
+	CategoryRelationship = "relationship"
+	CategoryProject      = "project"
+	CategoryContext      = "context"
+)
+
+// FactCategories lists the fact categories.
+var FactCategories = []string{CategoryIdentity, CategoryPreference, CategoryRelationship, CategoryProject, CategoryContext}
+
+// Who saved a fact.
+const (
+	SourceAI   = "ai"
+	SourceUser = "user"
+)
+
+// ArtifactType is the kind of an artifact in the vault (§7).
+type ArtifactType string
+
+// The artifact types of v1.
+const (
+	ArtifactCode     ArtifactType = "code"
+	ArtifactDocument ArtifactType = "document"
+	ArtifactData     ArtifactType = "data"
+	ArtifactCanvas   ArtifactType = "canvas"
+)
+
+// Roles of a turn's author.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleSystem    = "system"
+	RoleTool      = "tool"
+)
+
+// Scope kinds (§4.3).
+const (
+	ScopeUser      = "user"
+	ScopeWorkspace = "workspace"
+	ScopeDrive     = "drive"
+	ScopeApp       = "app"
+	ScopeTeam      = "team"
+	ScopeFile      = "file"
+)
+
+// Lineage operations (§4.4).
+const (
+	OpFork  = "fork"
+	OpMerge = "merge"
+	OpPatch = "patch"
+)

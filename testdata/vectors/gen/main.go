@@ -1,0 +1,9 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/smg-memory/smg/spec"
+)
+
+func main() { fmt.Println(spec.Version) }
