@@ -1,0 +1,148 @@
+package smg
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"os"
+
+	"github.com/smg-memory/smg/spec"
+)
+
+// Info summarizes a .smg file: what [Inspect] reports and `smg info`
+// prints.
+type Info struct {
+	Metadata    spec.Metadata `json:"metadata"`
+	Version     string        `json:"version"`
+	ContentHash string        `json:"contentHash"`
+	Form        FormInfo      `json:"form"`
+	// Nodes counts the nodes of each type; every v1 type is present.
+	Nodes      map[spec.NodeType]int `json:"nodes"`
+	TotalNodes int                   `json:"totalNodes"`
+	Edges      int                   `json:"edges"`
+	// Relations counts the edges of each relation.
+	Relations        map[spec.Relation]int `json:"relations"`
+	Artifacts        int                   `json:"artifacts"`
+	ArtifactVersions int                   `json:"artifactVersions"`
+	ArchiveBlocks    int                   `json:"archiveBlocks"`
+	ArchivedTurns    int                   `json:"archivedTurns"`
+	RecentTurns      int                   `json:"recentTurns"`
+	Embeddings       int                   `json:"embeddings"`
+	// Sections gives the size of each top-level section, in the order of
+	// [SectionNames].
+	Sections []SectionSize `json:"sections"`
+	// CompressionRatio is the file's size over the transcript's
+	// (metadata.transcriptBytes), or 0 when that is unknown.
+	CompressionRatio float64 `json:"compressionRatio"`
+}
+
+// FormInfo describes the layers of a file around its JSON text.
+type FormInfo struct {
+	Encrypted  bool `json:"encrypted"`
+	KDF        *KDF `json:"keyDerivation,omitempty"`
+	Compressed bool `json:"compressed"`
+	// FileSize is the size of the file; JSONSize that of the JSON text in
+	// it.
+	FileSize int64 `json:"fileSize"`
+	JSONSize int64 `json:"jsonSize"`
+}
+
+// SectionSize is the size of one top-level section: its canonical JSON,
+// and that JSON Brotli-compressed on its own at DefaultQuality.
+type SectionSize struct {
+	Name       string `json:"name"`
+	JSON       int64  `json:"json"`
+	Compressed int64  `json:"compressed"`
+}
+
+// SectionNames are the top-level sections of a document.
+var SectionNames = []string{"metadata", "workingMemory", "semanticGraph", "artifactVault", "deepArchive"}
+
+// Inspect decodes a file and summarizes it.
+func Inspect(r io.Reader, opts *DecodeOptions) (*Info, error) {
+	d, err := decode(r, opts)
+	if err != nil {
+		return nil, err
+	}
+	info, err := Stat(d.Doc)
+	if err != nil {
+		return nil, err
+	}
+	info.Form = FormInfo{Encrypted: d.Form.Encrypted, Compressed: d.Form.Compressed, FileSize: d.Form.FileSize, JSONSize: d.Form.JSONSize}
+	if d.Form.Encrypted {
+		kdf := d.Form.KDF
+		info.Form.KDF = &kdf
+	}
+	if t := d.Doc.Metadata.TranscriptBytes; t > 0 {
+		info.CompressionRatio = math.Round(float64(d.Form.FileSize)/float64(t)*1e4) / 1e4
+	}
+	return info, nil
+}
+
+// InspectFile is [Inspect] of the named file.
+func InspectFile(name string, opts *DecodeOptions) (*Info, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return Inspect(bytes.NewReader(b), opts)
+}
+
+// Stat summarizes a document. The file-level fields of [Info] (Form,
+// CompressionRatio) are left zero.
+func Stat(doc *spec.Document) (*Info, error) {
+	hash, err := ContentHash(doc)
+	if err != nil {
+		return nil, err
+	}
+	info := &Info{
+		Metadata:    doc.Metadata,
+		Version:     doc.Version,
+		ContentHash: hash,
+		Nodes:       map[spec.NodeType]int{},
+		Relations:   map[spec.Relation]int{},
+		Edges:       len(doc.SemanticGraph.Edges),
+		TotalNodes:  len(doc.SemanticGraph.Nodes),
+		Artifacts:   len(doc.ArtifactVault.Artifacts),
+		RecentTurns: len(doc.WorkingMemory.RecentContext),
+	}
+	for _, t := range spec.NodeTypes {
+		info.Nodes[t] = 0
+	}
+	for _, n := range doc.SemanticGraph.Nodes {
+		info.Nodes[n.Type]++
+	}
+	for _, e := range doc.SemanticGraph.Edges {
+		info.Relations[e.Relation]++
+	}
+	for _, a := range doc.ArtifactVault.Artifacts {
+		info.ArtifactVersions += len(a.Versions)
+	}
+	info.ArchiveBlocks = len(doc.DeepArchive.Blocks)
+	for _, b := range doc.DeepArchive.Blocks {
+		info.ArchivedTurns += b.TurnCount
+	}
+	if vi := doc.DeepArchive.VectorIndex; vi != nil {
+		info.Embeddings = len(vi.Embeddings)
+	}
+	canon := canonicalOrder(doc)
+	sections := []any{canon.Metadata, canon.WorkingMemory, canon.SemanticGraph, canon.ArtifactVault, canon.DeepArchive}
+	for i, s := range sections {
+		js, err := spec.MarshalCanonical(s)
+		if err != nil {
+			return nil, err
+		}
+		info.Sections = append(info.Sections, SectionSize{
+			Name:       SectionNames[i],
+			JSON:       int64(len(js)),
+			Compressed: int64(len(compress(js, DefaultQuality))),
+		})
+	}
+	return info, nil
+}
+
+// IsEncrypted reports whether the bytes of a file are an encrypted
+// envelope, without decrypting it.
+func IsEncrypted(b []byte) bool {
+	return isEnvelope(b, DefaultLimits)
+}

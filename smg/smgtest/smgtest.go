@@ -1,0 +1,247 @@
+// Package smgtest provides what tests of .smg readers need: the test
+// vectors of testdata/vectors, the error each expected outcome names, and
+// cheap, deterministic encryption settings.
+//
+// A vector file is one case. It starts with a header of "key: value" lines,
+// ends the header with an empty line, and holds the case's bytes after it,
+// verbatim:
+//
+//	smg test vector
+//	description: an edge points at a node that does not exist
+//	expect: invalid
+//	path: $.semanticGraph.edges[0].to
+//
+//	{"@context":...
+//
+// The keys are:
+//   - description: what the case is about (one line).
+//   - expect: the outcome of decoding the bytes and then validating the
+//     document; one of the names of [Expectations].
+//   - path: for a decode or limit error, the JSON path the error names;
+//     for "invalid", one line per problem, and the problems are exactly
+//     these paths (a path may repeat).
+//   - password: the password to decode with.
+//
+// Where a header value is needed twice ("path"), the key repeats.
+package smgtest
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/smg-memory/smg/smg"
+)
+
+// Magic is the first line of every vector file.
+const Magic = "smg test vector"
+
+// Expectations maps the outcomes a vector can expect to the error that
+// decoding or validating it must match with errors.Is; "ok" maps to nil.
+var Expectations = map[string]error{
+	"ok":                  nil,
+	"not-smg":             smg.ErrNotSMG,
+	"unsupported-version": smg.ErrUnsupportedVersion,
+	"malformed":           smg.ErrMalformed,
+	"truncated":           smg.ErrTruncated,
+	"limit":               smg.ErrLimit,
+	"invalid":             smg.ErrInvalid,
+	"password-required":   smg.ErrPasswordRequired,
+	"wrong-password":      smg.ErrWrongPassword,
+	"tampered":            smg.ErrTampered,
+}
+
+// Vector is one test case.
+type Vector struct {
+	// Name is the file's name without ".vec".
+	Name        string
+	Description string
+	Expect      string
+	Paths       []string
+	Password    string
+	Body        []byte
+}
+
+// Err returns the error the vector expects, or nil for "ok".
+func (v *Vector) Err() error { return Expectations[v.Expect] }
+
+// Parse reads a vector file.
+func Parse(name string, data []byte) (*Vector, error) {
+	v := &Vector{Name: name}
+	r := bufio.NewReader(bytes.NewReader(data))
+	first := true
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return nil, fmt.Errorf("%s: the header does not end with an empty line", name)
+		}
+		line = strings.TrimSuffix(line, "\n")
+		if first {
+			if line != Magic {
+				return nil, fmt.Errorf("%s: the first line is not %q", name, Magic)
+			}
+			first = false
+			continue
+		}
+		if line == "" {
+			break
+		}
+		key, value, ok := strings.Cut(line, ": ")
+		if !ok {
+			return nil, fmt.Errorf("%s: header line %q is not \"key: value\"", name, line)
+		}
+		switch key {
+		case "description":
+			v.Description = value
+		case "expect":
+			if _, ok := Expectations[value]; !ok {
+				return nil, fmt.Errorf("%s: unknown expectation %q", name, value)
+			}
+			v.Expect = value
+		case "path":
+			v.Paths = append(v.Paths, value)
+		case "password":
+			v.Password = value
+		default:
+			return nil, fmt.Errorf("%s: unknown header key %q", name, key)
+		}
+	}
+	if v.Expect == "" {
+		return nil, fmt.Errorf("%s: no expect line", name)
+	}
+	body, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	v.Body = body
+	return v, nil
+}
+
+// Format returns the bytes of a vector file.
+func (v *Vector) Format() []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s\ndescription: %s\nexpect: %s\n", Magic, v.Description, v.Expect)
+	for _, p := range v.Paths {
+		fmt.Fprintf(&b, "path: %s\n", p)
+	}
+	if v.Password != "" {
+		fmt.Fprintf(&b, "password: %s\n", v.Password)
+	}
+	b.WriteByte('\n')
+	b.Write(v.Body)
+	return b.Bytes()
+}
+
+// Load reads every *.vec file of a folder, in name order.
+func Load(dir string) ([]*Vector, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.vec"))
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no vectors in %s", dir)
+	}
+	var out []*Vector
+	for _, n := range names {
+		data, err := os.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		v, err := Parse(strings.TrimSuffix(filepath.Base(n), ".vec"), data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// CheapKDF is a key derivation that costs almost nothing, for tests. Never
+// use it for real files.
+var CheapKDF = smg.KDF{Function: "argon2id", TimeCost: 1, MemoryKiB: 8, Parallelism: 1}
+
+// Rand returns a deterministic source of bytes for salts and nonces, so
+// that encrypted test files come out the same every time.
+func Rand(seed uint64) io.Reader {
+	var key [32]byte
+	key[0] = byte(seed)
+	key[1] = byte(seed >> 8)
+	return rand.NewChaCha8(key)
+}
+
+// ErrorPath returns the JSON path a decode or limit error names, or "".
+func ErrorPath(err error) string {
+	if de, ok := errors.AsType[*smg.DecodeError](err); ok {
+		return de.Path
+	}
+	if le, ok := errors.AsType[*smg.LimitError](err); ok {
+		return le.Path
+	}
+	return ""
+}
+
+// ProblemPaths returns the paths of the problems a validation error lists.
+func ProblemPaths(err error) []string {
+	ve, ok := errors.AsType[*smg.ValidationError](err)
+	if !ok {
+		return nil
+	}
+	paths := make([]string, len(ve.Problems))
+	for i, p := range ve.Problems {
+		paths[i] = p.Path
+	}
+	return paths
+}
+
+// Check decodes and validates a vector's body and reports how the outcome
+// differs from what the vector expects, or nil.
+func Check(v *Vector) error {
+	opts := &smg.DecodeOptions{}
+	if v.Password != "" {
+		opts.Password = []byte(v.Password)
+	}
+	doc, err := smg.Unmarshal(v.Body, opts)
+	if err == nil {
+		err = smg.Validate(doc, nil)
+	}
+	want := v.Err()
+	switch {
+	case want == nil && err != nil:
+		return fmt.Errorf("want ok, got %v", err)
+	case want != nil && !errors.Is(err, want):
+		return fmt.Errorf("want %s (%v), got %v", v.Expect, want, err)
+	case v.Expect == "invalid":
+		got := ProblemPaths(err)
+		if !sameMultiset(got, v.Paths) {
+			return fmt.Errorf("problems at %q, want %q (%v)", got, v.Paths, err)
+		}
+	case want != nil && len(v.Paths) > 0:
+		if got := ErrorPath(err); got != v.Paths[0] {
+			return fmt.Errorf("error at %q, want %q (%v)", got, v.Paths[0], err)
+		}
+	}
+	return nil
+}
+
+func sameMultiset(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	count := map[string]int{}
+	for _, s := range a {
+		count[s]++
+	}
+	for _, s := range b {
+		count[s]--
+		if count[s] < 0 {
+			return false
+		}
+	}
+	return true
+}
