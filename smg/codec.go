@@ -231,11 +231,12 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 	} else {
 		out.Form.Compressed = true
 		var buf bytes.Buffer
-		src := &sourceReader{r: brotli.NewReader(bytes.NewReader(inner)), max: lim.MaxDocumentSize, left: lim.MaxDocumentSize}
+		in := &probeReader{r: bytes.NewReader(inner)}
+		src := &sourceReader{r: brotli.NewReader(in), max: lim.MaxDocumentSize, left: lim.MaxDocumentSize}
 		h, err = scan(io.TeeReader(src, &buf), lim)
 		js = buf.Bytes()
 		if se, ok := errors.AsType[*sourceError](err); ok {
-			err = decompressError(se.err, len(js))
+			err = decompressError(se.err, len(js), in.n)
 		}
 	}
 	if err != nil {
@@ -322,13 +323,34 @@ func open(raw, password []byte, lim Limits) ([]byte, error) {
 	return nil, err
 }
 
-// decompressError maps an error of the Brotli decoder, after n bytes of
-// output, to this package's errors.
-func decompressError(err error, n int) error {
+// probeWindow is how far into its input a Brotli decoder that fails with
+// no output is taken to have read something that was never Brotli. Brotli
+// has no magic number; measured on text, PNG, PDF, ZIP, gzip and random
+// bytes, the decoder fails within the first 128 bytes of each, while a
+// .smg file damaged past its first few hundred bytes fails later.
+const probeWindow = 256
+
+// probeReader counts the bytes the decoder reads, in small steps over the
+// probe window so that the count says where it failed.
+type probeReader struct {
+	r io.Reader
+	n int
+}
+
+func (p *probeReader) Read(b []byte) (int, error) {
+	if p.n < probeWindow && len(b) > 64 {
+		b = b[:64]
+	}
+	n, err := p.r.Read(b)
+	p.n += n
+	return n, err
+}
+
+// decompressError maps an error of the Brotli decoder, after out bytes of
+// output and in bytes of input, to this package's errors.
+func decompressError(err error, out, in int) error {
 	switch {
-	case n == 0:
-		// Brotli has no magic number: a stream that yields nothing is
-		// taken for something else.
+	case out == 0 && in <= probeWindow:
 		return &DecodeError{Path: "$", Offset: -1, Err: ErrNotSMG, Msg: "neither a JSON object nor a Brotli stream"}
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return &DecodeError{Path: "$", Offset: -1, Err: ErrTruncated, Msg: "the Brotli stream ends early"}

@@ -17,7 +17,8 @@ type Limits struct {
 	MaxDepth int
 	// MaxStringLength bounds any one string, in bytes once unescaped.
 	MaxStringLength int
-	// MaxListLength bounds any one array other than the node and edge lists.
+	// MaxListLength bounds the elements of any one array (other than the
+	// node and edge lists) and the members of any one object.
 	MaxListLength int
 	// MaxNodes and MaxEdges bound the semantic graph.
 	MaxNodes int

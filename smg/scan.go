@@ -37,7 +37,8 @@ const maxHeaderValue = 1024
 // frame is an open object or array.
 type frame struct {
 	array bool
-	// n counts the array's elements so far; max and limit bound it.
+	// n counts the array's elements or the object's members so far; max
+	// and limit bound it.
 	n     int
 	max   int
 	limit string
@@ -61,7 +62,7 @@ const (
 
 // scanner walks JSON text as it streams in and enforces [Limits] with
 // memory bounded by MaxDepth: nesting, the length of each string, the
-// length of each list, the number of nodes and edges. It keeps the header
+// length of each array and object, the number of nodes and edges. It keeps the header
 // members and checks that every number is a finite double. It does not
 // check the rest of JSON's syntax: json.Unmarshal does that afterwards, on
 // text the scanner has already bounded.
@@ -189,6 +190,10 @@ func (s *scanner) structural(c byte) error {
 	case '"':
 		s.str, s.esc, s.strLen = true, false, 0
 		if top != nil && !top.array && top.wantName {
+			top.n++
+			if top.n > top.max {
+				return s.limitError(top.limit, int64(top.max))
+			}
 			top.name, top.nameLong = top.name[:0], false
 			s.mode = keepName
 			return nil
@@ -356,14 +361,13 @@ func (s *scanner) path() string {
 }
 
 // checkHeader decides whether a JSON object is a document this reader can
-// read: the type first, then the version, then the context.
+// read (spec §3): its type first, then its major version, then its context.
 func checkHeader(h header) error {
 	var typ, version, context string
-	typOK := json.Unmarshal(h.typ, &typ) == nil && typ == spec.DocumentType
+	if json.Unmarshal(h.typ, &typ) != nil || typ != spec.DocumentType {
+		return &DecodeError{Path: "$", Offset: -1, Err: ErrNotSMG, Msg: `a JSON object without "@type": "SemanticMemoryGraph"`}
+	}
 	if h.version == nil {
-		if !typOK {
-			return &DecodeError{Path: "$", Offset: -1, Err: ErrNotSMG, Msg: `a JSON object without "@type": "SemanticMemoryGraph" and "version"`}
-		}
 		return &DecodeError{Path: "$.version", Offset: -1, Err: ErrMalformed, Msg: "missing"}
 	}
 	if err := json.Unmarshal(h.version, &version); err != nil {
@@ -375,9 +379,6 @@ func checkHeader(h header) error {
 	}
 	if major != spec.MajorVersion {
 		return fmt.Errorf("%w %q: this reader reads %d.x", ErrUnsupportedVersion, version, spec.MajorVersion)
-	}
-	if !typOK {
-		return &DecodeError{Path: "$['@type']", Offset: -1, Err: ErrNotSMG, Msg: `"@type" is not "SemanticMemoryGraph"`}
 	}
 	if json.Unmarshal(h.context, &context) != nil || context != spec.ContextIRI {
 		return &DecodeError{Path: "$['@context']", Offset: -1, Err: ErrMalformed, Msg: fmt.Sprintf("must be %q", spec.ContextIRI)}

@@ -13,6 +13,8 @@ import (
 	"github.com/piprate/json-gold/ld"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 
 	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/artifacts"
@@ -95,6 +97,9 @@ func schemaProblems(js []byte) []Problem {
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		_, loc, _ := strings.Cut(e.SchemaURL, "#")
+		if kw := e.ErrorKind.KeywordPath(); len(kw) > 0 {
+			loc += "/" + strings.Join(kw, "/")
+		}
 		if msg, ok := schemaMessages[loc]; ok {
 			out = append(out, Problem{Path: instancePath(inst, e.InstanceLocation), Rule: "schema", Message: msg})
 			return
@@ -122,8 +127,10 @@ func schemaMessage(inst any, e *jsonschema.ValidationError) string {
 		}
 		return fmt.Sprintf("%q is not allowed here", name)
 	}
-	return e.ErrorKind.LocalizedString(nil)
+	return e.ErrorKind.LocalizedString(printer)
 }
+
+var printer = message.NewPrinter(language.English)
 
 func lookup(inst any, tokens []string) any {
 	for _, tok := range tokens {
@@ -159,8 +166,12 @@ type checker struct {
 	doc   *spec.Document
 	lim   Limits
 	probs []Problem
-	// turns are the archived turns by number, from the blocks that decode.
-	turns map[int]spec.Turn
+	// turns are the archived turns by number, from the blocks that decode;
+	// transcript is the size of their canonical JSON (spec §4.2), and
+	// broken that a block did not decode.
+	turns      map[int]spec.Turn
+	transcript int64
+	broken     bool
 }
 
 func (c *checker) add(p string, format string, args ...any) {
@@ -317,15 +328,14 @@ func (c *checker) artifacts() {
 			}
 			chain[i] = artifacts.Version{Hash: v.Hash, Content: v.Content, Patch: v.Patch}
 		}
-		if len(a.Versions) > 0 && a.Versions[0].Content == nil {
-			c.add(vpath(0, "content"), "the first version has no full content")
-		}
 		_ = artifacts.Walk(chain, func(i int, content string, err error) error {
 			switch {
 			case errors.Is(err, artifacts.ErrNoContent):
 				// The schema reports it.
 			case errors.Is(err, artifacts.ErrHashMismatch):
 				c.add(vpath(i, "hash"), "the reconstructed content does not match the hash")
+			case errors.Is(err, artifacts.ErrNoBase) && i == 0:
+				c.add(vpath(i, "patch"), "the first version is a patch: it must have the full content")
 			case errors.Is(err, artifacts.ErrNoBase):
 				c.add(vpath(i, "patch"), "cannot reconstruct: the version before is broken")
 			case err != nil:
@@ -365,6 +375,9 @@ func (c *checker) archive() {
 	if sum != c.doc.Metadata.TotalExchanges {
 		c.add(path("metadata", "totalExchanges"), "%d, but the archive holds %d turns", c.doc.Metadata.TotalExchanges, sum)
 	}
+	if tb := c.doc.Metadata.TranscriptBytes; tb != 0 && !c.broken && tb != c.transcript {
+		c.add(path("metadata", "transcriptBytes"), "%d, but the archived turns take %d bytes", tb, c.transcript)
+	}
 	c.vectorIndex()
 }
 
@@ -372,6 +385,8 @@ func (c *checker) archive() {
 // block is reported and the others are still checked.
 func (c *checker) block(i int, b spec.ArchiveBlock) {
 	at := func(field string) string { return path("deepArchive", "blocks", i, field) }
+	ok := false
+	defer func() { c.broken = c.broken || !ok }()
 	raw, err := archive.Decompress(b.CompressedData, c.lim.MaxBlockSize)
 	if err != nil {
 		c.add(at("compressedData"), "%v", err)
@@ -406,7 +421,14 @@ func (c *checker) block(i int, b spec.ArchiveBlock) {
 			c.add(at("compressedData"), "turn %d has neither role nor speaker", t.Turn)
 		}
 		c.turns[t.Turn] = t
+		js, err := spec.MarshalCanonical(t)
+		if err != nil {
+			c.add(at("compressedData"), "turn %d: %v", t.Turn, err)
+			return
+		}
+		c.transcript += int64(len(js))
 	}
+	ok = true
 	if len(turns) > 0 {
 		if !b.FirstTimestamp.Equal(turns[0].Timestamp) {
 			c.add(at("firstTimestamp"), "not the timestamp of the block's first turn")

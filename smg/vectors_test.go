@@ -1,0 +1,87 @@
+package smg_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/smgtest"
+)
+
+const vectorDir = "../testdata/vectors"
+
+// TestVectors checks every test vector's outcome, and that every readable
+// one encodes back to its own bytes in its own form.
+func TestVectors(t *testing.T) {
+	vs, err := smgtest.Load(vectorDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		t.Run(v.Name, func(t *testing.T) {
+			if err := smgtest.Check(v); err != nil {
+				t.Fatalf("%s: %v", v.Description, err)
+			}
+			if v.Expect != "ok" || v.Password != "" {
+				return
+			}
+			doc, err := smg.Unmarshal(v.Body, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := smg.Marshal(doc, formOf(v.Body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, v.Body) {
+				t.Errorf("decode → encode changed the bytes:\n got %.300q\nwant %.300q", got, v.Body)
+			}
+		})
+	}
+}
+
+// formOf returns the encoding options that produce a body's form.
+func formOf(body []byte) *smg.EncodeOptions {
+	switch {
+	case len(body) == 0 || body[0] != '{':
+		return nil
+	case body[len(body)-1] == '\n':
+		return &smg.EncodeOptions{Plain: true, Indent: true}
+	}
+	return &smg.EncodeOptions{Plain: true}
+}
+
+// TestVectorsUpToDate regenerates the vectors and example memories and
+// compares them with the files in testdata.
+func TestVectorsUpToDate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generator")
+	}
+	out := t.TempDir()
+	cmd := exec.Command("go", "run", "./testdata/vectors/gen", "-out", out)
+	cmd.Dir = ".."
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("generator: %v\n%s", err, msg)
+	}
+	want, err := filepath.Glob(filepath.Join(out, "*.smg*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vecs, _ := filepath.Glob(filepath.Join(out, "vectors", "*.vec"))
+	want = append(want, vecs...)
+	have, _ := filepath.Glob(filepath.Join("..", "testdata", "vectors", "*.vec"))
+	if len(have) != len(vecs) {
+		t.Errorf("testdata/vectors has %d vectors, the generator makes %d: run go run ./testdata/vectors/gen", len(have), len(vecs))
+	}
+	for _, w := range want {
+		rel, _ := filepath.Rel(out, w)
+		gen, _ := os.ReadFile(w)
+		cur, err := os.ReadFile(filepath.Join("..", "testdata", rel))
+		if err != nil || !bytes.Equal(gen, cur) {
+			t.Errorf("testdata/%s is not what the generator makes: run go run ./testdata/vectors/gen", rel)
+		}
+	}
+}

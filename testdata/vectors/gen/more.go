@@ -1,0 +1,279 @@
+package main
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/smg-memory/smg/artifacts"
+	"github.com/smg-memory/smg/spec"
+)
+
+// withUnknownMembers puts a member this version does not know into every
+// object of the full memory.
+func withUnknownMembers(full *spec.Document) *spec.Document {
+	return edit(full, func(d *spec.Document) {
+		x := func(level string) jsontext.Value {
+			return jsontext.Value(fmt.Sprintf(`{"x-%s":{"note":"from a later writer","n":[1,2.5,-0]}}`, level))
+		}
+		d.Extra = x("document")
+		d.Metadata.Extra = x("metadata")
+		d.Metadata.Scope.Extra = x("scope")
+		d.Metadata.Lineage.Extra = x("lineage")
+		d.Metadata.Lineage.Parents[0].Extra = x("parent")
+		d.WorkingMemory.Extra = x("workingMemory")
+		d.WorkingMemory.RecentContext[0].Extra = x("turn")
+		d.SemanticGraph.Extra = x("semanticGraph")
+		n := &d.SemanticGraph.Nodes[8] // decision-use-stripe-elements
+		n.Extra = x("node")
+		n.Alternatives[0].Extra = x("alternative")
+		d.SemanticGraph.Nodes[11].PreviousSummaries[0].Extra = x("previousSummary")
+		d.SemanticGraph.Edges[0].Extra = x("edge")
+		d.ArtifactVault.Extra = x("artifactVault")
+		a := d.ArtifactVault.Artifacts["artifact-webhook-go"]
+		a.Extra = x("artifact")
+		a.Versions[1].Extra = x("version")
+		d.ArtifactVault.Artifacts["artifact-webhook-go"] = a
+		d.DeepArchive.Extra = x("deepArchive")
+		d.DeepArchive.Blocks[0].Extra = x("block")
+		d.DeepArchive.VectorIndex.Extra = x("vectorIndex")
+		d.DeepArchive.VectorIndex.Embeddings[0].Extra = x("embedding")
+	})
+}
+
+const receiptV1 = "<p>Merci beaucoup 🎉</p>\n<p>¥1,000 &amp; more</p>\n"
+const receiptV2 = "<p>Merci beaucoup 🎉🎉</p>\n<p>Ευχαριστώ · ありがとう · cafe\u0301</p>\n<p>¥1,000 &amp; more\u2028</p>\n"
+
+// unicodeMemory has non-ASCII text in every kind of string.
+func unicodeMemory() *spec.Document {
+	texts := []struct{ role, speaker, text string }{
+		{"user", "Zoë", "Can the receipt say “Merci beaucoup 🎉” and show ¥1,000? <b>bold</b> & all."},
+		{"assistant", "", "Yes — here’s the template:\n```html receipt.html\n" + receiptV1 + "```"},
+		{"user", "Zoë", "Add Ελληνικά and 日本語 too; and café with a combining accent: cafe\u0301. Line\u2028separator."},
+		{"assistant", "", "Done:\n```html receipt.html\n" + receiptV2 + "```"},
+	}
+	turns := make([]spec.Turn, len(texts))
+	for i, t := range texts {
+		turns[i] = spec.Turn{Turn: i + 1, Timestamp: at(i), Role: t.role, Speaker: t.speaker, Content: t.text}
+	}
+	doc := spec.New("9c1d4e7f-0a2b-4c6d-8e1f-3a5b7c9d1e2f", at(0))
+	doc.Metadata.Modified = at(3)
+	doc.Metadata.ProjectName = "Reçus 🎉"
+	doc.Metadata.TotalExchanges = len(turns)
+	doc.Metadata.TranscriptBytes = transcriptBytes(turns)
+	doc.Metadata.Tags = []string{"日本語", "émoji", "🎉"}
+	emoji := node("concept-receipt-emoji", spec.NodeConcept, "Emoji 🎉 in receipts", 0.6, 1, 2, 4)
+	emoji.Aliases = []string{"🎉", "émoji"}
+	name := node("fact-user-name-zoe", spec.NodeFact, "User's name is Zoë", 1, 1)
+	name.Category, name.Source, name.Scope = spec.CategoryIdentity, spec.SourceAI, "user"
+	receipt := node("artifact-node-receipt", spec.NodeArtifact, "receipt.html", 0.5, 2, 4)
+	receipt.ArtifactID, receipt.ArtifactVersion = "artifact-receipt-html", 2
+	doc.SemanticGraph.Nodes = []spec.Node{emoji, name, receipt}
+	doc.SemanticGraph.Edges = []spec.Edge{{From: "artifact-node-receipt", To: "concept-receipt-emoji", Relation: spec.RelMentions, Strength: 0.6}}
+	versions := chain([]string{receiptV1, receiptV2}, []int{2, 4}, 10)
+	doc.ArtifactVault.Artifacts["artifact-receipt-html"] = spec.Artifact{
+		Type: spec.ArtifactCode, Language: "html", Filename: "receipt.html", ContentHash: versions[1].Hash, Versions: versions,
+	}
+	doc.DeepArchive.Blocks = []spec.ArchiveBlock{block("block-0001", turns)}
+	doc.DeepArchive.Blocks[0].Summary = "Receipt template in French, Greek and Japanese, with emoji."
+	doc.WorkingMemory.RecentContext = turns[2:]
+	doc.WorkingMemory.ActiveArtifacts = []string{"artifact-receipt-html"}
+	return doc
+}
+
+// snapshotMemory has one artifact edited seven times, with a full copy
+// every third version.
+func snapshotMemory() *spec.Document {
+	var contents []string
+	var turns []spec.Turn
+	var turnNumbers []int
+	for i := 1; i <= 7; i++ {
+		c := fmt.Sprintf("# retry policy\nretries = %d\nbackoff = \"%dms\"\njitter = %t\n", i, 100*i, i%2 == 0)
+		contents = append(contents, c)
+		turns = append(turns, spec.Turn{Turn: i, Timestamp: at(2 * (i - 1)), Role: "assistant", Content: "```toml retry.toml\n" + c + "```"})
+		turnNumbers = append(turnNumbers, i)
+	}
+	doc := spec.New("2a4c6e8f-1b3d-4f5a-8c7e-9d0b2f4a6c8e", at(0))
+	doc.Metadata.Modified = at(12)
+	doc.Metadata.TotalExchanges = len(turns)
+	doc.Metadata.TranscriptBytes = transcriptBytes(turns)
+	doc.ArtifactVault.SnapshotInterval = 3
+	versions := chain(contents, turnNumbers, 3)
+	doc.ArtifactVault.Artifacts["artifact-retry-toml"] = spec.Artifact{
+		Type: spec.ArtifactData, Language: "toml", Filename: "retry.toml", ContentHash: versions[6].Hash, Versions: versions,
+	}
+	doc.DeepArchive.BlockSize = 4
+	doc.DeepArchive.Blocks = []spec.ArchiveBlock{block("block-0001", turns[:4]), block("block-0002", turns[4:])}
+	return doc
+}
+
+// editEnvelope changes one base64 member of an encrypted envelope.
+func editEnvelope(env []byte, member string, f func([]byte) []byte) []byte {
+	var m map[string]any
+	check(json.Unmarshal(env, &m))
+	b, err := base64.StdEncoding.DecodeString(m[member].(string))
+	check(err)
+	m[member] = base64.StdEncoding.EncodeToString(f(b))
+	out, err := spec.MarshalCanonical(m)
+	check(err)
+	return out
+}
+
+func invalidVectors(small, full *spec.Document) []*vec {
+	var vs []*vec
+	add := func(name, description string, doc *spec.Document, paths ...string) {
+		vs = append(vs, &vec{Name: name, Expect: "invalid", Description: description, Body: encode(doc, compact), Paths: paths})
+	}
+	webhook := func(d *spec.Document, f func(a *spec.Artifact)) {
+		a := d.ArtifactVault.Artifacts["artifact-webhook-go"]
+		f(&a)
+		d.ArtifactVault.Artifacts["artifact-webhook-go"] = a
+	}
+	const vpath = "$.artifactVault.artifacts['artifact-webhook-go'].versions"
+
+	// The graph.
+	add("invalid-dangling-edge", "an edge to a node that does not exist", edit(small, func(d *spec.Document) {
+		d.SemanticGraph.Edges[1].To = "concept-stripe-dashboard"
+	}), "$.semanticGraph.edges[1].to")
+	add("invalid-duplicate-node-id", "two nodes with one id", edit(small, func(d *spec.Document) {
+		n := d.SemanticGraph.Nodes[0]
+		n.Label = "Stripe Checkout (hosted)"
+		d.SemanticGraph.Nodes = append(d.SemanticGraph.Nodes, n)
+	}), "$.semanticGraph.nodes[1].id")
+	add("invalid-id-syntax", "an id with a space, which is not a relative IRI", edit(small, func(d *spec.Document) {
+		d.SemanticGraph.Nodes = append(d.SemanticGraph.Nodes, node("stripe dashboard", spec.NodeConcept, "Stripe dashboard", 0.3))
+	}), "$.semanticGraph.nodes[3].id")
+	add("invalid-importance-range", "importance above 1", edit(small, func(d *spec.Document) {
+		d.SemanticGraph.Nodes[0].Importance = 1.5
+	}), "$.semanticGraph.nodes[0].importance")
+	add("invalid-decision-without-outcome", "a decision with no outcome", edit(small, func(d *spec.Document) {
+		d.SemanticGraph.Nodes[2].Outcome = ""
+	}), "$.semanticGraph.nodes[2]")
+	add("invalid-rationale-on-concept", "a decision's member on a concept", edit(small, func(d *spec.Document) {
+		d.SemanticGraph.Nodes[0].Rationale = "it is hosted"
+	}), "$.semanticGraph.nodes[0].rationale")
+	add("invalid-fact-category", "a fact of an unknown category", edit(full, func(d *spec.Document) {
+		d.SemanticGraph.Nodes[9].Category = "hobby"
+	}), "$.semanticGraph.nodes[9].category")
+	add("invalid-node-type", "a node of an unknown type", edit(small, func(d *spec.Document) {
+		d.SemanticGraph.Nodes[0].Type = "person"
+	}), "$.semanticGraph.nodes[0].type")
+	add("invalid-mention-beyond", "a mention of a turn the memory does not have", edit(small, func(d *spec.Document) {
+		n := &d.SemanticGraph.Nodes[0]
+		n.Mentions = append(n.Mentions, 9)
+		n.LastMentioned = 9
+	}), "$.semanticGraph.nodes[0].mentions[3]", "$.semanticGraph.nodes[0].lastMentioned")
+	add("invalid-valid-to-before-from", "a validity that ends before it starts", edit(full, func(d *spec.Document) {
+		d.SemanticGraph.Nodes[7].ValidTo = at(0)
+	}), "$.semanticGraph.nodes[7].validTo")
+	add("invalid-previous-summaries", "six previous summaries where five are allowed", edit(full, func(d *spec.Document) {
+		n := &d.SemanticGraph.Nodes[11]
+		n.PreviousSummaries = nil
+		for v := 1; v <= 6; v++ {
+			n.PreviousSummaries = append(n.PreviousSummaries, spec.PreviousSummary{Version: v, Text: fmt.Sprintf("draft %d", v)})
+		}
+		n.Version = 7
+	}), "$.semanticGraph.nodes[11].previousSummaries")
+	add("invalid-self-loop", "an edge from a node to itself", edit(small, func(d *spec.Document) {
+		d.SemanticGraph.Edges[1].To = d.SemanticGraph.Edges[1].From
+	}), "$.semanticGraph.edges[1].to")
+	add("invalid-duplicate-edge", "the same edge twice", edit(small, func(d *spec.Document) {
+		e := d.SemanticGraph.Edges[0]
+		e.Strength = 0.3
+		d.SemanticGraph.Edges = append(d.SemanticGraph.Edges, e)
+	}), "$.semanticGraph.edges[1]")
+	add("invalid-relation-term", "a relation named like a term of the context", edit(small, func(d *spec.Document) {
+		d.SemanticGraph.Edges[1].Relation = "label"
+	}), "$.semanticGraph.edges[1].relation")
+	add("invalid-relation-syntax", "a relation that is not lower_snake_case", edit(small, func(d *spec.Document) {
+		d.SemanticGraph.Edges[1].Relation = "Related-To"
+	}), "$.semanticGraph.edges[1].relation")
+	add("invalid-strength-range", "a negative strength", edit(small, func(d *spec.Document) {
+		d.SemanticGraph.Edges[0].Strength = -0.25
+	}), "$.semanticGraph.edges[0].strength")
+
+	// The vault.
+	add("invalid-artifact-hash", "a version whose content does not match its hash", edit(full, func(d *spec.Document) {
+		webhook(d, func(a *spec.Artifact) {
+			a.Versions[2].Hash = artifacts.Hash("something else")
+			a.ContentHash = a.Versions[2].Hash
+		})
+	}), vpath+"[2].hash")
+	add("invalid-artifact-bad-patch", "a patch that does not apply, and the version after it", edit(full, func(d *spec.Document) {
+		webhook(d, func(a *spec.Artifact) {
+			p := strings.Replace(*a.Versions[1].Patch, "encoding/json", "encoding/xml", 1)
+			a.Versions[1].Patch = &p
+		})
+	}), vpath+"[1].patch", vpath+"[2].patch")
+	add("invalid-artifact-content-and-patch", "a version with both content and a patch", edit(full, func(d *spec.Document) {
+		webhook(d, func(a *spec.Artifact) { a.Versions[1].Content = ptr(webhookV2) })
+	}), vpath+"[1]")
+	add("invalid-artifact-size", "a version whose size is wrong", edit(full, func(d *spec.Document) {
+		webhook(d, func(a *spec.Artifact) { a.Versions[0].Size++ })
+	}), vpath+"[0].size")
+	add("invalid-artifact-numbering", "versions numbered 1, 2, 4", edit(full, func(d *spec.Document) {
+		webhook(d, func(a *spec.Artifact) { a.Versions[2].V = 4 })
+	}), vpath+"[2].v")
+	add("invalid-artifact-first-patch", "a first version that is a patch", edit(full, func(d *spec.Document) {
+		a := d.ArtifactVault.Artifacts["artifact-checkout-plan"]
+		a.Versions[0].Content, a.Versions[0].Patch = nil, ptr(artifacts.MakePatch("", checkoutPlan))
+		d.ArtifactVault.Artifacts["artifact-checkout-plan"] = a
+	}), "$.artifactVault.artifacts['artifact-checkout-plan'].versions[0].patch")
+	add("invalid-artifact-node", "an artifact node whose artifact is not in the vault", edit(full, func(d *spec.Document) {
+		d.SemanticGraph.Nodes[0].ArtifactID = "artifact-missing"
+	}), "$.semanticGraph.nodes[0].artifactId")
+
+	// The archive.
+	add("invalid-block-corrupt", "an archive block whose data is not Brotli; the other block still checks", edit(full, func(d *spec.Document) {
+		d.DeepArchive.Blocks[0].CompressedData = []byte{0xff, 0xfe, 0xfd, 0xfc, 0xfb, 0xfa, 0xf9, 0xf8}
+	}), "$.deepArchive.blocks[0].compressedData")
+	add("invalid-block-hash", "an archive block whose turns do not match its hash", edit(full, func(d *spec.Document) {
+		d.DeepArchive.Blocks[1].ContentHash = artifacts.Hash("x")
+	}), "$.deepArchive.blocks[1].contentHash")
+	add("invalid-block-gap", "blocks that skip turn 9", edit(full, func(d *spec.Document) {
+		d.DeepArchive.Blocks[1] = block("block-0002", conversation()[9:])
+	}), "$.deepArchive.blocks[1].turnRange", "$.metadata.totalExchanges", "$.metadata.transcriptBytes")
+	add("invalid-block-turn-numbers", "a block whose turns are not numbered as its range says", edit(small, func(d *spec.Document) {
+		turns := conversation()[:4]
+		turns[1].Turn = 7
+		b := block("block-0001", turns)
+		b.TurnRange = [2]int{1, 4}
+		d.DeepArchive.Blocks[0] = b
+	}), "$.deepArchive.blocks[0].compressedData")
+	add("invalid-turn-count", "a block's turnCount that disagrees with its range", edit(small, func(d *spec.Document) {
+		d.DeepArchive.Blocks[0].TurnCount = 3
+	}), "$.deepArchive.blocks[0].turnCount", "$.metadata.totalExchanges")
+	add("invalid-total-exchanges", "totalExchanges that disagrees with the archive", edit(small, func(d *spec.Document) {
+		d.Metadata.TotalExchanges = 5
+	}), "$.metadata.totalExchanges")
+	add("invalid-transcript-bytes", "transcriptBytes that disagrees with the archived turns", edit(small, func(d *spec.Document) {
+		d.Metadata.TranscriptBytes++
+	}), "$.metadata.transcriptBytes")
+	add("invalid-vector-dimensions", "an embedding of three floats in a four-dimensional index", edit(full, func(d *spec.Document) {
+		d.DeepArchive.VectorIndex.Embeddings[0].Vector = vector(1, 2, 3)
+	}), "$.deepArchive.vectorIndex.embeddings[0].vector")
+
+	// Working memory and metadata.
+	add("invalid-recent-context", "a recent turn that differs from the archived one", edit(small, func(d *spec.Document) {
+		d.WorkingMemory.RecentContext[0].Content += "!"
+	}), "$.workingMemory.recentContext[0]")
+	add("invalid-turn-without-role", "a recent turn with neither role nor speaker, which also differs from the archive", edit(small, func(d *spec.Document) {
+		d.WorkingMemory.RecentContext[0].Role = ""
+		d.WorkingMemory.RecentContext[0].Speaker = ""
+	}), "$.workingMemory.recentContext[0]", "$.workingMemory.recentContext[0]")
+	add("invalid-active-artifact", "an active artifact that is not in the vault", edit(full, func(d *spec.Document) {
+		d.WorkingMemory.ActiveArtifacts[1] = "artifact-missing"
+	}), "$.workingMemory.activeArtifacts[1]")
+	add("invalid-modified-before-created", "modified before created", edit(small, func(d *spec.Document) {
+		d.Metadata.Modified = at(-60)
+	}), "$.metadata.modified")
+	add("invalid-many-problems", "three unrelated problems, all reported", edit(small, func(d *spec.Document) {
+		d.SemanticGraph.Edges[1].To = "concept-stripe-dashboard"
+		d.SemanticGraph.Nodes[0].Importance = 2
+		d.Metadata.TotalExchanges = 7
+	}), "$.semanticGraph.nodes[0].importance", "$.semanticGraph.edges[1].to", "$.metadata.totalExchanges")
+	return vs
+}
