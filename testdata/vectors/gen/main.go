@@ -288,4 +288,3 @@ func flipLast(b []byte) []byte {
 	b[len(b)-1] ^= 1
 	return b
 }
-
