@@ -19,6 +19,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -99,14 +100,32 @@ func (l Limits) withDefaults() Limits {
 // envelope is the whole JSON object. Data is left out of the associated
 // data: every other member is authenticated.
 type envelope struct {
-	Algorithm     string `json:"algorithm"`
-	Data          []byte `json:"data,omitzero"`
-	Encrypted     bool   `json:"encrypted"`
-	KeyCheck      []byte `json:"keyCheck"`
-	KeyDerivation KDF    `json:"keyDerivation"`
-	Nonce         []byte `json:"nonce"`
-	Salt          []byte `json:"salt"`
-	Version       string `json:"version"`
+	Algorithm     string  `json:"algorithm"`
+	Data          bytes64 `json:"data,omitzero"`
+	Encrypted     bool    `json:"encrypted"`
+	KeyCheck      bytes64 `json:"keyCheck"`
+	KeyDerivation KDF     `json:"keyDerivation"`
+	Nonce         bytes64 `json:"nonce"`
+	Salt          bytes64 `json:"salt"`
+	Version       string  `json:"version"`
+}
+
+// bytes64 is bytes as standard, padded base64, decoded strictly: the
+// unused bits of the last character must be zero, so that each byte
+// string has one encoding and no bit of the envelope can change unnoticed.
+type bytes64 []byte
+
+func (b bytes64) MarshalText() ([]byte, error) {
+	return base64.StdEncoding.AppendEncode(nil, b), nil
+}
+
+func (b *bytes64) UnmarshalText(text []byte) error {
+	out, err := base64.StdEncoding.Strict().AppendDecode(nil, text)
+	if err != nil {
+		return err
+	}
+	*b = out
+	return nil
 }
 
 // SealOptions configure [Seal]. The zero value uses argon2id with its
@@ -164,8 +183,8 @@ func Seal(plaintext, password []byte, opts SealOptions) ([]byte, error) {
 // from a file changed after encryption (ErrTampered).
 func Open(data, password []byte, lim Limits) ([]byte, error) {
 	var env envelope
-	if err := json.Unmarshal(data, &env, json.RejectUnknownMembers(true)); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := unmarshalEnvelope(data, &env); err != nil {
+		return nil, err
 	}
 	if err := env.check(lim.withDefaults()); err != nil {
 		return nil, err
@@ -191,10 +210,18 @@ func Open(data, password []byte, lim Limits) ([]byte, error) {
 // Describe returns an envelope's key derivation without opening it.
 func Describe(data []byte) (KDF, error) {
 	var env envelope
-	if err := json.Unmarshal(data, &env, json.RejectUnknownMembers(true)); err != nil {
-		return KDF{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+	if err := unmarshalEnvelope(data, &env); err != nil {
+		return KDF{}, err
 	}
 	return env.KeyDerivation, nil
+}
+
+// unmarshalEnvelope parses an envelope: exactly its members, nothing else.
+func unmarshalEnvelope(data []byte, env *envelope) error {
+	if err := json.Unmarshal(data, env, json.RejectUnknownMembers(true)); err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return nil
 }
 
 func (env *envelope) check(lim Limits) error {
