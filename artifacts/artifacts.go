@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -48,6 +49,9 @@ var (
 	ErrNoBase = errors.New("no base version to apply the patch to")
 	// ErrNoContent: a version has neither content nor a patch.
 	ErrNoContent = errors.New("version has neither content nor patch")
+	// ErrNotUTF8: content is not valid UTF-8, as every string of the
+	// format must be.
+	ErrNotUTF8 = errors.New("content is not valid UTF-8")
 )
 
 // Version is one link of a chain, as the vault stores it: exactly one of
@@ -137,10 +141,14 @@ func Reconstruct(chain []Version, i int) (string, error) {
 	return out, outErr
 }
 
-// MakePatch returns the patch that turns prev into next.
-func MakePatch(prev, next string) string {
+// MakePatch returns the patch that turns prev into next. Both must be
+// valid UTF-8.
+func MakePatch(prev, next string) (string, error) {
+	if !utf8.ValidString(prev) || !utf8.ValidString(next) {
+		return "", ErrNotUTF8
+	}
 	dmp := diffmatchpatch.New()
-	return dmp.PatchToText(dmp.PatchMake(prev, next))
+	return dmp.PatchToText(dmp.PatchMake(prev, next)), nil
 }
 
 var (
@@ -154,11 +162,22 @@ var (
 )
 
 // ApplyPatch applies patch to prev. Every hunk must match exactly where it
-// says; otherwise the error wraps ErrPatch.
-func ApplyPatch(prev, patch string) (string, error) {
+// says; otherwise the error wraps ErrPatch. prev and the result must be
+// valid UTF-8.
+func ApplyPatch(prev, patch string) (out string, err error) {
+	if !utf8.ValidString(prev) {
+		return "", ErrNotUTF8
+	}
 	if err := checkPatchText(patch); err != nil {
 		return "", err
 	}
+	// go-diff parses text it did not write: should it panic on some hostile
+	// patch, that is a patch that does not apply, not a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = "", fmt.Errorf("%w: %v", ErrPatch, r)
+		}
+	}()
 	patches, err := strict.PatchFromText(patch)
 	if err != nil {
 		return "", fmt.Errorf("%w: %v", ErrPatch, err)
@@ -168,6 +187,9 @@ func ApplyPatch(prev, patch string) (string, error) {
 		if !ok {
 			return "", fmt.Errorf("%w: hunk %d does not match", ErrPatch, i+1)
 		}
+	}
+	if !utf8.ValidString(out) {
+		return "", fmt.Errorf("%w: the result is not valid UTF-8", ErrPatch)
 	}
 	return out, nil
 }

@@ -193,7 +193,9 @@ func chain(contents []string, turns []int, interval int) []spec.ArtifactVersion 
 		if i%interval == 0 {
 			v.Content = ptr(c)
 		} else {
-			v.Patch = ptr(artifacts.MakePatch(contents[i-1], c))
+			p, err := artifacts.MakePatch(contents[i-1], c)
+			check(err)
+			v.Patch = &p
 		}
 		vs[i] = v
 	}

@@ -219,7 +219,9 @@ func invalidVectors(small, full *spec.Document) []*vec {
 	}), vpath+"[2].v")
 	add("invalid-artifact-first-patch", "a first version that is a patch", edit(full, func(d *spec.Document) {
 		a := d.ArtifactVault.Artifacts["artifact-checkout-plan"]
-		a.Versions[0].Content, a.Versions[0].Patch = nil, ptr(artifacts.MakePatch("", checkoutPlan))
+		p, err := artifacts.MakePatch("", checkoutPlan)
+		check(err)
+		a.Versions[0].Content, a.Versions[0].Patch = nil, &p
 		d.ArtifactVault.Artifacts["artifact-checkout-plan"] = a
 	}), "$.artifactVault.artifacts['artifact-checkout-plan'].versions[0].patch")
 	add("invalid-artifact-node", "an artifact node whose artifact is not in the vault", edit(full, func(d *spec.Document) {
