@@ -1,0 +1,472 @@
+package smg_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/andybalholm/brotli"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/smgtest"
+	"github.com/smg-memory/smg/spec"
+)
+
+// readExample decodes one of the example memories in testdata.
+func readExample(t testing.TB, name string) (*spec.Document, []byte) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := smg.Unmarshal(raw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc, raw
+}
+
+func marshal(t testing.TB, doc *spec.Document, opts *smg.EncodeOptions) []byte {
+	t.Helper()
+	b, err := smg.Marshal(doc, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// sentinels are the errors every failure of Decode must match one of.
+var sentinels = []error{
+	smg.ErrNotSMG, smg.ErrUnsupportedVersion, smg.ErrMalformed, smg.ErrTruncated, smg.ErrLimit,
+	smg.ErrPasswordRequired, smg.ErrWrongPassword, smg.ErrTampered,
+}
+
+func typed(err error) bool {
+	return slices.ContainsFunc(sentinels, func(s error) bool { return errors.Is(err, s) })
+}
+
+func TestFormsHoldTheSameDocument(t *testing.T) {
+	doc, _ := readExample(t, "full.smg")
+	want, err := smg.ContentHash(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forms := map[string]*smg.EncodeOptions{
+		"brotli":         nil,
+		"brotli q11":     {Quality: 11},
+		"compact":        {Plain: true},
+		"pretty":         {Plain: true, Indent: true},
+		"pretty brotli":  {Indent: true},
+		"encrypted":      {Password: []byte("pw"), KDF: smgtest.CheapKDF, Rand: smgtest.Rand(1)},
+		"encrypted json": {Plain: true, Password: []byte("pw"), KDF: smgtest.CheapKDF, Rand: smgtest.Rand(2)},
+	}
+	for name, opts := range forms {
+		b := marshal(t, doc, opts)
+		got, err := smg.Unmarshal(b, &smg.DecodeOptions{Password: []byte("pw")})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if h, _ := smg.ContentHash(got); h != want {
+			t.Errorf("%s: content hash %s, want %s", name, h, want)
+		}
+	}
+}
+
+func TestCanonicalIgnoresListOrder(t *testing.T) {
+	doc, _ := readExample(t, "full.smg")
+	want := marshal(t, doc, &smg.EncodeOptions{Plain: true})
+
+	shuffled := *doc
+	shuffled.SemanticGraph.Nodes = slices.Clone(doc.SemanticGraph.Nodes)
+	slices.Reverse(shuffled.SemanticGraph.Nodes)
+	shuffled.SemanticGraph.Edges = slices.Clone(doc.SemanticGraph.Edges)
+	slices.Reverse(shuffled.SemanticGraph.Edges)
+	n := &shuffled.SemanticGraph.Nodes[0]
+	n.Mentions = []int{10, 1, 5}
+	shuffled.DeepArchive.Blocks = slices.Clone(doc.DeepArchive.Blocks)
+	slices.Reverse(shuffled.DeepArchive.Blocks)
+	shuffled.Metadata.Tags = []string{"stripe", "go", "checkout"}
+	firstNode := shuffled.SemanticGraph.Nodes[0].ID
+
+	got := marshal(t, &shuffled, &smg.EncodeOptions{Plain: true})
+	if shuffled.SemanticGraph.Nodes[0].ID != firstNode || !slices.Equal(n.Mentions, []int{10, 1, 5}) {
+		t.Error("Marshal reordered the caller's lists")
+	}
+	// The reversed document differs from the original only in order, but
+	// for the mentions of one node, which were changed.
+	n.Mentions = []int{1, 5, 10}
+	d, err := smg.Unmarshal(got, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.IsSortedFunc(d.SemanticGraph.Nodes, func(a, b spec.Node) int { return strings.Compare(a.ID, b.ID) }) {
+		t.Error("nodes are not in id order")
+	}
+	if got2 := marshal(t, d, &smg.EncodeOptions{Plain: true}); !bytes.Equal(got, got2) {
+		t.Error("encoding is not idempotent")
+	}
+	wantDoc, _ := smg.Unmarshal(want, nil)
+	wantDoc.SemanticGraph.Nodes[len(wantDoc.SemanticGraph.Nodes)-1].Mentions = []int{1, 5, 10}
+	if w := marshal(t, wantDoc, &smg.EncodeOptions{Plain: true}); !bytes.Equal(got, w) {
+		t.Error("the same memory in another list order encodes to other bytes")
+	}
+}
+
+func TestMarshalRejects(t *testing.T) {
+	doc, _ := readExample(t, "small.smg")
+	for name, f := range map[string]func(d *spec.Document){
+		"NaN importance": func(d *spec.Document) { d.SemanticGraph.Nodes[0].Importance = math.NaN() },
+		"version 2":      func(d *spec.Document) { d.Version = "2.0" },
+		"no @context":    func(d *spec.Document) { d.Context = "" },
+	} {
+		d := *doc
+		d.SemanticGraph.Nodes = slices.Clone(doc.SemanticGraph.Nodes)
+		f(&d)
+		if _, err := smg.Marshal(&d, nil); err == nil {
+			t.Errorf("%s: Marshal succeeded", name)
+		}
+	}
+	if _, err := smg.Marshal(doc, &smg.EncodeOptions{Quality: 12}); err == nil {
+		t.Error("quality 12 accepted")
+	}
+}
+
+func limitError(t *testing.T, err error, limit string) {
+	t.Helper()
+	le, ok := errors.AsType[*smg.LimitError](err)
+	if !ok || le.Limit != limit {
+		t.Fatalf("got %v, want a %s LimitError", err, limit)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	_, raw := readExample(t, "full.smg")
+	doc, _ := smg.Unmarshal(raw, nil)
+	plain := marshal(t, doc, &smg.EncodeOptions{Plain: true})
+	pretty := marshal(t, doc, &smg.EncodeOptions{Plain: true, Indent: true})
+
+	_, err := smg.Unmarshal(raw, &smg.DecodeOptions{Limits: smg.Limits{MaxFileSize: int64(len(raw) - 1)}})
+	limitError(t, err, "MaxFileSize")
+	if _, err := smg.Unmarshal(raw, &smg.DecodeOptions{Limits: smg.Limits{MaxDocumentSize: int64(len(plain))}}); err != nil {
+		t.Errorf("a document exactly at MaxDocumentSize: %v", err)
+	}
+	_, err = smg.Unmarshal(raw, &smg.DecodeOptions{Limits: smg.Limits{MaxDocumentSize: int64(len(plain) - 1)}})
+	limitError(t, err, "MaxDocumentSize")
+	_, err = smg.Unmarshal(plain, &smg.DecodeOptions{Limits: smg.Limits{MaxDocumentSize: int64(len(plain) - 1)}})
+	limitError(t, err, "MaxDocumentSize")
+
+	// A bomb of white space: only the document size stops it.
+	var bomb bytes.Buffer
+	w := brotli.NewWriterOptions(&bomb, brotli.WriterOptions{Quality: 5, LGWin: 22})
+	w.Write([]byte(`{"@type":"SemanticMemoryGraph","version":"1.0"`))
+	w.Write(bytes.Repeat([]byte(" "), 8<<20))
+	w.Write([]byte(`}`))
+	w.Close()
+	_, err = smg.Unmarshal(bomb.Bytes(), &smg.DecodeOptions{Limits: smg.Limits{MaxDocumentSize: 1 << 20}})
+	limitError(t, err, "MaxDocumentSize")
+
+	_, err = smg.Unmarshal(plain, &smg.DecodeOptions{Limits: smg.Limits{MaxNodes: 11}})
+	limitError(t, err, "MaxNodes")
+	_, err = smg.Unmarshal(plain, &smg.DecodeOptions{Limits: smg.Limits{MaxEdges: 9}})
+	limitError(t, err, "MaxEdges")
+	_, err = smg.Unmarshal(pretty, &smg.DecodeOptions{Limits: smg.Limits{MaxStringLength: 100}})
+	limitError(t, err, "MaxStringLength")
+	_, err = smg.Unmarshal(plain, &smg.DecodeOptions{Limits: smg.Limits{MaxDepth: 4}})
+	limitError(t, err, "MaxDepth")
+	// The artifacts object has two members, the vault three.
+	_, err = smg.Unmarshal(plain, &smg.DecodeOptions{Limits: smg.Limits{MaxListLength: 2}})
+	limitError(t, err, "MaxListLength")
+	members := []byte(`{"@type":"SemanticMemoryGraph","version":"1.0","x":{"a":1,"b":2,"c":3,"d":4}}`)
+	_, err = smg.Unmarshal(members, &smg.DecodeOptions{Limits: smg.Limits{MaxListLength: 3}})
+	limitError(t, err, "MaxListLength")
+	if p := smgtest.ErrorPath(err); p != "$.x" {
+		t.Errorf("the members limit is reported at %q, want $.x", p)
+	}
+}
+
+// TestTruncation cuts a file at every length: each cut is an error of its
+// own kind, never a document and never a panic.
+func TestTruncation(t *testing.T) {
+	doc, raw := readExample(t, "small.smg")
+	plain := marshal(t, doc, &smg.EncodeOptions{Plain: true})
+	enc := marshal(t, doc, &smg.EncodeOptions{Password: []byte("pw"), KDF: smgtest.CheapKDF, Rand: smgtest.Rand(3)})
+	for name, b := range map[string][]byte{"brotli": raw, "json": plain, "encrypted": enc} {
+		for n := range len(b) {
+			_, err := smg.Unmarshal(b[:n], &smg.DecodeOptions{Password: []byte("pw")})
+			if err == nil || !typed(err) {
+				t.Fatalf("%s cut at %d of %d: %v", name, n, len(b), err)
+			}
+		}
+	}
+}
+
+// TestEveryFlippedBitIsDetected flips each bit of an encrypted file: no
+// flip decrypts, and each is reported as one of the known failures.
+func TestEveryFlippedBitIsDetected(t *testing.T) {
+	doc, _ := readExample(t, "small.smg")
+	enc := marshal(t, doc, &smg.EncodeOptions{Password: []byte("pw"), KDF: smgtest.CheapKDF, Rand: smgtest.Rand(4)})
+	kinds := map[string]int{}
+	step := 1
+	if testing.Short() {
+		step = 7
+	}
+	for i := 0; i < len(enc); i += step {
+		for bit := range 8 {
+			b := bytes.Clone(enc)
+			b[i] ^= 1 << bit
+			_, err := smg.Unmarshal(b, &smg.DecodeOptions{Password: []byte("pw")})
+			if err == nil {
+				// Only JSON's own freedom is harmless: flipping a bit of
+				// white space… there is none in the canonical envelope.
+				t.Fatalf("byte %d bit %d flipped: decoded", i, bit)
+			}
+			if !typed(err) {
+				t.Fatalf("byte %d bit %d flipped: untyped error %v", i, bit, err)
+			}
+			for _, s := range sentinels {
+				if errors.Is(err, s) {
+					kinds[s.Error()]++
+				}
+			}
+		}
+	}
+	if kinds[smg.ErrTampered.Error()] == 0 || kinds[smg.ErrMalformed.Error()] == 0 {
+		t.Errorf("expected both tampering and malformed envelopes among %v", kinds)
+	}
+}
+
+func TestDamagedBrotliNeverPanics(t *testing.T) {
+	_, raw := readExample(t, "full.smg")
+	for i := range raw {
+		b := bytes.Clone(raw)
+		b[i] ^= 0xA5
+		doc, err := smg.Unmarshal(b, nil)
+		if err != nil {
+			if !typed(err) {
+				t.Fatalf("byte %d: untyped error %v", i, err)
+			}
+			continue
+		}
+		// Brotli has no checksum: a damaged stream can still decode. Then
+		// the damage is in the JSON text, and it still encodes.
+		if _, err := smg.Marshal(doc, nil); err != nil {
+			t.Fatalf("byte %d: decoded but does not encode: %v", i, err)
+		}
+	}
+}
+
+func TestEncryption(t *testing.T) {
+	doc, _ := readExample(t, "small.smg")
+	for _, kdf := range []smg.KDF{smgtest.CheapKDF, {Function: "pbkdf2-sha256", Iterations: 10}} {
+		a := marshal(t, doc, &smg.EncodeOptions{Password: []byte("secret"), KDF: kdf, Rand: smgtest.Rand(5)})
+		b := marshal(t, doc, &smg.EncodeOptions{Password: []byte("secret"), KDF: kdf, Rand: smgtest.Rand(5)})
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: the same salt and nonce give different files", kdf.Function)
+		}
+		c := marshal(t, doc, &smg.EncodeOptions{Password: []byte("secret"), KDF: kdf})
+		if bytes.Equal(a, c) {
+			t.Errorf("%s: fresh randomness gives the same file", kdf.Function)
+		}
+		if !smg.IsEncrypted(a) {
+			t.Errorf("%s: IsEncrypted is false", kdf.Function)
+		}
+		if _, err := smg.Unmarshal(a, &smg.DecodeOptions{Password: []byte("secret")}); err != nil {
+			t.Errorf("%s: %v", kdf.Function, err)
+		}
+		if _, err := smg.Unmarshal(a, &smg.DecodeOptions{Password: []byte("Secret")}); !errors.Is(err, smg.ErrWrongPassword) {
+			t.Errorf("%s, wrong password: %v", kdf.Function, err)
+		}
+		if _, err := smg.Unmarshal(a, nil); !errors.Is(err, smg.ErrPasswordRequired) {
+			t.Errorf("%s, no password: %v", kdf.Function, err)
+		}
+		if bytes.Contains(a, []byte("Stripe")) {
+			t.Errorf("%s: the plaintext shows through", kdf.Function)
+		}
+	}
+	if _, err := smg.Marshal(doc, &smg.EncodeOptions{Password: []byte{}}); err == nil {
+		t.Error("an empty password encrypts")
+	}
+	if _, err := smg.Marshal(doc, &smg.EncodeOptions{Password: []byte("x"), KDF: smg.KDF{Function: "scrypt"}}); err == nil {
+		t.Error("an unknown key derivation encrypts")
+	}
+	if smg.IsEncrypted(marshal(t, doc, &smg.EncodeOptions{Plain: true})) {
+		t.Error("IsEncrypted of a plain document")
+	}
+}
+
+func TestWriteFileIsAtomic(t *testing.T) {
+	doc, _ := readExample(t, "small.smg")
+	dir := t.TempDir()
+	name := filepath.Join(dir, "memory.smg")
+	if err := smg.WriteFile(name, doc, nil); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(name)
+
+	bad := *doc
+	bad.SemanticGraph.Nodes = slices.Clone(doc.SemanticGraph.Nodes)
+	bad.SemanticGraph.Nodes[0].Activation = math.Inf(1)
+	if err := smg.WriteFile(name, &bad, nil); err == nil {
+		t.Fatal("writing an unencodable document succeeded")
+	}
+	after, _ := os.ReadFile(name)
+	if !bytes.Equal(before, after) {
+		t.Error("a failed write changed the file")
+	}
+	// The target is a folder: the rename fails, and nothing is left over.
+	sub := filepath.Join(dir, "folder.smg")
+	os.Mkdir(sub, 0o755)
+	if err := smg.WriteFile(sub, doc, nil); err == nil {
+		t.Error("writing over a folder succeeded")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	got, err := smg.ReadFile(name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h1, h2 := mustHash(t, got), mustHash(t, doc); h1 != h2 {
+		t.Error("ReadFile does not give back what WriteFile wrote")
+	}
+	if fi, _ := os.Stat(name); fi.Mode().Perm() != 0o644 {
+		t.Errorf("a new file has mode %v", fi.Mode().Perm())
+	}
+	os.Chmod(name, 0o640)
+	smg.WriteFile(name, doc, nil)
+	if fi, _ := os.Stat(name); fi.Mode().Perm() != 0o640 {
+		t.Errorf("rewriting changed the mode to %v", fi.Mode().Perm())
+	}
+}
+
+func mustHash(t testing.TB, doc *spec.Document) string {
+	t.Helper()
+	h, err := smg.ContentHash(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func TestEncryptDecryptFile(t *testing.T) {
+	dir := t.TempDir()
+	_, raw := readExample(t, "small.smg")
+	plain := filepath.Join(dir, "m.smg")
+	os.WriteFile(plain, raw, 0o644)
+	enc := filepath.Join(dir, "m.enc.smg")
+	pw := []byte("hunter2")
+	if err := smg.EncryptFile(plain, enc, pw, smgtest.CheapKDF); err != nil {
+		t.Fatal(err)
+	}
+	if err := smg.EncryptFile(enc, enc, pw, smgtest.CheapKDF); !errors.Is(err, smg.ErrAlreadyEncrypted) {
+		t.Errorf("encrypting twice: %v", err)
+	}
+	if err := smg.DecryptFile(plain, plain, pw, smg.Limits{}); !errors.Is(err, smg.ErrNotEncrypted) {
+		t.Errorf("decrypting a plain file: %v", err)
+	}
+	sealed, _ := os.ReadFile(enc)
+	if err := smg.DecryptFile(enc, enc, []byte("hunter3"), smg.Limits{}); !errors.Is(err, smg.ErrWrongPassword) {
+		t.Errorf("wrong password: %v", err)
+	}
+	if now, _ := os.ReadFile(enc); !bytes.Equal(now, sealed) {
+		t.Error("a failed decryption changed the file")
+	}
+	out := filepath.Join(dir, "m.out.smg")
+	if err := smg.DecryptFile(enc, out, pw, smg.Limits{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(out); !bytes.Equal(got, raw) {
+		t.Error("encrypt then decrypt does not give back the same bytes")
+	}
+	if fi, _ := os.Stat(enc); fi.Mode().Perm() != 0o600 {
+		t.Errorf("the encrypted file has mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+func TestDecodeErrorsSayWhere(t *testing.T) {
+	doc, _ := readExample(t, "small.smg")
+	pretty := marshal(t, doc, &smg.EncodeOptions{Plain: true, Indent: true})
+	bad := bytes.Replace(pretty, []byte(`"importance": 0.5`), []byte(`"importance": "high"`), 1)
+	_, err := smg.Unmarshal(bad, nil)
+	de, ok := errors.AsType[*smg.DecodeError](err)
+	if !ok {
+		t.Fatalf("got %v", err)
+	}
+	line := bytes.Count(pretty[:bytes.Index(pretty, []byte(`"importance": 0.5`))], []byte("\n")) + 1
+	if de.Path != "$.semanticGraph.nodes[0].importance" || de.Line != line {
+		t.Errorf("error at %s line %d, want $.semanticGraph.nodes[0].importance line %d: %v", de.Path, de.Line, line, err)
+	}
+	if !strings.Contains(err.Error(), fmt.Sprintf("line %d", line)) {
+		t.Errorf("the message does not say the line: %v", err)
+	}
+}
+
+func TestInspect(t *testing.T) {
+	info, err := smg.InspectFile(filepath.Join("..", "testdata", "full.smg"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.TotalNodes != 12 || info.Nodes[spec.NodeConcept] != 5 || info.Nodes[spec.NodeFact] != 1 ||
+		info.Edges != 10 || info.Relations[spec.RelSolves] != 1 || info.Artifacts != 2 || info.ArtifactVersions != 4 ||
+		info.ArchiveBlocks != 2 || info.ArchivedTurns != 12 || info.RecentTurns != 4 || info.Embeddings != 12 {
+		t.Errorf("counts: %+v", info)
+	}
+	if !info.Form.Compressed || info.Form.Encrypted || info.Form.FileSize == 0 || info.Form.JSONSize <= info.Form.FileSize {
+		t.Errorf("form: %+v", info.Form)
+	}
+	var sum int64
+	for _, s := range info.Sections {
+		sum += s.JSON
+	}
+	if len(info.Sections) != 5 || sum > info.Form.JSONSize || sum < info.Form.JSONSize*9/10 {
+		t.Errorf("sections %+v do not add up to most of the %d bytes", info.Sections, info.Form.JSONSize)
+	}
+	if want := float64(info.Form.FileSize) / float64(info.Metadata.TranscriptBytes); math.Abs(info.CompressionRatio-want) > 1e-4 {
+		t.Errorf("compression ratio %v, want %v", info.CompressionRatio, want)
+	}
+}
+
+func TestNQuadsOffline(t *testing.T) {
+	doc, _ := readExample(t, "full.smg")
+	nq, err := smg.NQuads(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "<https://w3id.org/smg/v1/memory/7d3e9b1a-2c4f-4a6e-8b0d-5f1c3a9e2b67/"
+	for _, want := range []string{
+		base + "decision-use-stripe-elements> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://w3id.org/smg/v1#Decision> .",
+		base + "decision-use-stripe-elements> <https://w3id.org/smg/v1#rationale> \"the designers want the payment form to match the rest of the site\" .",
+		"<https://w3id.org/smg/v1#relation> <https://w3id.org/smg/v1#solves> .",
+		"<https://w3id.org/smg/v1#to> " + base + "problem-webhook-401> .",
+		base + "fact-user-prefers-go> <https://w3id.org/smg/v1#category> \"preference\" .",
+		"<https://w3id.org/smg/v1#created> \"2025-11-03T09:12:00Z\"^^<http://www.w3.org/2001/XMLSchema#dateTime> .",
+		base + "fact-user-prefers-go> <https://w3id.org/smg/v1#nodeMetadata> \"{\\\"rememberRequested\\\":true}\"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON> .",
+	} {
+		if !strings.Contains(nq, want+"\n") {
+			t.Errorf("the N-Quads lack %s", want)
+		}
+	}
+	if strings.Contains(nq, "<urn:") || strings.Contains(nq, "_:b0 <https://w3id.org/smg/v1#semanticGraph>") == false {
+		t.Error("ids do not resolve against the memory's base IRI")
+	}
+	exp, err := smg.ExpandJSONLD(doc)
+	if err != nil || !bytes.Contains(exp, []byte(`"@id": "https://w3id.org/smg/v1#supersedes"`)) {
+		t.Errorf("expanded JSON-LD: %v", err)
+	}
+}
+
+func TestTimestampsKeepTheirOffset(t *testing.T) {
+	doc := spec.New("m", time.Date(2025, 6, 1, 10, 0, 0, 250_000_000, time.FixedZone("", 2*3600)))
+	b := marshal(t, doc, &smg.EncodeOptions{Plain: true})
+	if !bytes.Contains(b, []byte(`"created":"2025-06-01T10:00:00.25+02:00"`)) {
+		t.Errorf("got %s", b)
+	}
+}
