@@ -8,9 +8,11 @@
 // Patches are diff-match-patch patch text as github.com/sergi/go-diff
 // writes it: offsets and lengths count UTF-8 bytes, and text is
 // percent-encoded the way JavaScript's encodeURI does it, except that a space
-// stays a space. They are applied strictly: every hunk must match the text
-// byte for byte at the place it names, so applying a patch either gives the
-// exact text it was made for or fails.
+// stays a space. go-diff makes them; this package applies them itself, and
+// strictly: every hunk must match the text byte for byte at the place it
+// names, so applying a patch either gives the exact text it was made for or
+// fails. (go-diff's own PatchApply searches for a hunk that moved and
+// accepts near matches: right for merging, wrong for a format.)
 package artifacts
 
 import (
@@ -20,6 +22,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -151,77 +154,134 @@ func MakePatch(prev, next string) (string, error) {
 	return dmp.PatchToText(dmp.PatchMake(prev, next)), nil
 }
 
-var (
-	hunkHeader = regexp.MustCompile(`^@@ -\d{1,10}(,\d{1,10})? \+\d{1,10}(,\d{1,10})? @@$`)
-	strict     = func() *diffmatchpatch.DiffMatchPatch {
-		dmp := diffmatchpatch.New()
-		dmp.MatchThreshold = 0       // a hunk matches exactly, or not at all
-		dmp.PatchDeleteThreshold = 0 // and so does a large deletion
-		return dmp
-	}()
-)
-
-// ApplyPatch applies patch to prev. Every hunk must match exactly where it
-// says; otherwise the error wraps ErrPatch. prev and the result must be
-// valid UTF-8.
-func ApplyPatch(prev, patch string) (out string, err error) {
+// ApplyPatch applies patch to prev (spec §7.4). Each hunk is applied in
+// turn, at its start offset in the text as the hunks before it left it,
+// and its source text (its context and deleted lines) must be there byte
+// for byte; the lengths in its header must be those of its source and
+// target text. Otherwise the error wraps ErrPatch. prev and the result
+// must be valid UTF-8.
+func ApplyPatch(prev, patch string) (string, error) {
 	if !utf8.ValidString(prev) {
 		return "", ErrNotUTF8
 	}
-	if err := checkPatchText(patch); err != nil {
+	hunks, err := parsePatch(patch)
+	if err != nil {
 		return "", err
 	}
-	// go-diff parses text it did not write: should it panic on some hostile
-	// patch, that is a patch that does not apply, not a crash.
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = "", fmt.Errorf("%w: %v", ErrPatch, r)
+	text := prev
+	for i, h := range hunks {
+		if h.start > len(text) || !strings.HasPrefix(text[h.start:], h.source) {
+			return "", fmt.Errorf("%w: hunk %d does not match the text at offset %d", ErrPatch, i+1, h.start)
 		}
-	}()
-	patches, err := strict.PatchFromText(patch)
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrPatch, err)
+		text = text[:h.start] + h.target + text[h.start+len(h.source):]
 	}
-	out, applied := strict.PatchApply(patches, prev)
-	for i, ok := range applied {
-		if !ok {
-			return "", fmt.Errorf("%w: hunk %d does not match", ErrPatch, i+1)
-		}
-	}
-	if !utf8.ValidString(out) {
+	if !utf8.ValidString(text) {
 		return "", fmt.Errorf("%w: the result is not valid UTF-8", ErrPatch)
 	}
-	return out, nil
+	return text, nil
 }
 
-// checkPatchText rejects what go-diff's parser would accept by mistake: a
-// broken percent-escape (which it turns into an empty line) and header
-// numbers too large for an int.
-func checkPatchText(patch string) error {
+// hunk is one "@@ … @@" block of a patch: at start, source becomes target.
+type hunk struct {
+	start          int
+	source, target string
+}
+
+var hunkHeader = regexp.MustCompile(`^@@ -(\d{1,10})(?:,(\d{1,10}))? \+(\d{1,10})(?:,(\d{1,10}))? @@$`)
+
+// parsePatch reads diff-match-patch patch text as go-diff writes it:
+//
+//	@@ -START1,LENGTH1 +START2,LENGTH2 @@
+//	 context
+//	-deleted
+//	+inserted
+//
+// START is 1-based, except that a LENGTH of 0 comes with the 0-based offset
+// before which the hunk applies; a LENGTH of 1 is left out. Offsets and
+// lengths count UTF-8 bytes. The text after each line's first character is
+// percent-encoded (as JavaScript's encodeURI does it, but for the space,
+// which stays as it is), and the line itself ends with a newline.
+func parsePatch(patch string) ([]hunk, error) {
 	if patch == "" {
-		return nil
+		return nil, nil
 	}
 	if !strings.HasSuffix(patch, "\n") {
-		return fmt.Errorf("%w: patch text does not end with a newline", ErrPatch)
+		return nil, fmt.Errorf("%w: patch text does not end with a newline", ErrPatch)
 	}
-	lines := strings.Split(strings.TrimSuffix(patch, "\n"), "\n")
-	for n, line := range lines {
-		switch {
-		case strings.HasPrefix(line, "@@"):
-			if !hunkHeader.MatchString(line) {
-				return fmt.Errorf("%w: line %d: malformed hunk header %.40q", ErrPatch, n+1, line)
+	var hunks []hunk
+	var src, dst strings.Builder
+	var len1, len2 int
+	finish := func() error {
+		h := &hunks[len(hunks)-1]
+		h.source, h.target = src.String(), dst.String()
+		if len(h.source) != len1 || len(h.target) != len2 {
+			return fmt.Errorf("%w: hunk %d: its header says %d and %d bytes, its lines hold %d and %d", ErrPatch, len(hunks), len1, len2, len(h.source), len(h.target))
+		}
+		src.Reset()
+		dst.Reset()
+		return nil
+	}
+	for n, line := range strings.Split(strings.TrimSuffix(patch, "\n"), "\n") {
+		if strings.HasPrefix(line, "@@") {
+			m := hunkHeader.FindStringSubmatch(line)
+			if m == nil {
+				return nil, fmt.Errorf("%w: line %d: malformed hunk header %.40q", ErrPatch, n+1, line)
 			}
-		case n == 0:
-			return fmt.Errorf("%w: line 1: a patch starts with a hunk header", ErrPatch)
-		case line == "":
-			return fmt.Errorf("%w: line %d: empty line", ErrPatch, n+1)
-		case line[0] == ' ' || line[0] == '-' || line[0] == '+':
-			if _, err := url.PathUnescape(line[1:]); err != nil {
-				return fmt.Errorf("%w: line %d: bad percent-encoding", ErrPatch, n+1)
+			if len(hunks) > 0 {
+				if err := finish(); err != nil {
+					return nil, err
+				}
 			}
+			start1, l1 := coords(m[1], m[2])
+			start2, l2 := coords(m[3], m[4])
+			if start1 < 0 || start2 < 0 {
+				return nil, fmt.Errorf("%w: line %d: a start of 0 goes with a length of 0", ErrPatch, n+1)
+			}
+			if start1 != start2 {
+				return nil, fmt.Errorf("%w: line %d: hunk starts at %d in the source but %d in the target", ErrPatch, n+1, start1, start2)
+			}
+			hunks = append(hunks, hunk{start: start2})
+			len1, len2 = l1, l2
+			continue
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("%w: line 1: a patch starts with a hunk header", ErrPatch)
+		}
+		if line == "" {
+			return nil, fmt.Errorf("%w: line %d: empty line", ErrPatch, n+1)
+		}
+		text, err := url.PathUnescape(line[1:])
+		if err != nil {
+			return nil, fmt.Errorf("%w: line %d: bad percent-encoding", ErrPatch, n+1)
+		}
+		switch line[0] {
+		case ' ':
+			src.WriteString(text)
+			dst.WriteString(text)
+		case '-':
+			src.WriteString(text)
+		case '+':
+			dst.WriteString(text)
 		default:
-			return fmt.Errorf("%w: line %d: unknown line mode %q", ErrPatch, n+1, line[0])
+			return nil, fmt.Errorf("%w: line %d: unknown line mode %q", ErrPatch, n+1, line[0])
 		}
 	}
-	return nil
+	if err := finish(); err != nil {
+		return nil, err
+	}
+	return hunks, nil
+}
+
+// coords turns a header's START and LENGTH into a 0-based offset and a
+// length.
+func coords(start, length string) (offset, n int) {
+	s, _ := strconv.Atoi(start)
+	switch length {
+	case "":
+		return s - 1, 1
+	case "0":
+		return s, 0
+	}
+	n, _ = strconv.Atoi(length)
+	return s - 1, n
 }
