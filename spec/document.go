@@ -253,7 +253,7 @@ type ArchiveBlock struct {
 	TurnCount        int            `json:"turnCount"`
 	UncompressedSize int64          `json:"uncompressedSize"`
 	ContentHash      string         `json:"contentHash"`
-	CompressedData   []byte         `json:"compressedData"`
+	CompressedData   Bytes          `json:"compressedData"`
 	Extra            jsontext.Value `json:",embed"`
 }
 
@@ -270,6 +270,6 @@ type VectorIndex struct {
 // in Vector (base64 in JSON).
 type Embedding struct {
 	Turn   int            `json:"turn"`
-	Vector []byte         `json:"vector"`
+	Vector Bytes          `json:"vector"`
 	Extra  jsontext.Value `json:",embed"`
 }

@@ -19,7 +19,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +26,8 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"golang.org/x/crypto/argon2"
+
+	"github.com/smg-memory/smg/spec"
 )
 
 // Values of the envelope's members.
@@ -50,9 +51,13 @@ var (
 	ErrTampered = errors.New("encrypted file failed authentication: it was modified or damaged")
 	// ErrMalformed: the envelope is not well-formed.
 	ErrMalformed = errors.New("malformed encrypted envelope")
-	// ErrUnsupported: an algorithm, key derivation or version this
-	// implementation does not know.
+	// ErrUnsupported: an algorithm or key derivation this implementation
+	// does not know.
 	ErrUnsupported = errors.New("unsupported encryption")
+	// ErrUnsupportedVersion: an envelope of another major version.
+	ErrUnsupportedVersion = errors.New("unsupported envelope version")
+	// ErrWeakKDF: sealing with a key derivation below the minimums.
+	ErrWeakKDF = errors.New("key derivation parameters below the minimum")
 	// ErrKDFLimit: the key derivation asks for more work than allowed.
 	ErrKDFLimit = errors.New("key derivation parameters exceed the limit")
 	// ErrNoPassword: sealing needs a password.
@@ -75,6 +80,15 @@ type KDF struct {
 var (
 	DefaultArgon2id = KDF{Function: Argon2id, TimeCost: 3, MemoryKiB: 64 * 1024, Parallelism: 4}
 	DefaultPBKDF2   = KDF{Function: PBKDF2, Iterations: 600_000}
+)
+
+// The least a writer may use (OWASP's 2023 minimums): argon2id with 19 MiB
+// and two passes, PBKDF2-HMAC-SHA256 with 600,000 iterations. Readers
+// accept less, for files written before.
+const (
+	MinArgon2idMemoryKiB = 19 * 1024
+	MinArgon2idTimeCost  = 2
+	MinPBKDF2Iterations  = 600_000
 )
 
 // Limits bound the work a file may ask of a reader.
@@ -100,32 +114,14 @@ func (l Limits) withDefaults() Limits {
 // envelope is the whole JSON object. Data is left out of the associated
 // data: every other member is authenticated.
 type envelope struct {
-	Algorithm     string  `json:"algorithm"`
-	Data          bytes64 `json:"data,omitzero"`
-	Encrypted     bool    `json:"encrypted"`
-	KeyCheck      bytes64 `json:"keyCheck"`
-	KeyDerivation KDF     `json:"keyDerivation"`
-	Nonce         bytes64 `json:"nonce"`
-	Salt          bytes64 `json:"salt"`
-	Version       string  `json:"version"`
-}
-
-// bytes64 is bytes as standard, padded base64, decoded strictly: the
-// unused bits of the last character must be zero, so that each byte
-// string has one encoding and no bit of the envelope can change unnoticed.
-type bytes64 []byte
-
-func (b bytes64) MarshalText() ([]byte, error) {
-	return base64.StdEncoding.AppendEncode(nil, b), nil
-}
-
-func (b *bytes64) UnmarshalText(text []byte) error {
-	out, err := base64.StdEncoding.Strict().AppendDecode(nil, text)
-	if err != nil {
-		return err
-	}
-	*b = out
-	return nil
+	Algorithm     string     `json:"algorithm"`
+	Data          spec.Bytes `json:"data,omitzero"`
+	Encrypted     bool       `json:"encrypted"`
+	KeyCheck      spec.Bytes `json:"keyCheck"`
+	KeyDerivation KDF        `json:"keyDerivation"`
+	Nonce         spec.Bytes `json:"nonce"`
+	Salt          spec.Bytes `json:"salt"`
+	Version       string     `json:"version"`
 }
 
 // SealOptions configure [Seal]. The zero value uses argon2id with its
@@ -134,6 +130,9 @@ type SealOptions struct {
 	KDF KDF
 	// Rand supplies the salt and the nonce; tests set it for exact vectors.
 	Rand io.Reader
+	// InsecureKDF allows a key derivation below the minimums, for tests
+	// and test vectors only.
+	InsecureKDF bool
 }
 
 // Seal encrypts plaintext under password and returns the envelope.
@@ -147,6 +146,14 @@ func Seal(plaintext, password []byte, opts SealOptions) ([]byte, error) {
 	}
 	if err := checkKDF(kdf, Limits{MaxMemoryKiB: ^uint32(0), MaxTimeCost: ^uint32(0), MaxIterations: int(^uint(0) >> 1)}); err != nil {
 		return nil, err
+	}
+	if !opts.InsecureKDF {
+		switch {
+		case kdf.Function == Argon2id && (kdf.MemoryKiB < MinArgon2idMemoryKiB || kdf.TimeCost < MinArgon2idTimeCost):
+			return nil, fmt.Errorf("%w: argon2id needs memoryKiB ≥ %d and timeCost ≥ %d", ErrWeakKDF, MinArgon2idMemoryKiB, MinArgon2idTimeCost)
+		case kdf.Function == PBKDF2 && kdf.Iterations < MinPBKDF2Iterations:
+			return nil, fmt.Errorf("%w: pbkdf2-sha256 needs iterations ≥ %d", ErrWeakKDF, MinPBKDF2Iterations)
+		}
 	}
 	rnd := opts.Rand
 	if rnd == nil {
@@ -228,8 +235,8 @@ func (env *envelope) check(lim Limits) error {
 	switch {
 	case !env.Encrypted:
 		return fmt.Errorf("%w: encrypted is not true", ErrMalformed)
-	case env.Version != Version:
-		return fmt.Errorf("%w: envelope version %q", ErrUnsupported, env.Version)
+	case !majorOne(env.Version):
+		return fmt.Errorf("%w %q", ErrUnsupportedVersion, env.Version)
 	case env.Algorithm != Algorithm:
 		return fmt.Errorf("%w: algorithm %q", ErrUnsupported, env.Algorithm)
 	case len(env.Salt) < saltSize || len(env.Salt) > 64:
@@ -242,6 +249,12 @@ func (env *envelope) check(lim Limits) error {
 		return fmt.Errorf("%w: data shorter than the authentication tag", ErrMalformed)
 	}
 	return checkKDF(env.KeyDerivation, lim)
+}
+
+// majorOne reports whether an envelope version is 1.x.
+func majorOne(v string) bool {
+	major, _, err := spec.ParseVersion(v)
+	return err == nil && major == 1
 }
 
 func checkKDF(k KDF, lim Limits) error {

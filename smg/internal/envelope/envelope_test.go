@@ -12,7 +12,7 @@ var cheap = KDF{Function: Argon2id, TimeCost: 1, MemoryKiB: 8, Parallelism: 1}
 
 func seal(t testing.TB, plain []byte, kdf KDF, seed byte) []byte {
 	t.Helper()
-	env, err := Seal(plain, []byte("pw"), SealOptions{KDF: kdf, Rand: rand.NewChaCha8([32]byte{seed})})
+	env, err := Seal(plain, []byte("pw"), SealOptions{KDF: kdf, Rand: rand.NewChaCha8([32]byte{seed}), InsecureKDF: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,8 @@ func TestOpenRejects(t *testing.T) {
 	}{
 		"unknown member": {strings.Replace(env, `"version"`, `"extra":1,"version"`, 1), ErrMalformed},
 		"algorithm":      {strings.Replace(env, `AES-256-GCM`, `AES-128-GCM`, 1), ErrUnsupported},
-		"version":        {strings.Replace(env, `"version":"1.0"`, `"version":"2.0"`, 1), ErrUnsupported},
+		"version":        {strings.Replace(env, `"version":"1.0"`, `"version":"2.0"`, 1), ErrUnsupportedVersion},
+		"minor version":  {strings.Replace(env, `"version":"1.0"`, `"version":"1.3"`, 1), ErrTampered},
 		"kdf":            {strings.Replace(env, `"argon2id"`, `"scrypt"`, 1), ErrUnsupported},
 		"memory":         {strings.Replace(env, `"memoryKiB":8`, `"memoryKiB":2097152`, 1), ErrKDFLimit},
 		"parallelism":    {strings.Replace(env, `"parallelism":1`, `"parallelism":0`, 1), ErrMalformed},
@@ -90,6 +91,15 @@ func TestOpenRejects(t *testing.T) {
 	}
 	if _, err := Seal([]byte("x"), nil, SealOptions{}); !errors.Is(err, ErrNoPassword) {
 		t.Errorf("sealing without a password: %v", err)
+	}
+	for _, weak := range []KDF{
+		{Function: PBKDF2, Iterations: MinPBKDF2Iterations - 1},
+		{Function: Argon2id, TimeCost: 3, MemoryKiB: MinArgon2idMemoryKiB - 1, Parallelism: 1},
+		{Function: Argon2id, TimeCost: 1, MemoryKiB: 64 << 10, Parallelism: 1},
+	} {
+		if _, err := Seal([]byte("x"), []byte("pw"), SealOptions{KDF: weak}); !errors.Is(err, ErrWeakKDF) {
+			t.Errorf("sealing with %+v: %v", weak, err)
+		}
 	}
 }
 
@@ -114,7 +124,7 @@ func FuzzSealOpen(f *testing.F) {
 		if len(password) == 0 {
 			return
 		}
-		env, err := Seal(plain, password, SealOptions{KDF: cheap})
+		env, err := Seal(plain, password, SealOptions{KDF: cheap, InsecureKDF: true})
 		if err != nil {
 			t.Fatal(err)
 		}
