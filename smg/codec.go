@@ -47,18 +47,37 @@ type EncodeOptions struct {
 	// Password, when set, encrypts the file (spec §9.5).
 	Password []byte
 	// KDF is the key derivation for encryption; zero means argon2id with
-	// DefaultArgon2id's parameters.
-	KDF KDF
+	// DefaultArgon2id's parameters. Encoding refuses parameters below the
+	// minimums of spec §9.5.2 unless InsecureKDF is set, which is for tests
+	// and test vectors only.
+	KDF         KDF
+	InsecureKDF bool
 	// Rand supplies the salt and nonce of encryption; nil means
 	// crypto/rand. Tests set it to make exact vectors.
 	Rand io.Reader
 }
 
+// password returns Password, or asks PasswordFunc for one.
+func (o *DecodeOptions) password() ([]byte, error) {
+	if o.Password == nil && o.PasswordFunc != nil {
+		return o.PasswordFunc()
+	}
+	return o.Password, nil
+}
+
+func (o *EncodeOptions) sealOptions() envelope.SealOptions {
+	return envelope.SealOptions{KDF: o.KDF, Rand: o.Rand, InsecureKDF: o.InsecureKDF}
+}
+
 // DecodeOptions configure [Decode]. The zero value reads unencrypted files
 // within [DefaultLimits].
 type DecodeOptions struct {
-	// Password opens an encrypted file.
-	Password []byte
+	// Password opens an encrypted file. When it is nil and the file is
+	// encrypted, PasswordFunc, if set, is called for it: a command can ask
+	// for a password only when one is needed. Its error is returned as it
+	// is.
+	Password     []byte
+	PasswordFunc func() ([]byte, error)
 	// Limits bound what is accepted; zero fields take their defaults.
 	Limits Limits
 }
@@ -102,7 +121,7 @@ func Marshal(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
 		out = compress(js, q)
 	}
 	if opts.Password != nil {
-		return envelope.Seal(out, opts.Password, envelope.SealOptions{KDF: opts.KDF, Rand: opts.Rand})
+		return envelope.Seal(out, opts.Password, opts.sealOptions())
 	}
 	return out, nil
 }
@@ -216,7 +235,11 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 		if out.Form.KDF, err = envelope.Describe(raw); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 		}
-		if inner, err = open(raw, opts.Password, lim); err != nil {
+		password, err := opts.password()
+		if err != nil {
+			return nil, err
+		}
+		if inner, err = open(raw, password, lim); err != nil {
 			return nil, err
 		}
 	}
@@ -265,7 +288,9 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 // isEnvelope reports whether raw is an encrypted envelope: a JSON object
 // with a top-level member "encrypted".
 func isEnvelope(raw []byte, lim Limits) bool {
-	if !jsonStart(raw) || !bytes.Contains(raw, []byte(`"encrypted"`)) {
+	// Most JSON is not an envelope, and says so without a scan: the name
+	// "encrypted" is not in it, not even written with escapes.
+	if !jsonStart(raw) || !bytes.Contains(raw, []byte(`"encrypted"`)) && !bytes.Contains(raw, []byte(`\u`)) {
 		return false
 	}
 	// The ciphertext is one long string: allow it.
@@ -317,6 +342,8 @@ func open(raw, password []byte, lim Limits) ([]byte, error) {
 		return inner, nil
 	case errors.Is(err, envelope.ErrKDFLimit):
 		return nil, fmt.Errorf("%w: %v", ErrLimit, err)
+	case errors.Is(err, envelope.ErrUnsupportedVersion):
+		return nil, fmt.Errorf("%w: %v", ErrUnsupportedVersion, err)
 	case errors.Is(err, envelope.ErrMalformed), errors.Is(err, envelope.ErrUnsupported):
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}

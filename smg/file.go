@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,9 +22,30 @@ func ReadFile(name string, opts *DecodeOptions) (*spec.Document, error) {
 	defer f.Close()
 	doc, err := Decode(f, opts)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return doc, nil
+}
+
+// readLimited reads the named file, refusing one larger than MaxFileSize
+// before reading it.
+func readLimited(name string, lim Limits) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > lim.MaxFileSize {
+		return nil, fmt.Errorf("%s: %w", name, &LimitError{Limit: "MaxFileSize", Max: lim.MaxFileSize})
+	}
+	b, err := io.ReadAll(io.LimitReader(f, lim.MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > lim.MaxFileSize {
+		return nil, fmt.Errorf("%s: %w", name, &LimitError{Limit: "MaxFileSize", Max: lim.MaxFileSize})
+	}
+	return b, nil
 }
 
 // WriteFile encodes doc into the named file atomically: it writes a
@@ -38,13 +60,18 @@ func WriteFile(name string, doc *spec.Document, opts *EncodeOptions) error {
 	if opts != nil && opts.Password != nil {
 		perm = 0o600
 	}
-	return writeAtomic(name, b, perm)
+	return writeAtomic(name, b, perm, true)
 }
 
-// EncryptFile encrypts the .smg file src into dst (which may be src). The
-// envelope holds src's bytes exactly, so decrypting gives them back.
-func EncryptFile(src, dst string, password []byte, kdf KDF) error {
-	raw, err := os.ReadFile(src)
+// EncryptFile encrypts the .smg file src into dst (which may be src) with
+// opts.Password, opts.KDF and opts.Rand (the other options do not apply).
+// The envelope holds src's bytes exactly, so decrypting gives them back.
+// The encrypted file is made readable by its owner only.
+func EncryptFile(src, dst string, opts *EncodeOptions) error {
+	if opts == nil || opts.Password == nil {
+		return fmt.Errorf("encrypting %s: %w", src, envelope.ErrNoPassword)
+	}
+	raw, err := readLimited(src, DefaultLimits)
 	if err != nil {
 		return err
 	}
@@ -54,24 +81,33 @@ func EncryptFile(src, dst string, password []byte, kdf KDF) error {
 		}
 		return fmt.Errorf("encrypting %s: %w", src, err)
 	}
-	sealed, err := envelope.Seal(raw, password, envelope.SealOptions{KDF: kdf})
+	sealed, err := envelope.Seal(raw, opts.Password, opts.sealOptions())
 	if err != nil {
 		return fmt.Errorf("encrypting %s: %w", src, err)
 	}
-	return writeAtomic(dst, sealed, 0o600)
+	return writeAtomic(dst, sealed, 0o600, false)
 }
 
 // DecryptFile decrypts the .smg file src into dst (which may be src),
-// giving back the bytes that were encrypted. It checks that they are a
+// giving back the bytes that were encrypted, with opts.Password or, when
+// that is nil, the password opts.PasswordFunc returns (asked for only once
+// src is known to be encrypted). It checks that the decrypted bytes are a
 // readable document before it writes anything.
-func DecryptFile(src, dst string, password []byte, lim Limits) error {
-	raw, err := os.ReadFile(src)
+func DecryptFile(src, dst string, opts *DecodeOptions) error {
+	if opts == nil {
+		opts = &DecodeOptions{}
+	}
+	lim := opts.Limits.withDefaults()
+	raw, err := readLimited(src, lim)
 	if err != nil {
 		return err
 	}
-	lim = lim.withDefaults()
 	if !isEnvelope(raw, lim) {
 		return fmt.Errorf("decrypting %s: %w", src, ErrNotEncrypted)
+	}
+	password, err := opts.password()
+	if err != nil {
+		return err
 	}
 	inner, err := open(raw, password, lim)
 	if err != nil {
@@ -80,13 +116,13 @@ func DecryptFile(src, dst string, password []byte, lim Limits) error {
 	if _, err := Decode(bytes.NewReader(inner), &DecodeOptions{Limits: lim}); err != nil {
 		return fmt.Errorf("decrypting %s: the decrypted content: %w", src, err)
 	}
-	return writeAtomic(dst, inner, 0o600)
+	return writeAtomic(dst, inner, 0o600, true)
 }
 
 // writeAtomic replaces the named file with data, or leaves it as it was.
-// A new file gets perm; an existing one keeps its mode.
-func writeAtomic(name string, data []byte, perm fs.FileMode) (err error) {
-	if fi, err := os.Stat(name); err == nil {
+// The file gets perm, or keeps its mode when it exists and keepMode is set.
+func writeAtomic(name string, data []byte, perm fs.FileMode, keepMode bool) (err error) {
+	if fi, err := os.Stat(name); err == nil && keepMode {
 		perm = fi.Mode().Perm()
 	}
 	dir, base := filepath.Split(name)

@@ -2,9 +2,9 @@ package smg
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"github.com/smg-memory/smg/spec"
 )
@@ -81,11 +81,19 @@ func Inspect(r io.Reader, opts *DecodeOptions) (*Info, error) {
 
 // InspectFile is [Inspect] of the named file.
 func InspectFile(name string, opts *DecodeOptions) (*Info, error) {
-	b, err := os.ReadFile(name)
+	lim := DefaultLimits
+	if opts != nil {
+		lim = opts.Limits.withDefaults()
+	}
+	b, err := readLimited(name, lim)
 	if err != nil {
 		return nil, err
 	}
-	return Inspect(bytes.NewReader(b), opts)
+	info, err := Inspect(bytes.NewReader(b), opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return info, nil
 }
 
 // Stat summarizes a document. The file-level fields of [Info] (Form,

@@ -79,7 +79,10 @@ func ExpandJSONLD(doc *spec.Document) ([]byte, error) {
 }
 
 // NQuads returns doc as RDF in N-Quads, as JSON-LD's deserialization to
-// RDF gives it. It works offline.
+// RDF gives it, in the canonical form of RDF Dataset Canonicalization
+// (URDNA2015): blank nodes named by their place in the graph and the lines
+// sorted, so that the same memory always gives the same text. It works
+// offline.
 func NQuads(doc *spec.Document) (string, error) {
 	in, err := ldInput(doc)
 	if err != nil {
@@ -87,7 +90,8 @@ func NQuads(doc *spec.Document) (string, error) {
 	}
 	o := ldOptions(doc)
 	o.Format = "application/n-quads"
-	out, err := ld.NewJsonLdProcessor().ToRDF(in, o)
+	o.Algorithm = ld.AlgorithmURDNA2015
+	out, err := ld.NewJsonLdProcessor().Normalize(in, o)
 	if err != nil {
 		return "", fmt.Errorf("JSON-LD to RDF: %w", err)
 	}

@@ -15,7 +15,8 @@ type Limits struct {
 	MaxDocumentSize int64
 	// MaxDepth bounds the nesting of JSON objects and arrays.
 	MaxDepth int
-	// MaxStringLength bounds any one string, in bytes once unescaped.
+	// MaxStringLength bounds any one string (or member name), in bytes as
+	// written in the JSON text, escapes included.
 	MaxStringLength int
 	// MaxListLength bounds the elements of any one array (other than the
 	// node and edge lists) and the members of any one object.

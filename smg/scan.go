@@ -281,6 +281,14 @@ func (s *scanner) stringByte(c byte) error {
 func (s *scanner) endString() {
 	switch s.mode {
 	case keepName:
+		top := s.top()
+		if !top.nameLong && bytes.IndexByte(top.name, '\\') >= 0 {
+			// A name written with escapes is the name it spells.
+			quoted := append(append([]byte{'"'}, top.name...), '"')
+			if name, err := jsontext.AppendUnquote(nil, quoted); err == nil {
+				top.name = append(top.name[:0], name...)
+			}
+		}
 		if len(s.stack) == 1 && string(s.stack[0].name) == "encrypted" {
 			s.h.encrypted = true
 		}
@@ -446,7 +454,7 @@ func goTypeName(t string) string {
 		return "a boolean"
 	case "time.Time":
 		return "an RFC 3339 timestamp"
-	case "[]uint8":
+	case "[]uint8", "spec.Bytes":
 		return "base64"
 	case "[2]int":
 		return "a pair of integers"

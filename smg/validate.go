@@ -21,10 +21,14 @@ import (
 	"github.com/smg-memory/smg/spec"
 )
 
-// ValidateOptions configure [Validate]. The zero value runs every check
-// within [DefaultLimits].
+// ValidateOptions configure [Validate] and [ValidateBytes]. The zero value
+// runs every check within [DefaultLimits].
 type ValidateOptions struct {
-	// Limits bound the work of decompressing archive blocks.
+	// Password and PasswordFunc open an encrypted file ([ValidateBytes]
+	// and [ValidateFile] only); see [DecodeOptions].
+	Password     []byte
+	PasswordFunc func() ([]byte, error)
+	// Limits bound decoding and the work of decompressing archive blocks.
 	Limits Limits
 	// SkipJSONLD leaves out JSON-LD expansion, the slowest check.
 	SkipJSONLD bool
@@ -37,17 +41,62 @@ type ValidateOptions struct {
 // turns its range says, working-memory references resolve). It returns nil
 // or a [*ValidationError] that lists every problem, each with its JSON path.
 //
+// The schema sees doc as it encodes: a Go zero value is a value. To check a
+// file as written, where a required member may be missing, use
+// [ValidateBytes] or [ValidateFile].
+//
 // Validate is for checking files, not for the normal read path: JSON-LD
 // expansion and decompressing the whole archive cost time.
 func Validate(doc *spec.Document, opts *ValidateOptions) error {
 	if opts == nil {
 		opts = &ValidateOptions{}
 	}
-	lim := opts.Limits.withDefaults()
 	js, err := canonicalJSON(doc)
 	if err != nil {
 		return err
 	}
+	return validate(doc, js, opts)
+}
+
+// ValidateBytes decodes a file's bytes and checks the document as Validate
+// does, with the JSON Schema applied to the file's own JSON text: a member
+// the schema requires that is missing or null is a problem, and problems
+// are located in the file's order. It returns the document, and an error
+// that is either a decoding error or a [*ValidationError].
+func ValidateBytes(b []byte, opts *ValidateOptions) (*spec.Document, error) {
+	if opts == nil {
+		opts = &ValidateOptions{}
+	}
+	d, err := decode(bytes.NewReader(b), &DecodeOptions{Password: opts.Password, PasswordFunc: opts.PasswordFunc, Limits: opts.Limits})
+	if err != nil {
+		return nil, err
+	}
+	return d.Doc, validate(d.Doc, d.JSON, opts)
+}
+
+// ValidateFile is [ValidateBytes] of the named file.
+func ValidateFile(name string, opts *ValidateOptions) (*spec.Document, error) {
+	b, err := readLimited(name, opts.limits())
+	if err != nil {
+		return nil, err
+	}
+	doc, err := ValidateBytes(b, opts)
+	if err != nil {
+		return doc, fmt.Errorf("%s: %w", name, err)
+	}
+	return doc, nil
+}
+
+func (o *ValidateOptions) limits() Limits {
+	if o == nil {
+		return DefaultLimits
+	}
+	return o.Limits.withDefaults()
+}
+
+// validate runs every check on doc, whose JSON text is js.
+func validate(doc *spec.Document, js []byte, opts *ValidateOptions) error {
+	lim := opts.Limits.withDefaults()
 	var probs []Problem
 	probs = append(probs, schemaProblems(js)...)
 	if !opts.SkipJSONLD {
@@ -60,7 +109,8 @@ func Validate(doc *spec.Document, opts *ValidateOptions) error {
 	return &ValidationError{Problems: probs}
 }
 
-var compiledSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+// schemas are the compiled JSON Schema of a document and of one turn.
+var schemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(spec.Schema()))
 	if err != nil {
 		return nil, err
@@ -70,7 +120,13 @@ var compiledSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	if err := c.AddResource(spec.SchemaID, doc); err != nil {
 		return nil, err
 	}
-	return c.Compile(spec.SchemaID)
+	out := map[string]*jsonschema.Schema{}
+	for name, loc := range map[string]string{"document": spec.SchemaID, "turn": spec.SchemaID + "#/$defs/turn"} {
+		if out[name], err = c.Compile(loc); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 })
 
 // schemaMessages replace the messages of the schema's compound keywords,
@@ -80,17 +136,24 @@ var schemaMessages = map[string]string{
 	"/$defs/turn/anyOf":            `a turn has a "role", a "speaker" or both`,
 }
 
+// schemaProblems checks JSON text against one of the schemas.
 func schemaProblems(js []byte) []Problem {
-	sch, err := compiledSchema()
-	if err != nil {
-		return []Problem{{Path: "$", Rule: "schema", Message: "the embedded schema does not compile: " + err.Error()}}
-	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
 	if err != nil {
 		return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}
 	}
+	return instanceProblems("document", inst)
+}
+
+// instanceProblems checks a decoded JSON value against one of the schemas.
+// Paths are relative to the value.
+func instanceProblems(schema string, inst any) []Problem {
+	all, err := schemas()
+	if err != nil {
+		return []Problem{{Path: "$", Rule: "schema", Message: "the embedded schema does not compile: " + err.Error()}}
+	}
 	var verr *jsonschema.ValidationError
-	if err := sch.Validate(inst); !errors.As(err, &verr) {
+	if err := all[schema].Validate(inst); !errors.As(err, &verr) {
 		return nil
 	}
 	var out []Problem
@@ -407,6 +470,15 @@ func (c *checker) block(i int, b spec.ArchiveBlock) {
 	if err := json.Unmarshal(raw, &turns); err != nil {
 		c.add(at("compressedData"), "the block's turns: %v", unmarshalError(raw, err))
 		return
+	}
+	if inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err == nil {
+		if list, ok := inst.([]any); ok {
+			for j, t := range list {
+				for _, p := range instanceProblems("turn", t) {
+					c.add(at("compressedData"), "turn %d of the block, at %s: %s", j, p.Path, p.Message)
+				}
+			}
+		}
 	}
 	first, last := b.TurnRange[0], b.TurnRange[1]
 	if len(turns) != last-first+1 {

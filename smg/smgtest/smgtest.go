@@ -21,6 +21,9 @@
 //     for "invalid", one line per problem, and the problems are exactly
 //     these paths (a path may repeat).
 //   - password: the password to decode with.
+//   - canonical: "no" for a readable document that is not in canonical
+//     form, so that encoding it does not give back its bytes (it gives the
+//     canonical form, which encodes to itself).
 //
 // Where a header value is needed twice ("path"), the key repeats.
 package smgtest
@@ -65,7 +68,22 @@ type Vector struct {
 	Expect      string
 	Paths       []string
 	Password    string
-	Body        []byte
+	// NotCanonical marks a readable document whose bytes are not the
+	// canonical form ("canonical: no").
+	NotCanonical bool
+	Body         []byte
+}
+
+// Form returns the options that encode a document in the form of body:
+// Brotli, compact JSON, or pretty JSON (which ends with a newline).
+func Form(body []byte) *smg.EncodeOptions {
+	switch {
+	case len(body) == 0 || body[0] != '{':
+		return nil
+	case body[len(body)-1] == '\n':
+		return &smg.EncodeOptions{Plain: true, Indent: true}
+	}
+	return &smg.EncodeOptions{Plain: true}
 }
 
 // Err returns the error the vector expects, or nil for "ok".
@@ -108,6 +126,11 @@ func Parse(name string, data []byte) (*Vector, error) {
 			v.Paths = append(v.Paths, value)
 		case "password":
 			v.Password = value
+		case "canonical":
+			if value != "no" {
+				return nil, fmt.Errorf("%s: canonical: %q, want no", name, value)
+			}
+			v.NotCanonical = true
 		default:
 			return nil, fmt.Errorf("%s: unknown header key %q", name, key)
 		}
@@ -132,6 +155,9 @@ func (v *Vector) Format() []byte {
 	}
 	if v.Password != "" {
 		fmt.Fprintf(&b, "password: %s\n", v.Password)
+	}
+	if v.NotCanonical {
+		b.WriteString("canonical: no\n")
 	}
 	b.WriteByte('\n')
 	b.Write(v.Body)
@@ -162,8 +188,9 @@ func Load(dir string) ([]*Vector, error) {
 	return out, nil
 }
 
-// CheapKDF is a key derivation that costs almost nothing, for tests. Never
-// use it for real files.
+// CheapKDF is a key derivation that costs almost nothing, for tests. It is
+// below the minimums, so encoding with it needs EncodeOptions.InsecureKDF.
+// Never use it for real files.
 var CheapKDF = smg.KDF{Function: "argon2id", TimeCost: 1, MemoryKiB: 8, Parallelism: 1}
 
 // Rand returns a deterministic source of bytes for salts and nonces, so
@@ -202,14 +229,11 @@ func ProblemPaths(err error) []string {
 // Check decodes and validates a vector's body and reports how the outcome
 // differs from what the vector expects, or nil.
 func Check(v *Vector) error {
-	opts := &smg.DecodeOptions{}
+	opts := &smg.ValidateOptions{}
 	if v.Password != "" {
 		opts.Password = []byte(v.Password)
 	}
-	doc, err := smg.Unmarshal(v.Body, opts)
-	if err == nil {
-		err = smg.Validate(doc, nil)
-	}
+	_, err := smg.ValidateBytes(v.Body, opts)
 	want := v.Err()
 	switch {
 	case want == nil && err != nil:
