@@ -13,6 +13,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"flag"
 	"fmt"
 	"io"
@@ -136,7 +137,7 @@ const password = "correct horse battery staple"
 func encrypt(body []byte, kdf smg.KDF, seed uint64) []byte {
 	doc, err := smg.Unmarshal(body, nil)
 	check(err)
-	return encode(doc, &smg.EncodeOptions{Password: []byte(password), KDF: kdf, Rand: smgtest.Rand(seed)})
+	return encode(doc, &smg.EncodeOptions{Password: []byte(password), KDF: kdf, InsecureKDF: true, Rand: smgtest.Rand(seed)})
 }
 
 type vec = smgtest.Vector
@@ -248,6 +249,12 @@ func vectors(small, full *spec.Document) []*vec {
 			io.WriteString(w, `,"version":"1.0"}`)
 		}), "$.x"+strings.Repeat("[0]", 63))
 
+	add("ok-escaped-names", "ok", "member names written with escapes are the names they spell", replace(minimal, `"version":"1.0"`, `"\u0076ersion":"1.0"`)).NotCanonical = true
+	add("malformed-base64-unused-bits", "malformed", "base64 whose unused bits are not zero: one byte string has one encoding",
+		setUnusedBits(encode(full, compact)), "$.deepArchive.vectorIndex.embeddings[0].vector")
+	add("malformed-base64-line-break", "malformed", "base64 broken across lines", replace(small, `"compressedData":"`, `"compressedData":"\n`), "$.deepArchive.blocks[0].compressedData")
+	add("malformed-null-version", "malformed", "a version that is null", replace(minimal, `"version":"1.0"`, `"version":null`), "$.version")
+
 	// Encryption.
 	enc := encrypt(encode(small, nil), smgtest.CheapKDF, 3)
 	add("password-required", "password-required", "an encrypted file read without a password", enc)
@@ -256,6 +263,8 @@ func vectors(small, full *spec.Document) []*vec {
 	add("tampered-nonce", "tampered", "one bit of the nonce flipped", editEnvelope(enc, "nonce", flipLast)).Password = password
 	add("wrong-password-kdf-changed", "wrong-password", "the key derivation's parameters changed: no password can open it, and it reads as a wrong password (spec §12)",
 		bytes.Replace(enc, []byte(`"timeCost":1`), []byte(`"timeCost":2`), 1)).Password = password
+	add("unsupported-version-envelope", "unsupported-version", "an envelope of major version 2",
+		bytes.Replace(enc, []byte(`"version":"1.0"`), []byte(`"version":"2.0"`), 1)).Password = password
 	add("malformed-envelope-algorithm", "malformed", "an envelope with an unknown algorithm",
 		bytes.Replace(enc, []byte(`"AES-256-GCM"`), []byte(`"ChaCha20-Poly1305"`), 1)).Password = password
 	add("limit-kdf-memory", "limit", "an envelope asking for 4 GiB of argon2id memory: refused before deriving",
@@ -273,6 +282,23 @@ func mustTime(s string) time.Time {
 	check(err)
 	return t
 }
+
+// setUnusedBits sets an unused bit of the first embedding's base64 (16
+// bytes: two padding characters, four unused bits before them).
+func setUnusedBits(js []byte) []byte {
+	doc, err := smg.Unmarshal(js, nil)
+	check(err)
+	enc := base64.StdEncoding.EncodeToString(doc.DeepArchive.VectorIndex.Embeddings[0].Vector)
+	if !strings.HasSuffix(enc, "==") {
+		panic("no padding")
+	}
+	b := []byte(enc)
+	i := len(b) - 3
+	b[i] = base64Alphabet[strings.IndexByte(base64Alphabet, b[i])|1]
+	return bytes.Replace(js, []byte(`"`+enc+`"`), []byte(`"`+string(b)+`"`), 1)
+}
+
+const base64Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 // damage flips bytes in the middle of a Brotli stream.
 func damage(b []byte) []byte {

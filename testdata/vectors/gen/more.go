@@ -258,6 +258,20 @@ func invalidVectors(small, full *spec.Document) []*vec {
 		d.DeepArchive.VectorIndex.Embeddings[0].Vector = vector(1, 2, 3)
 	}), "$.deepArchive.vectorIndex.embeddings[0].vector")
 
+	raw := func(name, description string, body []byte, paths ...string) {
+		vs = append(vs, &vec{Name: name, Expect: "invalid", Description: description, Body: body, Paths: paths})
+	}
+	raw("invalid-missing-confidence", "a node without confidence, which the schema requires", replace(small, `"confidence":0.9,"firstMentioned":1,"id":"concept-stripe-checkout"`, `"firstMentioned":1,"id":"concept-stripe-checkout"`), "$.semanticGraph.nodes[0]")
+	raw("invalid-null-importance", "importance null", replace(small, `"importance":0.5,"label":"Stripe Checkout"`, `"importance":null,"label":"Stripe Checkout"`), "$.semanticGraph.nodes[0].importance")
+	add("invalid-archived-turn", "an archived turn with a role the format does not have", edit(small, func(d *spec.Document) {
+		turns := conversation()[:4]
+		turns[0].Role = "robot"
+		b := block("block-0001", turns)
+		b.Summary, b.KeyPoints = d.DeepArchive.Blocks[0].Summary, d.DeepArchive.Blocks[0].KeyPoints
+		d.DeepArchive.Blocks[0] = b
+		d.Metadata.TranscriptBytes = transcriptBytes(turns)
+	}), "$.deepArchive.blocks[0].compressedData")
+
 	// Working memory and metadata.
 	add("invalid-recent-context", "a recent turn that differs from the archived one", edit(small, func(d *spec.Document) {
 		d.WorkingMemory.RecentContext[0].Content += "!"
