@@ -1,0 +1,137 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smg-memory/smg/smg"
+)
+
+// version is the version of the smg command.
+const version = "0.1.0-dev"
+
+// passwordEnv names the environment variable that holds the password of
+// encrypted files.
+const passwordEnv = "SMG_PASSWORD"
+
+// app holds what the commands need from the outside world, so that tests
+// can drive them without a terminal or a process environment.
+type app struct {
+	stdout, stderr io.Writer
+	// lookupEnv is os.LookupEnv.
+	lookupEnv func(key string) (string, bool)
+	// prompt shows prompt and reads a line without echo from the
+	// terminal. Without a terminal it returns errNoTerminal.
+	prompt func(prompt string) ([]byte, error)
+	// limits bound what the commands read; zero fields take the library's
+	// defaults. Tests lower them to read hostile files quickly.
+	limits smg.Limits
+
+	// started is set when a command's own code starts to run: an error
+	// that comes before is a usage error.
+	started bool
+}
+
+// newApp returns the app of the real process.
+func newApp() *app {
+	return &app{
+		stdout:    os.Stdout,
+		stderr:    os.Stderr,
+		lookupEnv: os.LookupEnv,
+		prompt:    terminalPrompt,
+	}
+}
+
+const rootLong = `smg inspects, validates, converts and encrypts .smg memory files
+(the Semantic Memory Graph format, spec/smg-v1.md).
+
+The password of an encrypted file is read from the environment variable
+SMG_PASSWORD or, when it is unset or empty, asked for on the terminal
+without echo. It is never taken from a flag.
+
+Exit codes:
+  0  success
+  1  any other failure (I/O, and the unexpected)
+  2  usage error: unknown command or flag, missing argument, bad flag value
+  3  invalid input: not an smg file, unsupported version, malformed,
+     truncated, over a limit, invalid, tampered, not encrypted (decrypt),
+     already encrypted (encrypt)
+  4  password problem: none available, wrong password, or the two
+     entries of a new password differ`
+
+// rootCommand builds the command tree.
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "smg",
+		Short:         "Inspect, validate, convert and encrypt .smg memory files",
+		Long:          rootLong,
+		Version:       version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	root.AddCommand(
+		a.validateCommand(),
+		a.infoCommand(),
+		a.catCommand(),
+		a.encryptCommand(),
+		a.decryptCommand(),
+		a.exportCommand(),
+	)
+	return root
+}
+
+// runE marks the start of a command's own code (see app.started).
+func (a *app) runE(f func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		a.started = true
+		return f(cmd, args)
+	}
+}
+
+// run runs the command line args (without the program name), reports an
+// error on stderr and returns the exit status.
+func (a *app) run(args []string) int {
+	if args == nil {
+		args = []string{} // nil would make cobra read os.Args
+	}
+	a.started = false
+	root := a.rootCommand()
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	if err == nil {
+		return exitOK
+	}
+	if !a.started {
+		// Cobra's own errors: flags, arguments, unknown commands.
+		err = &usageError{err: err}
+	}
+	if ue, ok := errors.AsType[*usageError](err); ok && cmd != nil {
+		ue.command = cmd.CommandPath()
+	}
+	status, hint := exitStatus(err)
+	fmt.Fprintf(a.stderr, "smg: %v\n", err)
+	if hint != "" {
+		fmt.Fprintf(a.stderr, "smg: hint: %s\n", hint)
+	}
+	return status
+}
+
+// exactFiles is cobra.ExactArgs with a message that names what is missing.
+func exactFiles(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		switch {
+		case len(args) < n:
+			return usageErrorf("missing FILE")
+		case len(args) > n:
+			return usageErrorf("too many arguments: %q", args[n:])
+		}
+		return nil
+	}
+}

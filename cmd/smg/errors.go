@@ -1,0 +1,87 @@
+package main
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+
+	"github.com/smg-memory/smg/smg"
+)
+
+// Exit statuses; main.go and the root command's help document them.
+const (
+	exitOK       = 0
+	exitFailure  = 1 // I/O, and the unexpected
+	exitUsage    = 2 // unknown command or flag, missing argument, bad flag value
+	exitInvalid  = 3 // the input is not a valid smg file, or not in the state the command needs
+	exitPassword = 4 // no password, a wrong one, or two entries that differ
+)
+
+// usageError is a command line the commands do not accept.
+type usageError struct {
+	err error
+	// command is the command whose help to point at, like "smg info".
+	command string
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, args ...any) error {
+	return &usageError{err: fmt.Errorf(format, args...)}
+}
+
+// errNoTerminal: there is no terminal to ask for a password on.
+var errNoTerminal = errors.New("no terminal to ask for a password")
+
+// passwordError is a password that could not be had: none in the
+// environment and no terminal, or two entries of a new one that differ.
+type passwordError struct{ msg string }
+
+func (e *passwordError) Error() string { return e.msg }
+
+// invalidInput lists the library's errors for input that is not a valid
+// smg file, or not in the state the command needs.
+var invalidInput = []error{
+	smg.ErrNotSMG,
+	smg.ErrUnsupportedVersion,
+	smg.ErrMalformed,
+	smg.ErrTruncated,
+	smg.ErrLimit,
+	smg.ErrInvalid,
+	smg.ErrTampered,
+	smg.ErrNotEncrypted,
+	smg.ErrAlreadyEncrypted,
+}
+
+// exitStatus maps an error to the exit status of the process and, where
+// one helps, a one-line hint. It is the only place that does.
+func exitStatus(err error) (status int, hint string) {
+	if err == nil {
+		return exitOK, ""
+	}
+	var ue *usageError
+	var pe *passwordError
+	switch {
+	case errors.As(err, &ue):
+		return exitUsage, fmt.Sprintf("run '%s --help' for usage", cmp.Or(ue.command, "smg"))
+	case errors.As(err, &pe):
+		return exitPassword, ""
+	case errors.Is(err, smg.ErrWrongPassword):
+		return exitPassword, "check the password; " + passwordEnv + ", when set, is used instead of asking"
+	case errors.Is(err, smg.ErrPasswordRequired):
+		return exitPassword, "set " + passwordEnv + " or run smg on a terminal to be asked for the password"
+	case errors.Is(err, smg.ErrUnsupportedVersion):
+		return exitInvalid, "a newer version of smg may read this file"
+	case errors.Is(err, smg.ErrTampered):
+		return exitInvalid, "the file was changed or damaged after it was encrypted; restore it from a copy"
+	case errors.Is(err, smg.ErrNotSMG):
+		return exitInvalid, "smg reads .smg files: Brotli-compressed or plain JSON, encrypted or not"
+	}
+	for _, e := range invalidInput {
+		if errors.Is(err, e) {
+			return exitInvalid, ""
+		}
+	}
+	return exitFailure, ""
+}

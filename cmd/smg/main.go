@@ -1,0 +1,25 @@
+// Command smg inspects, validates, converts and encrypts .smg memory files
+// (spec/smg-v1.md). It is a thin layer over package smg: each command parses
+// its flags, makes one library call and prints text or JSON.
+//
+// Exit codes (see exitStatus in errors.go, the one place that maps errors
+// to them):
+//
+//	0  success
+//	1  any other failure: I/O, and the unexpected
+//	2  usage error: unknown command or flag, missing argument, bad flag value
+//	3  invalid input: not an smg file, unsupported version, malformed,
+//	   truncated, over a limit, invalid, tampered, not encrypted (decrypt),
+//	   already encrypted (encrypt)
+//	4  password problem: none available, wrong, or the two entries differ
+//
+// The password of an encrypted file comes from the environment variable
+// SMG_PASSWORD or, when it is unset or empty, from a prompt on the
+// terminal; never from a flag.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(newApp().run(os.Args[1:]))
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/smg-memory/smg/smg"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/golden")
+
+// testdataDir is the repository's testdata folder.
+const testdataDir = "../../testdata"
+
+// result is what one run of the command gives.
+type result struct {
+	status         int
+	stdout, stderr string
+}
+
+// run runs the command line args in-process, with env as its whole
+// environment and no terminal.
+func run(t testing.TB, env map[string]string, args ...string) result {
+	t.Helper()
+	return runWith(t, env, nil, smg.Limits{}, args...)
+}
+
+// runPrompt is run with a terminal that answers each password prompt with
+// the next of answers, and has no more answers after them.
+func runPrompt(t testing.TB, env map[string]string, answers []string, args ...string) result {
+	t.Helper()
+	return runWith(t, env, answers, smg.Limits{}, args...)
+}
+
+// runWith is runPrompt with the given reading limits.
+func runWith(t testing.TB, env map[string]string, answers []string, lim smg.Limits, args ...string) result {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	a := &app{
+		stdout: &stdout,
+		stderr: &stderr,
+		lookupEnv: func(key string) (string, bool) {
+			v, ok := env[key]
+			return v, ok
+		},
+		prompt: func(prompt string) ([]byte, error) {
+			if len(answers) == 0 {
+				return nil, errNoTerminal
+			}
+			p := answers[0]
+			answers = answers[1:]
+			return []byte(p), nil
+		},
+		limits: lim,
+	}
+	status := a.run(args)
+	return result{status: status, stdout: stdout.String(), stderr: stderr.String()}
+}
+
+// withPassword is the environment with SMG_PASSWORD set to p.
+func withPassword(p string) map[string]string {
+	return map[string]string{passwordEnv: p}
+}
+
+// readOnly returns a check that the named file still holds the bytes it
+// holds now.
+func readOnly(t testing.TB, name string) func(after string) {
+	t.Helper()
+	before, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(after string) {
+		t.Helper()
+		now, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatalf("after %s: %v", after, err)
+		}
+		if !bytes.Equal(before, now) {
+			t.Errorf("%s changed %s", after, name)
+		}
+	}
+}
+
+// writeTemp writes data into a new file of a temporary folder.
+func writeTemp(t testing.TB, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// example returns the path of a copy of an example memory of testdata in
+// a temporary folder, and its bytes.
+func example(t testing.TB, name string) (string, []byte) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(testdataDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeTemp(t, name, b), b
+}
+
+// golden compares got with the golden file testdata/golden/name, or
+// rewrites it with -update.
+func golden(t testing.TB, name string, got string) {
+	t.Helper()
+	p := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/smg -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run go test ./cmd/smg -update to accept it):\n--- got\n%s\n--- want\n%s", p, got, want)
+	}
+}
