@@ -111,9 +111,24 @@ func scanWith(s *scanner, r io.Reader) (header, error) {
 }
 
 func (s *scanner) write(p []byte) error {
-	for _, c := range p {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
 		var err error
 		switch {
+		case s.str && s.mode == keepNone && !s.esc && c != '"' && c != '\\':
+			// The run of a string that is not kept up to its next quote
+			// or backslash: most of a document's bytes.
+			n := bytes.IndexAny(p[i:], `"\`)
+			if n < 0 {
+				n = len(p) - i
+			}
+			s.strLen += n
+			if s.strLen > s.lim.MaxStringLength {
+				return s.limitError("MaxStringLength", int64(s.lim.MaxStringLength))
+			}
+			s.off += int64(n)
+			i += n - 1
+			continue
 		case s.str:
 			err = s.stringByte(c)
 		case s.scalar && isScalarByte(c):

@@ -39,7 +39,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/smg-memory/smg/archive"
+	"github.com/smg-memory/smg/artifacts"
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/spec"
 )
 
 // Magic is the first line of every vector file.
@@ -268,4 +271,41 @@ func sameMultiset(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// Block builds an archive block of consecutive turns as spec §8 defines
+// it, compressed at archive.DefaultQuality. It is for building test
+// documents.
+func Block(id string, turns []spec.Turn) (spec.ArchiveBlock, error) {
+	if len(turns) == 0 {
+		return spec.ArchiveBlock{}, errors.New("a block of no turns")
+	}
+	js, err := spec.MarshalCanonical(turns)
+	if err != nil {
+		return spec.ArchiveBlock{}, err
+	}
+	return spec.ArchiveBlock{
+		ID:               id,
+		TurnRange:        [2]int{turns[0].Turn, turns[len(turns)-1].Turn},
+		FirstTimestamp:   turns[0].Timestamp,
+		LastTimestamp:    turns[len(turns)-1].Timestamp,
+		TurnCount:        len(turns),
+		UncompressedSize: int64(len(js)),
+		ContentHash:      artifacts.Hash(string(js)),
+		CompressedData:   archive.Compress(js, archive.DefaultQuality),
+	}, nil
+}
+
+// TranscriptBytes is spec §4.2's size of the raw transcript of turns: the
+// sum of the lengths of their canonical JSON.
+func TranscriptBytes(turns []spec.Turn) (int64, error) {
+	var n int64
+	for _, t := range turns {
+		js, err := spec.MarshalCanonical(t)
+		if err != nil {
+			return 0, err
+		}
+		n += int64(len(js))
+	}
+	return n, nil
 }

@@ -6,9 +6,9 @@ import (
 	"math"
 	"time"
 
-	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/artifacts"
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -153,28 +153,15 @@ func conversation() []spec.Turn {
 
 // block builds an archive block from consecutive turns.
 func block(id string, turns []spec.Turn) spec.ArchiveBlock {
-	js, err := spec.MarshalCanonical(turns)
+	b, err := smgtest.Block(id, turns)
 	check(err)
-	return spec.ArchiveBlock{
-		ID:               id,
-		TurnRange:        [2]int{turns[0].Turn, turns[len(turns)-1].Turn},
-		FirstTimestamp:   turns[0].Timestamp,
-		LastTimestamp:    turns[len(turns)-1].Timestamp,
-		TurnCount:        len(turns),
-		UncompressedSize: int64(len(js)),
-		ContentHash:      artifacts.Hash(string(js)),
-		CompressedData:   archive.Compress(js, archive.DefaultQuality),
-	}
+	return b
 }
 
 // transcriptBytes is spec §4.2's size of the raw transcript.
 func transcriptBytes(turns []spec.Turn) int64 {
-	var n int64
-	for _, t := range turns {
-		js, err := spec.MarshalCanonical(t)
-		check(err)
-		n += int64(len(js))
-	}
+	n, err := smgtest.TranscriptBytes(turns)
+	check(err)
 	return n
 }
 
