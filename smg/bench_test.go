@@ -124,12 +124,13 @@ func BenchmarkMarshal(b *testing.B) {
 			out, _ := smg.Marshal(doc, tc.opts)
 			js, _ := smg.Marshal(doc, &smg.EncodeOptions{Plain: true})
 			b.SetBytes(int64(len(js)))
-			b.ReportMetric(float64(len(out)), "file-bytes")
 			for b.Loop() {
 				if _, err := smg.Marshal(doc, tc.opts); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(len(out)), "file-bytes")
+			b.ReportMetric(float64(len(out))/float64(doc.Metadata.TranscriptBytes), "ratio")
 		})
 	}
 }
