@@ -25,10 +25,17 @@ var (
 	ErrCorrupt = errors.New("archive block is corrupt")
 )
 
-// Compress returns raw as a Brotli stream at the given quality (0 to 11).
+// Window is the base-2 logarithm of the Brotli window Compress uses: 22,
+// the reference encoder's default. With it a stream's first byte is never
+// JSON white space or '{', which is how a reader tells a compressed .smg
+// file from a plain one (spec/smg-v1.md §9.1).
+const Window = 22
+
+// Compress returns raw as a Brotli stream at the given quality (0 to 11),
+// with a window of 2^Window bytes.
 func Compress(raw []byte, quality int) []byte {
 	var buf bytes.Buffer
-	w := brotli.NewWriterLevel(&buf, quality)
+	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: quality, LGWin: Window})
 	// Writes to a bytes.Buffer cannot fail.
 	_, _ = w.Write(raw)
 	_ = w.Close()

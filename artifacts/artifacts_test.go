@@ -3,6 +3,7 @@ package artifacts
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -176,4 +177,26 @@ func FuzzApplyPatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, base, patch string) {
 		_, _ = ApplyPatch(base, patch)
 	})
+}
+
+// TestSpecPatchExample checks the two-hunk example of spec §7.4.1: it is
+// what MakePatch writes, and ApplyPatch applies it.
+func TestSpecPatchExample(t *testing.T) {
+	b, err := os.ReadFile("../spec/smg-v1.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const intro = "Two hunks, with rolling offsets: `aaaa1111bbbbbbbbbbbbcccc2222dddd` →\n`aaaaXbbbbbbbbbbbbccccYYYYdddd`:\n\n```\n"
+	_, rest, ok := strings.Cut(string(b), intro)
+	if !ok {
+		t.Fatal("§7.4.1 no longer has the two-hunk example")
+	}
+	example, _, _ := strings.Cut(rest, "```")
+	old, new := "aaaa1111bbbbbbbbbbbbcccc2222dddd", "aaaaXbbbbbbbbbbbbccccYYYYdddd"
+	if got := mustPatch(t, old, new); got != example {
+		t.Errorf("MakePatch writes\n%s\nthe spec shows\n%s", got, example)
+	}
+	if got, err := ApplyPatch(old, example); err != nil || got != new {
+		t.Errorf("applying the spec's example: %q, %v", got, err)
+	}
 }

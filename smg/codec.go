@@ -13,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/smg/internal/envelope"
 	"github.com/smg-memory/smg/spec"
 )
@@ -29,10 +30,6 @@ var (
 
 // DefaultQuality is the Brotli quality a document is written with.
 const DefaultQuality = 6
-
-// brotliWindow is the window the writer uses: 2^22 bytes. With it the
-// stream's first byte is never JSON white space or '{', as spec §9.1 asks.
-const brotliWindow = 22
 
 // EncodeOptions configure [Encode]. The zero value writes the canonical,
 // Brotli-compressed form.
@@ -118,7 +115,7 @@ func Marshal(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
 		if q < 1 || q > 11 {
 			return nil, fmt.Errorf("smg: Brotli quality %d is not in 1..11", q)
 		}
-		out = compress(js, q)
+		out = archive.Compress(js, q) // its window keeps the first byte off '{' (§9.1)
 	}
 	if opts.Password != nil {
 		return envelope.Seal(out, opts.Password, opts.sealOptions())
@@ -159,14 +156,6 @@ func indent(js []byte) ([]byte, error) {
 	return append(v, '\n'), nil
 }
 
-func compress(js []byte, quality int) []byte {
-	var buf bytes.Buffer
-	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: quality, LGWin: brotliWindow})
-	_, _ = w.Write(js) // a bytes.Buffer does not fail
-	_ = w.Close()
-	return buf.Bytes()
-}
-
 // ContentHash returns the content hash of doc: "sha256:" and the hex
 // SHA-256 of its compact canonical JSON (spec §9.2). It does not depend on
 // compression, indentation or encryption.
@@ -196,20 +185,10 @@ func Unmarshal(b []byte, opts *DecodeOptions) (*spec.Document, error) {
 	return Decode(bytes.NewReader(b), opts)
 }
 
-// Form describes the layers of a file around its JSON text.
-type Form struct {
-	Encrypted  bool
-	KDF        KDF // when Encrypted
-	Compressed bool
-	// FileSize is the size of the file; JSONSize of the JSON text inside.
-	FileSize int64
-	JSONSize int64
-}
-
 // decoded is a document with the layers it came in.
 type decoded struct {
 	Doc  *spec.Document
-	Form Form
+	Form FormInfo
 	JSON []byte
 }
 
@@ -228,13 +207,14 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 	if len(raw) == 0 {
 		return nil, &DecodeError{Path: "$", Err: ErrNotSMG, Msg: "the file is empty"}
 	}
-	out := &decoded{Form: Form{FileSize: int64(len(raw))}}
+	out := &decoded{Form: FormInfo{FileSize: int64(len(raw))}}
 	inner := raw
 	if isEnvelope(raw, lim) {
-		out.Form.Encrypted = true
-		if out.Form.KDF, err = envelope.Describe(raw); err != nil {
+		kdf, err := envelope.Describe(raw)
+		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 		}
+		out.Form.Encrypted, out.Form.KDF = true, &kdf
 		password, err := opts.password()
 		if err != nil {
 			return nil, err

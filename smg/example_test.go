@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/smg-memory/smg/smg"
@@ -80,4 +82,27 @@ func ExampleEncodeOptions_password() {
 	// true false
 	// <nil>
 	// wrong password
+}
+
+// Files are written atomically and read back in whatever form they are.
+func ExampleWriteFile() {
+	dir, err := os.MkdirTemp("", "smg-example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	name := filepath.Join(dir, "memory.smg")
+	if err := smg.WriteFile(name, exampleDoc(), nil); err != nil {
+		panic(err)
+	}
+	doc, err := smg.ReadFile(name, nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(doc.SemanticGraph.Nodes[0].Label)
+	info, _ := smg.InspectFile(name, nil)
+	fmt.Println(info.Form.Compressed, info.TotalNodes)
+	// Output:
+	// Go
+	// true 1
 }

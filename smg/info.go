@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -68,11 +69,7 @@ func Inspect(r io.Reader, opts *DecodeOptions) (*Info, error) {
 	if err != nil {
 		return nil, err
 	}
-	info.Form = FormInfo{Encrypted: d.Form.Encrypted, Compressed: d.Form.Compressed, FileSize: d.Form.FileSize, JSONSize: d.Form.JSONSize}
-	if d.Form.Encrypted {
-		kdf := d.Form.KDF
-		info.Form.KDF = &kdf
-	}
+	info.Form = d.Form
 	if t := d.Doc.Metadata.TranscriptBytes; t > 0 {
 		info.CompressionRatio = math.Round(float64(d.Form.FileSize)/float64(t)*1e4) / 1e4
 	}
@@ -143,7 +140,7 @@ func Stat(doc *spec.Document) (*Info, error) {
 		info.Sections = append(info.Sections, SectionSize{
 			Name:       SectionNames[i],
 			JSON:       int64(len(js)),
-			Compressed: int64(len(compress(js, DefaultQuality))),
+			Compressed: int64(len(archive.Compress(js, DefaultQuality))),
 		})
 	}
 	return info, nil
