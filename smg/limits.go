@@ -34,9 +34,9 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits a reader applies unless told otherwise. They
-// are far above what a real memory needs (a memory of 100,000 turns is
-// about 40 MiB of JSON) and low enough that reading a hostile file costs at
-// most a few hundred MiB.
+// are far above what a real memory needs (10,000 turns of conversation
+// take 2.3 MB of JSON, BENCHMARKS.md) and low enough that reading a hostile
+// file costs at most a few hundred MiB.
 var DefaultLimits = Limits{
 	MaxFileSize:      256 << 20,
 	MaxDocumentSize:  256 << 20,

@@ -489,9 +489,6 @@ func (c *checker) block(i int, b spec.ArchiveBlock) {
 			c.add(at("compressedData"), "turn %d of the block is numbered %d, not %d", j, t.Turn, first+j)
 			return
 		}
-		if t.Role == "" && t.Speaker == "" {
-			c.add(at("compressedData"), "turn %d has neither role nor speaker", t.Turn)
-		}
 		c.turns[t.Turn] = t
 		js, err := spec.MarshalCanonical(t)
 		if err != nil {

@@ -203,6 +203,7 @@ func vectors(small, full *spec.Document) []*vec {
 	add("malformed-trailing-text", "malformed", "text after the document", append(encode(minimal, compact), " {}"...), "$")
 	add("malformed-turn-range", "malformed", "a turnRange of three numbers", replace(small, `"turnRange":[1,4]`, `"turnRange":[1,2,4]`), "$.deepArchive.blocks[0].turnRange")
 	add("malformed-brotli", "malformed", "a Brotli stream damaged in the middle", damage(encode(full, nil)))
+	add("malformed-brotli-trailing", "malformed", "bytes after the end of the Brotli stream", append(encode(small, nil), "trailing"...))
 
 	// Truncated files.
 	js := encode(full, compact)

@@ -271,6 +271,14 @@ func invalidVectors(small, full *spec.Document) []*vec {
 		d.DeepArchive.Blocks[0] = b
 		d.Metadata.TranscriptBytes = transcriptBytes(turns)
 	}), "$.deepArchive.blocks[0].compressedData")
+	add("invalid-archived-turn-no-author", "an archived turn with neither role nor speaker: one problem", edit(small, func(d *spec.Document) {
+		turns := conversation()[:4]
+		turns[1].Role = ""
+		b := block("block-0001", turns)
+		b.Summary, b.KeyPoints = d.DeepArchive.Blocks[0].Summary, d.DeepArchive.Blocks[0].KeyPoints
+		d.DeepArchive.Blocks[0] = b
+		d.Metadata.TranscriptBytes = transcriptBytes(turns)
+	}), "$.deepArchive.blocks[0].compressedData")
 
 	// Working memory and metadata.
 	add("invalid-recent-context", "a recent turn that differs from the archived one", edit(small, func(d *spec.Document) {
