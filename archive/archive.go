@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/andybalholm/brotli"
 )
@@ -31,14 +32,27 @@ var (
 // file from a plain one (spec/smg-v1.md §9.1).
 const Window = 22
 
+// writers keeps Brotli writers for reuse, one pool per quality: a new
+// writer allocates and clears its hash tables (megabytes at the higher
+// qualities), which costs more than compressing a block of turns.
+var writers [12]sync.Pool
+
 // Compress returns raw as a Brotli stream at the given quality (0 to 11),
-// with a window of 2^Window bytes.
+// with a window of 2^Window bytes. It is safe for concurrent use.
 func Compress(raw []byte, quality int) []byte {
+	quality = min(max(quality, 0), 11)
 	var buf bytes.Buffer
-	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: quality, LGWin: Window})
+	buf.Grow(len(raw)/3 + 64)
+	w, _ := writers[quality].Get().(*brotli.Writer)
+	if w == nil {
+		w = brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: quality, LGWin: Window})
+	} else {
+		w.Reset(&buf)
+	}
 	// Writes to a bytes.Buffer cannot fail.
 	_, _ = w.Write(raw)
 	_ = w.Close()
+	writers[quality].Put(w)
 	return buf.Bytes()
 }
 

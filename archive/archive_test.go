@@ -3,6 +3,7 @@ package archive
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -38,4 +39,30 @@ func FuzzDecompress(f *testing.F) {
 			t.Fatalf("%d bytes past the limit", len(out))
 		}
 	})
+}
+
+// TestCompressReusesWriters checks that a pooled writer gives the same
+// bytes as a fresh one, whatever it compressed before.
+func TestCompressReusesWriters(t *testing.T) {
+	a := bytes.Repeat([]byte(`{"turn":1,"content":"first"},`), 300)
+	b := bytes.Repeat([]byte(`{"turn":2,"content":"second, longer"},`), 50)
+	fresh := Compress(b, DefaultQuality)
+	for range 3 {
+		Compress(a, DefaultQuality)
+		if got := Compress(b, DefaultQuality); !bytes.Equal(got, fresh) {
+			t.Fatal("a reused writer gives other bytes")
+		}
+	}
+}
+
+func BenchmarkCompressBlock(b *testing.B) {
+	raw := bytes.Repeat([]byte(`{"content":"I went to a support group yesterday and it was so powerful.","speaker":"Caroline","turn":1},`), 120)
+	for _, q := range []int{4, 6, 9, 11} {
+		b.Run(fmt.Sprintf("q%d", q), func(b *testing.B) {
+			b.SetBytes(int64(len(raw)))
+			for b.Loop() {
+				Compress(raw, q)
+			}
+		})
+	}
 }

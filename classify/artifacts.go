@@ -1,0 +1,232 @@
+package classify
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Artifact is a piece of code or structured text in a turn.
+type Artifact struct {
+	// Kind is code, document or data.
+	Kind     string
+	Language string
+	// Filename is the file the artifact is, when the turn names it: in the
+	// fence's info string, on the line before the fence, or in a path
+	// comment on its first line.
+	Filename string
+	// Content is the text of the artifact (a code block's body without its
+	// fences; for an edit, the replacement).
+	Content string
+	// Start and End are the byte offsets of the whole artifact (fences
+	// included) in the turn's text.
+	Start, End int
+	// Edit is set for an aider SEARCH/REPLACE block: the text to find in
+	// the file's latest version and what replaces it. An empty Search
+	// creates the file.
+	Edit *Edit
+}
+
+// Edit is one SEARCH/REPLACE block.
+type Edit struct {
+	Search, Replace string
+}
+
+// minStructured is how long (in bytes) a list, table or JSON value outside
+// a fence must be to count as an artifact.
+const minStructured = 200
+
+var (
+	pathLike    = regexp.MustCompile(`^[\w@.~/\\-]*[\w-]\.[A-Za-z0-9]{1,10}$|^[\w@.~-]+(?:[/\\][\w@.~-]+)+$`)
+	pathComment = regexp.MustCompile(`^\s*(?://|#|--|;|/\*|<!--)\s*(?:(?:file(?:name)?|path)\s*:\s*)?(\S+?)\s*(?:\*/|-->)?\s*$`)
+	searchBlock = regexp.MustCompile(`(?s)<{5,9} SEARCH\r?\n(.*?)\r?\n?={5,9}\r?\n(.*?)\r?\n?>{5,9} REPLACE`)
+	udiffTarget = regexp.MustCompile(`(?m)^\+\+\+ (?:b/)?(\S+)`)
+)
+
+// findArtifacts finds the artifacts of a turn: its fenced code blocks, and
+// long structured text outside them.
+func findArtifacts(text string, segs []segment) []Artifact {
+	var out []Artifact
+	for i, g := range segs {
+		if !g.code {
+			out = append(out, structured(g)...)
+			continue
+		}
+		lang, file := infoLanguage(g.info)
+		body := g.body
+		if file == "" && i > 0 && !segs[i-1].code {
+			file = pathLine(lastLine(segs[i-1].text))
+		}
+		if file == "" {
+			// diff-fenced: the path is the block's first line.
+			first, rest, _ := strings.Cut(body, "\n")
+			if p := pathLine(first); p != "" && searchBlock.MatchString(rest) {
+				file, body = p, rest
+			} else if m := pathComment.FindStringSubmatch(first); m != nil && pathLike.MatchString(m[1]) && strings.Contains(m[1], ".") {
+				file = cleanPath(m[1])
+			}
+		}
+		if lang == "diff" || lang == "udiff" || lang == "patch" {
+			if m := udiffTarget.FindStringSubmatch(body); m != nil && file == "" {
+				file = cleanPath(m[1])
+			}
+		}
+		if lang == "" {
+			lang = languageOf(file)
+		}
+		base := Artifact{Kind: kindOf(lang), Language: lang, Filename: file, Content: body, Start: g.start, End: g.start + len(g.text)}
+		edits := searchBlock.FindAllStringSubmatch(body, -1)
+		if len(edits) == 0 {
+			out = append(out, base)
+			continue
+		}
+		for _, m := range edits {
+			a := base
+			a.Content = m[2]
+			a.Edit = &Edit{Search: m[1], Replace: m[2]}
+			if a.Language == "" {
+				a.Language = languageOf(file)
+				a.Kind = kindOf(a.Language)
+			}
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// infoLanguage reads a fence's info string: a language, a file name, or
+// both ("go checkout/webhook.go", "python", "src/app.ts").
+func infoLanguage(info string) (lang, file string) {
+	for _, f := range strings.Fields(info) {
+		f = strings.Trim(f, "{}")
+		switch {
+		case file == "" && (strings.ContainsAny(f, "/\\") || strings.Contains(f, ".")) && pathLike.MatchString(f):
+			file = cleanPath(f)
+		case lang == "" && isWord(f):
+			lang = strings.ToLower(f)
+		}
+	}
+	if lang == "" {
+		lang = languageOf(file)
+	}
+	return lang, file
+}
+
+func isWord(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '#' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// pathLine returns the file name a line consists of, if it does: a path,
+// perhaps in backticks or bold, perhaps with a colon.
+func pathLine(line string) string {
+	l := strings.TrimSpace(line)
+	l = strings.TrimSuffix(l, ":")
+	l = strings.Trim(l, "`*_ ")
+	l = strings.TrimSuffix(l, ":")
+	if l == "" || len(l) > 200 || !strings.Contains(l, ".") && !strings.ContainsAny(l, "/\\") {
+		return ""
+	}
+	if !pathLike.MatchString(l) {
+		return ""
+	}
+	return cleanPath(l)
+}
+
+func cleanPath(p string) string {
+	return strings.TrimPrefix(strings.ReplaceAll(p, "\\", "/"), "./")
+}
+
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+var extLanguages = map[string]string{
+	".go": "go", ".py": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "jsx",
+	".ts": "typescript", ".tsx": "tsx", ".rb": "ruby", ".rs": "rust", ".java": "java", ".kt": "kotlin",
+	".swift": "swift", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".cs": "csharp",
+	".php": "php", ".sh": "bash", ".bash": "bash", ".zsh": "bash", ".sql": "sql", ".html": "html", ".htm": "html",
+	".css": "css", ".scss": "scss", ".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml",
+	".md": "markdown", ".tf": "hcl", ".hcl": "hcl", ".dart": "dart", ".svelte": "svelte", ".astro": "astro",
+	".vue": "vue", ".xml": "xml", ".v": "verilog", ".sv": "verilog", ".csv": "csv", ".txt": "text",
+	".ini": "ini", ".env": "dotenv", ".lua": "lua", ".r": "r", ".scala": "scala", ".ex": "elixir", ".exs": "elixir",
+}
+
+func languageOf(file string) string {
+	if file == "" {
+		return ""
+	}
+	if l, ok := extLanguages[strings.ToLower(path.Ext(file))]; ok {
+		return l
+	}
+	switch path.Base(file) {
+	case "Dockerfile":
+		return "dockerfile"
+	case "Makefile":
+		return "make"
+	}
+	return ""
+}
+
+// kindOf says what kind of artifact a language makes.
+func kindOf(lang string) string {
+	switch lang {
+	case "json", "yaml", "toml", "csv", "xml", "ini", "dotenv":
+		return "data"
+	case "markdown", "md", "text", "txt", "":
+		return "document"
+	}
+	return "code"
+}
+
+// structured finds long lists, tables and JSON values in prose.
+func structured(g segment) []Artifact {
+	var out []Artifact
+	lines := strings.SplitAfter(g.text, "\n")
+	off := 0
+	for i := 0; i < len(lines); {
+		kind := lineKind(lines[i])
+		if kind == "" {
+			off += len(lines[i])
+			i++
+			continue
+		}
+		start, j, end := off, i, off
+		for j < len(lines) && (lineKind(lines[j]) == kind || kind == "list" && strings.HasPrefix(lines[j], "  ") && strings.TrimSpace(lines[j]) != "") {
+			end += len(lines[j])
+			j++
+		}
+		block := g.text[start:end]
+		if j-i >= 3 && len(strings.TrimSpace(block)) >= minStructured {
+			lang := "markdown"
+			out = append(out, Artifact{Kind: "document", Language: lang, Content: block, Start: g.start + start, End: g.start + end})
+		}
+		off, i = end, j
+	}
+	// A JSON value on its own in prose.
+	if t := strings.TrimSpace(g.text); len(t) >= minStructured && (t[0] == '{' && t[len(t)-1] == '}' || t[0] == '[' && t[len(t)-1] == ']') {
+		s := g.start + strings.Index(g.text, t)
+		out = append(out, Artifact{Kind: "data", Language: "json", Content: t, Start: s, End: s + len(t)})
+	}
+	return out
+}
+
+var listItem = regexp.MustCompile(`^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+\S`)
+
+func lineKind(line string) string {
+	switch {
+	case strings.HasPrefix(strings.TrimSpace(line), "|") && strings.Count(line, "|") >= 2:
+		return "table"
+	case listItem.MatchString(line):
+		return "list"
+	}
+	return ""
+}

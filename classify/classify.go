@@ -1,0 +1,356 @@
+// Package classify turns the text of a turn into signals: decisions with
+// their outcome, rationale and rejected alternatives; problems and
+// solutions; facts about a person, rewritten in the third person, with a
+// category; named things; code and documents; goals; relative dates; and
+// filler. Its functions are deterministic and cheap enough to run on every
+// turn of a live chat. It imports nothing else of this module.
+//
+// It reads English with cue phrases and patterns, not a model: what it
+// finds is what a careful reader would mark on a first pass, and the graph
+// package decides, across turns, what becomes a node. Terms (tokens, stop
+// words, stemming) come from bleve's English analysis, so that classify and
+// the search index agree on what a term is.
+package classify
+
+import (
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/registry"
+)
+
+// Turn is the text to classify and what is known of it.
+type Turn struct {
+	Text string
+	// Role is user, assistant, system or tool.
+	Role string
+	// Speaker is the author's name, when the conversation names people.
+	Speaker string
+	// Time is when the turn was written; relative dates resolve against it.
+	Time time.Time
+}
+
+// Signals is what a turn says.
+type Signals struct {
+	// Filler: the turn is small talk ("thanks", "ok", "lol") and carries
+	// nothing for the graph.
+	Filler bool
+	// Words counts the words of the turn's prose (code aside).
+	Words int
+	// Terms are the analyzed terms of the prose, in order: lowercased,
+	// stemmed, stop words removed, each with the word it came from.
+	Terms []Term
+	// Phrases are candidate multiword terms (two or three content words in
+	// a row, as written, lowercased), for concepts found by repetition.
+	Phrases []string
+	// DecisionCues counts the decision cue phrases of the prose.
+	DecisionCues int
+
+	Entities  []Entity
+	Options   []string
+	Decisions []Decision
+	Problems  []Problem
+	Solutions []Solution
+	Facts     []Fact
+	Goals     []string
+	Artifacts []Artifact
+	Dates     []Date
+}
+
+// Term is an analyzed term and the word it came from, lowercased.
+type Term struct {
+	Term, Word string
+}
+
+// Analyzer classifies turns. It is safe for concurrent use.
+type Analyzer struct {
+	terms analysis.Analyzer
+	stop  analysis.TokenMap
+}
+
+// New returns an Analyzer.
+func New() *Analyzer {
+	cache := registry.NewCache()
+	a, err := cache.AnalyzerNamed(en.AnalyzerName)
+	if err != nil {
+		// The English analyzer is compiled into bleve; not finding it is a
+		// build error, not a run-time condition.
+		panic("classify: bleve's English analyzer: " + err.Error())
+	}
+	stop, err := cache.TokenMapNamed(en.StopName)
+	if err != nil {
+		panic("classify: bleve's English stop words: " + err.Error())
+	}
+	return &Analyzer{terms: a, stop: stop}
+}
+
+// Terms returns the analyzed terms of text, as the search index sees them.
+func (a *Analyzer) Terms(text string) []string {
+	toks := a.terms.Analyze([]byte(text))
+	out := make([]string, 0, len(toks))
+	for _, t := range toks {
+		out = append(out, string(t.Term))
+	}
+	return out
+}
+
+// termsOf is Terms with the words the terms came from.
+func (a *Analyzer) termsOf(text string) []Term {
+	toks := a.terms.Analyze([]byte(text))
+	out := make([]Term, 0, len(toks))
+	for _, t := range toks {
+		out = append(out, Term{Term: string(t.Term), Word: strings.ToLower(text[t.Start:t.End])})
+	}
+	return out
+}
+
+// Analyze classifies one turn.
+func (a *Analyzer) Analyze(t Turn) Signals {
+	var s Signals
+	segs := segments(t.Text)
+	s.Artifacts = findArtifacts(t.Text, segs)
+	var prose strings.Builder
+	for _, g := range segs {
+		if !g.code {
+			prose.WriteString(g.text)
+			prose.WriteByte('\n')
+		}
+	}
+	p := prose.String()
+	s.Words = countWords(p)
+	if t.Role == "tool" {
+		// Tool output: errors and edits, not a person's words.
+		s.Problems = findProblems(t.Text, nil, nil)
+		return s
+	}
+	if isFiller(p) && len(s.Artifacts) == 0 {
+		s.Filler = true
+		return s
+	}
+	s.Terms = a.termsOf(p)
+	s.Phrases = a.phrases(p)
+	s.Dates = Dates(p, t.Time)
+	sents := sentences(p)
+	s.Entities = findEntities(p, sents, a.stop)
+	s.Options = findOptions(sents)
+	s.Decisions, s.DecisionCues = findDecisions(sents)
+	s.Problems = findProblems(p, segs, decisionSentences(s.Decisions))
+	s.Solutions = findSolutions(sents)
+	s.Goals = findGoals(sents)
+	if t.Role != "assistant" && t.Role != "system" {
+		s.Facts = findFacts(sents, subjectOf(t), s.Dates)
+	}
+	return s
+}
+
+// decisionSentences are the sentences that make decisions: their words of
+// trouble give a decision's reason, not a new problem.
+func decisionSentences(ds []Decision) map[string]bool {
+	m := map[string]bool{}
+	for _, d := range ds {
+		m[d.Sentence] = true
+	}
+	return m
+}
+
+// subjectOf is who "I" is in a turn: the speaker's name, or "User".
+func subjectOf(t Turn) string {
+	if t.Speaker != "" {
+		return t.Speaker
+	}
+	return "User"
+}
+
+// segment is a run of prose or a fenced code block of a turn's text.
+type segment struct {
+	text  string
+	start int
+	code  bool
+	// info is a code block's info string (after the fence), fence the
+	// fence itself.
+	info  string
+	fence string
+	// body is a code block's content, without its fences.
+	body string
+}
+
+// segments splits text into prose and fenced code blocks (``` or ~~~, three
+// or more, closed by a fence of the same character at least as long). An
+// unclosed fence runs to the end of the text.
+func segments(text string) []segment {
+	var out []segment
+	pos, proseStart := 0, 0
+	for pos < len(text) {
+		lineEnd := strings.IndexByte(text[pos:], '\n')
+		if lineEnd < 0 {
+			lineEnd = len(text)
+		} else {
+			lineEnd += pos
+		}
+		line := text[pos:lineEnd]
+		fence, info, ok := openFence(line)
+		if !ok {
+			pos = min(lineEnd+1, len(text))
+			continue
+		}
+		if pos > proseStart {
+			out = append(out, segment{text: text[proseStart:pos], start: proseStart})
+		}
+		bodyStart := min(lineEnd+1, len(text))
+		end, bodyEnd := len(text), len(text)
+		for q := bodyStart; q < len(text); {
+			e := strings.IndexByte(text[q:], '\n')
+			if e < 0 {
+				e = len(text)
+			} else {
+				e += q
+			}
+			if closesFence(text[q:e], fence) {
+				bodyEnd, end = q, min(e+1, len(text))
+				break
+			}
+			q = e + 1
+		}
+		out = append(out, segment{text: text[pos:end], start: pos, code: true, info: info, fence: fence, body: text[bodyStart:bodyEnd]})
+		pos, proseStart = end, end
+	}
+	if proseStart < len(text) {
+		out = append(out, segment{text: text[proseStart:], start: proseStart})
+	}
+	return out
+}
+
+// openFence reports whether line opens a fenced block, with its fence and
+// info string.
+func openFence(line string) (fence, info string, ok bool) {
+	l := strings.TrimLeft(line, " ")
+	if len(line)-len(l) > 3 || len(l) < 3 || (l[0] != '`' && l[0] != '~') {
+		return "", "", false
+	}
+	n := 0
+	for n < len(l) && l[n] == l[0] {
+		n++
+	}
+	if n < 3 {
+		return "", "", false
+	}
+	info = strings.TrimSpace(l[n:])
+	if l[0] == '`' && strings.Contains(info, "`") {
+		return "", "", false
+	}
+	return l[:n], info, true
+}
+
+func closesFence(line, fence string) bool {
+	l := strings.TrimSpace(line)
+	if len(l) < len(fence) || l[0] != fence[0] {
+		return false
+	}
+	for i := 0; i < len(l); i++ {
+		if l[i] != fence[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// sentence is a sentence of prose with its offset, and lowercased.
+type sentence struct {
+	text  string
+	start int
+	lower string
+}
+
+// sentences splits prose at sentence ends (. ! ? followed by a space and
+// not after a one-letter or common abbreviation) and at line breaks.
+func sentences(p string) []sentence {
+	var out []sentence
+	start := 0
+	flush := func(end int) {
+		s := strings.TrimSpace(p[start:end])
+		if s != "" {
+			out = append(out, sentence{text: s, start: start + strings.Index(p[start:end], s), lower: strings.ToLower(s)})
+		}
+		start = end
+	}
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '\n':
+			flush(i + 1)
+		case '.', '!', '?':
+			j := i + 1
+			for j < len(p) && (p[j] == '.' || p[j] == '!' || p[j] == '?' || p[j] == '"' || p[j] == '\'' || p[j] == ')') {
+				j++
+			}
+			if j < len(p) && p[j] != ' ' && p[j] != '\n' {
+				continue // 3.14, e.g., file.go
+			}
+			if c == '.' && abbreviation(p[start:i]) {
+				continue
+			}
+			flush(j)
+			i = j - 1
+		}
+	}
+	flush(len(p))
+	return out
+}
+
+var abbreviations = map[string]bool{"e.g": true, "i.e": true, "etc": true, "vs": true, "mr": true, "mrs": true, "ms": true, "dr": true, "st": true, "approx": true, "no": false}
+
+func abbreviation(before string) bool {
+	f := strings.Fields(before)
+	if len(f) == 0 {
+		return false
+	}
+	w := strings.ToLower(strings.TrimLeft(f[len(f)-1], "(\"'"))
+	return abbreviations[w] || (utf8.RuneCountInString(w) == 1 && unicode.IsLetter([]rune(w)[0]))
+}
+
+// hasAny reports whether s contains any of words: a cheap check that
+// spares a regular expression the sentences it cannot match.
+func hasAny(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func countWords(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		w := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '_'
+		if w && !in {
+			n++
+		}
+		in = w
+	}
+	return n
+}
+
+// words returns the words of s (letters, digits, apostrophes, hyphens and
+// underscores inside a word) with their offsets.
+func words(s string) (ws []string, offs []int) {
+	start := -1
+	for i, r := range s {
+		w := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' ||
+			((r == '\'' || r == '’' || r == '-') && start >= 0)
+		switch {
+		case w && start < 0:
+			start = i
+		case !w && start >= 0:
+			ws, offs = append(ws, strings.TrimRight(s[start:i], "'’-")), append(offs, start)
+			start = -1
+		}
+	}
+	if start >= 0 {
+		ws, offs = append(ws, strings.TrimRight(s[start:], "'’-")), append(offs, start)
+	}
+	return ws, offs
+}

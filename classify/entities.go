@@ -1,0 +1,357 @@
+package classify
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Entity is a named thing in a turn: a name (a person, a place, an
+// organisation, a product, a library), a file path, a code identifier, an
+// error code or a URL.
+type Entity struct {
+	// Text is the entity as written, a possessive 's removed.
+	Text string
+	// Kind is name, path, identifier, error or url.
+	Kind string
+	// Start and End are its byte offsets in the turn's prose.
+	Start, End int
+	// SentenceStart marks a single capitalized word at the start of a
+	// sentence: it may be an ordinary word ("Yesterday") rather than a
+	// name, which only its other uses can tell.
+	SentenceStart bool
+	// Hint is what the words before it suggest: "person" (my friend, met,
+	// told…) or "place" (visited, live in, moved to…), or "".
+	Hint string
+	// Tail is, for a name of several words that starts a sentence, the
+	// name without its first word, which may be an ordinary word ("Take
+	// Pico").
+	Tail string
+}
+
+var (
+	urlPattern   = regexp.MustCompile(`https?://[^\s)>\]"'` + "`" + `]+`)
+	codeSpan     = regexp.MustCompile("`([^`\n]{2,80})`")
+	errorPattern = regexp.MustCompile(`\b(?:E[A-Z]{3,}[A-Z0-9]*|[A-Z][A-Za-z]*(?:Error|Exception)|[A-Z]{1,3}\d{3,5})\b`)
+	httpStatus   = regexp.MustCompile(`(?i)\b(?:status|error|returns?|returned|returning|got|http|code)\s+(?:code\s+)?([45]\d\d)\b|\b([45]\d\d)\s+(?:error|unauthorized|forbidden|not found|bad request|internal server error|from)\b`)
+)
+
+// notNames are capitalized words that are not names where they stand:
+// pronouns, interjections and the like. Months and weekdays are dates.
+var notNames = set(
+	"I", "I'm", "I've", "I'd", "I'll", "Im", "Ive", "Id",
+	"OK", "Ok", "Okay", "Yes", "No", "Yeah", "Hey", "Hi", "Hello", "Oh", "Wow", "Thanks", "Thank",
+	"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+	"January", "February", "March", "April", "June", "July", "August", "September", "October", "November", "December",
+)
+
+// connectors may stand inside a multiword name: "Bank of America".
+var connectors = set("of", "de", "da", "del", "van", "von", "la", "le", "&")
+
+// personHints and placeHints are words that, just before a name, say what
+// it names. Words as common as "with" and "and" say nothing.
+var personHints = set("met", "told", "asked", "called", "texted", "friend", "friends", "named", "dear", "meet", "invited", "mom", "dad", "sister", "brother", "cousin", "aunt", "uncle", "husband", "wife", "partner", "boyfriend", "girlfriend", "son", "daughter", "colleague", "boss", "mentor")
+var placeHints = set("visited", "visiting", "near", "across", "toward", "towards", "outside", "downtown")
+
+// placeVerbs before "in", "to" or "at" make what follows a place: "live in
+// Lisbon", "moved to Porto", "a trip to Cádiz".
+var placeVerbs = set("live", "lives", "living", "lived", "based", "born", "up", "moved", "move", "moving", "trip", "went", "go", "going",
+	"flew", "fly", "flying", "travel", "traveled", "travelled", "traveling", "travelling", "back", "stay", "stayed", "staying",
+	"vacation", "holiday", "weekend", "apartment", "house", "home", "drove", "drive", "driving", "walk", "walked", "arrived", "visit", "visits")
+
+func set(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// findEntities finds the named things of prose; stop are the stop words.
+func findEntities(p string, sents []sentence, stop map[string]bool) []Entity {
+	var out []Entity
+	taken := func(s, e int) bool {
+		for _, x := range out {
+			if s < x.End && e > x.Start {
+				return true
+			}
+		}
+		return false
+	}
+	var urls, spans, errs, statuses [][]int
+	if strings.Contains(p, "http") {
+		urls = urlPattern.FindAllStringIndex(p, -1)
+	}
+	if strings.Contains(p, "`") {
+		spans = codeSpan.FindAllStringSubmatchIndex(p, -1)
+	}
+	digits := strings.ContainsAny(p, "0123456789")
+	if digits || hasAny(p, "Error", "Exception") || hasErrno(p) {
+		errs = errorPattern.FindAllStringIndex(p, -1)
+	}
+	if digits {
+		statuses = httpStatus.FindAllStringSubmatchIndex(p, -1)
+	}
+	for _, m := range urls {
+		out = append(out, Entity{Text: strings.TrimRight(p[m[0]:m[1]], ".,;:!?"), Kind: "url", Start: m[0], End: m[1]})
+	}
+	for _, m := range spans {
+		if taken(m[0], m[1]) {
+			continue
+		}
+		t := p[m[2]:m[3]]
+		kind := "identifier"
+		if pathLike.MatchString(t) && (strings.ContainsAny(t, "/\\") || strings.Contains(t, ".")) && !strings.Contains(t, " ") {
+			kind = "path"
+		} else if strings.Contains(t, " ") && !strings.ContainsAny(t, "()=.") {
+			continue // a phrase in backticks, not code
+		}
+		out = append(out, Entity{Text: t, Kind: kind, Start: m[2], End: m[3]})
+	}
+	for _, m := range errs {
+		if !taken(m[0], m[1]) {
+			out = append(out, Entity{Text: p[m[0]:m[1]], Kind: "error", Start: m[0], End: m[1]})
+		}
+	}
+	for _, m := range statuses {
+		s, e := m[2], m[3]
+		if s < 0 {
+			s, e = m[4], m[5]
+		}
+		if !taken(s, e) {
+			out = append(out, Entity{Text: "HTTP " + p[s:e], Kind: "error", Start: s, End: e})
+		}
+	}
+	starts := map[int]bool{}
+	for _, s := range sents {
+		starts[s.start] = true
+	}
+	ws, offs := words(p)
+	for i := 0; i < len(ws); i++ {
+		w, off := ws[i], offs[i]
+		if taken(off, off+len(w)) {
+			continue
+		}
+		switch {
+		case pathToken(p, off, len(w)) != "":
+			t := pathToken(p, off, len(w))
+			out = append(out, Entity{Text: t, Kind: "path", Start: off, End: off + len(t)})
+			for i+1 < len(ws) && offs[i+1] < off+len(t) {
+				i++
+			}
+			continue
+		case isIdentifier(w):
+			out = append(out, Entity{Text: w, Kind: "identifier", Start: off, End: off + len(w)})
+			continue
+		case !capitalized(w) || notNames[w] || notNames[trimPossessive(w)]:
+			continue
+		}
+		// A run of capitalized words, perhaps joined by connectors.
+		j := i + 1
+		for j < len(ws) && offs[j]-(offs[j-1]+len(ws[j-1])) <= 1 && !startsSentence(starts, p, offs[j]) {
+			if capitalized(ws[j]) && !notNames[ws[j]] {
+				j++
+				continue
+			}
+			if connectors[ws[j]] && j+1 < len(ws) && capitalized(ws[j+1]) && offs[j+1]-(offs[j]+len(ws[j])) <= 1 {
+				j += 2
+				continue
+			}
+			break
+		}
+		atStart := startsSentence(starts, p, off)
+		if atStart && j > i+1 && stop[strings.ToLower(w)] {
+			// "With PostgreSQL", "The Lisbon office": a function word that
+			// starts the sentence is not part of the name.
+			i, off = i+1, offs[i+1]
+			atStart = false
+		}
+		end := offs[j-1] + len(ws[j-1])
+		text := trimPossessive(p[off:end])
+		e := Entity{Text: text, Kind: "name", Start: off, End: off + len(text), SentenceStart: atStart}
+		if atStart && j > i+1 {
+			// "Take Pico": the run may be a sentence's first word and a
+			// name; the graph knows whether the rest is one.
+			e.Tail = trimPossessive(p[offs[i+1]:end])
+		}
+		if i > 0 {
+			prev := strings.ToLower(ws[i-1])
+			prev2 := ""
+			if i > 1 {
+				prev2 = strings.ToLower(ws[i-2])
+			}
+			switch {
+			case personHints[prev]:
+				e.Hint = "person"
+			case placeHints[prev], (prev == "in" || prev == "to" || prev == "at" || prev == "from") && placeVerbs[prev2]:
+				e.Hint = "place"
+			}
+		}
+		out = append(out, e)
+		i = j - 1
+	}
+	return out
+}
+
+// hasErrno reports whether s may hold an errno name: "E" and three more
+// capital letters.
+func hasErrno(s string) bool {
+	for i := 0; i+3 < len(s); i++ {
+		if s[i] == 'E' && isUpper(s[i+1]) && isUpper(s[i+2]) && isUpper(s[i+3]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// startsSentence reports whether the word at off starts a sentence, or
+// follows one's opening quote or bullet.
+func startsSentence(starts map[int]bool, p string, off int) bool {
+	if starts[off] {
+		return true
+	}
+	for k := off - 1; k >= 0 && off-k <= 3; k-- {
+		switch p[k] {
+		case '"', '\'', '(', '*', '-', ' ':
+			if starts[k] {
+				return true
+			}
+			continue
+		}
+		return false
+	}
+	return off == 0
+}
+
+func capitalized(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+func trimPossessive(w string) string {
+	for _, s := range []string{"'s", "’s", "'", "’"} {
+		if strings.HasSuffix(w, s) && len(w) > len(s)+1 {
+			return w[:len(w)-len(s)]
+		}
+	}
+	return w
+}
+
+// isIdentifier reports whether a word is code: lowerCamelCase or
+// snake_case. PascalCase words ("PostgreSQL", "GitHub", "JavaScript") are
+// taken for names.
+func isIdentifier(w string) bool {
+	if len(w) < 4 || strings.ContainsAny(w, "'’") {
+		return false
+	}
+	if strings.Contains(strings.Trim(w, "_"), "_") {
+		return true
+	}
+	first, _ := utf8.DecodeRuneInString(w)
+	if !unicode.IsLower(first) {
+		return false
+	}
+	for _, r := range w[1:] {
+		if unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathToken returns the file path that starts at off in p, if one does.
+func pathToken(p string, off, n int) string {
+	end := off + n
+	for end < len(p) && (isPathByte(p[end])) {
+		end++
+	}
+	t := strings.TrimRight(p[off:end], ".,:;")
+	if !strings.ContainsAny(t, "/\\.") || strings.Contains(t, "://") || !pathLike.MatchString(t) {
+		return ""
+	}
+	// A dotted word must have a known extension or a slash to be a path
+	// ("e.g" and "3.14" are not).
+	if !strings.ContainsAny(t, "/\\") && languageOf(t) == "" {
+		return ""
+	}
+	return t
+}
+
+func isPathByte(c byte) bool {
+	return c == '/' || c == '\\' || c == '.' || c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// phrases returns the runs of two or three content words of prose,
+// lowercased: candidates for concepts that repeat ("support group",
+// "payment form").
+func (a *Analyzer) phrases(p string) []string {
+	seen := map[string]bool{}
+	var out []string
+	ws, offs := words(p)
+	content := func(i int) bool {
+		w := strings.ToLower(ws[i])
+		if len(w) < 3 || a.stop[w] || !allLetters(w) {
+			return false
+		}
+		return true
+	}
+	for i := 0; i+1 < len(ws); i++ {
+		if !content(i) || !content(i+1) || !adjacent(p, offs[i]+len(ws[i]), offs[i+1]) {
+			continue
+		}
+		ph := strings.ToLower(ws[i] + " " + ws[i+1])
+		if !seen[ph] {
+			seen[ph] = true
+			out = append(out, ph)
+		}
+		if i+2 < len(ws) && content(i+2) && adjacent(p, offs[i+1]+len(ws[i+1]), offs[i+2]) {
+			ph3 := ph + " " + strings.ToLower(ws[i+2])
+			if !seen[ph3] {
+				seen[ph3] = true
+				out = append(out, ph3)
+			}
+		}
+	}
+	return out
+}
+
+// adjacent reports whether only spaces separate two words.
+func adjacent(p string, from, to int) bool {
+	return to-from >= 1 && strings.TrimLeft(p[from:to], " ") == ""
+}
+
+func allLetters(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) && r != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// fillerWords are the words of small talk.
+var fillerWords = set(
+	"thanks", "thank", "you", "thx", "ty", "ok", "okay", "k", "kk", "lol", "lmao", "haha", "hahaha", "hehe",
+	"cool", "nice", "great", "awesome", "sure", "yes", "yeah", "yep", "yup", "no", "nope", "hi", "hello", "hey",
+	"bye", "goodbye", "good", "night", "morning", "np", "welcome", "you're", "youre", "got", "it", "sounds", "perfect",
+	"alright", "right", "mhm", "hmm", "wow", "oh", "ah", "omg", "cheers", "so", "much", "very", "indeed",
+	"exactly", "agreed", "ok.", "fine", "done", "noted", "gotcha", "appreciate", "amazing", "a", "lot",
+)
+
+// isFiller reports whether prose is small talk only: at most six words,
+// all of them filler, or no words at all (emoji, punctuation).
+func isFiller(p string) bool {
+	ws, _ := words(p)
+	if len(ws) > 6 {
+		return false
+	}
+	for _, w := range ws {
+		if !fillerWords[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
+}

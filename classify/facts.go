@@ -1,0 +1,244 @@
+package classify
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Fact is something a person says about themselves, in the third person.
+type Fact struct {
+	// Text is the fact in the third person, with the relative dates of
+	// the sentence resolved: "Caroline went to a support group yesterday
+	// (7 May 2023)."
+	Text string
+	// Subject is who the fact is about: the speaker's name, or "User".
+	Subject string
+	// Category is identity, preference, relationship, project or context.
+	Category string
+	// Remember: the person asked to remember it. Specific: it holds
+	// names, numbers or dates. Vague: it is hedged or temporary.
+	Remember, Specific, Vague bool
+	// Sentence is the sentence as written.
+	Sentence string
+	// Dates are the relative dates of the sentence.
+	Dates []Date
+}
+
+var (
+	rememberCue = re(`^(?:please\s+)?(?:remember|note|keep in mind|don't forget|do not forget|for future reference|fyi)(?:\s+that)?\s*[,:]?\s+`)
+	rememberAny = re(`\b(?:please remember|remember that|remember this|don't forget that|keep (?:that|this) in mind|for future reference)\b`)
+	// rememberTail is a request to remember at the end of a sentence, which
+	// the fact itself leaves out.
+	byTheWay     = re(`[\s,]+(?:by the way|btw|anyway|lol|haha)[.!]*$`)
+	rememberTail = re(`[\s,;:—–-]*(?:(?:so )?please |and )?(?:remember (?:that|this|it)|keep (?:that|this) in mind|don't forget (?:that|this|it))[.!]*$`)
+	firstPerson  = regexp.MustCompile(`^(?:I\b|I['’]m\b|I['’]ve\b|I['’]d\b|I['’]ll\b|i\s|i['’]m\b|[Mm]y\b|[Ww]e\b|[Ww]e['’](?:re|ve|ll)\b|[Oo]ur\b)`)
+	vagueCue     = re(`\b(?:maybe|perhaps|probably|might|kind of|sort of|i guess|i think|not sure|for now|at the moment|right now|temporarily|this time|for a bit|for a while)\b`)
+)
+
+// The categories, each with the cues that make a first-person sentence a
+// fact of it, checked in this order.
+var factCategories = []struct {
+	name string
+	cue  *regexp.Regexp
+}{
+	{"identity", re(`^(?:i['’]m allergic|i am allergic|i have (?:an? )?(?:allergy|allergies|diabetes|asthma|celiac|adhd|dyslexia)|i['’]m (?:vegetarian|vegan|pescatarian|gluten|lactose|pregnant|left-handed|right-handed|colou?r ?blind|deaf|blind|diabetic|sober|autistic)|my name is|i['’]m called|call me|i (?:am|['’]m) (?:a|an)\s+\w|i work (?:as|at|for|in)|i['’]m from|i (?:come|am) from|i live (?:in|at|near)|i was born|i grew up|i identify as|my pronouns|i (?:am|['’]m) \d+|i study|i['’]m studying|i graduated|my job|my birthday|i['’]m a\b)`)},
+	{"preference", re(`^(?:i (?:really |also |just |absolutely |totally |still )?(?:prefer|like|love|enjoy|hate|dislike|adore|can['’]t stand|don['’]t like|do not like|am into|['’]m into)|my favou?rite|i['’]d rather|i (?:am|['’]m) (?:a )?(?:big |huge )?fan of|i always (?:use|want|prefer)|i never (?:use|want))\b`)},
+	{"relationship", re(`\bmy (?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|son|daughter|sons|daughters|kids?|children|child|mom|mum|mother|dad|father|parents|brother|sister|siblings|grand(?:ma|pa|mother|father|parents|kids|children)|aunt|uncle|cousin|niece|nephew|friend|friends|best friend|bff|boss|manager|colleague|colleagues|coworkers?|co-workers?|family|dog|cat|pet|pets|puppy|kitten)\b|^i have (?:a|an|one|two|three|four|five|\d+) (?:kids?|children|sons?|daughters?|brothers?|sisters?|dogs?|cats?|pets?)\b|^i['’]m (?:married|single|engaged|divorced|dating)\b`)},
+	{"project", re(`^(?:i['’]m (?:working on|building|writing|developing|making|creating)|i['’]ve been (?:working on|building|writing)|we['’]re (?:building|working on|developing|making)|my (?:project|app|startup|company|business|thesis|book|website|site|repo|codebase|team|product)|our (?:project|app|product|codebase|startup|company|team|site))\b`)},
+	{"context", re(`^(?:i (?:\w+ly )?(?:went|visited|ran|started|finished|joined|took|got|bought|made|painted|read|saw|watched|attended|signed up|traveled|travelled|moved|adopted|volunteered|won|lost|learned|learnt|tried|had|met|gave|received|celebrated|decided|created|wrote|built|baked|cooked|hiked|camped|organized|organised|hosted|performed|played|completed|passed|failed|applied|quit|left|returned|came|spent|used to)|i['’]ve (?:been|started|joined|finished|got|gotten|decided|made|taken|learned)|i['’]m (?:going|planning|thinking|trying|learning|taking|starting|looking|hoping|getting|feeling|doing|currently|still|now)|i just|i recently|i['’]ll be|i will be|we (?:went|visited|had|took|made|are going|['’]re going|got|adopted|moved|celebrated|spent))\b`)},
+}
+
+// findFacts finds the facts a person states about themselves.
+func findFacts(sents []sentence, subject string, dates []Date) []Fact {
+	var out []Fact
+	for _, s := range sents {
+		text := strings.TrimSpace(s.text)
+		if strings.HasSuffix(text, "?") {
+			continue
+		}
+		f := Fact{Subject: subject, Sentence: text}
+		body := stripLead(text)
+		remembering := hasAny(s.lower, "remember", "forget", "keep ", "note", "future", "fyi")
+		if remembering {
+			if loc := rememberCue.FindStringIndex(body); loc != nil {
+				f.Remember, body = true, body[loc[1]:]
+			}
+		}
+		if !firstPerson.MatchString(body) || countWords(body) < 3 {
+			continue
+		}
+		if remembering {
+			if rememberAny.MatchString(text) {
+				f.Remember = true
+			}
+			if loc := rememberTail.FindStringIndex(body); loc != nil && loc[0] > 0 {
+				body = strings.TrimRight(body[:loc[0]], " ,;:—–-") + "."
+			}
+		}
+		lower := strings.ToLower(body)
+		for _, c := range factCategories {
+			if c.name == "relationship" && !hasAny(lower, "my ", "i have ", "i'm ", "i’m ") {
+				continue
+			}
+			if c.cue.MatchString(lower) {
+				f.Category = c.name
+				break
+			}
+		}
+		if f.Category == "" && f.Remember {
+			f.Category = "context" // asked to remember: kept, whatever it is
+		}
+		if f.Category == "" {
+			continue
+		}
+		for _, d := range dates {
+			if d.Start >= s.start && d.End <= s.start+len(s.text) {
+				f.Dates = append(f.Dates, d)
+			}
+		}
+		if loc := byTheWay.FindStringIndex(body); loc != nil && loc[0] > 0 {
+			body = body[:loc[0]] + "."
+		}
+		f.Specific = specific(body) || len(f.Dates) > 0
+		f.Vague = vagueCue.MatchString(body)
+		f.Text = thirdPerson(withDates(body, text, s.start, f.Dates), subject)
+		out = append(out, f)
+	}
+	return out
+}
+
+// withDates writes each date's resolution after its expression in body,
+// which is a suffix of the sentence text that starts at start in the prose.
+func withDates(body, text string, start int, dates []Date) string {
+	off := start + len(text) - len(body) // where body starts in the prose
+	var b strings.Builder
+	last := 0
+	for _, d := range dates {
+		e := d.End - off
+		if e <= last || e > len(body) {
+			continue
+		}
+		b.WriteString(body[last:e])
+		b.WriteString(" (" + d.Format() + ")")
+		last = e
+	}
+	b.WriteString(body[last:])
+	return b.String()
+}
+
+// specific reports whether text holds a number or a name past its first
+// word.
+func specific(text string) bool {
+	ws, _ := words(text)
+	for i, w := range ws {
+		if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+			return true
+		}
+		if i > 0 && capitalized(w) && !notNames[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// Rewriting in the third person.
+var (
+	adverbs = set("really", "also", "just", "always", "never", "still", "usually", "often", "sometimes", "actually",
+		"definitely", "absolutely", "totally", "truly", "honestly", "finally", "recently", "now", "already", "even", "only",
+		"mostly", "generally", "currently", "personally", "kind", "sort")
+	modals        = set("can", "could", "will", "would", "should", "might", "must", "may", "shall", "used", "can't", "couldn't", "won't", "wouldn't", "shouldn't", "mustn't", "didn't")
+	pastIrregular = set("went", "ran", "saw", "had", "made", "took", "got", "bought", "met", "felt", "thought", "told", "said",
+		"came", "gave", "found", "left", "kept", "began", "wrote", "did", "was", "won", "lost", "paid", "sent", "spent", "built",
+		"brought", "taught", "caught", "heard", "knew", "drew", "drove", "flew", "ate", "sat", "sang", "swam", "chose", "forgot",
+		"wore", "sold", "slept", "spoke", "understood", "woke", "became", "grew", "threw", "fell", "held", "led", "meant",
+		"stood", "hung", "read", "put", "set", "cut", "hit", "let", "quit", "shut", "learnt", "burnt", "dreamt", "were")
+	contractions = map[string]string{
+		"i'm": " is", "i’m": " is", "i've": " has", "i’ve": " has", "i'd": " would", "i’d": " would",
+		"i'll": " will", "i’ll": " will",
+	}
+)
+
+// thirdPerson rewrites a first-person sentence about subject: "I prefer
+// TypeScript" becomes "User prefers TypeScript", "my kids" "Caroline's
+// kids".
+func thirdPerson(s, subject string) string {
+	ws, offs := words(s)
+	var b strings.Builder
+	last := 0
+	conjugateNext := false
+	for i, w := range ws {
+		lw := strings.ToLower(w)
+		repl := ""
+		switch {
+		case contractions[lw] != "":
+			repl = subject + contractions[lw]
+		case lw == "i" && i+1 < len(ws) && strings.EqualFold(ws[i+1], "am"):
+			repl = subject // "am" follows
+		case lw == "am" && i > 0 && strings.EqualFold(ws[i-1], "i"):
+			repl = "is"
+		case lw == "i" && i+1 < len(ws) && strings.EqualFold(ws[i+1], "was"):
+			repl = subject
+		case lw == "i":
+			repl = subject
+			conjugateNext = true
+		case lw == "my" || lw == "mine":
+			repl = subject + "'s"
+		case lw == "our" || lw == "ours":
+			repl = subject + "'s"
+		case lw == "me":
+			repl = subject
+		case lw == "myself":
+			repl = "themselves"
+		case lw == "we" && i == 0:
+			repl = subject + " and others"
+		case lw == "us":
+			repl = subject + " and others"
+		case conjugateNext && adverbs[lw]:
+			// the verb comes after
+		case conjugateNext:
+			conjugateNext = false
+			repl = thirdPersonVerb(w)
+		}
+		if repl != "" && repl != w {
+			b.WriteString(s[last:offs[i]])
+			b.WriteString(repl)
+			last = offs[i] + len(w)
+		}
+	}
+	b.WriteString(s[last:])
+	out := b.String()
+	if out != "" {
+		r := []rune(out)
+		r[0] = unicode.ToUpper(r[0])
+		out = string(r)
+	}
+	return out
+}
+
+// thirdPersonVerb conjugates a verb that follows "I" for a third person:
+// "prefer" → "prefers", "have" → "has", "don't" → "doesn't"; a past tense or
+// a modal stays.
+func thirdPersonVerb(w string) string {
+	lw := strings.ToLower(w)
+	switch {
+	case lw == "have":
+		return "has"
+	case lw == "haven't":
+		return "hasn't"
+	case lw == "do":
+		return "does"
+	case lw == "don't" || lw == "don’t":
+		return "doesn't"
+	case lw == "go":
+		return "goes"
+	case modals[lw] || pastIrregular[lw] || strings.HasSuffix(lw, "ed") || !allLetters(lw) || w != lw:
+		return w
+	case strings.HasSuffix(lw, "s") || strings.HasSuffix(lw, "sh") || strings.HasSuffix(lw, "ch") ||
+		strings.HasSuffix(lw, "x") || strings.HasSuffix(lw, "z") || strings.HasSuffix(lw, "o"):
+		return w + "es"
+	case len(lw) > 1 && strings.HasSuffix(lw, "y") && !strings.ContainsRune("aeiou", rune(lw[len(lw)-2])):
+		return w[:len(w)-1] + "ies"
+	}
+	return w + "s"
+}

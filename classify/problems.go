@@ -1,0 +1,161 @@
+package classify
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Problem is an error, a failure or a trouble a turn reports.
+type Problem struct {
+	// Summary is the sentence or error line that states it.
+	Summary string
+	// Kind is "error" (an error or failure said in words) or "trace" (a
+	// stack trace or error output).
+	Kind string
+	// Code is the error code or name it carries, when there is one
+	// ("HTTP 401", "TypeError", "ENOENT").
+	Code string
+}
+
+// Solution is a turn's statement that something is fixed, or how.
+type Solution struct {
+	Sentence string
+	// Confirmation: the sentence says that a fix worked ("that fixed it",
+	// "works now"), which makes the fix itself the turn before.
+	Confirmation bool
+}
+
+var (
+	problemCue  = re(`\b(?:errors?|exceptions?|fails?|failed|failing|failures?|crash(?:es|ed|ing)?|bugs?|broken|doesn['’]t work|does not work|isn['’]t working|is not working|not working|won['’]t (?:start|load|compile|build|run|work|connect)|can['’]t (?:connect|find|load|get|open|log in|login)|cannot (?:connect|find|load|open|read|resolve)|unable to|timed? ?out|hangs|freezes|undefined is not|null pointer|segfault|panic:|stack trace|traceback|returns? (?:an? )?[45]\d\d|status(?: code)? [45]\d\d|no such file|permission denied|not found|problem with|struggl(?:e|ed|ing) with)\b`)
+	solutionCue = re(`\b(?:fixed|fixes it|fixed it|resolved|solved|works now|working now|it works|now it works|that did it|did the trick|the fix (?:is|was)|here['’]s the fix|to fix (?:this|it)|the solution (?:is|was)|problem solved|got it working|figured it out|that worked|sorted it|no longer (?:fails|crashes|errors))\b`)
+	traceStart  = regexp.MustCompile(`(?m)^(?:Traceback \(most recent call last\):|panic: .+|Exception in thread .+|goroutine \d+ \[|\s+at [\w.$<>]+\(.*:\d+\)|(?:[A-Z]\w*(?:Error|Exception)|Error|ERROR|FATAL|npm ERR!|error(?:\[E\d+\])?)(?::| -) .+)$`)
+	confirmCue  = re(`\b(?:that fixed it|fixed it|works now|working now|it works|now it works|that did it|did the trick|problem solved|that worked|got it working|no longer (?:fails|crashes|errors))\b`)
+	goalCue     = re(`(?:^|\b)(?:we (?:still )?need to|i (?:still )?need to|we (?:still )?have to|we should|next,? (?:we|i|let['’]s) (?:should |need to |will |can )?|next step(?: is)?(?: to)?:?|todo:?|to-do:?|don['’]t forget to|remember to|the plan is to|let['’]s (?:add|implement|write|build|fix|finish|set up|create|make|test|deploy|ship|refactor|handle))\s*(?P<goal>[^.;!?\n]{4,120})`)
+)
+
+// Words that problem, solution, trace and goal sentences contain.
+var (
+	problemWords  = []string{"error", "exception", "fail", "crash", "bug", "broken", "n't work", "not work", "n’t work", "won't", "won’t", "can't", "can’t", "cannot", "unable", "timed", "timeout", "hangs", "freezes", "undefined", "null", "segfault", "panic", "trace", "4", "5", "no such", "permission", "not found", "problem", "struggl"}
+	solutionWords = []string{"fix", "resolv", "solv", "work", "did it", "trick", "solution", "sorted", "no longer", "figured"}
+	traceWords    = []string{"Traceback", "panic:", "Exception", " at ", "Error", "ERROR", "FATAL", "npm ERR", "error:", "error ", "error["}
+	goalWords     = []string{"need to", "have to", "should", "next", "todo", "to-do", "forget to", "remember to", "plan is", "let's", "let’s"}
+)
+
+// findProblems finds the problems of a text: sentences that report one, and
+// error output (tracebacks, error lines), in prose or in code blocks.
+func findProblems(text string, segs []segment, decisions map[string]bool) []Problem {
+	var out []Problem
+	seen := map[string]bool{}
+	add := func(p Problem) {
+		key := strings.ToLower(p.Summary)
+		if p.Summary != "" && !seen[key] {
+			seen[key] = true
+			out = append(out, p)
+		}
+	}
+	var traces []string
+	if hasAny(text, traceWords...) {
+		traces = traceStart.FindAllString(text, -1)
+	}
+	for _, m := range traces {
+		line := strings.TrimSpace(m)
+		if strings.HasPrefix(line, "at ") || strings.HasPrefix(line, "goroutine ") || strings.HasPrefix(line, "Traceback") {
+			continue // the frames; the error line says what happened
+		}
+		add(Problem{Summary: clip(line, 200), Kind: "trace", Code: errorCode(line)})
+	}
+	if segs == nil {
+		return out
+	}
+	var prose strings.Builder
+	for _, g := range segs {
+		if !g.code {
+			prose.WriteString(g.text)
+			prose.WriteByte('\n')
+		}
+	}
+	for _, s := range sentences(prose.String()) {
+		if strings.HasSuffix(s.text, "?") && !strings.Contains(s.lower, "why") || decisions[s.text] {
+			continue
+		}
+		lower := s.lower
+		if !hasAny(lower, problemWords...) || hasAny(lower, solutionWords...) && solutionCue.MatchString(s.text) || !problemCue.MatchString(s.text) || adjectivalFailure(s.text) {
+			continue
+		}
+		add(Problem{Summary: clip(s.text, 200), Kind: "error", Code: errorCode(s.text)})
+	}
+	return out
+}
+
+// adjectivalFailure reports a sentence whose only problem cue is "failed"
+// or "failing" before a plural noun: "failed payments" is a feature, not a
+// failure.
+func adjectivalFailure(s string) bool {
+	locs := problemCue.FindAllStringIndex(s, -1)
+	for _, l := range locs {
+		cue := strings.ToLower(s[l[0]:l[1]])
+		if cue != "failed" && cue != "failing" {
+			return false
+		}
+		next, _, _ := strings.Cut(strings.TrimLeft(s[l[1]:], " "), " ")
+		next = strings.ToLower(strings.TrimRight(next, ".,;:!?"))
+		if len(next) < 4 || !strings.HasSuffix(next, "s") || next == "this" || next == "its" || strings.HasSuffix(next, "ss") {
+			return false
+		}
+	}
+	return len(locs) > 0
+}
+
+func errorCode(s string) string {
+	if m := httpStatus.FindStringSubmatch(s); m != nil {
+		if m[1] != "" {
+			return "HTTP " + m[1]
+		}
+		return "HTTP " + m[2]
+	}
+	return errorPattern.FindString(s)
+}
+
+// findSolutions finds the sentences that say a problem is fixed, or how to
+// fix it.
+func findSolutions(sents []sentence) []Solution {
+	var out []Solution
+	for _, s := range sents {
+		if !strings.HasSuffix(s.text, "?") && hasAny(s.lower, solutionWords...) && solutionCue.MatchString(s.text) {
+			out = append(out, Solution{Sentence: clip(s.text, 200), Confirmation: confirmCue.MatchString(s.text)})
+		}
+	}
+	return out
+}
+
+// findGoals finds what remains to be done: "we need to…", "next…", "TODO".
+func findGoals(sents []sentence) []string {
+	var out []string
+	for _, s := range sents {
+		if strings.HasSuffix(s.text, "?") || !hasAny(s.lower, goalWords...) {
+			continue
+		}
+		if m := goalCue.FindStringSubmatch(stripLead(s.text)); m != nil {
+			g := strings.TrimSpace(strings.TrimRight(m[1], " ,:"))
+			if g != "" && !contains(out, g) {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// clip shortens s to at most n bytes, at a word boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut < n/2 {
+		cut = n
+	}
+	for cut > 0 && cut < len(s) && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return strings.TrimSpace(s[:cut]) + "…"
+}
