@@ -138,7 +138,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	s.Entities = findEntities(p, sents, a.stop)
 	s.Options = findOptions(sents)
 	s.Decisions, s.DecisionCues = findDecisions(sents)
-	s.Problems = findProblems(p, segs, decisionSentences(s.Decisions))
+	s.Problems = findProblems(t.Text, segs, decisionSentences(s.Decisions))
 	s.Solutions = findSolutions(sents)
 	s.Goals = findGoals(sents)
 	if t.Role != "assistant" && t.Role != "system" {

@@ -37,7 +37,7 @@ var decisionPatterns = []struct {
 	{[]string{"agreed", "decision", "decided", "ok", "final", "so"}, re(`^(?:agreed|decision|decided|ok|okay|final|so)\s*[:,-]\s*(?P<obj>[^.;!?\n]+?)\s+(?:over|instead of|rather than)\s+(?P<alt>[^.;!?\n,]+)`)},
 	{[]string{" over ", "instead of", "rather than"}, re(`\b(?:prefer|chose|choose|picked|pick|went with|go with|going with|use|using)\s+(?P<obj>[^.;!?\n]+?)\s+(?:over|instead of|rather than)\s+(?P<alt>[^.;!?\n,]+)`)},
 	{[]string{"let", "we'll", "we will", "going to", "i'll", "i will", "shall"}, re(`\b(?:let'?s|let us|we(?:'ll| will| are going to|'re going to| shall)|i(?:'ll| will|'m going to| am going to))\s+(?:go with|use|pick|choose|adopt|switch to|stick with|opt for|settle on|move to|migrate to|go for|standardi[sz]e on|build (?:it )?(?:with|on))\s+(?P<obj>[^.;!?\n]+)`)},
-	{[]string{"decided", "chose", "picked", "settled", "agreed", "went", "opted", "committed"}, re(`\b(?:decided|chose|picked|settled|agreed|went|opted|committed)\s+(?:to use|to go with|to go for|to switch to|to stick with|on using|on|with|for|to adopt)\s+(?P<obj>[^.;!?\n]+)`)},
+	{[]string{"decided", "chose", "picked", "settled", "agreed", "opted", "committed"}, re(`\b(?:decided|chose|picked|settled|agreed|opted|committed)\s+(?:to use|to go with|to go for|to switch to|to stick with|on using|on|with|for|to adopt)\s+(?P<obj>[^.;!?\n]+)`)},
 	{[]string{"decided", "agreed", "chose"}, re(`\b(?:we|i)\s+(?:have\s+)?(?:decided|agreed|chose)\s+to\s+(?P<obj>[^.;!?\n]+)`)},
 	{[]string{"switch"}, re(`\bswitch(?:ed|ing)?\s+to\s+(?P<obj>[^.;!?\n]+)`)},
 }
@@ -90,7 +90,7 @@ func findDecisions(sents []sentence) ([]Decision, int) {
 			}
 			obj, objEnd := get("obj")
 			d.Outcome = phrase(obj)
-			if d.Outcome == "" {
+			if d.Outcome == "" || personal(d.Outcome) {
 				continue
 			}
 			if old, _ := get("old"); old != "" {
@@ -120,6 +120,17 @@ func findDecisions(sents []sentence) ([]Decision, int) {
 		}
 	}
 	return out, cues
+}
+
+// personal reports an outcome that is someone's ("my sister", "our
+// kids"): what people do with their own is not a technical choice.
+func personal(outcome string) bool {
+	w, _, _ := strings.Cut(strings.ToLower(outcome), " ")
+	switch w {
+	case "my", "his", "her", "their", "our", "your", "me", "him", "them", "us":
+		return true
+	}
+	return false
 }
 
 // phrase trims a captured outcome to its noun phrase: up to the first

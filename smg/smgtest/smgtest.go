@@ -40,7 +40,7 @@ import (
 	"strings"
 
 	"github.com/smg-memory/smg/archive"
-	"github.com/smg-memory/smg/artifacts"
+	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/spec"
 )
@@ -277,23 +277,7 @@ func sameMultiset(a, b []string) bool {
 // it, compressed at archive.DefaultQuality. It is for building test
 // documents.
 func Block(id string, turns []spec.Turn) (spec.ArchiveBlock, error) {
-	if len(turns) == 0 {
-		return spec.ArchiveBlock{}, errors.New("a block of no turns")
-	}
-	js, err := spec.MarshalCanonical(turns)
-	if err != nil {
-		return spec.ArchiveBlock{}, err
-	}
-	return spec.ArchiveBlock{
-		ID:               id,
-		TurnRange:        [2]int{turns[0].Turn, turns[len(turns)-1].Turn},
-		FirstTimestamp:   turns[0].Timestamp,
-		LastTimestamp:    turns[len(turns)-1].Timestamp,
-		TurnCount:        len(turns),
-		UncompressedSize: int64(len(js)),
-		ContentHash:      artifacts.Hash(string(js)),
-		CompressedData:   archive.Compress(js, archive.DefaultQuality),
-	}, nil
+	return graph.NewBlock(id, turns, archive.DefaultQuality)
 }
 
 // TranscriptBytes is spec §4.2's size of the raw transcript of turns: the

@@ -1,0 +1,214 @@
+package classify
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+var an = New()
+
+func analyze(text string) Signals {
+	return an.Analyze(Turn{Text: text, Role: "user", Time: time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)})
+}
+
+func TestDecisions(t *testing.T) {
+	for _, tc := range []struct {
+		text, outcome, rationale, replaces string
+		alts                               []string
+	}{
+		{"Let's go with Elements instead, because the designers want the payment form to match the rest of the site.", "Elements", "the designers want the payment form to match the rest of the site", "", nil},
+		{"We switched from Redux to Zustand because the boilerplate was slowing us down.", "Zustand", "the boilerplate was slowing us down", "Redux", []string{"Redux"}},
+		{"Agreed: Stripe Elements over Checkout, for the custom styling.", "Stripe Elements", "the custom styling", "", []string{"Checkout"}},
+		{"We decided to move the cron job to a queue since it kept timing out.", "move the cron job to a queue", "it kept timing out", "", nil},
+		{"I'll use Redis for caching.", "Redis", "", "", nil},
+		{"Let's replace Moment with date-fns to avoid the bundle size.", "date-fns", "the bundle size", "Moment", []string{"Moment"}},
+		{"We settled on PostgreSQL.", "PostgreSQL", "", "", nil},
+		{"Let's use TypeScript. Because the codebase is getting big.", "TypeScript", "the codebase is getting big", "", nil},
+	} {
+		ds := analyze(tc.text).Decisions
+		if len(ds) != 1 {
+			t.Errorf("%q: %d decisions", tc.text, len(ds))
+			continue
+		}
+		d := ds[0]
+		if d.Outcome != tc.outcome || d.Rationale != tc.rationale || d.Replaces != tc.replaces || !slices.Equal(d.Alternatives, tc.alts) {
+			t.Errorf("%q:\n got %q %q %q %q\nwant %q %q %q %q", tc.text, d.Outcome, d.Rationale, d.Replaces, d.Alternatives, tc.outcome, tc.rationale, tc.replaces, tc.alts)
+		}
+	}
+	for _, text := range []string{
+		"Should we use Stripe Checkout or Stripe Elements?",
+		"I'd start with Stripe Checkout: it is a hosted page.",
+		"I went with my sister to the market.",
+	} {
+		if ds := analyze(text).Decisions; len(ds) != 0 {
+			t.Errorf("%q is not a decision: %+v", text, ds)
+		}
+	}
+}
+
+func TestOptions(t *testing.T) {
+	for text, want := range map[string][]string{
+		"Should we use Stripe Checkout or Stripe Elements?": {"Stripe Checkout", "Stripe Elements"},
+		"REST vs GraphQL for the public API":                {"REST", "GraphQL"},
+		"We're choosing between Postgres and MySQL.":        {"Postgres", "MySQL"},
+	} {
+		if got := analyze(text).Options; !slices.Equal(got, want) {
+			t.Errorf("%q: options %q, want %q", text, got, want)
+		}
+	}
+}
+
+func TestFacts(t *testing.T) {
+	for _, tc := range []struct {
+		speaker, text, fact, category string
+		remember, vague               bool
+	}{
+		{"", "I prefer TypeScript for all projects.", "User prefers TypeScript for all projects.", "preference", false, false},
+		{"Caroline", "I went to a LGBTQ support group yesterday and it was so powerful.", "Caroline went to a LGBTQ support group yesterday (7 May 2023) and it was so powerful.", "context", false, false},
+		{"", "My name is Dana and I'm a backend developer.", "User's name is Dana and User is a backend developer.", "identity", false, false},
+		{"Ben", "I have two kids and a dog.", "Ben has two kids and a dog.", "relationship", false, false},
+		{"", "Please remember that I don't eat pork.", "User doesn't eat pork.", "context", true, false},
+		{"", "I'm allergic to peanuts, please remember that.", "User is allergic to peanuts.", "identity", true, false},
+		{"", "I'm working on a compiler for a tiny language.", "User is working on a compiler for a tiny language.", "project", false, false},
+		{"", "Oh, I think I like hiking, maybe.", "User thinks User like hiking, maybe.", "", false, true},
+		{"", "I love how it watches the files.", "User loves how it watches the files.", "preference", false, false},
+	} {
+		s := an.Analyze(Turn{Text: tc.text, Role: "user", Speaker: tc.speaker, Time: time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)})
+		if tc.category == "" {
+			if len(s.Facts) != 0 {
+				t.Errorf("%q: no fact wanted, got %+v", tc.text, s.Facts)
+			}
+			continue
+		}
+		if len(s.Facts) != 1 {
+			t.Errorf("%q: %d facts", tc.text, len(s.Facts))
+			continue
+		}
+		f := s.Facts[0]
+		if f.Text != tc.fact || f.Category != tc.category || f.Remember != tc.remember || f.Vague != tc.vague {
+			t.Errorf("%q:\n got %q %s remember=%v vague=%v\nwant %q %s remember=%v vague=%v", tc.text, f.Text, f.Category, f.Remember, f.Vague, tc.fact, tc.category, tc.remember, tc.vague)
+		}
+	}
+	// An assistant's first person is not the user's.
+	if s := an.Analyze(Turn{Text: "I prefer tabs.", Role: "assistant"}); len(s.Facts) != 0 {
+		t.Error("a fact from the assistant")
+	}
+}
+
+func TestProblemsAndSolutions(t *testing.T) {
+	s := analyze("The webhook returns 401 in production. It worked locally.")
+	if len(s.Problems) != 1 || s.Problems[0].Code != "HTTP 401" {
+		t.Errorf("problems %+v", s.Problems)
+	}
+	s = analyze("I ran it again:\n```\nTraceback (most recent call last):\n  File \"app.py\", line 3, in <module>\nKeyError: 'user_id'\n```")
+	if len(s.Problems) != 1 || s.Problems[0].Kind != "trace" || !strings.HasPrefix(s.Problems[0].Summary, "KeyError: 'user_id'") || s.Problems[0].Code != "KeyError" {
+		t.Errorf("a traceback: %+v", s.Problems)
+	}
+	s = analyze("That fixed it, the webhooks return 200 now.")
+	if len(s.Solutions) != 1 || !s.Solutions[0].Confirmation || len(s.Problems) != 0 {
+		t.Errorf("a confirmation: %+v, problems %+v", s.Solutions, s.Problems)
+	}
+	for _, text := range []string{
+		"Next, failed payments: the handler should tell the customer.",
+		"We switched from SQLite to PostgreSQL because of database is locked errors.",
+	} {
+		if ps := analyze(text).Problems; len(ps) != 0 {
+			t.Errorf("%q is not a problem: %+v", text, ps)
+		}
+	}
+}
+
+func TestArtifacts(t *testing.T) {
+	for _, tc := range []struct {
+		text, lang, file, content, kind string
+		edit                            bool
+	}{
+		{"Here:\n```go checkout/webhook.go\npackage checkout\n```\n", "go", "checkout/webhook.go", "package checkout\n", "code", false},
+		{"In `src/app.ts`:\n```ts\nexport const x = 1\n```", "ts", "", "export const x = 1\n", "code", false},
+		{"src/app.ts\n```typescript\nexport const x = 1\n```", "typescript", "src/app.ts", "export const x = 1\n", "code", false},
+		{"```\n# config/settings.py\nDEBUG = True\n```", "python", "config/settings.py", "# config/settings.py\nDEBUG = True\n", "code", false},
+		{"```json\n{\"a\": 1}\n```", "json", "", "{\"a\": 1}\n", "data", false},
+		{"app.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n```", "python", "app.py", "x = 2", "code", true},
+		{"```python\napp.py\n<<<<<<< SEARCH\n=======\nprint('new')\n>>>>>>> REPLACE\n```", "python", "app.py", "print('new')", "code", true},
+	} {
+		as := analyze(tc.text).Artifacts
+		if len(as) != 1 {
+			t.Errorf("%q: %d artifacts", tc.text, len(as))
+			continue
+		}
+		a := as[0]
+		if a.Language != tc.lang || a.Filename != tc.file || a.Content != tc.content || a.Kind != tc.kind || (a.Edit != nil) != tc.edit {
+			t.Errorf("%q:\n got %q %q %q %s edit=%v", tc.text, a.Language, a.Filename, a.Content, a.Kind, a.Edit != nil)
+		}
+		if tc.text[a.Start:a.End] == "" || !strings.Contains(tc.text[a.Start:a.End], "```") {
+			t.Errorf("%q: offsets %d..%d do not cover the block", tc.text, a.Start, a.End)
+		}
+	}
+	long := "Steps:\n" + strings.Repeat("- a step of the plan that is long enough to count\n", 6)
+	if as := analyze(long).Artifacts; len(as) != 1 || as[0].Kind != "document" {
+		t.Errorf("a long list: %+v", as)
+	}
+	// "####" and ">" lines inside a fence are code.
+	if as := analyze("```md\n#### not a heading\n> not a quote\n```"); len(as.Artifacts) != 1 {
+		t.Error("a fence with markdown inside")
+	}
+}
+
+func TestEntities(t *testing.T) {
+	s := analyze("Caroline's painting of Lake Louise hangs in Vancouver. Open checkout/webhook.go and call webhook.ConstructEvent, or read https://stripe.com/docs. I got ENOENT and a TypeError.")
+	got := map[string]string{}
+	for _, e := range s.Entities {
+		got[e.Text] = e.Kind
+	}
+	for text, kind := range map[string]string{
+		"Caroline": "name", "Lake Louise": "name", "Vancouver": "name", "checkout/webhook.go": "path",
+		"https://stripe.com/docs": "url", "ENOENT": "error", "TypeError": "error",
+	} {
+		if got[text] != kind {
+			t.Errorf("%q: kind %q, want %q (all: %v)", text, got[text], kind, got)
+		}
+	}
+	s = analyze("With PostgreSQL, also make it idempotent. Then useState and max_retries.")
+	got = map[string]string{}
+	for _, e := range s.Entities {
+		got[e.Text] = e.Kind
+	}
+	if got["PostgreSQL"] != "name" || got["With PostgreSQL"] != "" || got["useState"] != "identifier" || got["max_retries"] != "identifier" {
+		t.Errorf("entities %v", got)
+	}
+}
+
+func TestFillerAndGoals(t *testing.T) {
+	for _, text := range []string{"thanks", "ok!", "lol", "Thank you so much!", "👍", "You're welcome."} {
+		if !analyze(text).Filler {
+			t.Errorf("%q is filler", text)
+		}
+	}
+	for _, text := range []string{"thanks, that fixed the build", "ok, let's use Redis"} {
+		if analyze(text).Filler {
+			t.Errorf("%q is not filler", text)
+		}
+	}
+	s := analyze("TODO: add idempotency keys to the order creation. We still need to write the receipt template.")
+	if !slices.Equal(s.Goals, []string{"add idempotency keys to the order creation", "write the receipt template"}) {
+		t.Errorf("goals %q", s.Goals)
+	}
+}
+
+// FuzzAnalyze: any text classifies without panicking, and every offset it
+// gives is inside the text.
+func FuzzAnalyze(f *testing.F) {
+	f.Add("Let's go with Elements, because the designers want it.", "user")
+	f.Add("```go a.go\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```", "assistant")
+	f.Add("I went to Porto yesterday with my brother Tomás. The webhook returns 401.", "user")
+	f.Fuzz(func(t *testing.T, text, role string) {
+		s := an.Analyze(Turn{Text: text, Role: role, Speaker: "X", Time: time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)})
+		for _, a := range s.Artifacts {
+			if a.Start < 0 || a.End > len(text) || a.Start > a.End {
+				t.Fatalf("artifact at %d..%d of %d", a.Start, a.End, len(text))
+			}
+		}
+	})
+}

@@ -1,0 +1,619 @@
+package graph
+
+import (
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/smg-memory/smg/classify"
+	"github.com/smg-memory/smg/spec"
+)
+
+// Edge strengths: what one observation of each relation is worth. A
+// co-mention is weak alone (0.2, under the pruning threshold) and grows
+// with every turn that repeats it.
+const (
+	coMention        = 0.2
+	requiresDecision = 0.7
+	resultedIn       = 0.8
+	solves           = 0.9
+	implements       = 0.8
+	about            = 0.8
+	aboutMentioned   = 0.6
+	mentions         = 0.5
+	supersedes       = 1.0
+
+	// coMentionLimit bounds the concepts of one turn linked pairwise.
+	coMentionLimit = 8
+	// optionWindow and problemWindow are how many turns back a decision
+	// looks for the options it picks from, and a solution for the problem
+	// it solves; decisionWindow how far back an artifact looks for the
+	// decision it results from.
+	optionWindow   = 10
+	problemWindow  = 20
+	decisionWindow = 2
+)
+
+// create makes a node with the defaults of its type.
+func (b *Builder) create(id string, typ spec.NodeType, label string) *spec.Node {
+	n := &spec.Node{ID: id, Type: typ, Label: label, Confidence: 0.8, Version: 1}
+	b.store.Put(n)
+	b.info[id] = &nodeInfo{}
+	return n
+}
+
+// turnState is what one turn touches.
+type turnState struct {
+	turn     int
+	t        spec.Turn
+	touched  []string
+	concepts []string
+	speaker  string
+}
+
+func (ts *turnState) touch(id string) {
+	if !slices.Contains(ts.touched, id) {
+		ts.touched = append(ts.touched, id)
+	}
+}
+
+// mention records that a node is mentioned at a turn.
+func (b *Builder) mention(id string, turn int) {
+	n := b.store.Node(id)
+	if k := len(n.Mentions); k > 0 && n.Mentions[k-1] >= turn {
+		if !slices.Contains(n.Mentions, turn) {
+			n.Mentions = append(n.Mentions, turn)
+			slices.Sort(n.Mentions)
+		}
+	} else {
+		n.Mentions = append(n.Mentions, turn)
+	}
+	n.FirstMentioned, n.LastMentioned = n.Mentions[0], n.Mentions[len(n.Mentions)-1]
+	if b.cur != nil && b.cur.turn == turn {
+		b.cur.touch(id)
+	}
+}
+
+// reinforce strengthens an edge by one observation worth step:
+// s' = 1 − (1 − s)(1 − step).
+func (b *Builder) reinforce(from, to string, rel spec.Relation, step float64) {
+	old, _ := b.store.Strength(from, to, rel)
+	b.store.Link(from, to, rel, 1-(1-old)*(1-step))
+}
+
+// apply puts what a turn says into the graph.
+func (b *Builder) apply(t spec.Turn, s classify.Signals) {
+	ts := &turnState{turn: t.Turn, t: t}
+	b.cur = ts
+	defer func() { b.cur = nil }()
+	if t.Speaker != "" && t.Role != spec.RoleAssistant && t.Role != spec.RoleTool && t.Role != spec.RoleSystem {
+		ts.speaker = b.speaker(t.Speaker)
+	}
+	if s.Filler {
+		return
+	}
+	b.concepts(ts, s)
+	if len(s.Options) > 0 {
+		b.options = append(b.options, optionSet{turn: ts.turn, options: s.Options})
+	}
+	for _, d := range s.Decisions {
+		b.decision(ts, d)
+	}
+	for _, p := range s.Problems {
+		b.problem(ts, p)
+	}
+	for _, so := range s.Solutions {
+		b.solution(ts, so)
+	}
+	for _, f := range s.Facts {
+		b.fact(ts, f)
+	}
+	var arts []string
+	for _, a := range s.Artifacts {
+		arts = append(arts, b.artifact(ts, a))
+	}
+	b.vault.turnArtifacts = append(b.vault.turnArtifacts[:0], arts...)
+	b.vault.turnOfArtifacts = ts.turn
+	for _, g := range s.Goals {
+		b.goals = append(b.goals, goal{text: g, turn: ts.turn})
+	}
+	for _, id := range ts.touched {
+		info := b.info[id]
+		info.cues += s.DecisionCues
+		info.words += s.Words
+	}
+}
+
+// concepts puts the turn's named things and recurring terms into the
+// graph and links those mentioned together.
+func (b *Builder) concepts(ts *turnState, s classify.Signals) {
+	add := func(id string) {
+		if id != "" && !slices.Contains(ts.concepts, id) {
+			ts.concepts = append(ts.concepts, id)
+		}
+	}
+	for _, e := range s.Entities {
+		add(b.entity(e, ts.turn))
+	}
+	for _, ph := range s.Phrases {
+		add(b.recurring("phrase:"+singular(ph), ph, ts.turn, true))
+	}
+	seen := map[string]bool{}
+	for _, t := range s.Terms {
+		if seen[t.Term] || len(t.Word) < 4 || !letters(t.Word) {
+			continue
+		}
+		seen[t.Term] = true
+		add(b.recurring("term:"+t.Term, t.Word, ts.turn, false))
+	}
+	limit := min(len(ts.concepts), coMentionLimit)
+	for i := 0; i < limit; i++ {
+		for j := i + 1; j < limit; j++ {
+			a, c := ts.concepts[i], ts.concepts[j]
+			if c < a {
+				a, c = c, a
+			}
+			b.reinforce(a, c, spec.RelRelatedTo, coMention)
+		}
+	}
+}
+
+// recurring counts a candidate term or phrase, makes it a concept when it
+// recurs enough, and returns its node once it is one.
+func (b *Builder) recurring(key, form string, turn int, phrase bool) string {
+	if id := b.ents.byKey[key]; id != "" {
+		b.mention(id, turn)
+		b.addForm(id, form)
+		return id
+	}
+	if !b.terms.see(key, form, turn, b.turns, phrase, b.cfg.ConceptTurns) {
+		return ""
+	}
+	st := b.terms.stats[key]
+	st.promoted = true
+	id := b.newID("concept", form, key)
+	b.ents.byKey[key] = id
+	n := b.create(id, spec.NodeConcept, form)
+	n.Confidence = 0.6
+	info := b.info[id]
+	info.kind, info.key = "term", key
+	for f, c := range st.forms {
+		if info.forms == nil {
+			info.forms = map[string]int{}
+		}
+		info.forms[f] += c
+	}
+	info.firstForm = form
+	for _, u := range st.turns {
+		b.mention(id, u)
+	}
+	return id
+}
+
+// singular makes the last word of a phrase singular, crudely, so that
+// "support groups" and "support group" count together.
+func singular(ph string) string {
+	if strings.HasSuffix(ph, "ss") || len(ph) < 4 || !strings.HasSuffix(ph, "s") {
+		return ph
+	}
+	if strings.HasSuffix(ph, "ies") {
+		return ph[:len(ph)-3] + "y"
+	}
+	return ph[:len(ph)-1]
+}
+
+func letters(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// conceptsIn returns the turn's concepts whose names occur in text.
+func (b *Builder) conceptsIn(ts *turnState, text string) []string {
+	lower := strings.ToLower(text)
+	var out []string
+	for _, id := range ts.concepts {
+		for f := range b.info[id].forms {
+			if f != "" && strings.Contains(lower, strings.ToLower(f)) {
+				out = append(out, id)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// decision puts a decision into the graph: the node, what it supersedes,
+// the concepts it decides about.
+func (b *Builder) decision(ts *turnState, d classify.Decision) {
+	outcome, alts := b.resolveOptions(d.Outcome, d.Alternatives, ts.turn)
+	key := normKey(outcome)
+	if key == "" {
+		return
+	}
+	id := b.decisionKeys[key]
+	if id == "" {
+		id = b.newID("decision", outcome, "decision:"+key)
+		b.decisionKeys[key] = id
+		n := b.create(id, spec.NodeDecision, capitalize(outcome))
+		n.Outcome = outcome
+		n.Description = d.Sentence
+		n.Timestamp, n.ValidFrom = ts.t.Timestamp, ts.t.Timestamp
+		b.info[id].outcomeKey = key
+	}
+	n := b.store.Node(id)
+	n.ValidTo = time.Time{} // decided (again): valid from here on
+	if n.Rationale == "" {
+		n.Rationale = d.Rationale
+	}
+	for _, a := range alts {
+		if a != "" && !strings.EqualFold(a, outcome) && !hasAlternative(n.Alternatives, a) {
+			n.Alternatives = append(n.Alternatives, spec.Alternative{Option: a})
+		}
+	}
+	b.mention(id, ts.turn)
+	// What this decision replaces or rejects, decided before, is
+	// superseded: closed, not deleted.
+	replaced := false
+	for _, old := range b.decisionIDs() {
+		o := b.store.Node(old)
+		if old == id || !o.ValidTo.IsZero() {
+			continue
+		}
+		for _, a := range append([]string{d.Replaces}, alts...) {
+			if a != "" && sameThing(b.info[old].outcomeKey, normKey(a)) {
+				o.ValidTo = ts.t.Timestamp
+				b.store.Link(id, old, spec.RelSupersedes, supersedes)
+				replaced = replaced || strings.EqualFold(a, d.Replaces)
+				break
+			}
+		}
+	}
+	if d.Replaces != "" && !replaced {
+		// "We switched from X to Y": X was decided before this memory saw it.
+		okey := normKey(d.Replaces)
+		oid := b.decisionKeys[okey]
+		if oid == "" {
+			oid = b.newID("decision", d.Replaces, "decision:"+okey)
+			b.decisionKeys[okey] = oid
+			o := b.create(oid, spec.NodeDecision, capitalize(d.Replaces))
+			o.Outcome = d.Replaces
+			o.Description = "Replaced: " + d.Sentence
+			o.Confidence = 0.5
+			o.Metadata = map[string]any{"inferred": true}
+			o.Timestamp, o.ValidFrom = ts.t.Timestamp, ts.t.Timestamp
+			b.info[oid].outcomeKey = okey
+			b.mention(oid, ts.turn)
+		}
+		if oid != id {
+			b.store.Node(oid).ValidTo = ts.t.Timestamp
+			b.store.Link(id, oid, spec.RelSupersedes, supersedes)
+		}
+	}
+	concepts := b.conceptsIn(ts, d.Sentence)
+	for _, c := range concepts {
+		b.store.Link(c, id, spec.RelRequiresDecision, requiresDecision)
+	}
+	// A decision made because of an open problem about the same thing
+	// solves it ("we switched from SQLite because it kept locking").
+	if d.Rationale != "" {
+		for k := len(b.openProblems) - 1; k >= 0; k-- {
+			p := b.openProblems[k]
+			if ts.turn-b.store.Node(p).LastMentioned > problemWindow || !b.sharesConcept(p, concepts) {
+				continue
+			}
+			b.store.Link(id, p, spec.RelSolves, solves)
+			b.openProblems = slices.Delete(b.openProblems, k, k+1)
+		}
+	}
+	b.lastDecision.id, b.lastDecision.turn = id, ts.turn
+}
+
+// decisionIDs lists the decisions in id order.
+func (b *Builder) decisionIDs() []string {
+	ids := make([]string, 0, len(b.decisionKeys))
+	for _, id := range b.decisionKeys {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// sharesConcept reports whether a node links to one of concepts.
+func (b *Builder) sharesConcept(id string, concepts []string) bool {
+	for _, c := range concepts {
+		if b.store.Relations(id, c) != nil || b.store.Relations(c, id) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveOptions expands an outcome and alternatives against the options
+// the recent turns weighed: "Elements" after "Stripe Checkout or Stripe
+// Elements?" is "Stripe Elements", and "Stripe Checkout" is an alternative.
+func (b *Builder) resolveOptions(outcome string, alts []string, turn int) (string, []string) {
+	alts = slices.Clone(alts)
+	for i := len(b.options) - 1; i >= 0; i-- {
+		set := b.options[i]
+		if turn-set.turn > optionWindow {
+			break
+		}
+		match := ""
+		for _, o := range set.options {
+			if sameThing(normKey(o), normKey(outcome)) {
+				match = o
+				break
+			}
+		}
+		if match == "" {
+			continue
+		}
+		if len(match) > len(outcome) {
+			outcome = match
+		}
+		for _, o := range set.options {
+			if o == match {
+				continue
+			}
+			known := false
+			for k, a := range alts {
+				if sameThing(normKey(a), normKey(o)) {
+					if len(o) > len(a) {
+						alts[k] = o
+					}
+					known = true
+				}
+			}
+			if !known {
+				alts = append(alts, o)
+			}
+		}
+		break
+	}
+	return outcome, alts
+}
+
+// sameThing reports whether two keys name the same thing: equal, or one
+// the other's last or first word(s) ("elements", "stripe elements").
+func sameThing(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if a == b {
+		return true
+	}
+	short, long := a, b
+	if len(short) > len(long) {
+		short, long = long, short
+	}
+	return len(short) >= 3 && (strings.HasSuffix(long, " "+short) || strings.HasPrefix(long, short+" "))
+}
+
+func hasAlternative(as []spec.Alternative, o string) bool {
+	for _, a := range as {
+		if strings.EqualFold(a.Option, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// normKey is a comparison key for short texts: lowercase words.
+func normKey(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}), " ")
+}
+
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// problem puts a problem into the graph and opens it.
+func (b *Builder) problem(ts *turnState, p classify.Problem) {
+	key := "problem:" + normKey(p.Summary)
+	id := b.ents.byKey[key]
+	if id == "" {
+		id = b.newID("problem", firstWords(p.Summary, 8), key)
+		b.ents.byKey[key] = id
+		n := b.create(id, spec.NodeProblem, clipLabel(p.Summary))
+		n.Description = p.Summary
+		md := map[string]any{"kind": p.Kind}
+		if p.Code != "" {
+			md["code"] = p.Code
+		}
+		n.Metadata = md
+	}
+	b.mention(id, ts.turn)
+	if !slices.Contains(b.openProblems, id) {
+		b.openProblems = append(b.openProblems, id)
+	}
+	for _, c := range b.conceptsIn(ts, p.Summary) {
+		b.store.Link(id, c, spec.RelAbout, aboutMentioned)
+	}
+}
+
+// solution puts a solution into the graph and links it to the problem it
+// solves: the latest open one of the last turns.
+func (b *Builder) solution(ts *turnState, so classify.Solution) {
+	label, desc := so.Sentence, so.Sentence
+	if so.Confirmation {
+		// "That fixed it": the fix is what the assistant said just before.
+		if prev := b.previousAssistant(ts.turn); prev != "" {
+			label = prev
+			desc = prev + " (confirmed: " + so.Sentence + ")"
+		}
+	}
+	key := "solution:" + normKey(label)
+	id := b.ents.byKey[key]
+	if id == "" {
+		id = b.newID("solution", firstWords(label, 8), key)
+		b.ents.byKey[key] = id
+		n := b.create(id, spec.NodeSolution, clipLabel(label))
+		n.Description = desc
+		n.Confidence = 0.7
+	}
+	b.mention(id, ts.turn)
+	for k := len(b.openProblems) - 1; k >= 0; k-- {
+		p := b.openProblems[k]
+		if ts.turn-b.store.Node(p).LastMentioned > problemWindow {
+			continue
+		}
+		b.store.Link(id, p, spec.RelSolves, solves)
+		b.openProblems = slices.Delete(b.openProblems, k, k+1)
+		break
+	}
+	if so.Confirmation && b.vault.turnOfArtifacts >= ts.turn-2 {
+		for _, a := range b.vault.turnArtifacts {
+			b.store.Link(a, id, spec.RelImplements, implements)
+			b.info[a].artifactRel = true
+			b.info[id].artifactRel = true
+		}
+	}
+}
+
+// previousAssistant returns the first prose sentence of the last assistant
+// turn before turn, within two turns.
+func (b *Builder) previousAssistant(turn int) string {
+	for i := len(b.recent) - 2; i >= 0; i-- {
+		t := b.recent[i]
+		if turn-t.Turn > 2 {
+			break
+		}
+		if t.Role == spec.RoleAssistant {
+			prose := t.Content
+			if k := strings.Index(prose, "```"); k >= 0 {
+				prose = prose[:k]
+			}
+			prose = strings.TrimSpace(prose)
+			if k := strings.IndexAny(prose, ".!?\n"); k > 0 {
+				prose = prose[:k+1]
+			}
+			return strings.TrimSpace(strings.TrimRight(prose, ":"))
+		}
+	}
+	return ""
+}
+
+// exclusivePredicates are what a person can be only one of at a time: a
+// newer fact with the same one supersedes the older.
+var exclusivePredicates = []string{"lives in", "lives near", "is from", "works at", "works as", "works for", "name is", "is married", "is single", "is engaged", "is dating", "is divorced", "is called"}
+
+// fact puts a fact about a person into the graph.
+func (b *Builder) fact(ts *turnState, f classify.Fact) {
+	key := "fact:" + normKey(f.Text)
+	id := b.ents.byKey[key]
+	if id == "" {
+		id = b.newID("fact", firstWords(f.Text, 8), key)
+		b.ents.byKey[key] = id
+		n := b.create(id, spec.NodeFact, f.Text)
+		n.Description = f.Sentence
+		n.Category = f.Category
+		n.Scope = "user"
+		if f.Subject != "User" {
+			n.Scope = "user:" + slug(f.Subject, 60)
+		}
+		n.Source = spec.SourceAI
+		if f.Remember {
+			n.Source = spec.SourceUser
+		}
+		n.CreatedBy = "smg"
+		n.Confidence = 0.9
+		if f.Vague {
+			n.Confidence = 0.6
+		}
+		n.ValidFrom = ts.t.Timestamp
+		md := map[string]any{}
+		if f.Specific {
+			md["specific"] = true
+		}
+		if f.Vague {
+			md["vague"] = true
+		}
+		if len(f.Dates) > 0 {
+			var ds []any
+			for _, d := range f.Dates {
+				ds = append(ds, map[string]any{"text": d.Text, "date": d.From.Format("2006-01-02"), "granularity": d.Granularity.String()})
+			}
+			md["dates"] = ds
+		}
+		if len(md) > 0 {
+			n.Metadata = md
+		}
+		info := b.info[id]
+		info.predicate = predicateOf(f.Text, f.Subject)
+		info.key = key
+		if info.predicate != "" {
+			pk := n.Scope + "\x00" + info.predicate
+			b.factPreds[pk] = append(b.factPreds[pk], id)
+		}
+	}
+	b.mention(id, ts.turn)
+	if ts.speaker != "" && f.Subject == ts.t.Speaker {
+		b.store.Link(id, ts.speaker, spec.RelAbout, about)
+	}
+	for _, c := range b.conceptsIn(ts, f.Sentence) {
+		if c != ts.speaker {
+			b.store.Link(id, c, spec.RelAbout, aboutMentioned)
+		}
+	}
+	// A newer fact of the same exclusive predicate supersedes the older.
+	if p := b.info[id].predicate; p != "" {
+		n := b.store.Node(id)
+		for _, old := range b.factPreds[n.Scope+"\x00"+p] {
+			o := b.store.Node(old)
+			if old == id || !o.ValidTo.IsZero() {
+				continue
+			}
+			o.ValidTo = ts.t.Timestamp
+			b.store.Link(id, old, spec.RelSupersedes, supersedes)
+		}
+	}
+}
+
+// predicateOf returns the exclusive predicate of a fact's text, if it has
+// one, keyed with its subject.
+func predicateOf(text, subject string) string {
+	rest := strings.ToLower(strings.TrimPrefix(text, subject))
+	rest = strings.TrimPrefix(strings.TrimSpace(rest), "'s ")
+	for _, p := range exclusivePredicates {
+		if strings.HasPrefix(rest, p+" ") || rest == p {
+			return p
+		}
+	}
+	return ""
+}
+
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) > n {
+		f = f[:n]
+	}
+	return strings.Join(f, " ")
+}
+
+// clipLabel shortens a sentence to a label of at most 100 bytes.
+func clipLabel(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= 100 {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:100], ' ')
+	if cut < 50 {
+		cut = 100
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return strings.TrimSpace(s[:cut]) + "…"
+}

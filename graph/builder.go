@@ -1,0 +1,290 @@
+// Package graph builds the semantic graph of a memory from the turns of a
+// conversation: concepts, decisions with their rationale and alternatives,
+// problems and their solutions, facts about people, artifacts, the typed,
+// weighted edges between them, their importance and activation, the working
+// memory, the artifact vault and the deep archive (spec/smg-v1.md §4–§8).
+//
+// A [Builder] takes turns one at a time and gives the [spec.Document] they
+// make at any point. The document depends only on the turns and the
+// [Config]: ingesting turns one by one, all at once, or in two sittings with
+// the document saved and reloaded in between gives the same document.
+// Ids are derived from content, so the same conversation gives the same
+// file, and two versions of a memory diff well.
+//
+// graph composes classify, importance, artifacts and archive, and reads
+// and writes spec's types. A Builder is not safe for concurrent use; the
+// smg package's Memory serializes access to one.
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/smg-memory/smg/archive"
+	"github.com/smg-memory/smg/classify"
+	"github.com/smg-memory/smg/importance"
+	"github.com/smg-memory/smg/spec"
+)
+
+// Config sets the numbers of the write path. The zero value of a field
+// takes its default from [DefaultConfig].
+type Config struct {
+	// RecentTurns is how many of the last turns working memory keeps
+	// verbatim.
+	RecentTurns int
+	// BlockSize is the number of turns of an archive block.
+	BlockSize int
+	// BlockQuality is the Brotli quality of archive blocks.
+	BlockQuality int
+	// SnapshotInterval: every SnapshotInterval-th version of an artifact
+	// is stored in full, the others as patches.
+	SnapshotInterval int
+	// MinEdgeStrength: weaker edges are pruned from the document.
+	MinEdgeStrength float64
+	// Goals and ActiveArtifacts bound those lists of working memory;
+	// ActiveWindow is how many turns back an artifact counts as active.
+	Goals           int
+	ActiveArtifacts int
+	ActiveWindow    int
+	// ConceptTurns: a phrase or term that recurs in this many turns
+	// becomes a concept (subject to the frequency caps below).
+	ConceptTurns int
+	// Importance and decay.
+	Weights importance.Weights
+	Decay   importance.Decay
+	// Generator names the program, for metadata.generator.
+	Generator string
+}
+
+// DefaultConfig is the configuration a zero Config stands for.
+func DefaultConfig() Config {
+	return Config{
+		RecentTurns:      10,
+		BlockSize:        50,
+		BlockQuality:     archive.DefaultQuality,
+		SnapshotInterval: 10,
+		MinEdgeStrength:  0.3,
+		Goals:            7,
+		ActiveArtifacts:  5,
+		ActiveWindow:     20,
+		ConceptTurns:     3,
+		Weights:          importance.DefaultWeights(),
+		Decay:            importance.DefaultDecay(),
+		Generator:        "smg",
+	}
+}
+
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	if c.RecentTurns <= 0 {
+		c.RecentTurns = d.RecentTurns
+	}
+	if c.BlockSize <= 0 {
+		c.BlockSize = d.BlockSize
+	}
+	if c.BlockQuality <= 0 {
+		c.BlockQuality = d.BlockQuality
+	}
+	if c.SnapshotInterval <= 0 {
+		c.SnapshotInterval = d.SnapshotInterval
+	}
+	if c.MinEdgeStrength <= 0 {
+		c.MinEdgeStrength = d.MinEdgeStrength
+	}
+	if c.Goals <= 0 {
+		c.Goals = d.Goals
+	}
+	if c.ActiveArtifacts <= 0 {
+		c.ActiveArtifacts = d.ActiveArtifacts
+	}
+	if c.ActiveWindow <= 0 {
+		c.ActiveWindow = d.ActiveWindow
+	}
+	if c.ConceptTurns <= 0 {
+		c.ConceptTurns = d.ConceptTurns
+	}
+	if c.Weights.Categories == nil {
+		c.Weights = d.Weights
+	}
+	if c.Decay.D == 0 {
+		c.Decay = d.Decay
+	}
+	if c.Generator == "" {
+		c.Generator = d.Generator
+	}
+	return c
+}
+
+// ErrInvalidTurn reports a turn the format cannot hold.
+var ErrInvalidTurn = errors.New("invalid turn")
+
+// Builder builds a memory turn by turn.
+type Builder struct {
+	cfg   Config
+	an    *classify.Analyzer
+	meta  spec.Metadata
+	extra extras
+	now   func() time.Time
+
+	turns      int
+	times      []time.Time // by turn - 1
+	transcript int64
+
+	arch   archiveState
+	recent []spec.Turn
+
+	store *Store
+	info  map[string]*nodeInfo
+	ents  entityIndex
+	terms termIndex
+
+	options      []optionSet
+	decisionKeys map[string]string   // outcome key → decision node
+	factPreds    map[string][]string // scope and exclusive predicate → facts
+	openProblems []string
+	goals        []goal
+	vault        vaultState
+	lastDecision struct {
+		id   string
+		turn int
+	}
+	cur *turnState // the turn being applied
+}
+
+// extras are the members of a loaded document this package does not know,
+// kept for the document it gives back (spec §9.3).
+type extras struct {
+	doc, wm, graph, vault, archive []byte
+	vectorIndex                    *spec.VectorIndex
+}
+
+// nodeInfo is what the builder knows of a node beyond its spec fields.
+type nodeInfo struct {
+	cues, words int
+	forms       map[string]int // the node's surface forms and their counts
+	firstForm   string
+	hints       map[string]int // entity kinds suggested by context
+	kind        string
+	key         string // the entity key that names it, for concepts
+	predicate   string // for facts: the exclusive predicate ("lives in")
+	outcomeKey  string // for decisions
+	artifactRel bool   // linked to an artifact
+}
+
+type optionSet struct {
+	turn    int
+	options []string
+}
+
+type goal struct {
+	text string
+	turn int
+}
+
+// Options name a new memory.
+type Options struct {
+	ID          string
+	ProjectID   string
+	ProjectName string
+	Description string
+	Tags        []string
+	Scope       *spec.Scope
+	// Now is the clock, used only for turns without timestamps.
+	Now func() time.Time
+}
+
+// New returns a builder of a new, empty memory.
+func New(cfg Config, opts Options) *Builder {
+	b := newBuilder(cfg)
+	b.meta = spec.Metadata{
+		ID:          opts.ID,
+		ProjectID:   opts.ProjectID,
+		ProjectName: opts.ProjectName,
+		Description: opts.Description,
+		Tags:        opts.Tags,
+		Scope:       opts.Scope,
+	}
+	if opts.Now != nil {
+		b.now = opts.Now
+	}
+	return b
+}
+
+func newBuilder(cfg Config) *Builder {
+	cfg = cfg.withDefaults()
+	return &Builder{
+		cfg:   cfg,
+		an:    classify.New(),
+		now:   time.Now,
+		store: NewStore(),
+		info:  map[string]*nodeInfo{},
+		ents:  newEntityIndex(),
+		terms: termIndex{stats: map[string]*termStat{}},
+		vault: newVault(),
+
+		decisionKeys: map[string]string{},
+		factPreds:    map[string][]string{},
+	}
+}
+
+// Turns is the number of turns ingested.
+func (b *Builder) Turns() int { return b.turns }
+
+// Store gives the graph as it is now (importance and activation are
+// computed only in [Builder.Document]).
+func (b *Builder) Store() *Store { return b.store }
+
+// Add ingests one turn. Its Turn field is ignored: the builder numbers
+// turns. A turn needs content that is valid UTF-8 and a role or a speaker;
+// a role must be user, assistant, system or tool.
+func (b *Builder) Add(t spec.Turn) error {
+	if err := checkTurn(t); err != nil {
+		return err
+	}
+	b.turns++
+	t.Turn = b.turns
+	t.Importance = 0
+	b.times = append(b.times, t.Timestamp)
+	if js, err := spec.MarshalCanonical(t); err == nil {
+		b.transcript += int64(len(js))
+	}
+	b.arch.add(t, b.cfg)
+	b.recent = append(b.recent, t)
+	if len(b.recent) > b.cfg.RecentTurns {
+		b.recent = b.recent[len(b.recent)-b.cfg.RecentTurns:]
+	}
+	if b.meta.Created.IsZero() {
+		b.meta.Created = b.turnTime(t)
+	}
+	if m := b.turnTime(t); m.After(b.meta.Modified) {
+		b.meta.Modified = m
+	}
+	if b.meta.ID == "" {
+		b.meta.ID = derivedID(t)
+	}
+	b.apply(t, b.an.Analyze(classify.Turn{Text: t.Content, Role: t.Role, Speaker: t.Speaker, Time: t.Timestamp}))
+	return nil
+}
+
+func (b *Builder) turnTime(t spec.Turn) time.Time {
+	if !t.Timestamp.IsZero() {
+		return t.Timestamp
+	}
+	return b.now().UTC().Truncate(time.Second)
+}
+
+var roles = map[string]bool{"": true, spec.RoleUser: true, spec.RoleAssistant: true, spec.RoleSystem: true, spec.RoleTool: true}
+
+func checkTurn(t spec.Turn) error {
+	switch {
+	case !utf8.ValidString(t.Content) || !utf8.ValidString(t.Speaker) || !utf8.ValidString(t.ExternalID):
+		return fmt.Errorf("%w: not valid UTF-8", ErrInvalidTurn)
+	case t.Role == "" && t.Speaker == "":
+		return fmt.Errorf("%w: neither role nor speaker", ErrInvalidTurn)
+	case !roles[t.Role]:
+		return fmt.Errorf("%w: role %q is not user, assistant, system or tool", ErrInvalidTurn, t.Role)
+	}
+	return nil
+}

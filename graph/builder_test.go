@@ -1,0 +1,305 @@
+package graph
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/smg-memory/smg/artifacts"
+	"github.com/smg-memory/smg/spec"
+)
+
+// conversation reads a transcript of testdata/conversations.
+func conversation(t testing.TB, name string) []spec.Turn {
+	t.Helper()
+	raw, err := os.ReadFile("../testdata/conversations/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in []struct {
+		ID, Role, Speaker, Content string
+		Timestamp                  time.Time
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		t.Fatal(err)
+	}
+	turns := make([]spec.Turn, len(in))
+	for i, x := range in {
+		turns[i] = spec.Turn{ExternalID: x.ID, Role: x.Role, Speaker: x.Speaker, Content: x.Content, Timestamp: x.Timestamp}
+	}
+	return turns
+}
+
+func build(t testing.TB, turns []spec.Turn) *spec.Document {
+	t.Helper()
+	b := New(Config{}, Options{})
+	for _, tu := range turns {
+		if err := b.Add(tu); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Document()
+}
+
+// index gives a document's nodes by id and its edges by triple.
+type index struct {
+	doc   *spec.Document
+	nodes map[string]*spec.Node
+}
+
+func indexOf(doc *spec.Document) index {
+	ix := index{doc: doc, nodes: map[string]*spec.Node{}}
+	for i := range doc.SemanticGraph.Nodes {
+		ix.nodes[doc.SemanticGraph.Nodes[i].ID] = &doc.SemanticGraph.Nodes[i]
+	}
+	return ix
+}
+
+// find returns the node of a type whose label contains text.
+func (ix index) find(t *testing.T, typ spec.NodeType, text string) *spec.Node {
+	t.Helper()
+	for i := range ix.doc.SemanticGraph.Nodes {
+		n := &ix.doc.SemanticGraph.Nodes[i]
+		if n.Type == typ && strings.Contains(n.Label, text) {
+			return n
+		}
+	}
+	t.Fatalf("no %s node with %q", typ, text)
+	return nil
+}
+
+func (ix index) edge(from, to string, rel spec.Relation) bool {
+	for _, e := range ix.doc.SemanticGraph.Edges {
+		if e.From == from && e.To == to && e.Relation == rel {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCheckout checks what the coding conversation of testdata must give:
+// decisions with their rationale and alternatives, one superseding another,
+// a problem and the solution that solves it, the artifact that implements
+// it, a remembered preference, goals.
+func TestCheckout(t *testing.T) {
+	ix := indexOf(build(t, conversation(t, "checkout.json")))
+
+	elements := ix.find(t, spec.NodeDecision, "Stripe Elements")
+	if !strings.Contains(elements.Rationale, "designers want the payment form to match") {
+		t.Errorf("rationale %q", elements.Rationale)
+	}
+	if !hasOption(elements, "Stripe Checkout") {
+		t.Errorf("alternatives %+v lack Stripe Checkout", elements.Alternatives)
+	}
+
+	pg := ix.find(t, spec.NodeDecision, "PostgreSQL")
+	sqlite := ix.find(t, spec.NodeDecision, "SQLite")
+	if !strings.Contains(pg.Rationale, "database is locked") || !hasOption(pg, "SQLite") {
+		t.Errorf("PostgreSQL decision: %q, %+v", pg.Rationale, pg.Alternatives)
+	}
+	if sqlite.ValidTo.IsZero() || !pg.ValidTo.IsZero() || !ix.edge(pg.ID, sqlite.ID, spec.RelSupersedes) {
+		t.Errorf("the switch does not supersede SQLite: validTo %v, edge %v", sqlite.ValidTo, ix.edge(pg.ID, sqlite.ID, spec.RelSupersedes))
+	}
+	locked := ix.find(t, spec.NodeProblem, "database is")
+	if !ix.edge(pg.ID, locked.ID, spec.RelSolves) {
+		t.Error("the switch to PostgreSQL does not solve the locking problem")
+	}
+
+	p401 := ix.find(t, spec.NodeProblem, "401")
+	if p401.Metadata["code"] != "HTTP 401" {
+		t.Errorf("the 401's code: %v", p401.Metadata)
+	}
+	fix := ix.find(t, spec.NodeSolution, "signature covers the raw request body")
+	if !ix.edge(fix.ID, p401.ID, spec.RelSolves) {
+		t.Error("the fix does not solve the 401")
+	}
+	webhook := ix.find(t, spec.NodeArtifact, "checkout/webhook.go")
+	if !ix.edge(webhook.ID, fix.ID, spec.RelImplements) {
+		t.Error("webhook.go does not implement the fix")
+	}
+	art := ix.doc.ArtifactVault.Artifacts[webhook.ArtifactID]
+	if len(art.Versions) != 4 || webhook.ArtifactVersion != 4 {
+		t.Errorf("webhook.go has %d versions, the node points at %d; want 4 (revised three times)", len(art.Versions), webhook.ArtifactVersion)
+	}
+	chain := make([]artifacts.Version, len(art.Versions))
+	for i, v := range art.Versions {
+		chain[i] = artifacts.Version{Hash: v.Hash, Content: v.Content, Patch: v.Patch}
+	}
+	if err := artifacts.Walk(chain, func(int, string, error) error { return nil }); err != nil || art.Versions[1].Patch == nil {
+		t.Errorf("the versions after the first are not patches, or do not apply: %v", err)
+	}
+	if !ix.edge(elements.ID, ix.find(t, spec.NodeArtifact, "PaymentForm.jsx").ID, spec.RelResultedIn) {
+		t.Error("the Elements decision did not result in the payment form")
+	}
+
+	goPref := ix.find(t, spec.NodeFact, "prefers Go for all backend work")
+	if goPref.Label != "Dana prefers Go for all backend work." || goPref.Category != spec.CategoryPreference || goPref.Source != spec.SourceUser || goPref.Importance != 1 {
+		t.Errorf("the preference: %q %s %s %v", goPref.Label, goPref.Category, goPref.Source, goPref.Importance)
+	}
+	friend := ix.find(t, spec.NodeFact, "Priya")
+	if !strings.HasPrefix(friend.Label, "Dana is working on the shop with Dana's friend Priya") {
+		t.Errorf("the friend fact: %q", friend.Label)
+	}
+	if ix.find(t, spec.NodeConcept, "Priya").Metadata["kind"] != "person" {
+		t.Error("Priya is not a person")
+	}
+
+	wm := ix.doc.WorkingMemory
+	if !slices.ContainsFunc(wm.CurrentGoals, func(g string) bool { return strings.Contains(g, "idempotency keys") }) {
+		t.Errorf("goals %q lack the idempotency keys", wm.CurrentGoals)
+	}
+	if len(wm.RecentContext) != 10 || wm.RecentContext[9].Turn != 20 || wm.ActiveArtifacts[0] != webhook.ArtifactID {
+		t.Errorf("working memory: %d recent turns, active %v", len(wm.RecentContext), wm.ActiveArtifacts)
+	}
+	for _, n := range ix.doc.SemanticGraph.Nodes {
+		if n.Label == "thanks" || n.Label == "You're welcome." {
+			t.Errorf("filler made a node: %q", n.Label)
+		}
+	}
+}
+
+func hasOption(n *spec.Node, o string) bool {
+	return slices.ContainsFunc(n.Alternatives, func(a spec.Alternative) bool { return a.Option == o })
+}
+
+// TestPersonal checks the personal conversation: facts in the third
+// person with categories and resolved dates, people and places, and a move
+// that supersedes where someone lives.
+func TestPersonal(t *testing.T) {
+	ix := indexOf(build(t, conversation(t, "personal.json")))
+	for label, cat := range map[string]string{
+		"Ben is a nurse":      spec.CategoryIdentity,
+		"Ana prefers the sea": spec.CategoryPreference,
+		"Ana's favorite place is the coast near Cádiz.":                              spec.CategoryPreference,
+		"Ben's sister Lucia helped Ben choose him.":                                  spec.CategoryRelationship,
+		"Ana is working on a photo book about the coast.":                            spec.CategoryProject,
+		"Ben adopted a dog last Saturday (18 May 2024)!":                             spec.CategoryContext,
+		"Ana's brother Tomás visited Porto with Ana three days ago (12 April 2024).": spec.CategoryRelationship,
+		"Ana is allergic to cats":                                                    spec.CategoryIdentity,
+	} {
+		f := ix.find(t, spec.NodeFact, label)
+		if f.Category != cat {
+			t.Errorf("%q: category %s, want %s", f.Label, f.Category, cat)
+		}
+	}
+	if f := ix.find(t, spec.NodeFact, "allergic"); f.Source != spec.SourceUser {
+		t.Errorf("the fact Ana asked to remember has source %s", f.Source)
+	}
+	madrid := ix.find(t, spec.NodeFact, "Ana lives in Madrid")
+	lisbon := ix.find(t, spec.NodeFact, "Ana lives in Lisbon")
+	if madrid.ValidTo.IsZero() || !lisbon.ValidTo.IsZero() || !ix.edge(lisbon.ID, madrid.ID, spec.RelSupersedes) {
+		t.Error("moving to Lisbon does not supersede living in Madrid")
+	}
+	if d, _ := ix.find(t, spec.NodeFact, "workshop in Sintra").Metadata["dates"].([]any); len(d) != 1 {
+		t.Error("the workshop's date is not kept with the fact")
+	}
+	for name, kind := range map[string]string{"Ana": "person", "Ben": "person", "Lucia": "person", "Tomás": "person", "Lisbon": "place", "Madrid": "place", "Porto": "place", "Cádiz": "place"} {
+		if got := ix.find(t, spec.NodeConcept, name).Metadata["kind"]; got != kind {
+			t.Errorf("%s is a %v, want %s", name, got, kind)
+		}
+	}
+	for _, n := range ix.doc.SemanticGraph.Nodes {
+		if strings.HasPrefix(n.Label, "Take ") {
+			t.Errorf("a sentence's first word joined a name: %q", n.Label)
+		}
+	}
+}
+
+// TestNickname: a speaker called by the start of her name is one person.
+func TestNickname(t *testing.T) {
+	at := time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)
+	doc := build(t, []spec.Turn{
+		{Speaker: "Caroline", Role: "user", Content: "Hey Mel! Good to see you!", Timestamp: at},
+		{Speaker: "Melanie", Role: "user", Content: "Hi Caroline! I went to the beach with my kids yesterday.", Timestamp: at},
+		{Speaker: "Caroline", Role: "user", Content: "That's lovely, Mel. Melanie, you always find time for them.", Timestamp: at},
+	})
+	ix := indexOf(doc)
+	var people []string
+	for _, n := range doc.SemanticGraph.Nodes {
+		if n.Metadata["kind"] == "person" {
+			people = append(people, n.Label)
+		}
+	}
+	slices.Sort(people)
+	if !slices.Equal(people, []string{"Caroline", "Melanie"}) {
+		t.Errorf("people %q, want Caroline and Melanie", people)
+	}
+	mel := ix.find(t, spec.NodeConcept, "Melanie")
+	if !slices.Contains(mel.Aliases, "Mel") || !slices.Equal(mel.Mentions, []int{1, 3}) {
+		t.Errorf("Melanie: aliases %q, mentions %v", mel.Aliases, mel.Mentions)
+	}
+	if f := ix.find(t, spec.NodeFact, "kids"); f.Label != "Melanie went to the beach with Melanie's kids yesterday (7 May 2023)." {
+		t.Errorf("fact %q", f.Label)
+	}
+}
+
+// TestSameMemoryWhateverTheChunks ingests a conversation one turn at a time,
+// and in two sittings with the document saved and loaded between: the
+// documents are the same.
+func TestSameMemoryWhateverTheChunks(t *testing.T) {
+	for _, name := range []string{"checkout.json", "personal.json"} {
+		turns := conversation(t, name)
+		want := canonical(t, build(t, turns))
+
+		b := New(Config{}, Options{})
+		for i, tu := range turns {
+			if err := b.Add(tu); err != nil {
+				t.Fatal(err)
+			}
+			if i%5 == 0 {
+				b.Document() // a snapshot on the way changes nothing
+			}
+		}
+		if got := canonical(t, b.Document()); got != want {
+			t.Errorf("%s: snapshots on the way change the memory", name)
+		}
+
+		for _, cut := range []int{1, 7, len(turns) - 1} {
+			first := New(Config{}, Options{})
+			for _, tu := range turns[:cut] {
+				first.Add(tu)
+			}
+			saved := first.Document()
+			again, err := Load(saved, Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tu := range turns[cut:] {
+				if err := again.Add(tu); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := canonical(t, again.Document()); got != want {
+				t.Errorf("%s: saved after %d turns and continued, the memory differs", name, cut)
+			}
+		}
+	}
+}
+
+func canonical(t testing.TB, doc *spec.Document) string {
+	t.Helper()
+	b, err := spec.MarshalCanonical(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestInvalidTurns(t *testing.T) {
+	b := New(Config{}, Options{})
+	for _, tu := range []spec.Turn{
+		{Content: "no author"},
+		{Role: "robot", Content: "an unknown role"},
+		{Role: "user", Content: "not UTF-8 \xff"},
+	} {
+		if err := b.Add(tu); err == nil {
+			t.Errorf("%+v was accepted", tu)
+		}
+	}
+	if b.Turns() != 0 {
+		t.Error("a refused turn was counted")
+	}
+}

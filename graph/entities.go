@@ -1,0 +1,362 @@
+package graph
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/smg-memory/smg/classify"
+	"github.com/smg-memory/smg/spec"
+)
+
+// entityIndex resolves the names a conversation uses to the nodes they
+// name: variants of case, plural and possessive share a key; a nickname
+// that is the start of a speaker's name ("Mel", "Melanie") is that speaker;
+// a capitalized word that only ever starts sentences waits until it shows
+// up capitalized mid-sentence before it counts as a name.
+type entityIndex struct {
+	byKey    map[string]string // entity key → node id
+	speakers map[string]string // lowercase name → speaker's key
+	mid      map[string]bool   // keys seen capitalized mid-sentence
+	pending  map[string][]pendingUse
+}
+
+type pendingUse struct {
+	turn int
+	form string
+	hint string
+}
+
+func newEntityIndex() entityIndex {
+	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}}
+}
+
+// entityKey is the key of a named thing: its analyzed terms, or, when
+// analysis leaves nothing (stop words only), its lowercase form.
+func (b *Builder) entityKey(kind, text string) string {
+	switch kind {
+	case "name", "term":
+		if ts := b.an.Terms(text); len(ts) > 0 {
+			return "name:" + strings.Join(ts, " ")
+		}
+		return "name:" + strings.ToLower(text)
+	}
+	return kind + ":" + strings.ToLower(text)
+}
+
+// speaker makes sure the author of a turn has a person node.
+func (b *Builder) speaker(name string) string {
+	if key, ok := b.ents.speakers[strings.ToLower(name)]; ok && b.ents.byKey[key] != "" {
+		return b.ents.byKey[key] // known: the work below is done once
+	}
+	key := b.entityKey("name", name)
+	b.ents.speakers[strings.ToLower(name)] = key
+	if f := strings.Fields(name); len(f) > 1 {
+		b.ents.speakers[strings.ToLower(f[0])] = key
+	}
+	b.ents.mid[key] = true
+	id := b.ents.byKey[key]
+	if id == "" {
+		id = b.newID("concept", name, key)
+		b.ents.byKey[key] = id
+		n := b.create(id, spec.NodeConcept, name)
+		n.Confidence = 0.9
+		b.info[id].key = key
+		b.addForm(id, name)
+	}
+	b.info[id].kind = "person" // a speaker is a person, whatever named them first
+	// A nickname used before its owner spoke ("Hey Mel!" before Melanie's
+	// first turn) made a node of its own: it is hers.
+	first := strings.ToLower(strings.Fields(name)[0])
+	for k, other := range b.ents.byKey {
+		word := strings.TrimPrefix(k, "name:")
+		if other == id || !strings.HasPrefix(k, "name:") || strings.Contains(word, " ") || len(word) < 3 ||
+			!strings.HasPrefix(first, word) || b.info[other] == nil || b.info[other].kind != "name" {
+			continue
+		}
+		b.merge(other, id)
+		b.ents.byKey[k] = id
+	}
+	return id
+}
+
+// merge moves a node into another: its mentions, forms, hints and edges.
+func (b *Builder) merge(from, into string) {
+	f := b.store.Node(from)
+	for _, m := range f.Mentions {
+		b.mention(into, m)
+	}
+	fi, ti := b.info[from], b.info[into]
+	for form, c := range fi.forms {
+		if ti.forms == nil {
+			ti.forms = map[string]int{}
+			ti.firstForm = form
+		}
+		ti.forms[form] += c
+	}
+	for h, c := range fi.hints {
+		if ti.hints == nil {
+			ti.hints = map[string]int{}
+		}
+		ti.hints[h] += c
+	}
+	ti.cues += fi.cues
+	ti.words += fi.words
+	for _, to := range b.store.Out(from) {
+		for rel, w := range b.store.Relations(from, to) {
+			b.store.Link(into, to, rel, w)
+		}
+	}
+	for _, src := range b.store.In(from) {
+		for rel, w := range b.store.Relations(src, from) {
+			b.store.Link(src, into, rel, w)
+		}
+	}
+	b.store.Remove(from)
+	delete(b.info, from)
+}
+
+// resolveNickname maps a single-word name that starts a speaker's name to
+// that speaker's key.
+func (b *Builder) resolveNickname(text, key string) string {
+	if _, ok := b.ents.byKey[key]; ok || strings.Contains(text, " ") || len(text) < 3 {
+		return key
+	}
+	lower := strings.ToLower(text)
+	var hits []string
+	for name, k := range b.ents.speakers {
+		if len(name) > len(lower) && strings.HasPrefix(name, lower) && !slices.Contains(hits, k) {
+			hits = append(hits, k)
+		}
+	}
+	if len(hits) == 1 {
+		return hits[0]
+	}
+	// "Elements" after "Stripe Elements": a word that ends or starts one
+	// known multiword name is that name.
+	for k, id := range b.ents.byKey {
+		if b.info[id] == nil || b.info[id].kind != "name" || !strings.Contains(k, " ") {
+			continue
+		}
+		name := strings.TrimPrefix(k, "name:")
+		word := strings.TrimPrefix(key, "name:")
+		if strings.HasSuffix(name, " "+word) || strings.HasPrefix(name, word+" ") {
+			if !slices.Contains(hits, k) {
+				hits = append(hits, k)
+			}
+		}
+	}
+	if len(hits) == 1 {
+		return hits[0]
+	}
+	return key
+}
+
+// entity returns the node of an entity mentioned at turn, creating it,
+// or "" when the entity is not (yet) taken for a name.
+func (b *Builder) entity(e classify.Entity, turn int) string {
+	key := b.entityKey(e.Kind, e.Text)
+	if e.Kind == "name" && e.Tail != "" && b.ents.byKey[key] == "" {
+		// "Take Pico": when the name without its first word is known, it
+		// is that name.
+		if tk := b.resolveNickname(e.Tail, b.entityKey("name", e.Tail)); b.ents.byKey[tk] != "" || b.ents.mid[tk] {
+			e.Text, e.SentenceStart, key = e.Tail, false, tk
+		}
+	}
+	if e.Kind == "name" {
+		key = b.resolveNickname(e.Text, key)
+		if e.SentenceStart && !b.ents.mid[key] && b.ents.byKey[key] == "" {
+			b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint})
+			return ""
+		}
+		if !e.SentenceStart {
+			b.ents.mid[key] = true
+		}
+	}
+	id := b.ents.byKey[key]
+	if id == "" {
+		id = b.newID("concept", e.Text, key)
+		b.ents.byKey[key] = id
+		n := b.create(id, spec.NodeConcept, e.Text)
+		n.Confidence = 0.7
+		info := b.info[id]
+		info.kind, info.key = e.Kind, key
+		// A name that waited at sentence starts takes its earlier uses.
+		for _, p := range b.ents.pending[key] {
+			b.mention(id, p.turn)
+			b.addForm(id, p.form)
+			b.hint(id, p.hint)
+		}
+		delete(b.ents.pending, key)
+	}
+	b.mention(id, turn)
+	b.addForm(id, e.Text)
+	b.hint(id, e.Hint)
+	return id
+}
+
+func (b *Builder) addForm(id, form string) {
+	info := b.info[id]
+	if info.forms == nil {
+		info.forms = map[string]int{}
+		info.firstForm = form
+	}
+	info.forms[form]++
+}
+
+func (b *Builder) hint(id, h string) {
+	if h == "" {
+		return
+	}
+	info := b.info[id]
+	if info.hints == nil {
+		info.hints = map[string]int{}
+	}
+	info.hints[h]++
+}
+
+// label chooses a concept's label (its most used form, the first on a tie)
+// and aliases (its other forms).
+func labelAndAliases(info *nodeInfo) (string, []string) {
+	// The most used form wins; on a tie the first form seen, and among
+	// later forms the alphabetically first (map order must not matter).
+	best := info.firstForm
+	for f, c := range info.forms {
+		bc := info.forms[best]
+		if c > bc || c == bc && best != info.firstForm && f < best {
+			best = f
+		}
+	}
+	var aliases []string
+	for f := range info.forms {
+		if f != best {
+			aliases = append(aliases, f)
+		}
+	}
+	slices.Sort(aliases)
+	if len(aliases) > 10 {
+		aliases = aliases[:10]
+	}
+	return best, aliases
+}
+
+// kindOf says what a concept is, from its entity kind and the hints of its
+// contexts.
+func kindOf(info *nodeInfo) string {
+	if info.kind != "name" {
+		return info.kind
+	}
+	person, place := info.hints["person"], info.hints["place"]
+	switch {
+	case person > place && person > 0:
+		return "person"
+	case place > person:
+		return "place"
+	}
+	return "name"
+}
+
+// newID makes a node id from a type and a text: the type, a slug of the
+// text, and, when the slug is taken by another key, a hash of the key.
+// Derived from content alone, it is the same whatever the order of
+// ingestion.
+func (b *Builder) newID(prefix, text, key string) string {
+	id := prefix + "-" + slug(text, 48)
+	if n := b.store.Node(id); n == nil && !b.vault.hasID(id) {
+		return id
+	}
+	return prefix + "-" + slug(text, 40) + "-" + shortHash(key)
+}
+
+// slug is a readable, id-safe form of text: lowercase letters, digits and
+// hyphens, at most n bytes, cut at a hyphen.
+func slug(text string, n int) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(text) {
+		switch {
+		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if len(s) > n {
+		s = s[:n]
+		if i := strings.LastIndexByte(s, '-'); i > n/2 {
+			s = s[:i]
+		}
+		s = strings.Trim(s, "-")
+	}
+	if s == "" {
+		s = "x"
+	}
+	return s
+}
+
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:3])
+}
+
+// derivedID makes a memory's id from its first turn, formatted as a UUID
+// (version 8, RFC 9562): the same conversation gives the same id.
+func derivedID(t spec.Turn) string {
+	js, _ := spec.MarshalCanonical(t)
+	sum := sha256.Sum256(js)
+	sum[6] = sum[6]&0x0f | 0x80 // version 8
+	sum[8] = sum[8]&0x3f | 0x80 // RFC 9562 variant
+	h := hex.EncodeToString(sum[:16])
+	return fmt.Sprintf("%s-%s-%s-%s-%s", h[:8], h[8:12], h[12:16], h[16:20], h[20:32])
+}
+
+// termIndex counts the turns that use each candidate term or phrase, so
+// that one that recurs becomes a concept.
+type termIndex struct {
+	stats map[string]*termStat
+}
+
+type termStat struct {
+	turns    []int
+	forms    map[string]int
+	promoted bool
+}
+
+// see records a candidate at a turn; it reports whether the candidate
+// should now become a concept.
+func (ti *termIndex) see(key, form string, turn int, turnsSoFar int, phrase bool, minTurns int) bool {
+	st := ti.stats[key]
+	if st == nil {
+		st = &termStat{forms: map[string]int{}}
+		ti.stats[key] = st
+	}
+	if n := len(st.turns); n > 0 && st.turns[n-1] == turn {
+		return false
+	}
+	st.forms[form]++
+	if st.promoted {
+		return false
+	}
+	st.turns = append(st.turns, turn)
+	if len(st.turns) < minTurns {
+		return false
+	}
+	// Frequent words are not concepts: a term must be rare among the
+	// turns so far, and a lone word needs a long conversation to tell.
+	ratio := float64(len(st.turns)) / float64(turnsSoFar)
+	switch {
+	case phrase && turnsSoFar < 50:
+		return ratio <= 0.34
+	case phrase:
+		return ratio <= 0.03
+	case turnsSoFar < 50:
+		return false
+	}
+	return ratio <= 0.02
+}

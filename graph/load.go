@@ -1,0 +1,108 @@
+package graph
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/smg-memory/smg/archive"
+	"github.com/smg-memory/smg/spec"
+)
+
+// maxLoadBlock bounds one archive block when a memory is loaded to be
+// continued; the file's reader has already bounded the whole document.
+const maxLoadBlock = 64 << 20
+
+// Load returns a builder that continues a saved memory. It replays the
+// archived turns, so that what the builder keeps between turns (the counts
+// of recurring terms, the names that wait to be confirmed, the options
+// weighed lately) is what it would be had it never stopped, and the memory
+// it gives after more turns is the one it would give had it ingested every
+// turn in one go. On top of the replay it keeps what the document holds
+// beyond its turns: its metadata, pinned nodes, nodes and edges that no
+// turn made (facts saved directly, say), and the members this version does
+// not know (spec §9.3). The document's block size and snapshot interval
+// override cfg's.
+func Load(doc *spec.Document, cfg Config) (*Builder, error) {
+	if doc.DeepArchive.BlockSize > 0 {
+		cfg.BlockSize = doc.DeepArchive.BlockSize
+	}
+	if doc.ArtifactVault.SnapshotInterval > 0 {
+		cfg.SnapshotInterval = doc.ArtifactVault.SnapshotInterval
+	}
+	b := newBuilder(cfg)
+	b.meta = doc.Metadata
+	b.meta.Modified = time.Time{}
+	b.meta.Tags = slices.Clone(doc.Metadata.Tags)
+	next := 1
+	for i, blk := range doc.DeepArchive.Blocks {
+		raw, err := archive.Decompress(blk.CompressedData, maxLoadBlock)
+		if err != nil {
+			return nil, fmt.Errorf("archive block %d: %w", i, err)
+		}
+		var turns []spec.Turn
+		if err := json.Unmarshal(raw, &turns); err != nil {
+			return nil, fmt.Errorf("archive block %d: %w", i, err)
+		}
+		for _, t := range turns {
+			if t.Turn != next {
+				return nil, fmt.Errorf("archive block %d: turn %d where %d is due", i, t.Turn, next)
+			}
+			next++
+			if err := b.Add(t); err != nil {
+				return nil, fmt.Errorf("archive block %d, turn %d: %w", i, t.Turn, err)
+			}
+		}
+	}
+	if doc.Metadata.Modified.After(b.meta.Modified) {
+		b.meta.Modified = doc.Metadata.Modified
+	}
+	b.meta.Created = doc.Metadata.Created
+	b.overlay(doc)
+	return b, nil
+}
+
+// overlay keeps what a loaded document holds beyond its turns.
+func (b *Builder) overlay(doc *spec.Document) {
+	for i := range doc.SemanticGraph.Nodes {
+		dn := doc.SemanticGraph.Nodes[i]
+		if n := b.store.Node(dn.ID); n != nil {
+			n.Pinned = n.Pinned || dn.Pinned
+			n.Extra = dn.Extra
+			continue
+		}
+		n := dn
+		n.Mentions = slices.Clone(dn.Mentions)
+		b.store.Put(&n)
+		info := &nodeInfo{}
+		if k, ok := dn.Metadata["kind"].(string); ok {
+			info.kind = k
+		}
+		b.info[n.ID] = info
+	}
+	for _, e := range doc.SemanticGraph.Edges {
+		if _, ok := b.store.Strength(e.From, e.To, e.Relation); !ok {
+			b.store.Link(e.From, e.To, e.Relation, e.Strength)
+		}
+	}
+	for id, a := range doc.ArtifactVault.Artifacts {
+		if b.vault.arts[id] == nil {
+			st := &artState{art: a}
+			if n := len(a.Versions); n > 0 {
+				st.lastTurn = a.Versions[n-1].Turn
+			}
+			b.vault.arts[id] = st
+		}
+	}
+	b.extra = extras{
+		doc:         bytes.Clone(doc.Extra),
+		wm:          bytes.Clone(doc.WorkingMemory.Extra),
+		graph:       bytes.Clone(doc.SemanticGraph.Extra),
+		vault:       bytes.Clone(doc.ArtifactVault.Extra),
+		archive:     bytes.Clone(doc.DeepArchive.Extra),
+		vectorIndex: doc.DeepArchive.VectorIndex,
+	}
+}

@@ -1,0 +1,215 @@
+package graph
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/smg-memory/smg/artifacts"
+	"github.com/smg-memory/smg/classify"
+	"github.com/smg-memory/smg/spec"
+)
+
+// overlapSame is the share of lines two unnamed pieces of code of the same
+// language must have in common to be versions of one artifact.
+const overlapSame = 0.6
+
+// vaultState is the artifact vault being built: each artifact with the
+// full text of its latest version.
+type vaultState struct {
+	arts    map[string]*artState // vault id → artifact
+	byFile  map[string]string    // file name → vault id
+	unnamed []string             // vault ids of artifacts without a file name
+	node    map[string]string    // vault id → artifact node id
+	// turnArtifacts are the artifact nodes of the last turn that had any.
+	turnArtifacts   []string
+	turnOfArtifacts int
+}
+
+type artState struct {
+	art      spec.Artifact
+	latest   string
+	lastTurn int
+}
+
+func newVault() vaultState {
+	return vaultState{arts: map[string]*artState{}, byFile: map[string]string{}, node: map[string]string{}}
+}
+
+func (v *vaultState) hasID(id string) bool { return v.arts[id] != nil }
+
+// add stores an artifact of a turn: a new artifact, or a new version of the
+// one it continues (same file, or the same unnamed code much changed). It
+// returns the vault id, the version number, and whether the turn's content
+// failed to apply as an edit.
+func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id string, version int, failed bool) {
+	v := &b.vault
+	content := a.Content
+	if a.Filename != "" {
+		id = v.byFile[a.Filename]
+	} else if a.Edit == nil {
+		id = v.similar(a.Language, content)
+	}
+	if a.Edit != nil {
+		switch {
+		case a.Edit.Search == "":
+			content = a.Edit.Replace // a new file, or a whole replacement
+		case id != "" && strings.Contains(v.arts[id].latest, a.Edit.Search):
+			content = strings.Replace(v.arts[id].latest, a.Edit.Search, a.Edit.Replace, 1)
+		default:
+			// The SEARCH text is not in what we know of the file: keep the
+			// block as it is, on its own. Never invent content.
+			failed = true
+			content = "<<<<<<< SEARCH\n" + a.Edit.Search + "\n=======\n" + a.Edit.Replace + "\n>>>>>>> REPLACE\n"
+			id = ""
+		}
+	}
+	if id == "" {
+		name := a.Filename
+		if name == "" {
+			name = a.Language
+		}
+		if name == "" {
+			name = a.Kind
+		}
+		key := name + "\x00" + content
+		id = "art-" + slug(name, 60)
+		if failed || a.Filename == "" || v.arts[id] != nil || b.store.Node(id) != nil {
+			id = "art-" + slug(name, 52) + "-" + shortHash(key)
+		}
+		typ := spec.ArtifactType(a.Kind)
+		if typ == "" {
+			typ = spec.ArtifactCode
+		}
+		v.arts[id] = &artState{art: spec.Artifact{Type: typ, Language: a.Language, Filename: a.Filename}}
+		if a.Filename != "" && !failed {
+			v.byFile[a.Filename] = id
+		} else if !failed {
+			v.unnamed = append(v.unnamed, id)
+		}
+	}
+	st := v.arts[id]
+	st.lastTurn = turn
+	hash := artifacts.Hash(content)
+	if n := len(st.art.Versions); n > 0 && st.art.Versions[n-1].Hash == hash {
+		return id, n, failed // the same content: nothing new to store
+	}
+	ver := spec.ArtifactVersion{V: len(st.art.Versions) + 1, Timestamp: at, Turn: turn, Hash: hash, Size: int64(len(content))}
+	if (ver.V-1)%b.cfg.SnapshotInterval == 0 {
+		ver.Content = &content
+	} else if p, err := artifacts.MakePatch(st.latest, content); err == nil {
+		ver.Patch = &p
+	} else {
+		ver.Content = &content
+	}
+	st.art.Versions = append(st.art.Versions, ver)
+	st.art.ContentHash = hash
+	st.latest = content
+	if st.art.Language == "" {
+		st.art.Language = a.Language
+	}
+	return id, ver.V, failed
+}
+
+// similar returns the unnamed artifact of the same language whose latest
+// version shares most lines with content, if it shares enough.
+func (v *vaultState) similar(lang, content string) string {
+	lines := lineSet(content)
+	if len(lines) < 3 {
+		return ""
+	}
+	best, bestScore := "", overlapSame
+	for _, id := range v.unnamed {
+		st := v.arts[id]
+		if st.art.Language != lang {
+			continue
+		}
+		other := lineSet(st.latest)
+		common := 0
+		for l := range lines {
+			if other[l] {
+				common++
+			}
+		}
+		if score := float64(common) / float64(min(len(lines), len(other))); score >= bestScore && len(other) > 0 {
+			best, bestScore = id, score
+		}
+	}
+	return best
+}
+
+func lineSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); len(l) > 2 {
+			m[l] = true
+		}
+	}
+	return m
+}
+
+// artifact puts an artifact of a turn into the vault and the graph, and
+// links it to the decision it results from and the concepts it mentions.
+func (b *Builder) artifact(ts *turnState, a classify.Artifact) string {
+	vid, version, failed := b.addToVault(a, ts.turn, ts.t.Timestamp)
+	id := b.vault.node[vid]
+	if id == "" {
+		label := a.Filename
+		if label == "" {
+			label = strings.TrimSpace(a.Language + " " + a.Kind)
+		}
+		id = b.newID("artifact", strings.TrimPrefix(vid, "art-"), "artifact:"+vid)
+		b.vault.node[vid] = id
+		n := b.create(id, spec.NodeArtifact, label)
+		n.ArtifactID = vid
+		n.Confidence = 1
+		md := map[string]any{}
+		if a.Language != "" {
+			md["language"] = a.Language
+		}
+		if failed {
+			md["editFailed"] = true
+			n.Confidence = 0.5
+		}
+		if len(md) > 0 {
+			n.Metadata = md
+		}
+		b.info[id].artifactRel = true
+	}
+	n := b.store.Node(id)
+	n.ArtifactVersion = version
+	b.mention(id, ts.turn)
+	if d := b.lastDecision; d.id != "" && ts.turn-d.turn <= decisionWindow {
+		b.store.Link(d.id, id, spec.RelResultedIn, resultedIn)
+		b.info[d.id].artifactRel = true
+	}
+	for _, c := range ts.concepts {
+		if k := b.info[c].kind; k == "path" || k == "identifier" {
+			if strings.Contains(a.Content, b.info[c].firstForm) {
+				b.store.Link(id, c, spec.RelMentions, mentions)
+			}
+		}
+	}
+	return id
+}
+
+// activeArtifacts are the vault ids of the artifacts touched in the last
+// ActiveWindow turns, most recent first.
+func (b *Builder) activeArtifacts() []string {
+	var ids []string
+	for id, st := range b.vault.arts {
+		if b.turns-st.lastTurn < b.cfg.ActiveWindow {
+			ids = append(ids, id)
+		}
+	}
+	slices.SortFunc(ids, func(x, y string) int {
+		if d := b.vault.arts[y].lastTurn - b.vault.arts[x].lastTurn; d != 0 {
+			return d
+		}
+		return strings.Compare(x, y)
+	})
+	if len(ids) > b.cfg.ActiveArtifacts {
+		ids = ids[:b.cfg.ActiveArtifacts]
+	}
+	return ids
+}
