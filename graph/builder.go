@@ -151,6 +151,9 @@ type Builder struct {
 		turn int
 	}
 	cur *turnState // the turn being applied
+	// provisionalID: the id is random, to be replaced by one derived from
+	// the first turn.
+	provisionalID bool
 }
 
 // extras are the members of a loaded document this package does not know,
@@ -209,6 +212,11 @@ func New(cfg Config, opts Options) *Builder {
 	if opts.Now != nil {
 		b.now = opts.Now
 	}
+	if b.meta.ID == "" {
+		// Random until the first turn gives the memory an id derived from
+		// its content: two empty memories are not one.
+		b.meta.ID, b.provisionalID = randomID(), true
+	}
 	return b
 }
 
@@ -261,8 +269,8 @@ func (b *Builder) Add(t spec.Turn) error {
 	if m := b.turnTime(t); m.After(b.meta.Modified) {
 		b.meta.Modified = m
 	}
-	if b.meta.ID == "" {
-		b.meta.ID = derivedID(t)
+	if b.provisionalID || b.meta.ID == "" {
+		b.meta.ID, b.provisionalID = derivedID(t), false
 	}
 	b.apply(t, b.an.Analyze(classify.Turn{Text: t.Content, Role: t.Role, Speaker: t.Speaker, Time: t.Timestamp}))
 	return nil

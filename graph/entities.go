@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -313,6 +314,16 @@ func derivedID(t spec.Turn) string {
 	sum[6] = sum[6]&0x0f | 0x80 // version 8
 	sum[8] = sum[8]&0x3f | 0x80 // RFC 9562 variant
 	h := hex.EncodeToString(sum[:16])
+	return fmt.Sprintf("%s-%s-%s-%s-%s", h[:8], h[8:12], h[12:16], h[16:20], h[20:32])
+}
+
+// randomID is a random UUID (version 4).
+func randomID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand does not fail
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
 	return fmt.Sprintf("%s-%s-%s-%s-%s", h[:8], h[8:12], h[12:16], h[16:20], h[20:32])
 }
 

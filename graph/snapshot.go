@@ -24,9 +24,6 @@ func (b *Builder) Document() *spec.Document {
 	doc.Metadata.TranscriptBytes = b.transcript
 	doc.Metadata.Generator = b.cfg.Generator
 	doc.Metadata.CompressionRatio = 0
-	if doc.Metadata.ID == "" {
-		doc.Metadata.ID = derivedID(spec.Turn{})
-	}
 	if doc.Metadata.Created.IsZero() {
 		doc.Metadata.Created = b.now().UTC().Truncate(time.Second)
 	}

@@ -1,0 +1,137 @@
+package smg_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/smg-memory/smg/smg"
+)
+
+// checkoutTurns reads the coding conversation of testdata.
+func checkoutTurns(t testing.TB) []smg.Turn {
+	t.Helper()
+	raw, err := os.ReadFile("../testdata/conversations/checkout.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in []struct {
+		ID, Role, Speaker, Content string
+		Timestamp                  time.Time
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		t.Fatal(err)
+	}
+	turns := make([]smg.Turn, len(in))
+	for i, x := range in {
+		turns[i] = smg.Turn{ExternalID: x.ID, Role: x.Role, Speaker: x.Speaker, Content: x.Content, Timestamp: x.Timestamp}
+	}
+	return turns
+}
+
+func TestMemorySaveOpenContinue(t *testing.T) {
+	turns := checkoutTurns(t)
+	ctx := context.Background()
+	whole := smg.New(nil)
+	if n, err := whole.IngestAll(ctx, turns); n != len(turns) || err != nil {
+		t.Fatal(n, err)
+	}
+	want, err := whole.Marshal(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	dir := t.TempDir()
+	name := filepath.Join(dir, "m.smg")
+	first := smg.New(nil)
+	first.IngestAll(ctx, turns[:12])
+	if err := first.Save(name, nil); err != nil {
+		t.Fatal(err)
+	}
+	m, err := smg.Open(name, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Turns() != 12 {
+		t.Fatalf("opened with %d turns", m.Turns())
+	}
+	for _, tu := range turns[12:] {
+		if err := m.Ingest(ctx, tu); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := m.Marshal(nil)
+	if !bytes.Equal(got, want) {
+		t.Error("saved, opened and continued, the memory differs from the one built at once")
+	}
+
+	doc, err := smg.ValidateBytes(got, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ratio := float64(len(got)) / float64(doc.Metadata.TranscriptBytes)
+	if r := doc.Metadata.CompressionRatio; r <= 0 || r > ratio || ratio-r > 0.01 {
+		t.Errorf("compressionRatio %v, the file's ratio %v", r, ratio)
+	}
+}
+
+// TestMemoryConcurrent ingests from several goroutines while others read:
+// the race detector watches, and every turn lands once.
+func TestMemoryConcurrent(t *testing.T) {
+	m := smg.New(&smg.Options{ProjectName: "race"})
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for i := range 25 {
+				if err := m.Ingest(context.Background(), smg.Turn{Role: "user", Content: "turn " + string(rune('a'+w)) + " " + string(rune('a'+i%26))}); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				if doc := m.Document(); doc.Metadata.TotalExchanges > 100 {
+					t.Error("more turns than ingested")
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	doc := m.Document()
+	if doc.Metadata.TotalExchanges != 100 || doc.Metadata.ProjectName != "race" {
+		t.Errorf("%d turns", doc.Metadata.TotalExchanges)
+	}
+	if err := smg.Validate(doc, &smg.ValidateOptions{SkipJSONLD: true}); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestMemoryRefuses(t *testing.T) {
+	m := smg.New(nil)
+	if err := m.Ingest(context.Background(), smg.Turn{Content: "who said this?"}); !errors.Is(err, smg.ErrInvalidTurn) {
+		t.Errorf("a turn without role or speaker: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if n, err := m.IngestAll(ctx, checkoutTurns(t)); n != 0 || !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled context: %d, %v", n, err)
+	}
+	// A memory of no turns is still a valid file.
+	b, err := m.Marshal(&smg.EncodeOptions{Plain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := smg.ValidateBytes(b, nil); err != nil {
+		t.Error(err)
+	}
+}
+
