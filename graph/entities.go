@@ -23,6 +23,8 @@ type entityIndex struct {
 	speakers map[string]string // lowercase name → speaker's key
 	mid      map[string]bool   // keys seen capitalized mid-sentence
 	pending  map[string][]pendingUse
+	// edgeWords files multiword names under their first and last words.
+	edgeWords map[string][]string
 }
 
 type pendingUse struct {
@@ -32,7 +34,7 @@ type pendingUse struct {
 }
 
 func newEntityIndex() entityIndex {
-	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}}
+	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}}
 }
 
 // entityKey is the key of a named thing: its analyzed terms, or, when
@@ -138,22 +140,27 @@ func (b *Builder) resolveNickname(text, key string) string {
 	}
 	// "Elements" after "Stripe Elements": a word that ends or starts one
 	// known multiword name is that name.
-	for k, id := range b.ents.byKey {
-		if b.info[id] == nil || b.info[id].kind != "name" || !strings.Contains(k, " ") {
-			continue
-		}
-		name := strings.TrimPrefix(k, "name:")
-		word := strings.TrimPrefix(key, "name:")
-		if strings.HasSuffix(name, " "+word) || strings.HasPrefix(name, word+" ") {
-			if !slices.Contains(hits, k) {
-				hits = append(hits, k)
-			}
+	for _, k := range b.ents.edgeWords[strings.TrimPrefix(key, "name:")] {
+		if id := b.ents.byKey[k]; id != "" && b.info[id] != nil && b.info[id].kind == "name" && !slices.Contains(hits, k) {
+			hits = append(hits, k)
 		}
 	}
 	if len(hits) == 1 {
 		return hits[0]
 	}
 	return key
+}
+
+// indexName files a multiword name's key under its first and last words.
+func (ix *entityIndex) indexName(key string) {
+	words := strings.Fields(strings.TrimPrefix(key, "name:"))
+	if !strings.HasPrefix(key, "name:") || len(words) < 2 {
+		return
+	}
+	ix.edgeWords[words[0]] = append(ix.edgeWords[words[0]], key)
+	if last := words[len(words)-1]; last != words[0] {
+		ix.edgeWords[last] = append(ix.edgeWords[last], key)
+	}
 }
 
 // entity returns the node of an entity mentioned at turn, creating it,
@@ -181,6 +188,7 @@ func (b *Builder) entity(e classify.Entity, turn int) string {
 	if id == "" {
 		id = b.newID("concept", e.Text, key)
 		b.ents.byKey[key] = id
+		b.ents.indexName(key)
 		n := b.create(id, spec.NodeConcept, e.Text)
 		n.Confidence = 0.7
 		info := b.info[id]
