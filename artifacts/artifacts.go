@@ -146,12 +146,23 @@ func Reconstruct(chain []Version, i int) (string, error) {
 
 // MakePatch returns the patch that turns prev into next. Both must be
 // valid UTF-8.
+//
+// It diffs lines, not characters, and with no time limit. Measured on the
+// 64 successive whole-file versions of the aider histories in
+// ../shared/bench: line diffs took 14 ms in all and made patches 9% larger
+// than go-diff's default (character diffs within changed lines), which took
+// 11.7 s. And go-diff's default gives up after a second and returns what
+// it has, so its patches could differ from one machine to the next; these
+// cannot.
 func MakePatch(prev, next string) (string, error) {
 	if !utf8.ValidString(prev) || !utf8.ValidString(next) {
 		return "", ErrNotUTF8
 	}
 	dmp := diffmatchpatch.New()
-	return dmp.PatchToText(dmp.PatchMake(prev, next)), nil
+	dmp.DiffTimeout = 0
+	a, b, lines := dmp.DiffLinesToChars(prev, next)
+	diffs := dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines)
+	return dmp.PatchToText(dmp.PatchMake(prev, diffs)), nil
 }
 
 // ApplyPatch applies patch to prev (spec §7.4). Each hunk is applied in
