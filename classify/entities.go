@@ -2,6 +2,7 @@ package classify
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -34,7 +35,11 @@ var (
 	urlPattern   = regexp.MustCompile(`https?://[^\s)>\]"'` + "`" + `]+`)
 	codeSpan     = regexp.MustCompile("`([^`\n]{2,80})`")
 	errorPattern = regexp.MustCompile(`\b(?:E[A-Z]{3,}[A-Z0-9]*|[A-Z][A-Za-z]*(?:Error|Exception)|[A-Z]{1,3}\d{3,5})\b`)
-	httpStatus   = regexp.MustCompile(`(?i)\b(?:status|error|returns?|returned|returning|got|http|code)\s+(?:code\s+)?([45]\d\d)\b|\b([45]\d\d)\s+(?:error|unauthorized|forbidden|not found|bad request|internal server error|from)\b`)
+	// The three kinds of errorPattern, each run only where it can match.
+	errnoPattern     = regexp.MustCompile(`\bE[A-Z]{3,}[A-Z0-9]*\b`)
+	errorNamePattern = regexp.MustCompile(`\b[A-Z][A-Za-z]*(?:Error|Exception)\b`)
+	errorCodePattern = regexp.MustCompile(`\b[A-Z]{1,3}\d{3,5}\b`)
+	httpStatus       = regexp.MustCompile(`(?i)\b(?:status|error|returns?|returned|returning|got|http|code)\s+(?:code\s+)?([45]\d\d)\b|\b([45]\d\d)\s+(?:error|unauthorized|forbidden|not found|bad request|internal server error|from)\b`)
 )
 
 // notNames are capitalized words that are not names where they stand:
@@ -86,11 +91,17 @@ func findEntities(p string, sents []sentence, stop map[string]bool) []Entity {
 	if strings.Contains(p, "`") {
 		spans = codeSpan.FindAllStringSubmatchIndex(p, -1)
 	}
-	digits := strings.ContainsAny(p, "0123456789")
-	if digits || hasAny(p, "Error", "Exception") || hasErrno(p) {
-		errs = errorPattern.FindAllStringIndex(p, -1)
+	if hasErrno(p) {
+		errs = append(errs, errnoPattern.FindAllStringIndex(p, -1)...)
 	}
-	if digits {
+	if hasAny(p, "Error", "Exception") {
+		errs = append(errs, errorNamePattern.FindAllStringIndex(p, -1)...)
+	}
+	if hasCodeLike(p) {
+		errs = append(errs, errorCodePattern.FindAllStringIndex(p, -1)...)
+	}
+	slices.SortFunc(errs, func(a, b []int) int { return a[0] - b[0] })
+	if hasStatusLike(p) {
 		statuses = httpStatus.FindAllStringSubmatchIndex(p, -1)
 	}
 	for _, m := range urls {
@@ -206,6 +217,31 @@ func hasErrno(s string) bool {
 }
 
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// hasCodeLike reports whether s may hold an error code such as "E1234" or
+// "TS2345": a capital letter and three digits.
+func hasCodeLike(s string) bool {
+	for i := 0; i+3 < len(s); i++ {
+		if isUpper(s[i]) && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasStatusLike reports whether s holds a number of three digits that
+// starts with 4 or 5, on its own: a possible HTTP status.
+func hasStatusLike(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if (s[i] == '4' || s[i] == '5') && isDigit(s[i+1]) && isDigit(s[i+2]) &&
+			(i == 0 || !isDigit(s[i-1])) && (i+3 == len(s) || !isDigit(s[i+3])) {
+			return true
+		}
+	}
+	return false
+}
 
 // startsSentence reports whether the word at off starts a sentence, or
 // follows one's opening quote or bullet.

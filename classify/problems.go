@@ -55,7 +55,13 @@ func findProblems(text string, segs []segment, decisions map[string]bool) []Prob
 	}
 	var traces []string
 	if hasAny(text, traceWords...) {
-		traces = traceStart.FindAllString(text, -1)
+		// Only the lines that hold a trace word can start a trace: run the
+		// expression on them, not on the whole text.
+		for line := range strings.Lines(text) {
+			if hasAny(line, traceWords...) || strings.HasPrefix(strings.TrimLeft(line, " \t"), "at ") {
+				traces = append(traces, traceStart.FindAllString(strings.TrimRight(line, "\r\n"), -1)...)
+			}
+		}
 	}
 	for _, m := range traces {
 		line := strings.TrimSpace(m)
