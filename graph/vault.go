@@ -29,6 +29,7 @@ type vaultState struct {
 type artState struct {
 	art      spec.Artifact
 	latest   string
+	lines    map[string]bool // of latest, for unnamed artifacts
 	lastTurn int
 }
 
@@ -104,7 +105,7 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 	}
 	st.art.Versions = append(st.art.Versions, ver)
 	st.art.ContentHash = hash
-	st.latest = content
+	st.latest, st.lines = content, nil
 	if st.art.Language == "" {
 		st.art.Language = a.Language
 	}
@@ -124,7 +125,10 @@ func (v *vaultState) similar(lang, content string) string {
 		if st.art.Language != lang {
 			continue
 		}
-		other := lineSet(st.latest)
+		if st.lines == nil {
+			st.lines = lineSet(st.latest)
+		}
+		other := st.lines
 		common := 0
 		for l := range lines {
 			if other[l] {
