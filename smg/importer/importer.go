@@ -1,0 +1,378 @@
+// Package importer reads conversations in the formats people have them in
+// and returns their turns, in order, as [spec.Turn] values ready to ingest:
+//
+//   - [Transcript]: a generic transcript, a JSON array or JSON Lines of
+//     {role|speaker, content|text, timestamp, id} objects;
+//   - [OpenAI]: OpenAI chat messages, [{role, content}] with content a string
+//     or a list of parts (https://platform.openai.com/docs/api-reference/chat/create);
+//   - [LoCoMo]: the long conversations of the LoCoMo benchmark (Maharana
+//     et al., ACL 2024; https://github.com/snap-research/locomo, the file
+//     data/locomo10.json);
+//   - [Aider]: the chat histories the aider coding assistant keeps in
+//     .aider.chat.history.md, as its aider/io.py writes them
+//     (https://github.com/Aider-AI/aider/blob/main/aider/io.py).
+//
+// [Read] and [ReadFile] detect the format ([Detect]) unless it is given.
+// A whole input that is not in its format is an error, an [*Error] with the
+// position; a single malformed turn (a JSON element of the wrong shape, a
+// turn without content) is skipped and reported in [Result.Skipped], or,
+// with [Options.Strict], fails the read. Reading never panics, whatever the
+// input.
+//
+// The rules of each format, what each member becomes in a [spec.Turn] and
+// what is left out, are on the format's constant. Timestamps without a
+// time zone are taken as UTC; timestamps with one keep their offset.
+//
+// The functions of this package are safe for concurrent use.
+package importer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/smg-memory/smg/spec"
+)
+
+// Format names an input format.
+type Format string
+
+// The formats. The zero Format means Auto.
+const (
+	// Auto detects the format with [Detect].
+	Auto Format = "auto"
+
+	// Transcript is a generic transcript: a JSON array, or JSON Lines (one
+	// object per non-empty line), of objects with
+	//   - role and/or speaker (strings; at least one): the roles user,
+	//     assistant, system and tool are kept, obvious synonyms (human; ai,
+	//     bot, model; developer; function) are mapped to them, and any other
+	//     role becomes the Speaker when there is no speaker;
+	//   - content or text (required): a string, or a list of parts as in
+	//     [OpenAI];
+	//   - timestamp (optional): RFC 3339 (the offset is kept), or
+	//     "2006-01-02 15:04:05", "2006-01-02T15:04:05" or "2006-01-02" (UTC),
+	//     or a Unix time in seconds, as a number or a string of digits
+	//     (numbers of 10¹¹ and more are taken as milliseconds);
+	//   - id (optional, a string or a number): the ExternalID.
+	// The members of [OpenAI] messages (name, tool_calls) are read as
+	// there; other members are ignored.
+	Transcript Format = "transcript"
+
+	// OpenAI is a list of OpenAI chat messages: a JSON array, or an object
+	// with a "messages" array (or JSON Lines of such objects, as in
+	// fine-tuning files: one conversation per line), of {role, content,
+	// name?, tool_calls?}. The content is a string, null, or a list of
+	// parts: text parts are joined with "\n", an image part becomes
+	// "[image]" and a part of another type "[TYPE]". Tool calls (and the
+	// older function_call) are appended as "[tool call: NAME(ARGS)]" lines,
+	// so that nothing is lost. A message with neither text nor tool calls
+	// is left out. The role developer becomes system; name becomes the
+	// Speaker. The members of [Transcript] objects (speaker, text,
+	// timestamp, id) are read as there.
+	OpenAI Format = "openai"
+
+	// LoCoMo is the format of the LoCoMo benchmark: a JSON array of samples,
+	// each one [Conversation] (ID sample_id, Speakers speaker_a and
+	// speaker_b). Its sessions session_1, session_2… are read in numeric
+	// order; every turn of a session has the session's date and time
+	// (session_N_date_time, like "1:56 pm on 8 May, 2023", taken as UTC).
+	// A turn's speaker is its Speaker, its dia_id its ExternalID, its role
+	// "user"; a shared photo's blip_caption is appended to the text as
+	// "\n[shares a photo: CAPTION]". The annotations (observation,
+	// session_summary, event_summary, qa) are never read.
+	LoCoMo Format = "locomo"
+
+	// Aider is the .aider.chat.history.md file of the aider coding
+	// assistant (https://aider.chat): Markdown that aider appends to. Every
+	// "# aider chat started at 2006-01-02 15:04:05" line starts a session,
+	// whose time (taken as UTC) every turn of it gets. Lines "#### TEXT" are
+	// the user's (consecutive ones are one user turn); lines "> TEXT" are
+	// aider's own output (a run of them is one turn with the role tool:
+	// commands, "Applied edit to PATH", failed edits); the Markdown between
+	// is the assistant's reply, verbatim but for carriage returns and
+	// trailing blank lines. Lines inside code fences are the reply's, never
+	// structure, unless the reply was cut off inside the fence. The whole
+	// file is one [Conversation]. The rules that tell the user's input from
+	// the assistant's Markdown headings, multi-line tool messages, and
+	// replies cut off inside a fence, learnt from real files, are in
+	// aider.go.
+	Aider Format = "aider"
+)
+
+// Formats lists the formats Read can read.
+var Formats = []Format{Transcript, OpenAI, LoCoMo, Aider}
+
+// ParseFormat returns the Format named s ("auto" or one of [Formats]).
+func ParseFormat(s string) (Format, error) {
+	f := Format(strings.ToLower(strings.TrimSpace(s)))
+	if f == Auto {
+		return Auto, nil
+	}
+	for _, g := range Formats {
+		if f == g {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("unknown input format %q (want auto, transcript, openai, locomo or aider)", s)
+}
+
+// Options control a read.
+type Options struct {
+	// Format is the input's format; Auto, or the zero value, detects it.
+	Format Format
+	// Strict makes a malformed turn fail the whole read instead of being
+	// skipped.
+	Strict bool
+	// Name is the input's name (a file name), for error messages.
+	Name string
+}
+
+// Conversation is one conversation of an input: a LoCoMo file holds
+// several, an input of another format one.
+type Conversation struct {
+	// ID is the LoCoMo sample_id; "" in the other formats.
+	ID string
+	// Speakers are the named participants, when the format names them
+	// (LoCoMo's speaker_a and speaker_b).
+	Speakers []string
+	// Turns are the conversation's turns in order; their Turn numbers are
+	// 1, 2, 3…
+	Turns []spec.Turn
+}
+
+// Result is what [Read] found in an input.
+type Result struct {
+	// Format is the format read: the one detected, when it was Auto.
+	Format Format
+	// Conversations are the input's conversations, in order.
+	Conversations []Conversation
+	// Skipped are the malformed turns that were left out (never with
+	// Options.Strict).
+	Skipped []*Error
+}
+
+// ErrUnknownFormat is the error (wrapped in an [*Error]) of [Detect], and
+// so of Read with Auto, when the input is in none of the formats.
+var ErrUnknownFormat = errors.New("unknown input format")
+
+// Error is a malformed turn or input, with where it is.
+type Error struct {
+	// Name is Options.Name.
+	Name string
+	// Line and Column are 1-based, the column counting bytes, when they are
+	// known; in JSON, the line and column where the malformed value starts,
+	// or, for a syntax error, where the text stops being JSON.
+	Line, Column int
+	// Path is the JSON path of the turn (like $[3] or
+	// $[0].conversation.session_2[5]) when the input is JSON.
+	Path string
+	// Msg says what is wrong.
+	Msg string
+	// Err is the underlying error, if any: ErrUnknownFormat from Detect.
+	Err error
+}
+
+// Error returns "NAME:LINE:COL: PATH: MSG", leaving out what is unknown.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Name)
+	if e.Line > 0 {
+		if b.Len() > 0 {
+			b.WriteByte(':')
+		}
+		b.WriteString(strconv.Itoa(e.Line))
+		if e.Column > 0 {
+			b.WriteByte(':')
+			b.WriteString(strconv.Itoa(e.Column))
+		}
+	}
+	if e.Path != "" {
+		if b.Len() > 0 {
+			b.WriteString(": ")
+		}
+		b.WriteString(e.Path)
+	}
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Unwrap returns Err.
+func (e *Error) Unwrap() error { return e.Err }
+
+// DetectSize is how much of an input Read gives to [Detect].
+const DetectSize = 64 << 10
+
+// Read reads a conversation input in the format opts.Format, or the one
+// [Detect] finds in its first [DetectSize] bytes.
+func Read(r io.Reader, opts Options) (*Result, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		if opts.Name != "" {
+			return nil, fmt.Errorf("reading %s: %w", opts.Name, err)
+		}
+		return nil, err
+	}
+	return read(data, opts)
+}
+
+// ReadFile reads the file name with [Read]; opts.Name is name when empty.
+func ReadFile(name string, opts Options) (*Result, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Name == "" {
+		opts.Name = name
+	}
+	return read(data, opts)
+}
+
+func read(data []byte, opts Options) (*Result, error) {
+	f := opts.Format
+	if f == "" || f == Auto {
+		var err error
+		if f, err = Detect(data[:min(len(data), DetectSize)]); err != nil {
+			var e *Error
+			if errors.As(err, &e) {
+				e.Name = opts.Name
+			}
+			return nil, err
+		}
+	}
+	r := &reader{opts: opts, res: &Result{Format: f}, t: &text{data: data}}
+	var err error
+	switch f {
+	case Transcript, OpenAI:
+		err = r.readMessages(f)
+	case LoCoMo:
+		err = r.readLoCoMo()
+	case Aider:
+		err = r.readAider()
+	default:
+		_, err = ParseFormat(string(f))
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range r.res.Conversations {
+		for i := range c.Turns {
+			c.Turns[i].Turn = i + 1
+		}
+	}
+	return r.res, nil
+}
+
+// reader holds the state of one read.
+type reader struct {
+	opts Options
+	res  *Result
+	t    *text // the whole input
+}
+
+// errorAt returns an Error at the offset off of t, whose first line is the
+// input's line line0 (t is one line of JSON Lines, or the whole input with
+// line0 0).
+func (r *reader) errorAt(t *text, line0, off int, path, msg string) *Error {
+	line, col := t.pos(off)
+	return &Error{Name: r.opts.Name, Line: line0 + line, Column: col, Path: path, Msg: msg}
+}
+
+// malformed reports a malformed turn: it is skipped, or with Strict it is
+// the error of the read.
+func (r *reader) malformed(e *Error) error {
+	if r.opts.Strict {
+		return e
+	}
+	r.res.Skipped = append(r.res.Skipped, e)
+	return nil
+}
+
+// document checks that the input, from offset i, is one JSON value and
+// white space, and returns the value.
+func (r *reader) document(i int) (jv, error) {
+	v, err := r.t.value(i)
+	if err != nil {
+		return jv{}, r.syntaxError(r.t, 0, err)
+	}
+	if j := r.t.ws(v.end); j < len(r.t.data) {
+		return jv{}, r.errorAt(r.t, 0, j, "", "not JSON: more text after the JSON value")
+	}
+	return v, nil
+}
+
+func (r *reader) syntaxError(t *text, line0 int, err *jsonSyntaxError) *Error {
+	return r.errorAt(t, line0, err.off, "", "not JSON: "+err.msg)
+}
+
+// lines calls fn with each non-blank line of the input as a text of its
+// own, with its 0-based line number, until fn returns an error.
+func (r *reader) lines(from int, fn func(t *text, line0 int) error) error {
+	d := r.t.data
+	line0 := bytes.Count(d[:from], []byte("\n"))
+	for start := from; start < len(d); line0++ {
+		end := bytes.IndexByte(d[start:], '\n')
+		if end < 0 {
+			end = len(d)
+		} else {
+			end += start
+		}
+		t := &text{data: d[start:end]}
+		if t.ws(0) < len(t.data) {
+			if err := fn(t, line0); err != nil {
+				return err
+			}
+		}
+		start = end + 1
+	}
+	return nil
+}
+
+// lineValue returns the one JSON value of a line of JSON Lines.
+func (r *reader) lineValue(t *text, line0 int) (jv, *Error) {
+	i := t.ws(0)
+	v, err := t.value(i)
+	if err != nil {
+		if err.off == len(t.data) {
+			err.msg = "the line ends inside a JSON value"
+		}
+		return jv{}, r.syntaxError(t, line0, err)
+	}
+	if j := t.ws(v.end); j < len(t.data) {
+		return jv{}, r.errorAt(t, line0, j, "", "not JSON Lines: more text after the line's JSON value")
+	}
+	return v, nil
+}
+
+// skipBOM returns the offset after a UTF-8 byte order mark, if there is one.
+func skipBOM(d []byte) int {
+	if len(d) >= 3 && d[0] == 0xef && d[1] == 0xbb && d[2] == 0xbf {
+		return 3
+	}
+	return 0
+}
+
+// pathIndex returns the JSON path of the element i of the value at path.
+func pathIndex(path string, i int) string {
+	return path + "[" + strconv.Itoa(i) + "]"
+}
+
+// pathKey returns the JSON path of the member key of the object at path.
+func pathKey(path, key string) string {
+	for i, c := range key {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return path + "[" + strconv.Quote(key) + "]"
+		}
+	}
+	if key == "" {
+		return path + `[""]`
+	}
+	return path + "." + key
+}
