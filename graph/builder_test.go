@@ -201,6 +201,12 @@ func TestPersonal(t *testing.T) {
 			t.Errorf("%s is a %v, want %s", name, got, kind)
 		}
 	}
+	// Ids keep the letters of names with accents.
+	for name, id := range map[string]string{"Tomás": "concept-tomas", "Cádiz": "concept-cadiz"} {
+		if got := ix.find(t, spec.NodeConcept, name).ID; got != id {
+			t.Errorf("%s has id %s, want %s", name, got, id)
+		}
+	}
 	for _, n := range ix.doc.SemanticGraph.Nodes {
 		if strings.HasPrefix(n.Label, "Take ") {
 			t.Errorf("a sentence's first word joined a name: %q", n.Label)

@@ -8,6 +8,11 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/smg-memory/smg/classify"
 	"github.com/smg-memory/smg/spec"
@@ -280,12 +285,28 @@ func (b *Builder) newID(prefix, text, key string) string {
 	return prefix + "-" + slug(text, 40) + "-" + shortHash(key)
 }
 
+// ascii strips the accents from Latin letters, "Cádiz" → "Cadiz", so
+// that ids keep the letters of names. Text that is ASCII already passes
+// through without a copy.
+func ascii(text string) string {
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+			if s, _, err := transform.String(t, text); err == nil {
+				return s
+			}
+			return text
+		}
+	}
+	return text
+}
+
 // slug is a readable, id-safe form of text: lowercase letters, digits and
 // hyphens, at most n bytes, cut at a hyphen.
 func slug(text string, n int) string {
 	var b strings.Builder
 	dash := false
-	for _, r := range strings.ToLower(text) {
+	for _, r := range strings.ToLower(ascii(text)) {
 		switch {
 		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
 			b.WriteRune(r)
