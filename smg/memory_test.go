@@ -3,36 +3,23 @@ package smg_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/importer"
 )
 
 // checkoutTurns reads the coding conversation of testdata.
 func checkoutTurns(t testing.TB) []smg.Turn {
 	t.Helper()
-	raw, err := os.ReadFile("../testdata/conversations/checkout.json")
+	res, err := importer.ReadFile("../testdata/conversations/checkout.json", importer.Options{Strict: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var in []struct {
-		ID, Role, Speaker, Content string
-		Timestamp                  time.Time
-	}
-	if err := json.Unmarshal(raw, &in); err != nil {
-		t.Fatal(err)
-	}
-	turns := make([]smg.Turn, len(in))
-	for i, x := range in {
-		turns[i] = smg.Turn{ExternalID: x.ID, Role: x.Role, Speaker: x.Speaker, Content: x.Content, Timestamp: x.Timestamp}
-	}
-	return turns
+	return res.Conversations[0].Turns
 }
 
 func TestMemorySaveOpenContinue(t *testing.T) {
@@ -134,4 +121,3 @@ func TestMemoryRefuses(t *testing.T) {
 		t.Error(err)
 	}
 }
-
