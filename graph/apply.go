@@ -88,8 +88,8 @@ func (b *Builder) apply(t spec.Turn, s classify.Signals) {
 	ts := &turnState{turn: t.Turn, t: t}
 	b.cur = ts
 	defer func() { b.cur = nil }()
-	if t.Speaker != "" && t.Role != spec.RoleAssistant && t.Role != spec.RoleTool && t.Role != spec.RoleSystem {
-		ts.speaker = b.speaker(t.Speaker)
+	if name := strings.TrimSpace(t.Speaker); name != "" && t.Role != spec.RoleAssistant && t.Role != spec.RoleTool && t.Role != spec.RoleSystem {
+		ts.speaker = b.speaker(name)
 	}
 	if s.Filler {
 		return

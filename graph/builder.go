@@ -19,6 +19,7 @@ package graph
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -289,7 +290,7 @@ func checkTurn(t spec.Turn) error {
 	switch {
 	case !utf8.ValidString(t.Content) || !utf8.ValidString(t.Speaker) || !utf8.ValidString(t.ExternalID):
 		return fmt.Errorf("%w: not valid UTF-8", ErrInvalidTurn)
-	case t.Role == "" && t.Speaker == "":
+	case t.Role == "" && strings.TrimSpace(t.Speaker) == "":
 		return fmt.Errorf("%w: neither role nor speaker", ErrInvalidTurn)
 	case !roles[t.Role]:
 		return fmt.Errorf("%w: role %q is not user, assistant, system or tool", ErrInvalidTurn, t.Role)

@@ -298,6 +298,7 @@ func TestInvalidTurns(t *testing.T) {
 	b := New(Config{}, Options{})
 	for _, tu := range []spec.Turn{
 		{Content: "no author"},
+		{Speaker: " \t", Content: "a blank speaker"},
 		{Role: "robot", Content: "an unknown role"},
 		{Role: "user", Content: "not UTF-8 \xff"},
 	} {
@@ -307,5 +308,12 @@ func TestInvalidTurns(t *testing.T) {
 	}
 	if b.Turns() != 0 {
 		t.Error("a refused turn was counted")
+	}
+	// A blank speaker beside a role is no speaker: no person node.
+	if err := b.Add(spec.Turn{Role: "user", Speaker: " ", Content: "0"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(b.Document().SemanticGraph.Nodes); n != 0 {
+		t.Errorf("a blank speaker made %d nodes", n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"path/filepath"
 	"sync"
+	"time"
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
@@ -120,4 +121,39 @@ func TestMemoryRefuses(t *testing.T) {
 	if _, err := smg.ValidateBytes(b, nil); err != nil {
 		t.Error(err)
 	}
+}
+
+// FuzzIngest: whatever people say, ingest never panics and the memory it
+// makes is a valid document, with every turn accepted or refused as an
+// ErrInvalidTurn.
+func FuzzIngest(f *testing.F) {
+	for _, t := range checkoutTurns(f) {
+		f.Add(t.Content, t.Speaker, "Let's use Redis instead of Memcached, because it persists.")
+	}
+	f.Add("```go main.go\npackage main\n```", "", "I'm Ana, I live in Lisbon. Remember that I hate cats.")
+	f.Add("<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE", "Mel", "TypeError: x is undefined\n    at f (a.js:1:2)")
+	f.Fuzz(func(t *testing.T, first, speaker, second string) {
+		m := smg.New(nil)
+		at := time.Date(2024, 5, 8, 13, 56, 0, 0, time.UTC)
+		for i, tu := range []smg.Turn{
+			{Role: "user", Speaker: speaker, Content: first, Timestamp: at},
+			{Role: "assistant", Content: second, Timestamp: at.Add(time.Minute)},
+			{Role: "user", Speaker: speaker, Content: first + "\n" + second, Timestamp: at.Add(time.Hour)},
+		} {
+			if err := m.Ingest(context.Background(), tu); err != nil && !errors.Is(err, smg.ErrInvalidTurn) {
+				t.Fatalf("turn %d: %v", i+1, err)
+			}
+		}
+		b, err := m.Marshal(&smg.EncodeOptions{Plain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := smg.Decode(bytes.NewReader(b), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := smg.Validate(doc, &smg.ValidateOptions{SkipJSONLD: true}); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
