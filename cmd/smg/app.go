@@ -83,6 +83,9 @@ func (a *app) rootCommand() *cobra.Command {
 		a.encryptCommand(),
 		a.decryptCommand(),
 		a.exportCommand(),
+		a.ingestCommand(),
+		a.nodesCommand(),
+		a.showCommand(),
 	)
 	return root
 }

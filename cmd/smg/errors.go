@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/importer"
 )
 
 // Exit statuses; main.go and the root command's help document them.
@@ -52,6 +53,8 @@ var invalidInput = []error{
 	smg.ErrTampered,
 	smg.ErrNotEncrypted,
 	smg.ErrAlreadyEncrypted,
+	smg.ErrInvalidTurn,
+	importer.ErrUnknownFormat,
 }
 
 // exitStatus maps an error to the exit status of the process and, where
@@ -77,6 +80,10 @@ func exitStatus(err error) (status int, hint string) {
 		return exitInvalid, "the file was changed or damaged after it was encrypted; restore it from a copy"
 	case errors.Is(err, smg.ErrNotSMG):
 		return exitInvalid, "smg reads .smg files: Brotli-compressed or plain JSON, encrypted or not"
+	case errors.Is(err, importer.ErrUnknownFormat):
+		return exitInvalid, "name the format with --format transcript, openai, locomo or aider"
+	case errors.As(err, new(*importer.Error)):
+		return exitInvalid, "without --strict, a malformed turn is skipped; a malformed file is not"
 	}
 	for _, e := range invalidInput {
 		if errors.Is(err, e) {

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/importer"
+)
+
+// input is one conversation read from an input file.
+type input struct {
+	file string
+	conv importer.Conversation
+}
+
+func (a *app) ingestCommand() *cobra.Command {
+	var out, format, project string
+	var strict, split bool
+	cmd := &cobra.Command{
+		Use:   "ingest INPUT... -o FILE.smg",
+		Short: "Build a memory from conversations, or add them to one",
+		Long: `Ingest reads conversations and builds the memory they make: the semantic
+graph, working memory, the artifact vault and the deep archive. When FILE.smg
+exists, the turns are added to it: turn numbers continue and the nodes they
+mention are reactivated.
+
+The inputs are read with --format: auto (the default) recognizes a generic
+transcript (a JSON list or JSON Lines of {role|speaker, content|text,
+timestamp, id}), OpenAI chat messages, LoCoMo and aider chat histories.
+
+A malformed turn is reported with its file and position and skipped; with
+--strict it fails the whole run. Either way FILE.smg is the old memory or the
+complete new one, never a partial one. With --split each conversation of the
+inputs (a LoCoMo file holds several) becomes its own memory, FILE-ID.smg.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("missing INPUT")
+			}
+			return nil
+		},
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			f, err := importer.ParseFormat(format)
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			// Read every input before touching the output: a failure in
+			// strict mode leaves it as it was.
+			var inputs []input
+			total := 0
+			for _, name := range args {
+				res, err := importer.ReadFile(name, importer.Options{Format: f, Strict: strict})
+				if err != nil {
+					return err
+				}
+				for _, skipped := range res.Skipped {
+					fmt.Fprintf(a.stderr, "smg: warning: %v (skipped)\n", skipped)
+				}
+				for _, c := range res.Conversations {
+					inputs = append(inputs, input{file: name, conv: c})
+					total += len(c.Turns)
+				}
+			}
+			bar := a.progressBar(total)
+			defer bar.finish()
+			if !split {
+				return a.ingestInto(cmd.Context(), out, project, inputs, strict, bar)
+			}
+			for i, in := range inputs {
+				if err := a.ingestInto(cmd.Context(), splitName(out, in.conv.ID, i+1), project, inputs[i:i+1], strict, bar); err != nil {
+					return err
+				}
+			}
+			return nil
+		}),
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "the memory file to write (added to when it exists)")
+	cmd.Flags().StringVar(&format, "format", "auto", "the inputs' format: auto, transcript, openai, locomo or aider")
+	cmd.Flags().BoolVar(&strict, "strict", false, "fail on the first malformed turn instead of skipping it")
+	cmd.Flags().BoolVar(&split, "split", false, "write one memory per conversation, FILE-ID.smg")
+	cmd.Flags().StringVar(&project, "project", "", "the project name of a new memory")
+	_ = cmd.MarkFlagRequired("output")
+	return cmd
+}
+
+// ingestInto adds conversations to the memory in the named file, or to a
+// new one, and saves it.
+func (a *app) ingestInto(ctx context.Context, name, project string, inputs []input, strict bool, bar *progress) error {
+	var m *smg.Memory
+	var password []byte // of an encrypted memory, which stays encrypted
+	before := 0
+	if _, err := os.Stat(name); err == nil {
+		opts := a.decodeOptions(name)
+		ask := opts.PasswordFunc
+		opts.PasswordFunc = func() ([]byte, error) {
+			p, err := ask()
+			password = p
+			return p, err
+		}
+		if m, err = smg.Open(name, opts, nil); err != nil {
+			return err
+		}
+		before = m.Turns()
+	} else if errors.Is(err, fs.ErrNotExist) {
+		m = smg.New(&smg.Options{ProjectName: project})
+	} else {
+		return err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	for _, in := range inputs {
+		for i, t := range in.conv.Turns {
+			if err := m.Ingest(ctx, t); err != nil {
+				if strict || !errors.Is(err, smg.ErrInvalidTurn) {
+					return fmt.Errorf("%s: turn %d: %w", in.file, i+1, err)
+				}
+				fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v (skipped)\n", in.file, i+1, err)
+			}
+			bar.add()
+		}
+	}
+	var opts *smg.EncodeOptions
+	if password != nil {
+		opts = &smg.EncodeOptions{Password: password}
+	}
+	if err := m.Save(name, opts); err != nil {
+		return err
+	}
+	doc := m.Document()
+	fmt.Fprintf(a.stdout, "%s: %d turns (%d new), %d nodes, %d edges, %d artifacts\n", name, doc.Metadata.TotalExchanges,
+		doc.Metadata.TotalExchanges-before, len(doc.SemanticGraph.Nodes), len(doc.SemanticGraph.Edges), len(doc.ArtifactVault.Artifacts))
+	return nil
+}
+
+// splitName is the file of the n-th conversation of a split ingest:
+// FILE-ID.smg, or FILE-N.smg for a conversation without an id.
+func splitName(out, id string, n int) string {
+	ext := filepath.Ext(out)
+	base := strings.TrimSuffix(out, ext)
+	if ext == "" {
+		ext = ".smg"
+	}
+	if id == "" {
+		id = fmt.Sprint(n)
+	}
+	return base + "-" + safeName(id) + ext
+}
+
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r == ' ' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// progress is a bar on a terminal, or nothing.
+type progress struct{ bar *progressbar.ProgressBar }
+
+// progressBar shows progress on stderr when it is a terminal: never when
+// the output is piped, and never in tests.
+func (a *app) progressBar(total int) *progress {
+	f, ok := a.stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) || total == 0 {
+		return &progress{}
+	}
+	return &progress{bar: progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(f),
+		progressbar.OptionSetDescription("ingesting"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)}
+}
+
+func (p *progress) add() {
+	if p.bar != nil {
+		_ = p.bar.Add(1)
+	}
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}

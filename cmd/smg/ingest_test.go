@@ -1,0 +1,287 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/spec"
+)
+
+const (
+	conversationsDir = testdataDir + "/conversations"
+	importerTestdata = "../../smg/importer/testdata"
+	benchDir         = "../../../shared/bench"
+)
+
+// ingest runs smg ingest and fails the test unless it succeeds.
+func ingest(t testing.TB, env map[string]string, args ...string) result {
+	t.Helper()
+	r := run(t, env, append([]string{"ingest"}, args...)...)
+	if r.status != exitOK {
+		t.Fatalf("ingest %v: status %d\n%s", args, r.status, r.stderr)
+	}
+	return r
+}
+
+// validate fails the test unless smg validate passes on name.
+func validate(t testing.TB, env map[string]string, name string) {
+	t.Helper()
+	if r := run(t, env, "validate", name); r.status != exitOK {
+		t.Errorf("validate %s: status %d\n%s%s", name, r.status, r.stdout, r.stderr)
+	}
+}
+
+// nodesJSON lists the nodes of a memory through smg nodes --json.
+func nodesJSON(t testing.TB, env map[string]string, name string, args ...string) []spec.Node {
+	t.Helper()
+	r := run(t, env, append([]string{"nodes", "--json", name}, args...)...)
+	if r.status != exitOK {
+		t.Fatalf("nodes: status %d\n%s", r.status, r.stderr)
+	}
+	var nodes []spec.Node
+	if err := json.Unmarshal([]byte(r.stdout), &nodes); err != nil {
+		t.Fatalf("nodes --json: %v", err)
+	}
+	return nodes
+}
+
+func findNode(t testing.TB, nodes []spec.Node, text string) spec.Node {
+	t.Helper()
+	i := slices.IndexFunc(nodes, func(n spec.Node) bool { return strings.Contains(n.Label, text) })
+	if i < 0 {
+		t.Fatalf("no node with %q", text)
+	}
+	return nodes[i]
+}
+
+// TestIngestCheckout builds the memory of the coding conversation and
+// reads it back through nodes and show: decisions with rationale and
+// rejected alternative, the 401 with its solution and the turn that
+// reported it, facts in the third person with their category.
+func TestIngestCheckout(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "shop.smg")
+	r := ingest(t, nil, filepath.Join(conversationsDir, "checkout.json"), "-o", out, "--project", "shop")
+	if !strings.Contains(r.stdout, "20 turns (20 new)") || r.stderr != "" {
+		t.Errorf("stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	validate(t, nil, out)
+
+	r = run(t, nil, "nodes", out, "--type", "decision")
+	for _, want := range []string{
+		"Stripe Elements",
+		"because the designers want the payment form to match the rest of the site; over Stripe Checkout",
+		"because the workers kept hitting database is locked errors; over SQLite",
+		"superseded 2025-11-03",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("nodes --type decision lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "concept") {
+		t.Errorf("--type decision lists other types:\n%s", r.stdout)
+	}
+	r = run(t, nil, "nodes", out, "--type", "fact")
+	if !regexp.MustCompile(`Dana prefers Go for all backend work\.\s+\[preference\]; remembered on request`).MatchString(r.stdout) {
+		t.Errorf("the remembered preference:\n%s", r.stdout)
+	}
+
+	p401 := findNode(t, nodesJSON(t, nil, out, "--type", "problem"), "401")
+	r = run(t, nil, "show", out, p401.ID)
+	if r.status != exitOK {
+		t.Fatalf("show: status %d: %s", r.status, r.stderr)
+	}
+	for _, want := range []string{
+		"metadata.code  \"HTTP 401\"",
+		"← solves 0.90  solution \"The signature covers the raw request body",
+		"#7 2025-11-03 09:30 Dana (msg-007): I deployed it. The webhook returns 401",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("show lacks %q:\n%s", want, r.stdout)
+		}
+	}
+
+	var v smg.NodeView
+	r = run(t, nil, "show", "--json", out, p401.ID)
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || v.Node.ID != p401.ID || len(v.Turns) != 1 {
+		t.Errorf("show --json: %v, %+v", err, v)
+	}
+}
+
+// TestIngestPersonal: the personal conversation gives facts about its two
+// speakers by name, people and places.
+func TestIngestPersonal(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "friends.smg")
+	ingest(t, nil, filepath.Join(conversationsDir, "personal.json"), "-o", out)
+	validate(t, nil, out)
+	facts := nodesJSON(t, nil, out, "--type", "fact")
+	brother := findNode(t, facts, "Ana's brother Tomás visited Porto with Ana three days ago (12 April 2024)")
+	if brother.Category != spec.CategoryRelationship {
+		t.Errorf("the brother's visit is a %s fact", brother.Category)
+	}
+	concepts := nodesJSON(t, nil, out, "--type", "concept")
+	for name, kind := range map[string]string{"Ben": "person", "Lucia": "person", "Lisbon": "place", "Porto": "place"} {
+		if got := findNode(t, concepts, name).Metadata["kind"]; got != kind {
+			t.Errorf("%s is a %v, want %s", name, got, kind)
+		}
+	}
+	r := run(t, nil, "show", out, "concept-lisbon")
+	if !strings.Contains(r.stdout, "← about") || !strings.Contains(r.stdout, "Ana lives in Lisbon now") {
+		t.Errorf("show concept-lisbon:\n%s", r.stdout)
+	}
+}
+
+// TestIngestAppend adds a conversation to an existing memory, an encrypted
+// one: turn numbers continue and the file stays encrypted.
+func TestIngestAppend(t *testing.T) {
+	env := withPassword("correct horse")
+	out := filepath.Join(t.TempDir(), "m.smg")
+	ingest(t, env, filepath.Join(conversationsDir, "checkout.json"), "-o", out)
+	if r := run(t, env, "encrypt", out); r.status != exitOK {
+		t.Fatalf("encrypt: %s", r.stderr)
+	}
+	r := ingest(t, env, filepath.Join(conversationsDir, "personal.json"), "-o", out)
+	if !strings.Contains(r.stdout, "42 turns (22 new)") {
+		t.Errorf("stdout %q", r.stdout)
+	}
+	if _, err := smg.ReadFile(out, nil); err == nil {
+		t.Error("appending decrypted the memory")
+	}
+	validate(t, env, out)
+	lisbon := findNode(t, nodesJSON(t, env, out, "--type", "concept"), "Lisbon")
+	if lisbon.FirstMentioned <= 20 {
+		t.Errorf("Lisbon is first mentioned at turn %d, in the first conversation's numbers", lisbon.FirstMentioned)
+	}
+	// Both conversations' nodes are there.
+	facts := nodesJSON(t, env, out, "--type", "fact")
+	findNode(t, facts, "Dana prefers Go")
+	findNode(t, facts, "Ana loves border collies")
+}
+
+// TestIngestMalformed: malformed turns are reported with file and position
+// and skipped; with --strict nothing is written and an existing memory is
+// left as it was.
+func TestIngestMalformed(t *testing.T) {
+	bad := filepath.Join(importerTestdata, "transcript-malformed.json")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m.smg")
+	r := ingest(t, nil, bad, "-o", out)
+	if n := strings.Count(r.stderr, "(skipped)"); n != 8 {
+		t.Errorf("%d turns reported skipped, want 8:\n%s", n, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "transcript-malformed.json:4:3: $[2]: no content or text (skipped)") {
+		t.Errorf("the report does not say where:\n%s", r.stderr)
+	}
+	if !strings.Contains(r.stdout, "2 turns (2 new)") {
+		t.Errorf("stdout %q", r.stdout)
+	}
+
+	unchanged := readOnly(t, out)
+	r = run(t, nil, "ingest", "--strict", filepath.Join(conversationsDir, "personal.json"), bad, "-o", out)
+	if r.status != exitInvalid || !strings.Contains(r.stderr, "transcript-malformed.json:3:3") {
+		t.Errorf("--strict: status %d, stderr %q", r.status, r.stderr)
+	}
+	unchanged("ingest --strict")
+
+	fresh := filepath.Join(dir, "fresh.smg")
+	if r := run(t, nil, "ingest", "--strict", bad, "-o", fresh); r.status != exitInvalid {
+		t.Errorf("--strict into a new file: status %d", r.status)
+	}
+	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+		t.Errorf("a failed strict ingest left %s: %v", fresh, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+}
+
+func TestIngestUsage(t *testing.T) {
+	dir := t.TempDir()
+	text := writeTemp(t, "notes.txt", []byte("hello world\n"))
+	out := filepath.Join(dir, "m.smg")
+	tests := []struct {
+		args   []string
+		status int
+		stderr string
+	}{
+		{[]string{"ingest", "-o", out}, exitUsage, "missing INPUT"},
+		{[]string{"ingest", text}, exitUsage, `"output" not set`},
+		{[]string{"ingest", text, "-o", out, "--format", "csv"}, exitUsage, `unknown input format "csv"`},
+		{[]string{"ingest", text, "-o", out}, exitInvalid, "--format transcript, openai, locomo or aider"},
+		{[]string{"ingest", filepath.Join(dir, "none.json"), "-o", out}, exitFailure, "no such file"},
+		{[]string{"nodes", filepath.Join(testdataDir, "small.smg"), "--type", "widget"}, exitUsage, `node type "widget"`},
+		{[]string{"nodes", filepath.Join(testdataDir, "small.smg"), "--sort", "size"}, exitUsage, `sort "size"`},
+		{[]string{"show", filepath.Join(testdataDir, "small.smg")}, exitUsage, "want FILE and NODE_ID"},
+		{[]string{"show", filepath.Join(testdataDir, "small.smg"), "concept-nowhere"}, exitFailure, `node "concept-nowhere": not found`},
+	}
+	for _, tt := range tests {
+		r := run(t, nil, tt.args...)
+		if r.status != tt.status || !strings.Contains(r.stderr, tt.stderr) {
+			t.Errorf("%v: status %d, stderr %q; want %d and %q", tt.args, r.status, r.stderr, tt.status, tt.stderr)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a failed ingest wrote %s", out)
+	}
+}
+
+// TestIngestSplit writes one memory per conversation of a LoCoMo file.
+func TestIngestSplit(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "locomo.smg")
+	ingest(t, nil, filepath.Join(importerTestdata, "locomo-sample.json"), "-o", out, "--split")
+	files, _ := filepath.Glob(strings.TrimSuffix(out, ".smg") + "-*.smg")
+	if len(files) < 2 {
+		t.Fatalf("--split wrote %v", files)
+	}
+	for _, f := range files {
+		validate(t, nil, f)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("--split also wrote %s", out)
+	}
+}
+
+// TestIngestBench ingests every conversation of ../shared/bench, when it
+// is there, and validates what comes out. Under the race detector it takes
+// the LoCoMo file and the smallest aider history; .ci/run also runs it
+// without.
+func TestIngestBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests megabytes")
+	}
+	inputs, _ := filepath.Glob(filepath.Join(benchDir, "*.json"))
+	aider, _ := filepath.Glob(filepath.Join(benchDir, "aider-dev", "[0-9]*.md"))
+	if raceEnabled && len(aider) > 0 {
+		aider = []string{slices.MinFunc(aider, func(a, b string) int { return cmp.Compare(fileSize(a), fileSize(b)) })}
+	}
+	inputs = append(inputs, aider...)
+	if len(inputs) == 0 {
+		t.Skip("no ../shared/bench")
+	}
+	dir := t.TempDir()
+	for _, in := range inputs {
+		t.Run(filepath.Base(in), func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(dir, filepath.Base(in)+".smg")
+			r := ingest(t, nil, "--strict", in, "-o", out)
+			if !strings.Contains(r.stdout, " new)") {
+				t.Errorf("stdout %q", r.stdout)
+			}
+			validate(t, nil, out)
+		})
+	}
+}
+
+func fileSize(name string) int64 {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
