@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"text/tabwriter"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/spf13/cobra"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/importer"
+	"github.com/smg-memory/smg/spec"
+)
+
+func run(args []string, stdout, stderr io.Writer) int {
+	root := &cobra.Command{
+		Use:           "smg-bench",
+		Short:         "Measure smg on real conversations",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(ingestCommand(stdout))
+	root.SetArgs(args)
+	if err := root.Execute(); err != nil {
+		fmt.Fprintf(stderr, "smg-bench: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// ingestResult is the measure of one input.
+type ingestResult struct {
+	Input         string         `json:"input"`
+	Conversations int            `json:"conversations"`
+	Turns         int            `json:"turns"`
+	IngestSeconds float64        `json:"ingestSeconds"`
+	TurnsPerSec   float64        `json:"turnsPerSecond"`
+	DocumentMs    float64        `json:"documentMs"`
+	SaveMs        float64        `json:"saveMs"`
+	Bytes         int            `json:"bytes"`
+	PipelinePerS  float64        `json:"pipelineTurnsPerSecond"`
+	Nodes         int            `json:"nodes"`
+	Edges         int            `json:"edges"`
+	Artifacts     int            `json:"artifacts"`
+	NodesPer1k    float64        `json:"nodesPer1000Turns"`
+	EdgesPer1k    float64        `json:"edgesPer1000Turns"`
+	ByType        map[string]int `json:"nodesByType"`
+}
+
+type ingestReport struct {
+	GOMAXPROCS int            `json:"gomaxprocs"`
+	Inputs     []ingestResult `json:"inputs"`
+	Total      ingestResult   `json:"total"`
+	PeakRSSMB  float64        `json:"peakRssMB"`
+}
+
+func ingestCommand(stdout io.Writer) *cobra.Command {
+	var asJSON bool
+	var procs int
+	cmd := &cobra.Command{
+		Use:   "ingest INPUT...",
+		Short: "Measure the write path: turns per second, memory, graph size",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			runtime.GOMAXPROCS(procs)
+			rep := ingestReport{GOMAXPROCS: procs, Total: ingestResult{Input: "total", ByType: map[string]int{}}}
+			for _, name := range args {
+				r, err := measureIngest(name)
+				if err != nil {
+					return err
+				}
+				rep.Inputs = append(rep.Inputs, r)
+				t := &rep.Total
+				t.Conversations += r.Conversations
+				t.Turns += r.Turns
+				t.IngestSeconds += r.IngestSeconds
+				t.DocumentMs += r.DocumentMs
+				t.SaveMs += r.SaveMs
+				t.Bytes += r.Bytes
+				t.Nodes += r.Nodes
+				t.Edges += r.Edges
+				t.Artifacts += r.Artifacts
+				for k, v := range r.ByType {
+					t.ByType[k] += v
+				}
+			}
+			rep.Total.finish()
+			rep.PeakRSSMB = peakRSSMB()
+			if asJSON {
+				b, err := json.Marshal(rep, json.Deterministic(true), jsontext.WithIndent("  "))
+				if err != nil {
+					return err
+				}
+				_, err = stdout.Write(append(b, '\n'))
+				return err
+			}
+			return writeIngest(stdout, rep)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().IntVar(&procs, "procs", 1, "GOMAXPROCS while measuring (the target is per core)")
+	return cmd
+}
+
+// measureIngest builds the memories of one input, one per conversation,
+// timing the ingest alone (not the reading of the input).
+func measureIngest(name string) (ingestResult, error) {
+	res, err := importer.ReadFile(name, importer.Options{})
+	if err != nil {
+		return ingestResult{}, err
+	}
+	r := ingestResult{Input: filepath.Base(name), Conversations: len(res.Conversations), ByType: map[string]int{}}
+	ctx := context.Background()
+	for _, c := range res.Conversations {
+		m := smg.New(nil)
+		start := time.Now()
+		if _, err := m.IngestAll(ctx, c.Turns); err != nil {
+			return r, fmt.Errorf("%s: %w", name, err)
+		}
+		r.IngestSeconds += time.Since(start).Seconds()
+		start = time.Now()
+		doc := m.Document()
+		r.DocumentMs += float64(time.Since(start).Microseconds()) / 1000
+		start = time.Now()
+		b, err := m.Marshal(nil)
+		if err != nil {
+			return r, fmt.Errorf("%s: %w", name, err)
+		}
+		r.SaveMs += float64(time.Since(start).Microseconds()) / 1000
+		r.Bytes += len(b)
+		r.Turns += len(c.Turns)
+		r.Nodes += len(doc.SemanticGraph.Nodes)
+		r.Edges += len(doc.SemanticGraph.Edges)
+		r.Artifacts += len(doc.ArtifactVault.Artifacts)
+		for _, n := range doc.SemanticGraph.Nodes {
+			r.ByType[string(n.Type)]++
+		}
+	}
+	r.finish()
+	return r, nil
+}
+
+func (r *ingestResult) finish() {
+	if r.IngestSeconds > 0 {
+		r.TurnsPerSec = float64(r.Turns) / r.IngestSeconds
+		r.PipelinePerS = float64(r.Turns) / (r.IngestSeconds + r.SaveMs/1000)
+	}
+	if r.Turns > 0 {
+		r.NodesPer1k = 1000 * float64(r.Nodes) / float64(r.Turns)
+		r.EdgesPer1k = 1000 * float64(r.Edges) / float64(r.Turns)
+	}
+}
+
+func writeIngest(w io.Writer, rep ingestReport) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "input\tconv\tturns\tingest turns/s\twith save turns/s\tdocument ms\tsave ms\tKB\tnodes/1k turns\tedges/1k turns\tartifacts\t")
+	for _, r := range append(slices.Clone(rep.Inputs), rep.Total) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%.1f\t%.1f\t%.0f\t%.0f\t%.0f\t%d\t\n", r.Input, r.Conversations, r.Turns, r.TurnsPerSec, r.PipelinePerS,
+			r.DocumentMs, r.SaveMs, float64(r.Bytes)/1024, r.NodesPer1k, r.EdgesPer1k, r.Artifacts)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	var types []string
+	for _, t := range spec.NodeTypes {
+		types = append(types, fmt.Sprintf("%s %d", t, rep.Total.ByType[string(t)]))
+	}
+	_, err := fmt.Fprintf(w, "nodes by type: %v\nGOMAXPROCS %d, peak RSS %.0f MB\n", types, rep.GOMAXPROCS, rep.PeakRSSMB)
+	return err
+}
