@@ -39,7 +39,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/spec"
@@ -273,11 +272,15 @@ func sameMultiset(a, b []string) bool {
 	return true
 }
 
+// BlockQuality is the Brotli quality of the blocks Block builds: fixed, so
+// that the test vectors and examples of testdata keep their bytes when the
+// writer's default (archive.DefaultQuality) is tuned.
+const BlockQuality = 9
+
 // Block builds an archive block of consecutive turns as spec §8 defines
-// it, compressed at archive.DefaultQuality. It is for building test
-// documents.
+// it, compressed at BlockQuality. It is for building test documents.
 func Block(id string, turns []spec.Turn) (spec.ArchiveBlock, error) {
-	return graph.NewBlock(id, turns, archive.DefaultQuality)
+	return graph.NewBlock(id, turns, BlockQuality)
 }
 
 // TranscriptBytes is spec §4.2's size of the raw transcript of turns: the
