@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"text/tabwriter"
 	"time"
@@ -59,6 +61,7 @@ type ingestResult struct {
 
 type ingestReport struct {
 	GOMAXPROCS int            `json:"gomaxprocs"`
+	Count      int            `json:"count"`
 	Inputs     []ingestResult `json:"inputs"`
 	Total      ingestResult   `json:"total"`
 	PeakRSSMB  float64        `json:"peakRssMB"`
@@ -66,16 +69,28 @@ type ingestReport struct {
 
 func ingestCommand(stdout io.Writer) *cobra.Command {
 	var asJSON bool
-	var procs int
+	var procs, count int
+	var cpuProfile string
 	cmd := &cobra.Command{
 		Use:   "ingest INPUT...",
 		Short: "Measure the write path: turns per second, memory, graph size",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			runtime.GOMAXPROCS(procs)
-			rep := ingestReport{GOMAXPROCS: procs, Total: ingestResult{Input: "total", ByType: map[string]int{}}}
+			if cpuProfile != "" {
+				f, err := os.Create(cpuProfile)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return err
+				}
+				defer pprof.StopCPUProfile()
+			}
+			rep := ingestReport{GOMAXPROCS: procs, Count: count, Total: ingestResult{Input: "total", ByType: map[string]int{}}}
 			for _, name := range args {
-				r, err := measureIngest(name)
+				r, err := measureIngest(name, count)
 				if err != nil {
 					return err
 				}
@@ -109,12 +124,17 @@ func ingestCommand(stdout io.Writer) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().IntVar(&procs, "procs", 1, "GOMAXPROCS while measuring (the target is per core)")
+	cmd.Flags().IntVar(&count, "count", 5, "build each conversation this many times and keep the median times")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	return cmd
 }
 
 // measureIngest builds the memories of one input, one per conversation,
-// timing the ingest alone (not the reading of the input).
-func measureIngest(name string) (ingestResult, error) {
+// timing the ingest alone (not the reading of the input), then the
+// document and the save. Each conversation is built count times and the
+// median of each time kept: a shared machine's noise moves single runs by
+// a third.
+func measureIngest(name string, count int) (ingestResult, error) {
 	res, err := importer.ReadFile(name, importer.Options{})
 	if err != nil {
 		return ingestResult{}, err
@@ -122,22 +142,31 @@ func measureIngest(name string) (ingestResult, error) {
 	r := ingestResult{Input: filepath.Base(name), Conversations: len(res.Conversations), ByType: map[string]int{}}
 	ctx := context.Background()
 	for _, c := range res.Conversations {
-		m := smg.New(nil)
-		start := time.Now()
-		if _, err := m.IngestAll(ctx, c.Turns); err != nil {
-			return r, fmt.Errorf("%s: %w", name, err)
+		var ingest, document, save []time.Duration
+		var doc *spec.Document
+		var size int
+		for range max(count, 1) {
+			m := smg.New(nil)
+			start := time.Now()
+			if _, err := m.IngestAll(ctx, c.Turns); err != nil {
+				return r, fmt.Errorf("%s: %w", name, err)
+			}
+			ingest = append(ingest, time.Since(start))
+			start = time.Now()
+			doc = m.Document()
+			document = append(document, time.Since(start))
+			start = time.Now()
+			b, err := m.Marshal(nil)
+			if err != nil {
+				return r, fmt.Errorf("%s: %w", name, err)
+			}
+			save = append(save, time.Since(start))
+			size = len(b)
 		}
-		r.IngestSeconds += time.Since(start).Seconds()
-		start = time.Now()
-		doc := m.Document()
-		r.DocumentMs += float64(time.Since(start).Microseconds()) / 1000
-		start = time.Now()
-		b, err := m.Marshal(nil)
-		if err != nil {
-			return r, fmt.Errorf("%s: %w", name, err)
-		}
-		r.SaveMs += float64(time.Since(start).Microseconds()) / 1000
-		r.Bytes += len(b)
+		r.IngestSeconds += median(ingest).Seconds()
+		r.DocumentMs += float64(median(document).Microseconds()) / 1000
+		r.SaveMs += float64(median(save).Microseconds()) / 1000
+		r.Bytes += size
 		r.Turns += len(c.Turns)
 		r.Nodes += len(doc.SemanticGraph.Nodes)
 		r.Edges += len(doc.SemanticGraph.Edges)
@@ -148,6 +177,16 @@ func measureIngest(name string) (ingestResult, error) {
 	}
 	r.finish()
 	return r, nil
+}
+
+// median is the middle of ds, or the mean of the two middle ones.
+func median(ds []time.Duration) time.Duration {
+	ds = slices.Sorted(slices.Values(ds))
+	n := len(ds)
+	if n%2 == 1 {
+		return ds[n/2]
+	}
+	return (ds[n/2-1] + ds[n/2]) / 2
 }
 
 func (r *ingestResult) finish() {
@@ -175,6 +214,6 @@ func writeIngest(w io.Writer, rep ingestReport) error {
 	for _, t := range spec.NodeTypes {
 		types = append(types, fmt.Sprintf("%s %d", t, rep.Total.ByType[string(t)]))
 	}
-	_, err := fmt.Fprintf(w, "nodes by type: %v\nGOMAXPROCS %d, peak RSS %.0f MB\n", types, rep.GOMAXPROCS, rep.PeakRSSMB)
+	_, err := fmt.Fprintf(w, "nodes by type: %v\nGOMAXPROCS %d, median of %d runs, peak RSS %.0f MB\n", types, rep.GOMAXPROCS, rep.Count, rep.PeakRSSMB)
 	return err
 }
