@@ -39,7 +39,6 @@ const minStructured = 200
 var (
 	pathLike    = regexp.MustCompile(`^[\w@.~/\\-]*[\w-]\.[A-Za-z0-9]{1,10}$|^[\w@.~-]+(?:[/\\][\w@.~-]+)+$`)
 	pathComment = regexp.MustCompile(`^\s*(?://|#|--|;|/\*|<!--)\s*(?:(?:file(?:name)?|path)\s*:\s*)?(\S+?)\s*(?:\*/|-->)?\s*$`)
-	searchBlock = regexp.MustCompile(`(?s)<{5,9} SEARCH\r?\n(.*?)\r?\n?={5,9}\r?\n(.*?)\r?\n?>{5,9} REPLACE`)
 	udiffTarget = regexp.MustCompile(`(?m)^\+\+\+ (?:b/)?(\S+)`)
 )
 
@@ -60,7 +59,7 @@ func findArtifacts(text string, segs []segment) []Artifact {
 		if file == "" {
 			// diff-fenced: the path is the block's first line.
 			first, rest, _ := strings.Cut(body, "\n")
-			if p := pathLine(first); p != "" && searchBlock.MatchString(rest) {
+			if p := pathLine(first); p != "" && len(editBlocks(rest)) > 0 {
 				file, body = p, rest
 			} else if m := pathComment.FindStringSubmatch(first); m != nil && pathLike.MatchString(m[1]) && strings.Contains(m[1], ".") {
 				file = cleanPath(m[1])
@@ -75,15 +74,15 @@ func findArtifacts(text string, segs []segment) []Artifact {
 			lang = languageOf(file)
 		}
 		base := Artifact{Kind: kindOf(lang), Language: lang, Filename: file, Content: body, Start: g.start, End: g.start + len(g.text)}
-		edits := searchBlock.FindAllStringSubmatch(body, -1)
+		edits := editBlocks(body)
 		if len(edits) == 0 {
 			out = append(out, base)
 			continue
 		}
-		for _, m := range edits {
+		for _, e := range edits {
 			a := base
-			a.Content = m[2]
-			a.Edit = &Edit{Search: m[1], Replace: m[2]}
+			a.Content = e.Replace
+			a.Edit = &e
 			if a.Language == "" {
 				a.Language = languageOf(file)
 				a.Kind = kindOf(a.Language)
@@ -92,6 +91,65 @@ func findArtifacts(text string, segs []segment) []Artifact {
 		}
 	}
 	return out
+}
+
+// editBlocks finds aider's SEARCH/REPLACE edit blocks, by the lines aider
+// itself recognizes (aider/coders/editblock_coder.py): a line of 5 to 9
+// '<' and " SEARCH", the text to find, a line of 5 to 9 '=', the text to
+// put instead, a line of 5 to 9 '>' and " REPLACE". The texts keep their
+// line endings but the one before the marker line that ends them. A block
+// that is never closed (a truncated reply) is not an edit.
+func editBlocks(body string) []Edit {
+	if !strings.Contains(body, " SEARCH") {
+		return nil
+	}
+	var out []Edit
+	const (
+		outside = iota
+		search
+		replace
+	)
+	state, start := outside, 0
+	var find string
+	for off := 0; off < len(body); {
+		end := strings.IndexByte(body[off:], '\n')
+		next := off + end + 1
+		if end < 0 {
+			end, next = len(body)-off, len(body)
+		}
+		line := strings.TrimRight(body[off:off+end], " \t\r")
+		switch {
+		case markerLine(line, '<', " SEARCH"):
+			state, start = search, next // a block left open is dropped
+		case state == search && markerLine(line, '=', ""):
+			state, find, start = replace, chompLine(body[start:off]), next
+		case state == replace && markerLine(line, '>', " REPLACE"):
+			out = append(out, Edit{Search: find, Replace: chompLine(body[start:off])})
+			state = outside
+		}
+		off = next
+	}
+	return out
+}
+
+// markerLine reports whether line is 5 to 9 of c and then suffix, the
+// SEARCH line optionally closed by one more '>'.
+func markerLine(line string, c byte, suffix string) bool {
+	n := 0
+	for n < len(line) && line[n] == c {
+		n++
+	}
+	if n < 5 || n > 9 {
+		return false
+	}
+	rest := line[n:]
+	return rest == suffix || suffix == " SEARCH" && rest == " SEARCH>"
+}
+
+// chompLine drops the line ending at the end of s.
+func chompLine(s string) string {
+	s = strings.TrimSuffix(s, "\n")
+	return strings.TrimSuffix(s, "\r")
 }
 
 // infoLanguage reads a fence's info string: a language, a file name, or

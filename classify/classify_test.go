@@ -212,3 +212,30 @@ func FuzzAnalyze(f *testing.F) {
 		}
 	})
 }
+
+func TestEditBlocks(t *testing.T) {
+	tests := []struct {
+		body string
+		want []Edit
+	}{
+		{"<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n", []Edit{{Search: "x = 1", Replace: "x = 2"}}},
+		{"<<<<<<< SEARCH\r\na\r\nb\r\n=======\r\nc\r\n>>>>>>> REPLACE\r\n", []Edit{{Search: "a\r\nb", Replace: "c"}}},
+		{"<<<<<<< SEARCH\n=======\nnew file\n>>>>>>> REPLACE", []Edit{{Search: "", Replace: "new file"}}},
+		{"<<<<<<< SEARCH\nold\n=======\n>>>>>>> REPLACE", []Edit{{Search: "old", Replace: ""}}},
+		{"<<<<< SEARCH>\na\n=========\nb\n>>>>>>>>> REPLACE  \n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n",
+			[]Edit{{Search: "a", Replace: "b"}, {Search: "c", Replace: "d"}}},
+		// A divider inside a line, or of ten '=', is text.
+		{"<<<<<<< SEARCH\nx = \"=======\"\n==========\n=======\ny\n>>>>>>> REPLACE", []Edit{{Search: "x = \"=======\"\n==========", Replace: "y"}}},
+		// Never closed, or not markers at all: no edit.
+		{"<<<<<<< SEARCH\na\n=======\nb\n", nil},
+		{"<<<<<<< SEARCH\na\n=======\nb\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE", []Edit{{Search: "c", Replace: "d"}}},
+		{"<<<<<<< SEARCH\na\n=======\nb <<<\n^^^ Expected `>>>>>>> REPLACE` or `=======`", nil},
+		{"<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE", nil},
+		{"see <<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE", nil},
+	}
+	for _, tt := range tests {
+		if got := editBlocks(tt.body); !slices.Equal(got, tt.want) {
+			t.Errorf("editBlocks(%q) = %q, want %q", tt.body, got, tt.want)
+		}
+	}
+}
