@@ -178,6 +178,31 @@ func TestEntities(t *testing.T) {
 	if got["PostgreSQL"] != "name" || got["With PostgreSQL"] != "" || got["useState"] != "identifier" || got["max_retries"] != "identifier" {
 		t.Errorf("entities %v", got)
 	}
+
+	// Technical chats: what is and is not a name, a path, an error.
+	s = analyze("EVERY call failed with ECONNREFUSED and ERR_MODULE_NOT_FOUND.\n" +
+		"Move `rb.position` to `src/components` and update `[SerializeField] private bool x = false;`.\n" +
+		"Edit Assets/Scripts/Core/Ship.cs and docs/README.md, not phase/tasks or and/or.\n" +
+		"- **Since** it is late, There we go.\n### Overview\nTask: Create the index. It works; DOES it?")
+	got = map[string]string{}
+	for _, e := range s.Entities {
+		got[e.Text] = e.Kind
+	}
+	for text, kind := range map[string]string{
+		"ECONNREFUSED": "error", "ERR_MODULE_NOT_FOUND": "error",
+		"rb.position": "identifier", "src/components": "path", "[SerializeField] private bool x = false;": "",
+		"Assets/Scripts/Core/Ship.cs": "path", "docs/README.md": "path", "phase/tasks": "", "and/or": "",
+		"There": "", "It": "", "DOES": "", "Edit Assets": "",
+	} {
+		if got[text] != kind {
+			t.Errorf("%q: kind %q, want %q (all: %v)", text, got[text], kind, got)
+		}
+	}
+	for _, e := range s.Entities {
+		if (e.Text == "Overview" || e.Text == "Create" || e.Text == "Since" || e.Text == "EVERY") && !e.SentenceStart {
+			t.Errorf("%q starts a line or follows a colon, but is not marked so", e.Text)
+		}
+	}
 }
 
 func TestFillerAndGoals(t *testing.T) {

@@ -36,10 +36,30 @@ var (
 	codeSpan     = regexp.MustCompile("`([^`\n]{2,80})`")
 	errorPattern = regexp.MustCompile(`\b(?:E[A-Z]{3,}[A-Z0-9]*|[A-Z][A-Za-z]*(?:Error|Exception)|[A-Z]{1,3}\d{3,5})\b`)
 	// The three kinds of errorPattern, each run only where it can match.
-	errnoPattern     = regexp.MustCompile(`\bE[A-Z]{3,}[A-Z0-9]*\b`)
+	errnoPattern     = regexp.MustCompile(`\bE[A-Z0-9_]{2,}\b`)
 	errorNamePattern = regexp.MustCompile(`\b[A-Z][A-Za-z]*(?:Error|Exception)\b`)
 	errorCodePattern = regexp.MustCompile(`\b[A-Z]{1,3}\d{3,5}\b`)
 	httpStatus       = regexp.MustCompile(`(?i)\b(?:status|error|returns?|returned|returning|got|http|code)\s+(?:code\s+)?([45]\d\d)\b|\b([45]\d\d)\s+(?:error|unauthorized|forbidden|not found|bad request|internal server error|from)\b`)
+)
+
+// errnoNames are the error names of POSIX and Linux (errno.h) and the
+// ones Node.js and npm add; an all-capitals word that starts with E is
+// one of these or not an error ("EVERY", "ENTER"). Node's ERR_* codes are
+// recognized by their prefix.
+var errnoNames = set(
+	"E2BIG", "EACCES", "EADDRINUSE", "EADDRNOTAVAIL", "EAFNOSUPPORT", "EAGAIN", "EALREADY", "EBADF", "EBADMSG",
+	"EBUSY", "ECANCELED", "ECHILD", "ECONNABORTED", "ECONNREFUSED", "ECONNRESET", "EDEADLK", "EDESTADDRREQ",
+	"EDOM", "EDQUOT", "EEXIST", "EFAULT", "EFBIG", "EHOSTDOWN", "EHOSTUNREACH", "EIDRM", "EILSEQ", "EINPROGRESS",
+	"EINTR", "EINVAL", "EIO", "EISCONN", "EISDIR", "ELOOP", "EMFILE", "EMLINK", "EMSGSIZE", "EMULTIHOP",
+	"ENAMETOOLONG", "ENETDOWN", "ENETRESET", "ENETUNREACH", "ENFILE", "ENOBUFS", "ENODATA", "ENODEV", "ENOENT",
+	"ENOEXEC", "ENOLCK", "ENOLINK", "ENOMEM", "ENOMSG", "ENOPROTOOPT", "ENOSPC", "ENOSR", "ENOSTR", "ENOSYS",
+	"ENOTBLK", "ENOTCONN", "ENOTDIR", "ENOTEMPTY", "ENOTRECOVERABLE", "ENOTSOCK", "ENOTSUP", "ENOTTY", "ENXIO",
+	"EOPNOTSUPP", "EOVERFLOW", "EOWNERDEAD", "EPERM", "EPFNOSUPPORT", "EPIPE", "EPROTO", "EPROTONOSUPPORT",
+	"EPROTOTYPE", "ERANGE", "EREMOTE", "EROFS", "ESHUTDOWN", "ESOCKTNOSUPPORT", "ESPIPE", "ESRCH", "ESTALE",
+	"ETIME", "ETIMEDOUT", "ETOOMANYREFS", "ETXTBSY", "EUSERS", "EWOULDBLOCK", "EXDEV",
+	// Node.js and npm
+	"ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "ELIFECYCLE", "ERESOLVE", "EJSONPARSE", "EINTEGRITY", "EBADENGINE",
+	"EBADPLATFORM", "ENOTSUP", "EPEERINVALID", "ENOAUDIT", "ENOLOCK", "E401", "E403", "E404", "E500",
 )
 
 // notNames are capitalized words that are not names where they stand:
@@ -92,7 +112,11 @@ func findEntities(p string, sents []sentence, stop map[string]bool) []Entity {
 		spans = codeSpan.FindAllStringSubmatchIndex(p, -1)
 	}
 	if hasErrno(p) {
-		errs = append(errs, errnoPattern.FindAllStringIndex(p, -1)...)
+		for _, m := range errnoPattern.FindAllStringIndex(p, -1) {
+			if w := p[m[0]:m[1]]; errnoNames[w] || strings.HasPrefix(w, "ERR_") && len(w) > 6 {
+				errs = append(errs, m)
+			}
+		}
 	}
 	if hasAny(p, "Error", "Exception") {
 		errs = append(errs, errorNamePattern.FindAllStringIndex(p, -1)...)
@@ -112,11 +136,12 @@ func findEntities(p string, sents []sentence, stop map[string]bool) []Entity {
 			continue
 		}
 		t := p[m[2]:m[3]]
+		if strings.ContainsAny(t, " \t") {
+			continue // a phrase or a line of code in backticks, not a name
+		}
 		kind := "identifier"
-		if pathLike.MatchString(t) && (strings.ContainsAny(t, "/\\") || strings.Contains(t, ".")) && !strings.Contains(t, " ") {
+		if isPath(t, true) {
 			kind = "path"
-		} else if strings.Contains(t, " ") && !strings.ContainsAny(t, "()=.") {
-			continue // a phrase in backticks, not code
 		}
 		out = append(out, Entity{Text: t, Kind: kind, Start: m[2], End: m[3]})
 	}
@@ -160,18 +185,21 @@ func findEntities(p string, sents []sentence, stop map[string]bool) []Entity {
 		}
 		// A run of capitalized words, perhaps joined by connectors.
 		j := i + 1
-		for j < len(ws) && offs[j]-(offs[j-1]+len(ws[j-1])) <= 1 && !startsSentence(starts, p, offs[j]) {
+		for j < len(ws) && spaced(p, offs[j-1]+len(ws[j-1]), offs[j]) && !startsSentence(starts, p, offs[j]) && pathToken(p, offs[j], len(ws[j])) == "" {
 			if capitalized(ws[j]) && !notNames[ws[j]] {
 				j++
 				continue
 			}
-			if connectors[ws[j]] && j+1 < len(ws) && capitalized(ws[j+1]) && offs[j+1]-(offs[j]+len(ws[j])) <= 1 {
+			if connectors[ws[j]] && j+1 < len(ws) && capitalized(ws[j+1]) && spaced(p, offs[j]+len(ws[j]), offs[j+1]) {
 				j += 2
 				continue
 			}
 			break
 		}
 		atStart := startsSentence(starts, p, off)
+		if j == i+1 && (utf8.RuneCountInString(w) < 2 || stop[strings.ToLower(w)] && (strings.ToUpper(w) != w || len(w) > 2)) {
+			continue // "It", "There", "DOES", "C": a function word or a letter is no name ("US" and "IT" may be)
+		}
 		if atStart && j > i+1 && stop[strings.ToLower(w)] {
 			// "With PostgreSQL", "The Lisbon office": a function word that
 			// starts the sentence is not part of the name.
@@ -205,11 +233,11 @@ func findEntities(p string, sents []sentence, stop map[string]bool) []Entity {
 	return out
 }
 
-// hasErrno reports whether s may hold an errno name: "E" and three more
-// capital letters.
+// hasErrno reports whether s may hold an errno name: "E" and two more
+// capital letters or digits.
 func hasErrno(s string) bool {
-	for i := 0; i+3 < len(s); i++ {
-		if s[i] == 'E' && isUpper(s[i+1]) && isUpper(s[i+2]) && isUpper(s[i+3]) {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] == 'E' && (isUpper(s[i+1]) || isDigit(s[i+1])) && (isUpper(s[i+2]) || isDigit(s[i+2])) {
 			return true
 		}
 	}
@@ -243,23 +271,35 @@ func hasStatusLike(s string) bool {
 	return false
 }
 
-// startsSentence reports whether the word at off starts a sentence, or
-// follows one's opening quote or bullet.
+// startsSentence reports whether the word at off starts a sentence or a
+// line, behind at most a few characters of quotes, brackets, list markers,
+// heading marks or emphasis ("- **Since** …", "### Overview", "2) Do …"),
+// or follows a colon ("Task: Create …").
 func startsSentence(starts map[int]bool, p string, off int) bool {
-	if starts[off] {
-		return true
-	}
-	for k := off - 1; k >= 0 && off-k <= 3; k-- {
-		switch p[k] {
-		case '"', '\'', '(', '*', '-', ' ':
-			if starts[k] {
-				return true
-			}
-			continue
+	for k := off; k >= 0 && off-k <= 8; k-- {
+		if starts[k] || k == 0 {
+			return true
 		}
-		return false
+		c := p[k-1]
+		if c == '\n' || c == ':' && k < off {
+			return true // a line's start, or a capital after a colon
+		}
+		if !strings.ContainsRune(lineMarks, rune(c)) {
+			return false
+		}
 	}
-	return off == 0
+	return false
+}
+
+// lineMarks are what may stand before the first word of a sentence or a
+// line: quotes, brackets, list markers and numbers, Markdown marks.
+const lineMarks = " \t\"'(*-_#>+|.)`[]0123456789"
+
+// spaced reports whether the words that end at from and start at to stand
+// one space apart, as the words of a name do ("Lake Louise", not
+// "Assets/Scripts").
+func spaced(p string, from, to int) bool {
+	return to == from+1 && p[from] == ' '
 }
 
 func capitalized(w string) bool {
@@ -305,15 +345,35 @@ func pathToken(p string, off, n int) string {
 		end++
 	}
 	t := strings.TrimRight(p[off:end], ".,:;")
-	if !strings.ContainsAny(t, "/\\.") || strings.Contains(t, "://") || !pathLike.MatchString(t) {
-		return ""
-	}
-	// A dotted word must have a known extension or a slash to be a path
-	// ("e.g" and "3.14" are not).
-	if !strings.ContainsAny(t, "/\\") && languageOf(t) == "" {
+	if !isPath(t, false) {
 		return ""
 	}
 	return t
+}
+
+// isPath reports whether t names a file or a folder: a name with a known
+// extension ("main.go", "docs/README.md"), or folders joined by slashes.
+// In prose, one slash between two words is an alternative ("and/or",
+// "phase/tasks"), not a path: a folder path needs two separators, or a
+// leading or trailing one ("src/api/", "./build"); in backticks
+// ("`src/components`") one will do. A dotted word without a known extension
+// ("e.g", "rb.position", "3.14") is no path.
+func isPath(t string, quoted bool) bool {
+	if strings.Contains(t, "://") || !pathLike.MatchString(t) {
+		return false
+	}
+	if languageOf(t) != "" {
+		return true
+	}
+	seps := strings.Count(t, "/") + strings.Count(t, "\\")
+	switch {
+	case seps == 0:
+		return false
+	case seps >= 2 || quoted:
+		return true
+	}
+	return strings.HasPrefix(t, "/") || strings.HasPrefix(t, "./") || strings.HasPrefix(t, "~/") ||
+		strings.HasSuffix(t, "/") || strings.HasSuffix(t, "\\")
 }
 
 func isPathByte(c byte) bool {
