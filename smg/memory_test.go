@@ -6,8 +6,8 @@ import (
 	"errors"
 	"path/filepath"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/importer"
