@@ -121,24 +121,25 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 		}
 	}
 	p := prose.String()
+	ws, offs := words(p)
 	s.Words = countWords(p)
 	if t.Role == "tool" {
 		// Tool output: errors and edits, not a person's words.
 		s.Problems = findProblems(t.Text, nil, nil)
 		return s
 	}
-	if isFiller(p) && len(s.Artifacts) == 0 {
+	if isFiller(ws) && len(s.Artifacts) == 0 {
 		s.Filler = true
 		return s
 	}
 	s.Terms = a.termsOf(p)
-	s.Phrases = a.phrases(p)
+	s.Phrases = a.phrases(p, ws, offs)
 	s.Dates = Dates(p, t.Time)
 	sents := sentences(p)
-	s.Entities = findEntities(p, sents, a.stop)
+	s.Entities = findEntities(p, ws, offs, sents, a.stop)
 	s.Options = findOptions(sents)
 	s.Decisions, s.DecisionCues = findDecisions(sents)
-	s.Problems = findProblems(t.Text, segs, decisionSentences(s.Decisions))
+	s.Problems = findProblems(t.Text, sents, decisionSentences(s.Decisions))
 	s.Solutions = findSolutions(sents)
 	s.Goals = findGoals(sents)
 	if t.Role != "assistant" && t.Role != "system" {

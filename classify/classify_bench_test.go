@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -37,14 +39,46 @@ func benchTexts(b *testing.B) []string {
 	return out
 }
 
-// BenchmarkAnalyze classifies the turns of LoCoMo one by one; ns/op is per
-// turn.
+// aiderTexts returns the exchanges of the aider histories of
+// ../shared/bench, cut at the user's "#### " lines (a rough cut that keeps
+// the prose, code and edit blocks of real coding chats), or skips.
+func aiderTexts(b *testing.B) []string {
+	files, _ := filepath.Glob("../../shared/bench/aider-dev/[0-9]*.md")
+	if len(files) == 0 {
+		b.Skip("no aider histories")
+	}
+	var out []string
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, strings.Split(string(raw), "\n#### ")...)
+	}
+	return out
+}
+
+// BenchmarkAnalyze classifies the turns of LoCoMo and the exchanges of the
+// aider histories one by one; ns/op is per text, and MB/s says how fast
+// for texts of any length.
 func BenchmarkAnalyze(b *testing.B) {
-	texts := benchTexts(b)
-	a := New()
-	i := 0
-	for b.Loop() {
-		a.Analyze(Turn{Text: texts[i%len(texts)], Role: "user", Speaker: "Caroline"})
-		i++
+	for _, bench := range []struct {
+		name  string
+		texts func(*testing.B) []string
+	}{{"locomo", benchTexts}, {"aider", aiderTexts}} {
+		b.Run(bench.name, func(b *testing.B) {
+			texts := bench.texts(b)
+			size := 0
+			for _, t := range texts {
+				size += len(t)
+			}
+			b.SetBytes(int64(size / len(texts)))
+			a := New()
+			i := 0
+			for b.Loop() {
+				a.Analyze(Turn{Text: texts[i%len(texts)], Role: "user", Speaker: "Caroline"})
+				i++
+			}
+		})
 	}
 }

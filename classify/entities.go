@@ -93,8 +93,9 @@ func set(words ...string) map[string]bool {
 	return m
 }
 
-// findEntities finds the named things of prose; stop are the stop words.
-func findEntities(p string, sents []sentence, stop map[string]bool) []Entity {
+// findEntities finds the named things of prose, whose words are ws at offs;
+// stop are the stop words.
+func findEntities(p string, ws []string, offs []int, sents []sentence, stop map[string]bool) []Entity {
 	var out []Entity
 	taken := func(s, e int) bool {
 		for _, x := range out {
@@ -163,7 +164,6 @@ func findEntities(p string, sents []sentence, stop map[string]bool) []Entity {
 	for _, s := range sents {
 		starts[s.start] = true
 	}
-	ws, offs := words(p)
 	for i := 0; i < len(ws); i++ {
 		w, off := ws[i], offs[i]
 		if taken(off, off+len(w)) {
@@ -341,6 +341,9 @@ func isIdentifier(w string) bool {
 // pathToken returns the file path that starts at off in p, if one does.
 func pathToken(p string, off, n int) string {
 	end := off + n
+	if end >= len(p) || p[end] != '/' && p[end] != '\\' && p[end] != '.' {
+		return "" // words stop at these: a path goes on past its first word
+	}
 	for end < len(p) && (isPathByte(p[end])) {
 		end++
 	}
@@ -359,34 +362,33 @@ func pathToken(p string, off, n int) string {
 // ("`src/components`") one will do. A dotted word without a known extension
 // ("e.g", "rb.position", "3.14") is no path.
 func isPath(t string, quoted bool) bool {
-	if strings.Contains(t, "://") || !pathLike.MatchString(t) {
+	if strings.Contains(t, "://") {
 		return false
-	}
-	if languageOf(t) != "" {
-		return true
 	}
 	seps := strings.Count(t, "/") + strings.Count(t, "\\")
 	switch {
+	case languageOf(t) != "":
 	case seps == 0:
 		return false
 	case seps >= 2 || quoted:
-		return true
+	case strings.HasPrefix(t, "/") || strings.HasPrefix(t, "./") || strings.HasPrefix(t, "~/") ||
+		strings.HasSuffix(t, "/") || strings.HasSuffix(t, "\\"):
+	default:
+		return false
 	}
-	return strings.HasPrefix(t, "/") || strings.HasPrefix(t, "./") || strings.HasPrefix(t, "~/") ||
-		strings.HasSuffix(t, "/") || strings.HasSuffix(t, "\\")
+	return pathLike.MatchString(t)
 }
 
 func isPathByte(c byte) bool {
 	return c == '/' || c == '\\' || c == '.' || c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-// phrases returns the runs of two or three content words of prose,
-// lowercased: candidates for concepts that repeat ("support group",
-// "payment form").
-func (a *Analyzer) phrases(p string) []string {
+// phrases returns the runs of two or three content words of prose, whose
+// words are ws at offs, lowercased: candidates for concepts that repeat
+// ("support group", "payment form").
+func (a *Analyzer) phrases(p string, ws []string, offs []int) []string {
 	seen := map[string]bool{}
 	var out []string
-	ws, offs := words(p)
 	content := func(i int) bool {
 		w := strings.ToLower(ws[i])
 		if len(w) < 3 || a.stop[w] || !allLetters(w) {
@@ -437,10 +439,9 @@ var fillerWords = set(
 	"exactly", "agreed", "ok.", "fine", "done", "noted", "gotcha", "appreciate", "amazing", "a", "lot",
 )
 
-// isFiller reports whether prose is small talk only: at most six words,
-// all of them filler, or no words at all (emoji, punctuation).
-func isFiller(p string) bool {
-	ws, _ := words(p)
+// isFiller reports whether prose of words ws is small talk only: at most
+// six words, all of them filler, or no words at all (emoji, punctuation).
+func isFiller(ws []string) bool {
 	if len(ws) > 6 {
 		return false
 	}

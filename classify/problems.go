@@ -41,9 +41,11 @@ var (
 	goalWords     = []string{"need to", "have to", "should", "next", "todo", "to-do", "forget to", "remember to", "plan is", "let's", "let’s"}
 )
 
-// findProblems finds the problems of a text: sentences that report one, and
-// error output (tracebacks, error lines), in prose or in code blocks.
-func findProblems(text string, segs []segment, decisions map[string]bool) []Problem {
+// findProblems finds the problems of a text: error output (tracebacks,
+// error lines) in prose or in code blocks, and the sentences of its prose,
+// sents, that report one. Tool output has no sentences to read: sents is
+// nil.
+func findProblems(text string, sents []sentence, decisions map[string]bool) []Problem {
 	var out []Problem
 	seen := map[string]bool{}
 	add := func(p Problem) {
@@ -70,17 +72,7 @@ func findProblems(text string, segs []segment, decisions map[string]bool) []Prob
 		}
 		add(Problem{Summary: clip(line, 200), Kind: "trace", Code: errorCode(line)})
 	}
-	if segs == nil {
-		return out
-	}
-	var prose strings.Builder
-	for _, g := range segs {
-		if !g.code {
-			prose.WriteString(g.text)
-			prose.WriteByte('\n')
-		}
-	}
-	for _, s := range sentences(prose.String()) {
+	for _, s := range sents {
 		if strings.HasSuffix(s.text, "?") && !strings.Contains(s.lower, "why") || decisions[s.text] {
 			continue
 		}
