@@ -143,7 +143,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	s.Solutions = findSolutions(sents)
 	s.Goals = findGoals(sents)
 	if t.Role != "assistant" && t.Role != "system" {
-		s.Facts = findFacts(sents, subjectOf(t), s.Dates)
+		s.Facts = findFacts(sents, subjectOf(t), s.Dates, a.stop)
 	}
 	return s
 }

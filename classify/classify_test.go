@@ -74,6 +74,10 @@ func TestFacts(t *testing.T) {
 		{"", "I'm working on a compiler for a tiny language.", "User is working on a compiler for a tiny language.", "project", false, false},
 		{"", "Oh, I think I like hiking, maybe.", "User thinks User like hiking, maybe.", "", false, true},
 		{"", "I love how it watches the files.", "User loves how it watches the files.", "preference", false, false},
+		{"Melanie", "I'm a big fan of pottery.", "Melanie is a big fan of pottery.", "preference", false, false},
+		// Nothing past the cue: nothing to keep.
+		{"Melanie", "I love it!", "", "", false, false},
+		{"Melanie", "I went there.", "", "", false, false},
 	} {
 		s := an.Analyze(Turn{Text: tc.text, Role: "user", Speaker: tc.speaker, Time: time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)})
 		if tc.category == "" {

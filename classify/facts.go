@@ -37,20 +37,22 @@ var (
 )
 
 // The categories, each with the cues that make a first-person sentence a
-// fact of it, checked in this order.
+// fact of it, checked in this order: preference first, so that "I'm a big
+// fan of pottery" is a preference, not what someone is.
 var factCategories = []struct {
 	name string
 	cue  *regexp.Regexp
 }{
-	{"identity", re(`^(?:i['’]m allergic|i am allergic|i have (?:an? )?(?:allergy|allergies|diabetes|asthma|celiac|adhd|dyslexia)|i['’]m (?:vegetarian|vegan|pescatarian|gluten|lactose|pregnant|left-handed|right-handed|colou?r ?blind|deaf|blind|diabetic|sober|autistic)|my name is|i['’]m called|call me|i (?:am|['’]m) (?:a|an)\s+\w|i work (?:as|at|for|in)|i['’]m from|i (?:come|am) from|i live (?:in|at|near)|i was born|i grew up|i identify as|my pronouns|i (?:am|['’]m) \d+|i study|i['’]m studying|i graduated|my job|my birthday|i['’]m a\b)`)},
-	{"preference", re(`^(?:i (?:really |also |just |absolutely |totally |still )?(?:prefer|like|love|enjoy|hate|dislike|adore|can['’]t stand|don['’]t like|do not like|am into|['’]m into)|my favou?rite|i['’]d rather|i (?:am|['’]m) (?:a )?(?:big |huge )?fan of|i always (?:use|want|prefer)|i never (?:use|want))\b`)},
+	{"preference", re(`^(?:i (?:really |also |just |absolutely |totally |still )?(?:prefer|like|love|enjoy|hate|dislike|adore|can['’]t stand|don['’]t like|do not like|am into|['’]m into)|my favou?rite|i['’]d rather|i(?: am|['’]m) (?:a )?(?:big |huge )?fan of|i always (?:use|want|prefer)|i never (?:use|want))\b`)},
+	{"identity", re(`^(?:i['’]m allergic|i am allergic|i have (?:an? )?(?:allergy|allergies|diabetes|asthma|celiac|adhd|dyslexia)|i['’]m (?:vegetarian|vegan|pescatarian|gluten|lactose|pregnant|left-handed|right-handed|colou?r ?blind|deaf|blind|diabetic|sober|autistic)|my name is|i['’]m called|call me|i(?: am|['’]m) (?:a|an)\s+\w|i work (?:as|at|for|in)|i['’]m from|i (?:come|am) from|i live (?:in|at|near)|i was born|i grew up|i identify as|my pronouns|i(?: am|['’]m) \d+|i study|i['’]m studying|i graduated|my job|my birthday|i['’]m a\b)`)},
 	{"relationship", re(`\bmy (?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|son|daughter|sons|daughters|kids?|children|child|mom|mum|mother|dad|father|parents|brother|sister|siblings|grand(?:ma|pa|mother|father|parents|kids|children)|aunt|uncle|cousin|niece|nephew|friend|friends|best friend|bff|boss|manager|colleague|colleagues|coworkers?|co-workers?|family|dog|cat|pet|pets|puppy|kitten)\b|^i have (?:a|an|one|two|three|four|five|\d+) (?:kids?|children|sons?|daughters?|brothers?|sisters?|dogs?|cats?|pets?)\b|^i['’]m (?:married|single|engaged|divorced|dating)\b`)},
 	{"project", re(`^(?:i['’]m (?:working on|building|writing|developing|making|creating)|i['’]ve been (?:working on|building|writing)|we['’]re (?:building|working on|developing|making)|my (?:project|app|startup|company|business|thesis|book|website|site|repo|codebase|team|product)|our (?:project|app|product|codebase|startup|company|team|site))\b`)},
 	{"context", re(`^(?:i (?:\w+ly )?(?:went|visited|ran|started|finished|joined|took|got|bought|made|painted|read|saw|watched|attended|signed up|traveled|travelled|moved|adopted|volunteered|won|lost|learned|learnt|tried|had|met|gave|received|celebrated|decided|created|wrote|built|baked|cooked|hiked|camped|organized|organised|hosted|performed|played|completed|passed|failed|applied|quit|left|returned|came|spent|used to)|i['’]ve (?:been|started|joined|finished|got|gotten|decided|made|taken|learned)|i['’]m (?:going|planning|thinking|trying|learning|taking|starting|looking|hoping|getting|feeling|doing|currently|still|now)|i just|i recently|i['’]ll be|i will be|we (?:went|visited|had|took|made|are going|['’]re going|got|adopted|moved|celebrated|spent))\b`)},
 }
 
-// findFacts finds the facts a person states about themselves.
-func findFacts(sents []sentence, subject string, dates []Date) []Fact {
+// findFacts finds the facts a person states about themselves; stop are the
+// stop words.
+func findFacts(sents []sentence, subject string, dates []Date, stop map[string]bool) []Fact {
 	var out []Fact
 	for _, s := range sents {
 		text := strings.TrimSpace(s.text)
@@ -81,7 +83,10 @@ func findFacts(sents []sentence, subject string, dates []Date) []Fact {
 			if c.name == "relationship" && !hasAny(lower, "my ", "i have ", "i'm ", "i’m ") {
 				continue
 			}
-			if c.cue.MatchString(lower) {
+			if loc := c.cue.FindStringIndex(lower); loc != nil {
+				if c.name != "relationship" && !hasContent(lower[loc[1]:], stop) {
+					break // "I love it", "I went there": says nothing to keep
+				}
 				f.Category = c.name
 				break
 			}
@@ -106,6 +111,17 @@ func findFacts(sents []sentence, subject string, dates []Date) []Fact {
 		out = append(out, f)
 	}
 	return out
+}
+
+// hasContent reports whether text holds a word that is not a stop word.
+func hasContent(text string, stop map[string]bool) bool {
+	ws, _ := words(text)
+	for _, w := range ws {
+		if !stop[strings.ToLower(w)] {
+			return true
+		}
+	}
+	return false
 }
 
 // withDates writes each date's resolution after its expression in body,
