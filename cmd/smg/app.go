@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
@@ -137,4 +139,14 @@ func exactFiles(n int) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// writeJSON prints v as indented JSON, its map keys sorted.
+func (a *app) writeJSON(v any) error {
+	b, err := json.Marshal(v, json.Deterministic(true), jsontext.WithIndent("  "))
+	if err != nil {
+		return err
+	}
+	_, err = a.stdout.Write(append(b, '\n'))
+	return err
 }

@@ -9,8 +9,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
@@ -35,12 +33,7 @@ on its own. --json prints the same as JSON.`,
 				return err
 			}
 			if asJSON {
-				b, err := json.Marshal(info, json.Deterministic(true), jsontext.WithIndent("  "))
-				if err != nil {
-					return err
-				}
-				_, err = a.stdout.Write(append(b, '\n'))
-				return err
+				return a.writeJSON(info)
 			}
 			return writeInfo(a.stdout, info)
 		}),

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
@@ -88,15 +87,6 @@ blocks that hold them).`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the node as JSON")
 	return cmd
-}
-
-func (a *app) writeJSON(v any) error {
-	b, err := json.Marshal(v, json.Deterministic(true), jsontext.WithIndent("  "))
-	if err != nil {
-		return err
-	}
-	_, err = a.stdout.Write(append(b, '\n'))
-	return err
 }
 
 // writeNodes prints nodes as a table, with a line of detail under the
