@@ -66,10 +66,15 @@ inputs (a LoCoMo file holds several) becomes its own memory, FILE-ID.smg.`,
 				for _, skipped := range res.Skipped {
 					fmt.Fprintf(a.stderr, "smg: warning: %v (skipped)\n", skipped)
 				}
+				n := 0
 				for _, c := range res.Conversations {
 					inputs = append(inputs, input{file: name, conv: c})
-					total += len(c.Turns)
+					n += len(c.Turns)
 				}
+				if n == 0 {
+					fmt.Fprintf(a.stderr, "smg: warning: %s: no turns\n", name)
+				}
+				total += n
 			}
 			bar := a.progressBar(total)
 			defer bar.finish()

@@ -229,6 +229,13 @@ func TestIngestUsage(t *testing.T) {
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("a failed ingest wrote %s", out)
 	}
+
+	// An input without turns is no error, but is worth a word.
+	r := ingest(t, nil, writeTemp(t, "empty.json", []byte("[]")), "-o", out)
+	if !strings.Contains(r.stderr, "empty.json: no turns") || !strings.Contains(r.stdout, "0 turns (0 new)") {
+		t.Errorf("an empty input: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	validate(t, nil, out)
 }
 
 // TestIngestSplit writes one memory per conversation of a LoCoMo file.
