@@ -112,7 +112,8 @@ func FuzzDetect(f *testing.F) {
 	})
 }
 
-// FuzzJSON checks the JSON scanner against encoding/json: it accepts what
+// FuzzJSON checks the package's JSON reading (jsontext with its options,
+// and the walk of a value's span) against encoding/json: it accepts what
 // json.Valid accepts, and walking what it accepts gives what json.Unmarshal
 // gives.
 func FuzzJSON(f *testing.F) {
@@ -149,7 +150,7 @@ func checkJSON(t *testing.T, data []byte) {
 }
 
 // walk turns a checked value into what json.Unmarshal makes of it, with
-// the scanner's walking functions.
+// the package's walking functions.
 func walk(t *text, v jv) any {
 	switch v.kind {
 	case '{':
@@ -179,7 +180,7 @@ func walk(t *text, v jv) any {
 	return nil
 }
 
-func TestJSONScanner(t *testing.T) {
+func TestJSON(t *testing.T) {
 	for _, s := range []string{
 		`{"a":[1,-2.5e3,true,false,null,"x\u00e9\ud83d\ude00\"\\\/\b\f\n\r\t"],"b":{},"c":[[]],"d":""}`,
 		` [ 1 , { "k" : "v" } ] `, `""`, `0`, `-0.0E+1`, `1e5`, "\"\xff\xfe\"", `"\ud800"`,

@@ -2,22 +2,31 @@ package importer
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"sort"
-	"unicode"
-	"unicode/utf16"
+	"strings"
+	"sync"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // The JSON readers need the position of every value, so that a malformed
-// turn is reported with its line and JSON path, and they need to skip the
-// parts of an input they never read (LoCoMo's annotations) cheaply. So the
-// input is scanned here, in place: a value is its kind and its span in the
-// input, checked once against RFC 8259 (as json.Valid checks it) and then
-// walked without copies; strings are decoded as encoding/json decodes
-// them (FuzzJSON checks both against encoding/json).
-
-// maxDepth bounds the nesting of arrays and objects, as encoding/json does.
-const maxDepth = 10000
+// turn is reported with its line and JSON path, and they walk the input in
+// place rather than unmarshal it. The jsontext decoder does the JSON: it
+// checks a value against RFC 8259 (with duplicate names and invalid UTF-8
+// in strings allowed, as json.Valid allows them), bounds its nesting to
+// 10000 levels (as encoding/json does), tells where each value ends
+// (InputOffset) and where a syntax error is, and decodes strings
+// (AppendUnquote gives what encoding/json gives; FuzzJSON checks both
+// against encoding/json).
+//
+// What is left here is small: a value is its kind and its span in the
+// input; value checks one, and members and elems walk one with a decoder
+// over its span (which checks its parts again, the price of keeping no
+// tree); offsets become lines and columns; and the decoder's errors about
+// the structure of objects and arrays are worded as the package words them.
 
 // jv is a JSON value of the input: its kind and its text, data[start:end].
 type jv struct {
@@ -84,18 +93,55 @@ func (t *text) ws(i int) int {
 	return i
 }
 
-// value scans and checks the JSON value that starts at i (white space
-// before it is not skipped).
-func (t *text) value(i int) (jv, *jsonSyntaxError) {
-	end, err := t.scan(i, 0)
+// decoder is a jsontext decoder of a span of the input that starts at base;
+// decoders are pooled, as a read makes one for each object and array it walks.
+type decoder struct {
+	jsontext.Decoder
+	buf  bytes.Buffer
+	base int
+}
+
+// decodeOpts make the decoder accept what json.Valid accepts.
+var decodeOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+
+var decoders = sync.Pool{New: func() any { return new(decoder) }}
+
+// decoder returns a decoder of data[start:end], to give back with done.
+func (t *text) decoder(start, end int) *decoder {
+	d := decoders.Get().(*decoder)
+	d.buf = *bytes.NewBuffer(t.data[start:end:end]) // read in place, not copied
+	d.base = start
+	d.Reset(&d.buf, decodeOpts...)
+	return d
+}
+
+// done gives the decoder back.
+func (d *decoder) done() {
+	d.buf = bytes.Buffer{} // do not hold on to the input
+	d.Reset(&d.buf)
+	decoders.Put(d)
+}
+
+// next reads the next value.
+func (d *decoder) next() (jv, error) {
+	raw, err := d.ReadValue()
 	if err != nil {
 		return jv{}, err
 	}
-	k := t.data[i]
-	if k == '-' || k >= '0' && k <= '9' {
-		k = '0'
+	end := d.base + int(d.InputOffset())
+	return jv{kind: byte(raw.Kind()), start: end - len(raw), end: end}, nil
+}
+
+// value reads and checks the JSON value at i, the first byte that is not
+// white space; what follows the value is not looked at.
+func (t *text) value(i int) (jv, *jsonSyntaxError) {
+	d := t.decoder(i, len(t.data))
+	defer d.done()
+	v, err := d.next()
+	if err != nil {
+		return jv{}, t.syntaxError(i, err)
 	}
-	return jv{kind: k, start: i, end: end}, nil
+	return v, nil
 }
 
 func (t *text) errAt(i int, msg string) *jsonSyntaxError {
@@ -105,237 +151,58 @@ func (t *text) errAt(i int, msg string) *jsonSyntaxError {
 	return &jsonSyntaxError{off: i, msg: msg}
 }
 
-// scan checks the value at i and returns the offset just after it.
-func (t *text) scan(i, depth int) (int, *jsonSyntaxError) {
-	d := t.data
-	if i >= len(d) {
-		return i, t.errAt(i, "")
-	}
-	switch c := d[i]; {
-	case c == '{' || c == '[':
-		if depth >= maxDepth {
-			return i, t.errAt(i, "exceeded max depth")
-		}
-		closer := byte('}')
-		if c == '[' {
-			closer = ']'
-		}
-		i = t.ws(i + 1)
-		if i < len(d) && d[i] == closer {
-			return i + 1, nil
-		}
-		for {
-			var err *jsonSyntaxError
-			if c == '{' {
-				if i >= len(d) || d[i] != '"' {
-					return i, t.errAt(i, "want a string for an object key")
-				}
-				if i, err = t.scanString(i); err != nil {
-					return i, err
-				}
-				i = t.ws(i)
-				if i >= len(d) || d[i] != ':' {
-					return i, t.errAt(i, "want ':' after an object key")
-				}
-				i = t.ws(i + 1)
-			}
-			if i, err = t.scan(i, depth+1); err != nil {
-				return i, err
-			}
-			i = t.ws(i)
-			switch {
-			case i >= len(d):
-				return i, t.errAt(i, "")
-			case d[i] == ',':
-				i = t.ws(i + 1)
-			case d[i] == closer:
-				return i + 1, nil
-			default:
-				return i, t.errAt(i, "want ',' or '"+string(closer)+"'")
-			}
-		}
-	case c == '"':
-		return t.scanString(i)
-	case c == '-' || c >= '0' && c <= '9':
-		return t.scanNumber(i)
-	case c == 't':
-		return t.scanLiteral(i, "true")
-	case c == 'f':
-		return t.scanLiteral(i, "false")
-	case c == 'n':
-		return t.scanLiteral(i, "null")
-	default:
-		return i, t.errAt(i, "invalid character "+quoteByte(c)+" looking for the beginning of a value")
-	}
+// wants words the decoder's errors about the structure of objects and
+// arrays (jsontext's "invalid character X <where>") as the package words
+// them; TestWholeInputErrors holds both to it.
+var wants = []struct{ where, msg string }{
+	{"after object name (expecting ':')", "want ':' after an object key"},
+	{`at start of string (expecting '"')`, "want a string for an object key"},
+	{"after object value (expecting ',' or '}')", "want ',' or '}'"},
+	{"after array element (expecting ',' or ']')", "want ',' or ']'"},
 }
 
-func quoteByte(c byte) string {
-	if c >= 0x20 && c < 0x7f {
-		return "'" + string(rune(c)) + "'"
+// syntaxError places and words an error of a decoder of data[base:]: the
+// end of the input, or the decoder's message, for the few errors about
+// structure in the package's words. Inside a string, a number or a literal
+// the decoder's words stand (and an invalid escape is placed at its
+// backslash).
+func (t *text) syntaxError(base int, err error) *jsonSyntaxError {
+	var serr *jsontext.SyntacticError
+	switch {
+	case err == io.EOF, errors.As(err, &serr) && serr.Err == io.ErrUnexpectedEOF:
+		return t.errAt(len(t.data), "")
+	case serr == nil || serr.Err == nil:
+		return t.errAt(base, err.Error()) // not expected from a bytes.Buffer
 	}
-	const hex = "0123456789abcdef"
-	return "0x" + string([]byte{hex[c>>4], hex[c&15]})
-}
-
-func (t *text) scanLiteral(i int, lit string) (int, *jsonSyntaxError) {
-	for k := 0; k < len(lit); k++ {
-		if i+k >= len(t.data) || t.data[i+k] != lit[k] {
-			return i + k, t.errAt(i+k, "invalid literal, want "+lit)
+	msg := serr.Err.Error()
+	if m, ok := strings.CutSuffix(msg, " at start of value"); ok {
+		msg = m + " looking for the beginning of a value"
+	}
+	for _, w := range wants {
+		if strings.HasSuffix(msg, " "+w.where) {
+			msg = w.msg
+			break
 		}
 	}
-	return i + len(lit), nil
-}
-
-func (t *text) scanString(i int) (int, *jsonSyntaxError) {
-	d := t.data
-	for i++; i < len(d); i++ {
-		switch c := d[i]; {
-		case c == '"':
-			return i + 1, nil
-		case c == '\\':
-			i++
-			if i >= len(d) {
-				return i, t.errAt(i, "")
-			}
-			switch d[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				for k := 1; k <= 4; k++ {
-					if i+k >= len(d) {
-						return i + k, t.errAt(i+k, "")
-					}
-					if !isHex(d[i+k]) {
-						return i + k, t.errAt(i+k, "invalid \\u escape in a string")
-					}
-				}
-				i += 4
-			default:
-				return i, t.errAt(i, "invalid escape in a string")
-			}
-		case c < 0x20:
-			return i, t.errAt(i, "control character "+quoteByte(c)+" in a string")
-		}
-	}
-	return i, t.errAt(i, "")
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func (t *text) scanNumber(i int) (int, *jsonSyntaxError) {
-	d := t.data
-	digits := func(i int) (int, *jsonSyntaxError) {
-		if i >= len(d) || !isDigit(d[i]) {
-			return i, t.errAt(i, "want a digit in a number")
-		}
-		for i < len(d) && isDigit(d[i]) {
-			i++
-		}
-		return i, nil
-	}
-	if d[i] == '-' {
-		i++
-	}
-	var err *jsonSyntaxError
-	if i < len(d) && d[i] == '0' {
-		i++
-	} else if i, err = digits(i); err != nil {
-		return i, err
-	}
-	if i < len(d) && d[i] == '.' {
-		if i, err = digits(i + 1); err != nil {
-			return i, err
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if i, err = digits(i); err != nil {
-			return i, err
-		}
-	}
-	return i, nil
-}
-
-// skip returns the offset just after the value at i, which was checked
-// before: it only matches brackets and skips strings.
-func (t *text) skip(i int) int {
-	d := t.data
-	if i >= len(d) {
-		return i
-	}
-	switch d[i] {
-	case '"':
-		return t.skipString(i)
-	case '{', '[':
-	default: // a number or a literal
-		for i < len(d) {
-			switch d[i] {
-			case ',', '}', ']', ':', ' ', '\t', '\n', '\r':
-				return i
-			}
-			i++
-		}
-		return i
-	}
-	depth := 0
-	for ; i < len(d); i++ {
-		switch d[i] {
-		case '"':
-			i = t.skipString(i) - 1
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth--; depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return i
-}
-
-// skipString returns the offset just after the checked string at i.
-func (t *text) skipString(i int) int {
-	d := t.data
-	for i++; i < len(d); i++ {
-		switch d[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return i
-}
-
-// at returns the checked value that starts at i.
-func (t *text) at(i int) jv {
-	k := t.data[i]
-	if k == '-' || k >= '0' && k <= '9' {
-		k = '0'
-	}
-	return jv{kind: k, start: i, end: t.skip(i)}
+	return t.errAt(base+int(serr.ByteOffset), msg)
 }
 
 // members calls fn with each member of the checked object v, in order,
 // until fn returns false.
 func (t *text) members(v jv, fn func(key, val jv) bool) {
-	i := t.ws(v.start + 1)
-	for i < v.end && t.data[i] == '"' {
-		key := jv{kind: '"', start: i, end: t.skip(i)}
-		i = t.ws(t.ws(key.end) + 1) // past ':'
-		val := t.at(i)
-		if !fn(key, val) {
+	d := t.decoder(v.start, v.end)
+	defer d.done()
+	if _, err := d.ReadToken(); err != nil { // '{'
+		return
+	}
+	for d.PeekKind() == '"' {
+		key, err := d.next()
+		if err != nil {
 			return
 		}
-		i = t.ws(val.end)
-		if i < v.end && t.data[i] == ',' {
-			i = t.ws(i + 1)
+		val, err := d.next()
+		if err != nil || !fn(key, val) {
+			return
 		}
 	}
 }
@@ -343,15 +210,15 @@ func (t *text) members(v jv, fn func(key, val jv) bool) {
 // elems calls fn with each element of the checked array v, in order,
 // until fn returns false.
 func (t *text) elems(v jv, fn func(n int, e jv) bool) {
-	i := t.ws(v.start + 1)
-	for n := 0; i < v.end-1; n++ {
-		e := t.at(i)
-		if !fn(n, e) {
+	d := t.decoder(v.start, v.end)
+	defer d.done()
+	if _, err := d.ReadToken(); err != nil { // '['
+		return
+	}
+	for n := 0; d.PeekKind() != ']'; n++ {
+		e, err := d.next()
+		if err != nil || !fn(n, e) {
 			return
-		}
-		i = t.ws(e.end)
-		if i < v.end && t.data[i] == ',' {
-			i = t.ws(i + 1)
 		}
 	}
 }
@@ -372,70 +239,8 @@ func (t *text) str(v jv) string {
 	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		return string(raw)
 	}
-	b := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		switch {
-		case c == '\\' && i+1 < len(raw):
-			i += 2
-			switch e := raw[i-1]; e {
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				r := hex4(raw[i:])
-				i += 4
-				if utf16.IsSurrogate(r) {
-					if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
-						if d := utf16.DecodeRune(r, hex4(raw[i+2:])); d != unicode.ReplacementChar {
-							r = d
-							i += 6
-							b = utf8.AppendRune(b, r)
-							continue
-						}
-					}
-					r = unicode.ReplacementChar
-				}
-				b = utf8.AppendRune(b, r)
-			default: // '"', '\\', '/'
-				b = append(b, e)
-			}
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			i++
-		default:
-			r, size := utf8.DecodeRune(raw[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = utf8.AppendRune(b, r)
-			} else {
-				b = append(b, raw[i:i+size]...)
-			}
-			i += size
-		}
-	}
+	// The error is jsontext's report of invalid UTF-8 or an unpaired
+	// surrogate, replaced like encoding/json replaces them.
+	b, _ := jsontext.AppendUnquote(nil, t.data[v.start:v.end])
 	return string(b)
-}
-
-// hex4 reads the four hex digits of a checked \u escape.
-func hex4(h []byte) rune {
-	var r rune
-	for _, c := range h[:4] {
-		switch {
-		case c <= '9':
-			c -= '0'
-		case c >= 'a':
-			c -= 'a' - 10
-		default:
-			c -= 'A' - 10
-		}
-		r = r<<4 | rune(c)
-	}
-	return r
 }
