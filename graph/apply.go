@@ -44,6 +44,19 @@ func (b *Builder) create(id string, typ spec.NodeType, label string) *spec.Node 
 	return n
 }
 
+// statement returns the node of a problem, solution or fact stated by
+// text, keyed by the text's normal form; n is the node when it is new, for
+// the caller to fill in, and nil when the statement was made before.
+func (b *Builder) statement(typ spec.NodeType, text, label string) (id string, n *spec.Node) {
+	key := string(typ) + ":" + normKey(text)
+	if id = b.ents.byKey[key]; id != "" {
+		return id, nil
+	}
+	id = b.newID(string(typ), firstWords(text, 8), key)
+	b.ents.byKey[key] = id
+	return id, b.create(id, typ, label)
+}
+
 // turnState is what one turn touches.
 type turnState struct {
 	turn     int
@@ -178,7 +191,7 @@ func (b *Builder) recurring(key, form string, turn int, phrase bool) string {
 	n := b.create(id, spec.NodeConcept, form)
 	n.Confidence = 0.6
 	info := b.info[id]
-	info.kind, info.key = "term", key
+	info.kind = "term"
 	for f, c := range st.forms {
 		if info.forms == nil {
 			info.forms = map[string]int{}
@@ -421,12 +434,8 @@ func capitalize(s string) string {
 
 // problem puts a problem into the graph and opens it.
 func (b *Builder) problem(ts *turnState, p classify.Problem) {
-	key := "problem:" + normKey(p.Summary)
-	id := b.ents.byKey[key]
-	if id == "" {
-		id = b.newID("problem", firstWords(p.Summary, 8), key)
-		b.ents.byKey[key] = id
-		n := b.create(id, spec.NodeProblem, clipLabel(p.Summary))
+	id, n := b.statement(spec.NodeProblem, p.Summary, clipLabel(p.Summary))
+	if n != nil {
 		n.Description = p.Summary
 		md := map[string]any{"kind": p.Kind}
 		if p.Code != "" {
@@ -454,12 +463,8 @@ func (b *Builder) solution(ts *turnState, so classify.Solution) {
 			desc = prev + " (confirmed: " + so.Sentence + ")"
 		}
 	}
-	key := "solution:" + normKey(label)
-	id := b.ents.byKey[key]
-	if id == "" {
-		id = b.newID("solution", firstWords(label, 8), key)
-		b.ents.byKey[key] = id
-		n := b.create(id, spec.NodeSolution, clipLabel(label))
+	id, n := b.statement(spec.NodeSolution, label, clipLabel(label))
+	if n != nil {
 		n.Description = desc
 		n.Confidence = 0.7
 	}
@@ -511,12 +516,8 @@ var exclusivePredicates = []string{"lives in", "lives near", "is from", "works a
 
 // fact puts a fact about a person into the graph.
 func (b *Builder) fact(ts *turnState, f classify.Fact) {
-	key := "fact:" + normKey(f.Text)
-	id := b.ents.byKey[key]
-	if id == "" {
-		id = b.newID("fact", firstWords(f.Text, 8), key)
-		b.ents.byKey[key] = id
-		n := b.create(id, spec.NodeFact, f.Text)
+	id, n := b.statement(spec.NodeFact, f.Text, f.Text)
+	if n != nil {
 		n.Description = f.Sentence
 		n.Category = f.Category
 		n.Scope = "user"
@@ -552,7 +553,6 @@ func (b *Builder) fact(ts *turnState, f classify.Fact) {
 		}
 		info := b.info[id]
 		info.predicate = predicateOf(f.Text, f.Subject)
-		info.key = key
 		if info.predicate != "" {
 			pk := n.Scope + "\x00" + info.predicate
 			b.factPreds[pk] = append(b.factPreds[pk], id)

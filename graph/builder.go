@@ -171,7 +171,6 @@ type nodeInfo struct {
 	firstForm   string
 	hints       map[string]int // entity kinds suggested by context
 	kind        string
-	key         string // the entity key that names it, for concepts
 	predicate   string // for facts: the exclusive predicate ("lives in")
 	outcomeKey  string // for decisions
 	artifactRel bool   // linked to an artifact

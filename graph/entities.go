@@ -72,7 +72,6 @@ func (b *Builder) speaker(name string) string {
 		b.ents.byKey[key] = id
 		n := b.create(id, spec.NodeConcept, name)
 		n.Confidence = 0.9
-		b.info[id].key = key
 		b.addForm(id, name)
 	}
 	b.info[id].kind = "person" // a speaker is a person, whatever named them first
@@ -197,7 +196,7 @@ func (b *Builder) entity(e classify.Entity, turn int) string {
 		n := b.create(id, spec.NodeConcept, e.Text)
 		n.Confidence = 0.7
 		info := b.info[id]
-		info.kind, info.key = e.Kind, key
+		info.kind = e.Kind
 		// A name that waited at sentence starts takes its earlier uses.
 		for _, p := range b.ents.pending[key] {
 			b.mention(id, p.turn)
