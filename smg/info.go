@@ -25,6 +25,14 @@ type Info struct {
 	Relations        map[spec.Relation]int `json:"relations"`
 	Artifacts        int                   `json:"artifacts"`
 	ArtifactVersions int                   `json:"artifactVersions"`
+	// ArtifactBytes is the full size of every version of every artifact;
+	// ArtifactStoredBytes what the vault stores for them (snapshots and
+	// patches); ArchivedCodeBytes the bytes of archived turns that are
+	// stored as references to artifact content (spec §8.2) rather than
+	// in the turns.
+	ArtifactBytes       int64 `json:"artifactBytes"`
+	ArtifactStoredBytes int64 `json:"artifactStoredBytes"`
+	ArchivedCodeBytes   int64 `json:"archivedCodeBytes"`
 	ArchiveBlocks    int                   `json:"archiveBlocks"`
 	ArchivedTurns    int                   `json:"archivedTurns"`
 	RecentTurns      int                   `json:"recentTurns"`
@@ -122,6 +130,15 @@ func Stat(doc *spec.Document) (*Info, error) {
 	}
 	for _, a := range doc.ArtifactVault.Artifacts {
 		info.ArtifactVersions += len(a.Versions)
+		for _, v := range a.Versions {
+			info.ArtifactBytes += v.Size
+			switch {
+			case v.Content != nil:
+				info.ArtifactStoredBytes += int64(len(*v.Content))
+			case v.Patch != nil:
+				info.ArtifactStoredBytes += int64(len(*v.Patch))
+			}
+		}
 	}
 	info.ArchiveBlocks = len(doc.DeepArchive.Blocks)
 	for _, b := range doc.DeepArchive.Blocks {
