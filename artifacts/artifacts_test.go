@@ -197,3 +197,44 @@ func TestSpecPatchExample(t *testing.T) {
 		t.Errorf("applying the spec's example: %q, %v", got, err)
 	}
 }
+
+func TestReaderReadsAnyOrder(t *testing.T) {
+	texts := []string{"a\nb\nc\n", "a\nB\nc\n", "a\nB\nc\nd\n", "x\nB\nc\nd\n", "x\nB\nc\nd\ne\n", "x\nc\nd\ne\n"}
+	chain := chainOf(texts, 3)
+	r := NewReader(func(id string) []Version {
+		if id == "art" {
+			return chain
+		}
+		return nil
+	})
+	for _, v := range []int{6, 1, 2, 3, 5, 4, 4, 6, 2} {
+		got, err := r.Content("art", v)
+		if err != nil || got != texts[v-1] {
+			t.Fatalf("Content(art, %d) = %q, %v; want %q", v, got, err, texts[v-1])
+		}
+	}
+	for _, v := range []int{0, 7} {
+		if _, err := r.Content("art", v); !errors.Is(err, ErrUnknown) {
+			t.Errorf("Content(art, %d): %v, want ErrUnknown", v, err)
+		}
+	}
+	if _, err := r.Content("other", 1); !errors.Is(err, ErrUnknown) {
+		t.Errorf("Content(other, 1): %v, want ErrUnknown", err)
+	}
+}
+
+func TestReaderChecksHashes(t *testing.T) {
+	texts := []string{"one\ntwo\n", "one\n2\n", "one\n2\nthree\n"}
+	chain := chainOf(texts, 10)
+	chain[1].Hash = Hash("something else")
+	r := NewReader(func(string) []Version { return chain })
+	if got, err := r.Content("art", 1); err != nil || got != texts[0] {
+		t.Fatalf("version 1: %q, %v", got, err)
+	}
+	for _, v := range []int{2, 3} {
+		var verr *VersionError
+		if _, err := r.Content("art", v); !errors.As(err, &verr) || verr.Index != 1 || !errors.Is(err, ErrHashMismatch) {
+			t.Errorf("version %d: %v, want a hash mismatch at index 1", v, err)
+		}
+	}
+}

@@ -111,11 +111,26 @@ type Turn struct {
 	ExternalID string    `json:"externalId,omitempty"`
 	Timestamp  time.Time `json:"timestamp,omitzero"`
 	// Role is user, assistant, system or tool; Speaker is a name.
-	Role       string         `json:"role,omitempty"`
-	Speaker    string         `json:"speaker,omitempty"`
-	Content    string         `json:"content"`
-	Importance float64        `json:"importance,omitzero"`
-	Extra      jsontext.Value `json:",embed"`
+	Role       string  `json:"role,omitempty"`
+	Speaker    string  `json:"speaker,omitempty"`
+	Content    string  `json:"content"`
+	Importance float64 `json:"importance,omitzero"`
+	// ContentRefs, in an archived turn only, stand for the bytes of
+	// artifact versions that the turn's content held (§8.2.1): Content is
+	// then the content without them, and [Turn.Expand] puts them back.
+	ContentRefs []ContentRef   `json:"contentRefs,omitempty"`
+	Extra       jsontext.Value `json:",embed"`
+}
+
+// ContentRef stands for Length bytes of version V of an artifact, from
+// byte Offset of its content, which the turn's content held at byte At of
+// the content as stored (§8.2.1).
+type ContentRef struct {
+	At       int    `json:"at"`
+	Artifact string `json:"artifact"`
+	V        int    `json:"v"`
+	Offset   int    `json:"offset,omitzero"`
+	Length   int    `json:"length"`
 }
 
 // SemanticGraph is the decaying middle tier: typed nodes and weighted

@@ -271,6 +271,16 @@ func invalidVectors(small, full *spec.Document) []*vec {
 		d.DeepArchive.Blocks[0] = b
 		d.Metadata.TranscriptBytes = transcriptBytes(turns)
 	}), "$.deepArchive.blocks[0].compressedData")
+	add("invalid-content-ref-beyond", "an archived turn's reference to more bytes than the version has", withContentRefs(full, func(turns []spec.Turn) {
+		turns[3].ContentRefs[0].Length += 10
+	}), "$.deepArchive.blocks[0].compressedData")
+	add("invalid-content-ref-unknown", "an archived turn's reference to a version the artifact does not have", withContentRefs(full, func(turns []spec.Turn) {
+		turns[7].ContentRefs[0].V = 4
+	}), "$.deepArchive.blocks[0].compressedData")
+	add("invalid-content-ref-order", "an archived turn's references out of order", withContentRefs(full, func(turns []spec.Turn) {
+		t := &turns[5]
+		t.ContentRefs = append(t.ContentRefs, spec.ContentRef{At: t.ContentRefs[0].At - 1, Artifact: "artifact-webhook-go", V: 1, Length: 5})
+	}), "$.deepArchive.blocks[0].compressedData")
 	add("invalid-archived-turn-no-author", "an archived turn with neither role nor speaker: one problem", edit(small, func(d *spec.Document) {
 		turns := conversation()[:4]
 		turns[1].Role = ""
@@ -300,4 +310,41 @@ func invalidVectors(small, full *spec.Document) []*vec {
 		d.Metadata.TotalExchanges = 7
 	}), "$.semanticGraph.nodes[0].importance", "$.semanticGraph.edges[1].to", "$.metadata.totalExchanges")
 	return vs
+}
+
+// withContentRefs rebuilds the full memory's archive with the code of its
+// turns stored as references to the vault (spec §8.2.1), and lets change
+// alter the stored turns before the blocks are made.
+func withContentRefs(full *spec.Document, change func(turns []spec.Turn)) *spec.Document {
+	pieces := []struct {
+		artifact string
+		v        int
+		text     string
+	}{
+		{"artifact-webhook-go", 1, webhookV1},
+		{"artifact-webhook-go", 2, webhookV2},
+		{"artifact-webhook-go", 3, webhookV3},
+		{"artifact-checkout-plan", 1, checkoutPlan},
+	}
+	turns := conversation()
+	for i := range turns {
+		t := &turns[i]
+		for _, p := range pieces {
+			if at := strings.Index(t.Content, p.text); at >= 0 {
+				t.Content = t.Content[:at] + t.Content[at+len(p.text):]
+				t.ContentRefs = append(t.ContentRefs, spec.ContentRef{At: at, Artifact: p.artifact, V: p.v, Length: len(p.text)})
+			}
+		}
+	}
+	if change != nil {
+		change(turns)
+	}
+	return edit(full, func(d *spec.Document) {
+		old := d.DeepArchive.Blocks
+		d.DeepArchive.Blocks = []spec.ArchiveBlock{block("block-0001", turns[:8]), block("block-0002", turns[8:])}
+		for i := range old {
+			d.DeepArchive.Blocks[i].Summary, d.DeepArchive.Blocks[i].KeyPoints = old[i].Summary, old[i].KeyPoints
+		}
+		setRatio(d)
+	})
 }
