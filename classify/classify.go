@@ -137,6 +137,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	s.Dates = Dates(p, t.Time)
 	sents := sentences(p)
 	s.Entities = findEntities(p, ws, offs, sents, a.stop)
+	setSentences(s.Entities, sents)
 	s.Options = findOptions(sents)
 	s.Decisions, s.DecisionCues = findDecisions(sents)
 	s.Problems = findProblems(t.Text, sents, decisionSentences(s.Decisions))

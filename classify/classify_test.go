@@ -268,3 +268,23 @@ func TestEditBlocks(t *testing.T) {
 		}
 	}
 }
+
+func TestEntitySentences(t *testing.T) {
+	s := New().Analyze(Turn{Text: "We met Priya at the café. Then we drove to Lisbon in the evening! See https://example.com/x for photos.", Role: "user"})
+	want := map[string]string{
+		"Priya":                 "We met Priya at the café.",
+		"Lisbon":                "Then we drove to Lisbon in the evening!",
+		"https://example.com/x": "See https://example.com/x for photos.",
+	}
+	for _, e := range s.Entities {
+		if w, ok := want[e.Text]; ok {
+			if e.Sentence != w {
+				t.Errorf("%s: sentence %q, want %q", e.Text, e.Sentence, w)
+			}
+			delete(want, e.Text)
+		}
+	}
+	for name := range want {
+		t.Errorf("%s: not found as an entity", name)
+	}
+}

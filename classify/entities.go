@@ -18,6 +18,8 @@ type Entity struct {
 	Kind string
 	// Start and End are its byte offsets in the turn's prose.
 	Start, End int
+	// Sentence is the sentence of the prose it is in.
+	Sentence string
 	// SentenceStart marks a single capitalized word at the start of a
 	// sentence: it may be an ordinary word ("Yesterday") rather than a
 	// name, which only its other uses can tell.
@@ -451,4 +453,24 @@ func isFiller(ws []string) bool {
 		}
 	}
 	return true
+}
+
+// setSentences gives each entity the sentence it is in. The entities are
+// in the order of the prose within each kind, so the walk through the
+// sentences restarts when an entity comes before the one it followed.
+func setSentences(ents []Entity, sents []sentence) {
+	j, prev := 0, 0
+	for i := range ents {
+		e := &ents[i]
+		if e.Start < prev {
+			j = 0
+		}
+		prev = e.Start
+		for j < len(sents) && sents[j].start+len(sents[j].text) <= e.Start {
+			j++
+		}
+		if j < len(sents) && sents[j].start <= e.Start {
+			e.Sentence = sents[j].text
+		}
+	}
 }

@@ -64,6 +64,8 @@ type turnState struct {
 	touched  []string
 	concepts []string
 	speaker  string
+	// pieces are the runs of the turn's text that are artifact content.
+	pieces []piece
 }
 
 func (ts *turnState) touch(id string) {
@@ -96,8 +98,10 @@ func (b *Builder) reinforce(from, to string, rel spec.Relation, step float64) {
 	b.store.Link(from, to, rel, 1-(1-old)*(1-step))
 }
 
-// apply puts what a turn says into the graph.
-func (b *Builder) apply(t spec.Turn, s classify.Signals) {
+// apply puts what a turn says into the graph, and the sentences that
+// carry most into the notes of the archive block. It returns the runs of
+// the turn's text that are artifact content.
+func (b *Builder) apply(t spec.Turn, s classify.Signals) []piece {
 	ts := &turnState{turn: t.Turn, t: t}
 	b.cur = ts
 	defer func() { b.cur = nil }()
@@ -105,7 +109,7 @@ func (b *Builder) apply(t spec.Turn, s classify.Signals) {
 		ts.speaker = b.speaker(name)
 	}
 	if s.Filler {
-		return
+		return nil
 	}
 	b.concepts(ts, s)
 	if len(s.Options) > 0 {
@@ -136,6 +140,35 @@ func (b *Builder) apply(t spec.Turn, s classify.Signals) {
 		info := b.info[id]
 		info.cues += s.DecisionCues
 		info.words += s.Words
+	}
+	b.notes(ts.turn, s)
+	return ts.pieces
+}
+
+// notes gives the archive the sentences of a turn a block summary may
+// quote.
+func (b *Builder) notes(turn int, s classify.Signals) {
+	for _, d := range s.Decisions {
+		b.arch.note(turn, d.Sentence, noteDecision)
+	}
+	for _, p := range s.Problems {
+		if p.Kind != "trace" {
+			b.arch.note(turn, p.Summary, noteProblem)
+		}
+	}
+	for _, so := range s.Solutions {
+		b.arch.note(turn, so.Sentence, noteSolution)
+	}
+	for _, f := range s.Facts {
+		b.arch.note(turn, f.Text, noteFact)
+	}
+	for _, g := range s.Goals {
+		b.arch.note(turn, g, noteGoal)
+	}
+	for _, e := range s.Entities {
+		if e.Kind == "name" {
+			b.arch.note(turn, e.Sentence, noteName)
+		}
 	}
 }
 

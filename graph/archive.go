@@ -1,8 +1,11 @@
 package graph
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/artifacts"
@@ -11,6 +14,7 @@ import (
 
 // NewBlock builds the archive block of consecutive turns (spec §8): their
 // canonical JSON, Brotli-compressed at quality, with its size and hash.
+// The turns are stored as they are given, references and all.
 func NewBlock(id string, turns []spec.Turn, quality int) (spec.ArchiveBlock, error) {
 	if len(turns) == 0 {
 		return spec.ArchiveBlock{}, errors.New("an archive block of no turns")
@@ -39,19 +43,50 @@ func blockID(n int) string { return fmt.Sprintf("block-%04d", n) }
 type archiveState struct {
 	closed []spec.ArchiveBlock
 	open   []spec.Turn
+	notes  []note             // what the open block's summary may say
 	cache  *spec.ArchiveBlock // the open block, compressed, while no turn is added
 }
+
+// note is a sentence of a turn that a block's summary may quote, and how
+// much it carries: a decision more than a fact, a fact more than a name.
+type note struct {
+	turn   int
+	text   string
+	weight int
+}
+
+// The weights of notes.
+const (
+	noteName     = 1
+	noteFact     = 2
+	noteGoal     = 2
+	noteProblem  = 3
+	noteSolution = 3
+	noteDecision = 4
+)
 
 func (a *archiveState) add(t spec.Turn, cfg Config) {
 	a.open = append(a.open, t)
 	a.cache = nil
 	if len(a.open) == cfg.BlockSize {
-		b, err := NewBlock(blockID(len(a.closed)+1), a.open, cfg.BlockQuality)
-		if err == nil { // turns that passed checkTurn always encode
+		if b, err := a.block(len(a.closed)+1, cfg); err == nil { // turns that passed checkTurn always encode
 			a.closed = append(a.closed, b)
 		}
-		a.open = nil
+		a.open, a.notes = nil, nil
 	}
+}
+
+// note records a sentence of the open block for its summary.
+func (a *archiveState) note(turn int, text string, weight int) {
+	if text = strings.TrimSpace(text); text != "" {
+		a.notes = append(a.notes, note{turn, text, weight})
+	}
+}
+
+func (a *archiveState) block(n int, cfg Config) (spec.ArchiveBlock, error) {
+	b, err := NewBlock(blockID(n), a.open, cfg.BlockQuality)
+	b.Summary = summary(a.notes, cfg.SummaryBytes)
+	return b, err
 }
 
 // blocks returns every block, the open one included.
@@ -59,7 +94,7 @@ func (a *archiveState) blocks(cfg Config) []spec.ArchiveBlock {
 	out := append([]spec.ArchiveBlock(nil), a.closed...)
 	if len(a.open) > 0 {
 		if a.cache == nil {
-			if b, err := NewBlock(blockID(len(a.closed)+1), a.open, cfg.BlockQuality); err == nil {
+			if b, err := a.block(len(a.closed)+1, cfg); err == nil {
 				a.cache = &b
 			}
 		}
@@ -68,4 +103,93 @@ func (a *archiveState) blocks(cfg Config) []spec.ArchiveBlock {
 		}
 	}
 	return out
+}
+
+// summary is the extractive summary of a block: the sentences that carry
+// most (decisions first, then problems and solutions, facts and goals,
+// then sentences that name things), each once, as many as fit in limit
+// bytes, in the order of the conversation. A sentence longer than a third
+// of the limit is left out: one long paragraph would crowd out the rest.
+func summary(notes []note, limit int) string {
+	byText := map[string]int{}
+	var cands []note
+	for _, n := range notes {
+		if len(n.text) > limit/3 {
+			continue
+		}
+		if i, ok := byText[n.text]; ok {
+			cands[i].weight = max(cands[i].weight, n.weight)
+			continue
+		}
+		byText[n.text] = len(cands)
+		cands = append(cands, n)
+	}
+	slices.SortStableFunc(cands, func(x, y note) int { return cmp.Compare(y.weight, x.weight) })
+	var chosen []note
+	size := 0
+	for _, c := range cands {
+		if size+len(c.text)+1 > limit {
+			continue
+		}
+		chosen = append(chosen, c)
+		size += len(c.text) + 1
+	}
+	slices.SortStableFunc(chosen, func(x, y note) int { return cmp.Compare(x.turn, y.turn) })
+	var sb strings.Builder
+	for i, c := range chosen {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(c.text)
+	}
+	return sb.String()
+}
+
+// minRefBytes is the shortest piece of an artifact that an archived turn
+// stores as a reference rather than as text: a reference takes about 70
+// bytes of JSON.
+const minRefBytes = 64
+
+// piece is a run of a turn's text that is bytes of an artifact version:
+// ref says which (its At is not yet known); from is where in the turn's
+// text to look for it.
+type piece struct {
+	text string
+	from int
+	ref  spec.ContentRef
+}
+
+// stored returns the turn as the archive keeps it: each piece found in its
+// content, in order, cut out and replaced by a reference (spec §8.2.1).
+// Pieces shorter than minRefBytes, and any not found after the one before,
+// stay in the text.
+func stored(t spec.Turn, pieces []piece) spec.Turn {
+	var refs []spec.ContentRef
+	var sb strings.Builder
+	cursor := 0 // in t.Content: the end of the last piece cut out
+	for _, p := range pieces {
+		if len(p.text) < minRefBytes {
+			continue
+		}
+		from := max(cursor, p.from)
+		if from > len(t.Content) {
+			continue
+		}
+		i := strings.Index(t.Content[from:], p.text)
+		if i < 0 {
+			continue
+		}
+		start := from + i
+		sb.WriteString(t.Content[cursor:start])
+		r := p.ref
+		r.At = sb.Len()
+		refs = append(refs, r)
+		cursor = start + len(p.text)
+	}
+	if len(refs) == 0 {
+		return t
+	}
+	sb.WriteString(t.Content[cursor:])
+	t.Content, t.ContentRefs = sb.String(), refs
+	return t
 }

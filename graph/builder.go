@@ -39,6 +39,8 @@ type Config struct {
 	BlockSize int
 	// BlockQuality is the Brotli quality of archive blocks.
 	BlockQuality int
+	// SummaryBytes bounds the extractive summary of an archive block.
+	SummaryBytes int
 	// SnapshotInterval: every SnapshotInterval-th version of an artifact
 	// is stored in full, the others as patches.
 	SnapshotInterval int
@@ -65,6 +67,7 @@ func DefaultConfig() Config {
 		RecentTurns:      10,
 		BlockSize:        50,
 		BlockQuality:     archive.DefaultQuality,
+		SummaryBytes:     600,
 		SnapshotInterval: 10,
 		MinEdgeStrength:  0.3,
 		Goals:            7,
@@ -84,6 +87,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.BlockSize <= 0 {
 		c.BlockSize = d.BlockSize
+	}
+	if c.SummaryBytes <= 0 {
+		c.SummaryBytes = d.SummaryBytes
 	}
 	if c.BlockQuality <= 0 {
 		c.BlockQuality = d.BlockQuality
@@ -258,7 +264,6 @@ func (b *Builder) Add(t spec.Turn) error {
 	if js, err := spec.MarshalCanonical(t); err == nil {
 		b.transcript += int64(len(js))
 	}
-	b.arch.add(t, b.cfg)
 	b.recent = append(b.recent, t)
 	if len(b.recent) > b.cfg.RecentTurns {
 		b.recent = b.recent[len(b.recent)-b.cfg.RecentTurns:]
@@ -272,7 +277,8 @@ func (b *Builder) Add(t spec.Turn) error {
 	if b.provisionalID || b.meta.ID == "" {
 		b.meta.ID, b.provisionalID = derivedID(t), false
 	}
-	b.apply(t, b.an.Analyze(classify.Turn{Text: t.Content, Role: t.Role, Speaker: t.Speaker, Time: t.Timestamp}))
+	pieces := b.apply(t, b.an.Analyze(classify.Turn{Text: t.Content, Role: t.Role, Speaker: t.Speaker, Time: t.Timestamp}))
+	b.arch.add(stored(t, pieces), b.cfg)
 	return nil
 }
 

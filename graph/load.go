@@ -38,6 +38,7 @@ func Load(doc *spec.Document, cfg Config) (*Builder, error) {
 	b.meta.Modified = time.Time{}
 	b.meta.Tags = slices.Clone(doc.Metadata.Tags)
 	next := 1
+	vault := VaultReader(&doc.ArtifactVault)
 	for i, blk := range doc.DeepArchive.Blocks {
 		raw, err := archive.Decompress(blk.CompressedData, maxLoadBlock)
 		if err != nil {
@@ -52,6 +53,10 @@ func Load(doc *spec.Document, cfg Config) (*Builder, error) {
 				return nil, fmt.Errorf("archive block %d: turn %d where %d is due", i, t.Turn, next)
 			}
 			next++
+			t, err := t.Expand(vault.Content)
+			if err != nil {
+				return nil, fmt.Errorf("archive block %d, turn %d: %w", i, t.Turn, err)
+			}
 			if err := b.Add(t); err != nil {
 				return nil, fmt.Errorf("archive block %d, turn %d: %w", i, t.Turn, err)
 			}

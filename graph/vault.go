@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -20,10 +21,17 @@ type vaultState struct {
 	arts    map[string]*artState // vault id → artifact
 	byFile  map[string]string    // file name → vault id
 	unnamed []string             // vault ids of artifacts without a file name
+	byHash  map[string]verRef    // content hash → the first version with it
 	node    map[string]string    // vault id → artifact node id
 	// turnArtifacts are the artifact nodes of the last turn that had any.
 	turnArtifacts   []string
 	turnOfArtifacts int
+}
+
+// verRef names a version of an artifact.
+type verRef struct {
+	id string
+	v  int
 }
 
 type artState struct {
@@ -34,16 +42,17 @@ type artState struct {
 }
 
 func newVault() vaultState {
-	return vaultState{arts: map[string]*artState{}, byFile: map[string]string{}, node: map[string]string{}}
+	return vaultState{arts: map[string]*artState{}, byFile: map[string]string{}, node: map[string]string{}, byHash: map[string]verRef{}}
 }
 
 func (v *vaultState) hasID(id string) bool { return v.arts[id] != nil }
 
-// add stores an artifact of a turn: a new artifact, or a new version of the
-// one it continues (same file, or the same unnamed code much changed). It
-// returns the vault id, the version number, and whether the turn's content
-// failed to apply as an edit.
-func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id string, version int, failed bool) {
+// addToVault stores an artifact of a turn: a new artifact, or a new version
+// of the one it continues (same file, or the same unnamed code much
+// changed). It returns the vault id, the version number, whether the
+// turn's content failed to apply as an edit, and the runs of the turn's
+// text that are now bytes of a version in the vault.
+func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id string, version int, failed bool, pieces []piece) {
 	v := &b.vault
 	content := a.Content
 	if a.Filename != "" {
@@ -51,18 +60,28 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 	} else if a.Edit == nil {
 		id = v.similar(a.Language, content)
 	}
+	edited := -1 // where the edit's SEARCH text is in the latest version
 	if a.Edit != nil {
 		switch {
 		case a.Edit.Search == "":
 			content = a.Edit.Replace // a new file, or a whole replacement
 		case id != "" && strings.Contains(v.arts[id].latest, a.Edit.Search):
-			content = strings.Replace(v.arts[id].latest, a.Edit.Search, a.Edit.Replace, 1)
+			edited = strings.Index(v.arts[id].latest, a.Edit.Search)
+			content = v.arts[id].latest[:edited] + a.Edit.Replace + v.arts[id].latest[edited+len(a.Edit.Search):]
 		default:
 			// The SEARCH text is not in what we know of the file: keep the
 			// block as it is, on its own. Never invent content.
 			failed = true
-			content = "<<<<<<< SEARCH\n" + a.Edit.Search + "\n=======\n" + a.Edit.Replace + "\n>>>>>>> REPLACE\n"
+			content = failedEdit(a.Edit)
 			id = ""
+		}
+	}
+	if id == "" && a.Filename == "" {
+		// Content the vault has already, under no other name, is that
+		// version: stored once, and referenced.
+		if r, ok := v.byHash[artifacts.Hash(content)]; ok {
+			v.arts[r.id].lastTurn = turn
+			return r.id, r.v, failed, b.pieces(a, r.id, content, r.v, 0, -1, failed)
 		}
 	}
 	if id == "" {
@@ -78,6 +97,9 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 		if failed || a.Filename == "" || v.arts[id] != nil || b.store.Node(id) != nil {
 			id = "art-" + slug(name, 52) + "-" + shortHash(key)
 		}
+		for n := 2; v.arts[id] != nil || b.store.Node(id) != nil; n++ {
+			id = fmt.Sprintf("art-%s-%s-%d", slug(name, 48), shortHash(key), n)
+		}
 		typ := spec.ArtifactType(a.Kind)
 		if typ == "" {
 			typ = spec.ArtifactCode
@@ -91,10 +113,50 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 	}
 	st := v.arts[id]
 	st.lastTurn = turn
-	hash := artifacts.Hash(content)
-	if n := len(st.art.Versions); n > 0 && st.art.Versions[n-1].Hash == hash {
-		return id, n, failed // the same content: nothing new to store
+	prev := len(st.art.Versions)
+	version = prev
+	if hash := artifacts.Hash(content); prev == 0 || st.art.Versions[prev-1].Hash != hash {
+		version = b.newVersion(id, st, content, hash, turn, at)
 	}
+	return id, version, failed, b.pieces(a, id, content, version, prev, edited, failed)
+}
+
+// pieces are the runs of an artifact's text in its turn that are bytes of
+// version v of the vault's artifact id: all of its content, or the two
+// texts of an edit block (the SEARCH text at edited in version prev when
+// it applied).
+func (b *Builder) pieces(a classify.Artifact, id, content string, v, prev, edited int, failed bool) []piece {
+	ref := func(text string, v, offset int) piece {
+		return piece{text: text, from: a.Start, ref: spec.ContentRef{Artifact: id, V: v, Offset: offset, Length: len(text)}}
+	}
+	switch {
+	case a.Edit == nil:
+		return []piece{ref(content, v, 0)}
+	case failed:
+		return []piece{ref(a.Edit.Search, v, len(searchMarker)), ref(a.Edit.Replace, v, len(searchMarker)+len(a.Edit.Search)+len(dividerMarker))}
+	case edited >= 0:
+		return []piece{ref(a.Edit.Search, prev, edited), ref(a.Edit.Replace, v, edited)}
+	default:
+		return []piece{ref(a.Edit.Replace, v, 0)}
+	}
+}
+
+// The lines around an edit block's texts, as a failed edit's artifact
+// keeps them.
+const (
+	searchMarker  = "<<<<<<< SEARCH\n"
+	dividerMarker = "\n=======\n"
+	replaceMarker = "\n>>>>>>> REPLACE\n"
+)
+
+func failedEdit(e *classify.Edit) string {
+	return searchMarker + e.Search + dividerMarker + e.Replace + replaceMarker
+}
+
+// newVersion appends a version of content to an artifact and returns its
+// number: a full copy every SnapshotInterval versions, a patch against the
+// version before otherwise.
+func (b *Builder) newVersion(id string, st *artState, content, hash string, turn int, at time.Time) int {
 	ver := spec.ArtifactVersion{V: len(st.art.Versions) + 1, Timestamp: at, Turn: turn, Hash: hash, Size: int64(len(content))}
 	if (ver.V-1)%b.cfg.SnapshotInterval == 0 {
 		ver.Content = &content
@@ -105,11 +167,11 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 	}
 	st.art.Versions = append(st.art.Versions, ver)
 	st.art.ContentHash = hash
-	st.latest, st.lines = content, nil
-	if st.art.Language == "" {
-		st.art.Language = a.Language
+	if _, ok := b.vault.byHash[hash]; !ok {
+		b.vault.byHash[hash] = verRef{id, ver.V}
 	}
-	return id, ver.V, failed
+	st.latest, st.lines = content, nil
+	return ver.V
 }
 
 // similar returns the unnamed artifact of the same language whose latest
@@ -155,7 +217,8 @@ func lineSet(s string) map[string]bool {
 // artifact puts an artifact of a turn into the vault and the graph, and
 // links it to the decision it results from and the concepts it mentions.
 func (b *Builder) artifact(ts *turnState, a classify.Artifact) string {
-	vid, version, failed := b.addToVault(a, ts.turn, ts.t.Timestamp)
+	vid, version, failed, pieces := b.addToVault(a, ts.turn, ts.t.Timestamp)
+	ts.pieces = append(ts.pieces, pieces...)
 	id := b.vault.node[vid]
 	if id == "" {
 		label := a.Filename
@@ -216,4 +279,31 @@ func (b *Builder) activeArtifacts() []string {
 		ids = ids[:b.cfg.ActiveArtifacts]
 	}
 	return ids
+}
+
+// Chain returns the versions of an artifact as package artifacts reads
+// them.
+func Chain(a spec.Artifact) []artifacts.Version {
+	chain := make([]artifacts.Version, len(a.Versions))
+	for i, v := range a.Versions {
+		chain[i] = artifacts.Version{Hash: v.Hash, Content: v.Content, Patch: v.Patch}
+	}
+	return chain
+}
+
+// VaultReader returns a reader of the versions of the vault's artifacts,
+// for [spec.Turn.Expand] among others. The vault must not change while
+// the reader is in use.
+func VaultReader(v *spec.ArtifactVault) *artifacts.Reader {
+	chains := map[string][]artifacts.Version{}
+	return artifacts.NewReader(func(id string) []artifacts.Version {
+		c, ok := chains[id]
+		if !ok {
+			if a, ok := v.Artifacts[id]; ok {
+				c = Chain(a)
+			}
+			chains[id] = c
+		}
+		return c
+	})
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 
+	"github.com/go-json-experiment/json"
+
 	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/spec"
 )
@@ -33,10 +35,10 @@ type Info struct {
 	ArtifactBytes       int64 `json:"artifactBytes"`
 	ArtifactStoredBytes int64 `json:"artifactStoredBytes"`
 	ArchivedCodeBytes   int64 `json:"archivedCodeBytes"`
-	ArchiveBlocks    int                   `json:"archiveBlocks"`
-	ArchivedTurns    int                   `json:"archivedTurns"`
-	RecentTurns      int                   `json:"recentTurns"`
-	Embeddings       int                   `json:"embeddings"`
+	ArchiveBlocks       int   `json:"archiveBlocks"`
+	ArchivedTurns       int   `json:"archivedTurns"`
+	RecentTurns         int   `json:"recentTurns"`
+	Embeddings          int   `json:"embeddings"`
 	// Sections gives the size of each top-level section, in the order of
 	// [SectionNames].
 	Sections []SectionSize `json:"sections"`
@@ -143,6 +145,7 @@ func Stat(doc *spec.Document) (*Info, error) {
 	info.ArchiveBlocks = len(doc.DeepArchive.Blocks)
 	for _, b := range doc.DeepArchive.Blocks {
 		info.ArchivedTurns += b.TurnCount
+		info.ArchivedCodeBytes += referencedBytes(b)
 	}
 	if vi := doc.DeepArchive.VectorIndex; vi != nil {
 		info.Embeddings = len(vi.Embeddings)
@@ -167,4 +170,27 @@ func Stat(doc *spec.Document) (*Info, error) {
 // envelope, without decrypting it.
 func IsEncrypted(b []byte) bool {
 	return isEnvelope(b, DefaultLimits)
+}
+
+// referencedBytes is how many bytes of a block's turns are references to
+// artifact content (spec §8.2.1); 0 for a block that does not decode,
+// which validation reports.
+func referencedBytes(b spec.ArchiveBlock) int64 {
+	raw, err := archive.Decompress(b.CompressedData, DefaultLimits.MaxBlockSize)
+	if err != nil {
+		return 0
+	}
+	var turns []struct {
+		Refs []spec.ContentRef `json:"contentRefs"`
+	}
+	if json.Unmarshal(raw, &turns) != nil {
+		return 0
+	}
+	var n int64
+	for _, t := range turns {
+		for _, r := range t.Refs {
+			n += int64(r.Length)
+		}
+	}
+	return n
 }

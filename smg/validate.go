@@ -18,6 +18,7 @@ import (
 
 	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/artifacts"
+	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -234,7 +235,9 @@ type checker struct {
 	// broken that a block did not decode.
 	turns      map[int]spec.Turn
 	transcript int64
-	broken     bool
+	// vault reads artifact versions for the references of archived turns.
+	vault  *artifacts.Reader
+	broken bool
 }
 
 func (c *checker) add(p string, format string, args ...any) {
@@ -381,7 +384,6 @@ func (c *checker) artifacts() {
 		vpath := func(i int, field string) string {
 			return path("artifactVault", "artifacts", id, "versions", i, field)
 		}
-		chain := make([]artifacts.Version, len(a.Versions))
 		for i, v := range a.Versions {
 			if v.V != i+1 {
 				c.add(vpath(i, "v"), "version %d where %d is due: versions count 1, 2, 3… in order", v.V, i+1)
@@ -389,9 +391,8 @@ func (c *checker) artifacts() {
 			if v.Turn > total {
 				c.add(vpath(i, "turn"), "turn %d is beyond the memory's %d turns", v.Turn, total)
 			}
-			chain[i] = artifacts.Version{Hash: v.Hash, Content: v.Content, Patch: v.Patch}
 		}
-		_ = artifacts.Walk(chain, func(i int, content string, err error) error {
+		_ = artifacts.Walk(graph.Chain(a), func(i int, content string, err error) error {
 			switch {
 			case errors.Is(err, artifacts.ErrNoContent):
 				// The schema reports it.
@@ -489,6 +490,17 @@ func (c *checker) block(i int, b spec.ArchiveBlock) {
 			c.add(at("compressedData"), "turn %d of the block is numbered %d, not %d", j, t.Turn, first+j)
 			return
 		}
+		if len(t.ContentRefs) > 0 {
+			if c.vault == nil {
+				c.vault = graph.VaultReader(&c.doc.ArtifactVault)
+			}
+			whole, err := t.Expand(c.vault.Content)
+			if err != nil {
+				c.add(at("compressedData"), "turn %d: %v", t.Turn, err)
+				return
+			}
+			t = whole
+		}
 		c.turns[t.Turn] = t
 		js, err := spec.MarshalCanonical(t)
 		if err != nil {
@@ -543,6 +555,9 @@ func (c *checker) workingMemory() {
 			c.add(at, "turn %d appears twice", t.Turn)
 		}
 		seen[t.Turn] = true
+		if len(t.ContentRefs) > 0 {
+			c.add(path("workingMemory", "recentContext", i, "contentRefs"), "a recent turn is kept verbatim, without references")
+		}
 		if t.Turn > c.doc.Metadata.TotalExchanges {
 			c.add(at, "turn %d is beyond the memory's %d turns", t.Turn, c.doc.Metadata.TotalExchanges)
 			continue

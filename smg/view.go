@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/smg-memory/smg/archive"
+	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -129,6 +130,7 @@ func ArchivedTurns(doc *spec.Document, numbers []int, lim Limits) ([]spec.Turn, 
 	out := make([]spec.Turn, 0, len(want))
 	blocks := doc.DeepArchive.Blocks
 	i := 0
+	vault := graph.VaultReader(&doc.ArtifactVault)
 	for _, b := range blocks {
 		first, last := b.TurnRange[0], b.TurnRange[1]
 		for i < len(want) && want[i] < first {
@@ -150,6 +152,10 @@ func ArchivedTurns(doc *spec.Document, numbers []int, lim Limits) ([]spec.Turn, 
 				return nil, fmt.Errorf("turn %d: %w", want[i], ErrNotFound)
 			}
 			if i < len(want) && want[i] == t.Turn {
+				t, err := t.Expand(vault.Content)
+				if err != nil {
+					return nil, fmt.Errorf("archive block %s, turn %d: %w", b.ID, t.Turn, err)
+				}
 				out = append(out, t)
 				i++
 			}
