@@ -31,7 +31,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(ingestCommand(stdout))
+	root.AddCommand(ingestCommand(stdout), sizeCommand(stdout))
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintf(stderr, "smg-bench: %v\n", err)
@@ -112,12 +112,7 @@ func ingestCommand(stdout io.Writer) *cobra.Command {
 			rep.Total.finish()
 			rep.PeakRSSMB = peakRSSMB()
 			if asJSON {
-				b, err := json.Marshal(rep, json.Deterministic(true), jsontext.WithIndent("  "))
-				if err != nil {
-					return err
-				}
-				_, err = stdout.Write(append(b, '\n'))
-				return err
+				return writeJSON(stdout, rep)
 			}
 			return writeIngest(stdout, rep)
 		},
@@ -164,8 +159,8 @@ func measureIngest(name string, count int) (ingestResult, error) {
 			size = len(b)
 		}
 		r.IngestSeconds += median(ingest).Seconds()
-		r.DocumentMs += float64(median(document).Microseconds()) / 1000
-		r.SaveMs += float64(median(save).Microseconds()) / 1000
+		r.DocumentMs += ms(median(document))
+		r.SaveMs += ms(median(save))
 		r.Bytes += size
 		r.Turns += len(c.Turns)
 		r.Nodes += len(doc.SemanticGraph.Nodes)
@@ -187,6 +182,19 @@ func median(ds []time.Duration) time.Duration {
 		return ds[n/2]
 	}
 	return (ds[n/2-1] + ds[n/2]) / 2
+}
+
+// ms is d in milliseconds, to the microsecond.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// writeJSON prints a report as indented, deterministic JSON.
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.Marshal(v, json.Deterministic(true), jsontext.WithIndent("  "))
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 func (r *ingestResult) finish() {

@@ -8,6 +8,15 @@
 // the vault, the archive), and reports turns per second on one core, the
 // time to produce the document, peak memory, and nodes and edges per
 // 1,000 turns.
+//
+//	smg-bench size INPUT... [--json] [--count N]
+//
+// size builds the memory of each conversation of each input and reports
+// what its .smg file costs against the raw transcript (the turns as
+// canonical JSON) compressed by Brotli at quality 11 and by xz -9, against
+// the input format's target; the median times to save, decode and open
+// the file; each section's share of the file; and how much the artifact
+// vault's version chains and code references save.
 package main
 
 import (

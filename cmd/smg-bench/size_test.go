@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/importer"
+	"github.com/smg-memory/smg/spec"
+)
+
+func TestSizeReport(t *testing.T) {
+	const (
+		checkout = "../../testdata/conversations/checkout.json"
+		aider    = "../../../shared/bench/aider-dev/05_tooshel__poppoll.md"
+	)
+	var out, errs bytes.Buffer
+	if status := run([]string{"size", "--count", "1", "--json", checkout, aider}, &out, &errs); status != 0 {
+		t.Fatalf("status %d: %s", status, errs.String())
+	}
+	var rep sizeReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Inputs) != 2 || rep.Count != 1 {
+		t.Fatalf("%d inputs, count %d", len(rep.Inputs), rep.Count)
+	}
+	for i, name := range []string{checkout, aider} {
+		in := rep.Inputs[i]
+		if len(in.Conversations) != 1 {
+			t.Fatalf("%s: %d conversations", in.Input, len(in.Conversations))
+		}
+		r := in.Conversations[0]
+		raw, smgBytes := sizesOf(t, name)
+		if r.RawBytes != raw || r.SMGBytes != smgBytes {
+			t.Errorf("%s: raw %d, smg %d; want %d, %d", in.Input, r.RawBytes, r.SMGBytes, raw, smgBytes)
+		}
+		if r.Q11Bytes <= 0 || r.Q11Bytes >= r.RawBytes {
+			t.Errorf("%s: q11 %d of raw %d", in.Input, r.Q11Bytes, r.RawBytes)
+		}
+		if rep.XZ != (r.XZBytes > 0) || rep.XZ && r.XZBytes >= r.RawBytes {
+			t.Errorf("%s: xz %v, %d bytes of raw %d", in.Input, rep.XZ, r.XZBytes, r.RawBytes)
+		}
+		if want := float64(r.SMGBytes) / float64(r.Q11Bytes); r.SMGPerQ11 != want || r.Met != (r.SMGPerQ11 <= r.Target) {
+			t.Errorf("%s: smg/q11 %v (want %v), target %v, met %v", in.Input, r.SMGPerQ11, want, r.Target, r.Met)
+		}
+		var names []string
+		var share float64
+		for _, sec := range r.Sections {
+			names = append(names, sec.Name)
+			share += sec.Share
+			if sec.Compressed <= 0 || sec.Compressed > sec.JSON+16 {
+				t.Errorf("%s: section %+v", in.Input, sec)
+			}
+		}
+		if !slices.Equal(names, smg.SectionNames) || math.Abs(share-1) > 1e-9 {
+			t.Errorf("%s: sections %v, shares sum to %v", in.Input, names, share)
+		}
+		if r.ArtifactStoredBytes <= 0 || r.ArtifactBytes < r.ArtifactStoredBytes ||
+			r.ChainRatio != float64(r.ArtifactBytes)/float64(r.ArtifactStoredBytes) {
+			t.Errorf("%s: artifacts %d bytes, %d stored, chain ratio %v", in.Input, r.ArtifactBytes, r.ArtifactStoredBytes, r.ChainRatio)
+		}
+		tot := in.Total
+		if tot.Conversation != "total" || tot.Turns != r.Turns || tot.RawBytes != r.RawBytes || tot.SMGBytes != r.SMGBytes || tot.SMGPerQ11 != r.SMGPerQ11 {
+			t.Errorf("%s: total %+v of one conversation %+v", in.Input, tot, r)
+		}
+	}
+	if in := rep.Inputs[0]; in.Format != importer.Transcript || in.Total.Target != 0 || in.Total.Met {
+		t.Errorf("%s: format %s, target %v, met %v", in.Input, in.Format, in.Total.Target, in.Total.Met)
+	}
+	if in := rep.Inputs[1]; in.Format != importer.Aider || in.Conversations[0].Target != 1 || in.Total.Target != 1 {
+		t.Errorf("%s: format %s, target %v", in.Input, in.Format, in.Conversations[0].Target)
+	}
+
+	out.Reset()
+	if status := run([]string{"size", "--count", "1", checkout}, &out, &errs); status != 0 ||
+		!strings.Contains(out.String(), "checkout.json") || !strings.Contains(out.String(), "deepArchive") {
+		t.Errorf("table: status %d\n%s", status, out.String())
+	}
+	if status := run([]string{"size", "no-such-file.json"}, &out, &errs); status != 1 {
+		t.Errorf("a missing input: status %d", status)
+	}
+}
+
+// sizesOf gives the size of the one conversation of the input name as
+// canonical JSON and as a .smg file, computed apart from the command.
+func sizesOf(t testing.TB, name string) (raw, smgBytes int64) {
+	t.Helper()
+	res, err := importer.ReadFile(name, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := slices.Clone(res.Conversations[0].Turns)
+	for i := range turns {
+		turns[i].Turn = i + 1
+	}
+	js, err := spec.MarshalCanonical(turns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := smg.New(nil)
+	if _, err := m.IngestAll(context.Background(), turns); err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.Marshal(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int64(len(js)), int64(len(b))
+}
