@@ -124,13 +124,21 @@ func TestCheckout(t *testing.T) {
 	if len(art.Versions) != 4 || webhook.ArtifactVersion != 4 {
 		t.Errorf("webhook.go has %d versions, the node points at %d; want 4 (revised three times)", len(art.Versions), webhook.ArtifactVersion)
 	}
-	chain := make([]artifacts.Version, len(art.Versions))
-	for i, v := range art.Versions {
-		chain[i] = artifacts.Version{Hash: v.Hash, Content: v.Content, Patch: v.Patch}
-	}
-	if err := artifacts.Walk(chain, func(int, string, error) error { return nil }); err != nil || art.Versions[1].Patch == nil {
-		t.Errorf("the versions after the first are not patches, or do not apply: %v", err)
-	}
+	// Every version reconstructs; each after the first is a patch, or a
+	// full copy because its patch would be no shorter.
+	var prev string
+	_ = artifacts.Walk(Chain(art), func(i int, content string, err error) error {
+		if err != nil {
+			t.Errorf("webhook.go version %d: %v", i+1, err)
+		}
+		if v := art.Versions[i]; i > 0 && v.Patch == nil {
+			if p, _ := artifacts.MakePatch(prev, content); len(p) < len(content) {
+				t.Errorf("webhook.go version %d is a full copy of %d bytes, its patch would take %d", i+1, len(content), len(p))
+			}
+		}
+		prev = content
+		return nil
+	})
 	if !ix.edge(elements.ID, ix.find(t, spec.NodeArtifact, "PaymentForm.jsx").ID, spec.RelResultedIn) {
 		t.Error("the Elements decision did not result in the payment form")
 	}
