@@ -397,5 +397,14 @@ func (ti *termIndex) see(key, form string, turn int, turnsSoFar int, phrase bool
 	case turnsSoFar < 50:
 		return false
 	}
-	return ratio <= 0.02
+	// A lone word must also come in a burst: a topic word clusters where
+	// its topic is talked about ("accident" in five turns of one
+	// session), a common word is spread thin over the whole conversation
+	// ("able" at turns 21, 38, 195…).
+	recent := st.turns[len(st.turns)-minTurns:]
+	return ratio <= 0.02 && recent[len(recent)-1]-recent[0] <= burstTurns
 }
+
+// burstTurns is the span, in turns, within which a lone word must recur
+// ConceptTurns times to be a concept.
+const burstTurns = 20
