@@ -89,9 +89,15 @@ func (a *archiveState) block(n int, cfg Config) (spec.ArchiveBlock, error) {
 	return b, err
 }
 
-// blocks returns every block, the open one included.
+// blocks returns every block, the open one included, sharing nothing with
+// the archive: a caller may change what it gets.
 func (a *archiveState) blocks(cfg Config) []spec.ArchiveBlock {
-	out := append([]spec.ArchiveBlock(nil), a.closed...)
+	out := make([]spec.ArchiveBlock, 0, len(a.closed)+1)
+	for _, b := range a.closed {
+		b.CompressedData = slices.Clone(b.CompressedData)
+		b.KeyPoints = slices.Clone(b.KeyPoints)
+		out = append(out, b)
+	}
 	if len(a.open) > 0 {
 		if a.cache == nil {
 			if b, err := a.block(len(a.closed)+1, cfg); err == nil {
@@ -99,7 +105,9 @@ func (a *archiveState) blocks(cfg Config) []spec.ArchiveBlock {
 			}
 		}
 		if a.cache != nil {
-			out = append(out, *a.cache)
+			b := *a.cache
+			b.CompressedData = slices.Clone(b.CompressedData)
+			out = append(out, b)
 		}
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/artifacts"
 	"github.com/smg-memory/smg/spec"
 )
@@ -323,5 +324,35 @@ func TestInvalidTurns(t *testing.T) {
 	}
 	if n := len(b.Document().SemanticGraph.Nodes); n != 0 {
 		t.Errorf("a blank speaker made %d nodes", n)
+	}
+}
+
+// TestDocumentSharesNoBlockData checks that a document's archive blocks are
+// the caller's: damaging them leaves the memory's next document whole.
+func TestDocumentSharesNoBlockData(t *testing.T) {
+	b := New(Config{BlockSize: 4}, Options{})
+	for _, tu := range conversation(t, "checkout.json") {
+		if err := b.Add(tu); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := b.Document()
+	if len(first.DeepArchive.Blocks) < 3 {
+		t.Fatalf("%d blocks, want several", len(first.DeepArchive.Blocks))
+	}
+	for _, blk := range first.DeepArchive.Blocks {
+		clear(blk.CompressedData)
+		for i := range blk.KeyPoints {
+			blk.KeyPoints[i] = "damaged"
+		}
+	}
+	for _, blk := range b.Document().DeepArchive.Blocks {
+		raw, err := archive.Decompress(blk.CompressedData, 1<<26)
+		if err != nil || artifacts.Hash(string(raw)) != blk.ContentHash {
+			t.Errorf("%s: damaged through an earlier document: %v", blk.ID, err)
+		}
+		if slices.Contains(blk.KeyPoints, "damaged") {
+			t.Errorf("%s: key points damaged through an earlier document", blk.ID)
+		}
 	}
 }
