@@ -24,8 +24,10 @@ var (
 	ErrTruncated = errors.New("smg file is truncated")
 	// ErrLimit: the file exceeds one of the reader's [Limits].
 	ErrLimit = errors.New("smg file exceeds a limit")
-	// ErrInvalid: the document decodes but breaks a rule of the spec; the
-	// error is a [*ValidationError] listing every problem.
+	// ErrInvalid: the document decodes but breaks a rule of the spec. From
+	// validation the error is a [*ValidationError] listing every problem;
+	// from reading a part of a document, a [*BlockError] or the error of
+	// an artifact version that does not reconstruct.
 	ErrInvalid = errors.New("invalid smg document")
 
 	// ErrPasswordRequired: the file is encrypted and no password was given.

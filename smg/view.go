@@ -7,10 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/go-json-experiment/json"
-
-	"github.com/smg-memory/smg/archive"
-	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -120,49 +116,21 @@ func ShowNode(doc *spec.Document, id string, lim Limits) (*NodeView, error) {
 }
 
 // ArchivedTurns returns the archived turns with the given numbers, in
-// order, decompressing only the blocks that hold them. A number no block
-// holds is ErrNotFound.
+// order, with their whole content, decompressing only the blocks that hold
+// them (through an [Archive]). A number no block holds is ErrNotFound; a
+// turn of a damaged block is a [*BlockError].
 func ArchivedTurns(doc *spec.Document, numbers []int, lim Limits) ([]spec.Turn, error) {
-	lim = lim.withDefaults()
 	want := slices.Clone(numbers)
 	slices.Sort(want)
 	want = slices.Compact(want)
+	a := NewArchive(doc, lim)
 	out := make([]spec.Turn, 0, len(want))
-	blocks := doc.DeepArchive.Blocks
-	i := 0
-	vault := graph.VaultReader(&doc.ArtifactVault)
-	for _, b := range blocks {
-		first, last := b.TurnRange[0], b.TurnRange[1]
-		for i < len(want) && want[i] < first {
-			return nil, fmt.Errorf("turn %d: %w", want[i], ErrNotFound)
-		}
-		if i == len(want) || want[i] > last {
-			continue
-		}
-		raw, err := archive.Decompress(b.CompressedData, lim.MaxBlockSize)
+	for _, n := range want {
+		t, err := a.Turn(n)
 		if err != nil {
-			return nil, fmt.Errorf("archive block %s: %w", b.ID, err)
+			return nil, err
 		}
-		var turns []spec.Turn
-		if err := json.Unmarshal(raw, &turns); err != nil {
-			return nil, fmt.Errorf("archive block %s: %w", b.ID, err)
-		}
-		for _, t := range turns {
-			for i < len(want) && want[i] < t.Turn {
-				return nil, fmt.Errorf("turn %d: %w", want[i], ErrNotFound)
-			}
-			if i < len(want) && want[i] == t.Turn {
-				t, err := t.Expand(vault.Content)
-				if err != nil {
-					return nil, fmt.Errorf("archive block %s, turn %d: %w", b.ID, t.Turn, err)
-				}
-				out = append(out, t)
-				i++
-			}
-		}
-	}
-	if i < len(want) {
-		return nil, fmt.Errorf("turn %d: %w", want[i], ErrNotFound)
+		out = append(out, t)
 	}
 	return out, nil
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package smg_test
+
+const raceEnabled = false
