@@ -48,7 +48,7 @@ func newApp() *app {
 	}
 }
 
-const rootLong = `smg inspects, validates, converts and encrypts .smg memory files
+const rootLong = `smg builds, inspects, validates, converts and encrypts .smg memory files
 (the Semantic Memory Graph format, spec/smg-v1.md).
 
 The password of an encrypted file is read from the environment variable
@@ -88,6 +88,9 @@ func (a *app) rootCommand() *cobra.Command {
 		a.ingestCommand(),
 		a.nodesCommand(),
 		a.showCommand(),
+		a.artifactsCommand(),
+		a.artifactCommand(),
+		a.archiveCommand(),
 	)
 	return root
 }
