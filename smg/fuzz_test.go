@@ -2,6 +2,7 @@ package smg_test
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -63,5 +64,16 @@ func FuzzDecode(f *testing.F) {
 		}
 		// Validation of any document reports, never panics.
 		_ = smg.Validate(doc, &smg.ValidateOptions{SkipJSONLD: true, Limits: fuzzLimits})
+		// Nor does reading its archive: a block reads, or fails alone with
+		// an error that names it.
+		a := smg.NewArchive(doc, fuzzLimits)
+		for i := range a.Len() {
+			if _, err := a.Block(i); err != nil {
+				var be *smg.BlockError
+				if !errors.As(err, &be) || be.Index != i {
+					t.Fatalf("block %d: %v is not its BlockError", i, err)
+				}
+			}
+		}
 	})
 }
