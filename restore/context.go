@@ -1,0 +1,73 @@
+package restore
+
+import (
+	"context"
+	"time"
+)
+
+// Options shape a context. The zero value is a context of DefaultBudget
+// tokens counted by the estimator, with the default allocation.
+type Options struct {
+	// Budget is the most tokens the context may take, as Tokenizer
+	// counts them.
+	Budget int
+	// Tokenizer counts tokens; nil is the estimator.
+	Tokenizer Tokenizer
+	// Allocation shares the budget between the sections; the zero value
+	// is DefaultAllocation.
+	Allocation Allocation
+}
+
+// DefaultBudget is the budget of a zero Options.
+const DefaultBudget = 1000
+
+// Allocation is the share of the budget each part of a context may take
+// at most; what one part leaves unused goes to the others, in the order
+// knowledge, history, artifacts, working memory. Margin is kept unused
+// when the tokenizer is an estimate, and given to the others otherwise.
+type Allocation struct {
+	Working, Knowledge, Artifacts, History, Margin float64
+}
+
+// DefaultAllocation: working memory and the facts always loaded 20%, the
+// graph's knowledge 30%, artifacts 15%, turns from the archive 25%, and
+// a margin of 10%.
+var DefaultAllocation = Allocation{Working: 0.20, Knowledge: 0.30, Artifacts: 0.15, History: 0.25, Margin: 0.10}
+
+// Result is a context and its provenance.
+type Result struct {
+	// Text is the context, in sections ("## Working memory", "## About
+	// the user", "## Relevant knowledge", "## Decisions", "## Artifacts",
+	// "## From earlier conversations").
+	Text string `json:"text"`
+	// Tokens is the size of Text as Tokenizer counts it; at most Budget.
+	Tokens    int    `json:"tokens"`
+	Budget    int    `json:"budget"`
+	Tokenizer string `json:"tokenizer"`
+	// Items are what went in, in the order of Text.
+	Items []Item `json:"items"`
+}
+
+// Item is one thing a context includes, and why.
+type Item struct {
+	// Section is the heading it is under.
+	Section string `json:"section"`
+	// Kind is summary, goal, node, turn or artifact.
+	Kind       string    `json:"kind"`
+	NodeID     string    `json:"nodeId,omitempty"`
+	Turn       int       `json:"turn,omitempty"`
+	ExternalID string    `json:"externalId,omitempty"`
+	Timestamp  time.Time `json:"timestamp,omitzero"`
+	ArtifactID string    `json:"artifactId,omitempty"`
+	Version    int       `json:"version,omitempty"`
+	// Score is what ranked it; Parts what the score is made of (search,
+	// graph, importance, activation, …).
+	Score  float64            `json:"score"`
+	Parts  map[string]float64 `json:"parts,omitempty"`
+	Tokens int                `json:"tokens"`
+}
+
+// Context assembles the context for query.
+func (e *Engine) Context(ctx context.Context, query string, opts Options) (*Result, error) {
+	return e.assemble(ctx, query, opts)
+}
