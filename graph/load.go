@@ -37,30 +37,14 @@ func Load(doc *spec.Document, cfg Config) (*Builder, error) {
 	b.meta = doc.Metadata
 	b.meta.Modified = time.Time{}
 	b.meta.Tags = slices.Clone(doc.Metadata.Tags)
-	next := 1
-	vault := VaultReader(&doc.ArtifactVault)
-	for i, blk := range doc.DeepArchive.Blocks {
-		raw, err := archive.Decompress(blk.CompressedData, maxLoadBlock)
-		if err != nil {
-			return nil, fmt.Errorf("archive block %d: %w", i, err)
+	err := EachTurn(doc, func(t spec.Turn) error {
+		if err := b.Add(t); err != nil {
+			return fmt.Errorf("turn %d: %w", t.Turn, err)
 		}
-		var turns []spec.Turn
-		if err := json.Unmarshal(raw, &turns); err != nil {
-			return nil, fmt.Errorf("archive block %d: %w", i, err)
-		}
-		for _, t := range turns {
-			if t.Turn != next {
-				return nil, fmt.Errorf("archive block %d: turn %d where %d is due", i, t.Turn, next)
-			}
-			next++
-			t, err := t.Expand(vault.Content)
-			if err != nil {
-				return nil, fmt.Errorf("archive block %d, turn %d: %w", i, t.Turn, err)
-			}
-			if err := b.Add(t); err != nil {
-				return nil, fmt.Errorf("archive block %d, turn %d: %w", i, t.Turn, err)
-			}
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if doc.Metadata.Modified.After(b.meta.Modified) {
 		b.meta.Modified = doc.Metadata.Modified
@@ -110,4 +94,37 @@ func (b *Builder) overlay(doc *spec.Document) {
 		archive:     bytes.Clone(doc.DeepArchive.Extra),
 		vectorIndex: doc.DeepArchive.VectorIndex,
 	}
+}
+
+// EachTurn calls fn with every archived turn of doc, in order, with its
+// whole content (spec §8.2.1), and stops at the first error. A block that
+// does not decode, turns out of sequence and references that do not
+// resolve are errors; fn's error is returned as it is.
+func EachTurn(doc *spec.Document, fn func(spec.Turn) error) error {
+	next := 1
+	vault := VaultReader(&doc.ArtifactVault)
+	for i, blk := range doc.DeepArchive.Blocks {
+		raw, err := archive.Decompress(blk.CompressedData, maxLoadBlock)
+		if err != nil {
+			return fmt.Errorf("archive block %d: %w", i, err)
+		}
+		var turns []spec.Turn
+		if err := json.Unmarshal(raw, &turns); err != nil {
+			return fmt.Errorf("archive block %d: %w", i, err)
+		}
+		for _, t := range turns {
+			if t.Turn != next {
+				return fmt.Errorf("archive block %d: turn %d where %d is due", i, t.Turn, next)
+			}
+			next++
+			t, err := t.Expand(vault.Content)
+			if err != nil {
+				return fmt.Errorf("archive block %d, turn %d: %w", i, t.Turn, err)
+			}
+			if err := fn(t); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
