@@ -1,0 +1,475 @@
+package restore
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/smg-memory/smg/spec"
+)
+
+// The sections of a context, in the order of its text.
+const (
+	secWorking   = "Working memory"
+	secUser      = "About the user"
+	secKnowledge = "Relevant knowledge"
+	secDecisions = "Decisions"
+	secArtifacts = "Artifacts"
+	secHistory   = "From earlier conversations"
+)
+
+var sectionOrder = []string{secWorking, secUser, secKnowledge, secDecisions, secArtifacts, secHistory}
+
+// The pools of the budget, each section drawing on one.
+const (
+	poolWorking = iota
+	poolKnowledge
+	poolArtifacts
+	poolHistory
+	pools
+)
+
+var poolOf = map[string]int{
+	secWorking: poolWorking, secUser: poolWorking,
+	secKnowledge: poolKnowledge, secDecisions: poolKnowledge,
+	secArtifacts: poolArtifacts, secHistory: poolHistory,
+}
+
+// The numbers of retrieval. They are general, not fitted to a question:
+// how many hits to read, how far and how strongly the graph spreads a
+// hit's score, how much of a statement's score its source turn inherits,
+// and how much a hit lends to the turns around it (a question and its
+// answer are neighbours).
+const (
+	searchHits    = 200
+	expandFrom    = 10
+	hopDecay      = 0.5
+	sourceShare   = 0.9
+	neighborShare = 0.3
+)
+
+// cand is something a context may include. Turns of one date share a
+// line that gives it: group is that line.
+type cand struct {
+	item  Item
+	text  string
+	key   string
+	group string
+}
+
+func (e *Engine) assemble(ctx context.Context, query string, opts Options) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	tk := opts.Tokenizer
+	if tk == nil {
+		tk = estimator{}
+	}
+	budget := opts.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	alloc := opts.Allocation
+	if alloc == (Allocation{}) {
+		alloc = DefaultAllocation
+	}
+	hits, err := search(e.ix, query, searchHits)
+	if err != nil {
+		return nil, err
+	}
+	cands := e.candidates(query, hits)
+	for i := range cands {
+		cands[i].item.Tokens = tk.Count(cands[i].text) + 1
+	}
+	usable := budget
+	if tk.Name() == Estimate {
+		usable = int(math.Floor(float64(budget) * (1 - alloc.Margin)))
+	}
+	chosen := pack(cands, tk, usable, alloc)
+	text := render(chosen)
+	tokens := tk.Count(text)
+	for tokens > budget && len(chosen) > 0 {
+		// Tokens that merge across lines never add up to more than the
+		// parts, but a tokenizer is the judge: drop the weakest item.
+		weakest := 0
+		for i, c := range chosen {
+			if c.item.Score < chosen[weakest].item.Score {
+				weakest = i
+			}
+		}
+		chosen = slices.Delete(chosen, weakest, weakest+1)
+		text = render(chosen)
+		tokens = tk.Count(text)
+	}
+	res := &Result{Text: text, Tokens: tokens, Budget: budget, Tokenizer: tk.Name(), Items: make([]Item, 0, len(chosen))}
+	for _, c := range ordered(chosen) {
+		res.Items = append(res.Items, c.item)
+	}
+	return res, nil
+}
+
+// candidates scores what a context may include: working memory, the facts
+// always loaded, the nodes and turns the search found, the nodes the
+// graph reaches from them, the turns that stated them and the turns
+// around the hits, and the artifacts of the nodes.
+func (e *Engine) candidates(query string, hits []hit) []cand {
+	var out []cand
+	wm := e.doc.WorkingMemory
+	if wm.Summary != "" {
+		out = append(out, cand{key: "summary", text: wm.Summary, item: Item{Section: secWorking, Kind: "summary", Score: 2}})
+	}
+	for i, g := range wm.CurrentGoals {
+		out = append(out, cand{key: "goal:" + strconv.Itoa(i), text: "- Goal: " + g, item: Item{Section: secWorking, Kind: "goal", Score: 1.5 - float64(i)/100}})
+	}
+
+	maxScore := 0.0
+	for _, h := range hits {
+		maxScore = max(maxScore, h.score)
+	}
+	nodeScore := map[string]map[string]float64{} // node id → parts
+	turnScore := map[int]map[string]float64{}
+	raise := func(m map[string]float64, part string, v float64) {
+		m[part] = max(m[part], v)
+	}
+	var nodeHits []string
+	for _, h := range hits {
+		s := h.score / maxScore
+		switch h.kind {
+		case kindNode:
+			if e.nodes[h.key] == nil {
+				continue
+			}
+			nodeScore[h.key] = map[string]float64{"search": s}
+			nodeHits = append(nodeHits, h.key)
+		case kindTurn:
+			n, _ := strconv.Atoi(h.key)
+			if _, ok := e.turn(n); !ok {
+				continue
+			}
+			if turnScore[n] == nil {
+				turnScore[n] = map[string]float64{}
+			}
+			raise(turnScore[n], "search", s)
+		}
+	}
+	// Spread from the best node hits along the graph, depth 2, by edge
+	// strength and the reached node's activation.
+	for i, id := range nodeHits {
+		if i == expandFrom {
+			break
+		}
+		start := nodeScore[id]["search"]
+		frontier := []string{id}
+		seen := map[string]bool{id: true}
+		for depth := 1; depth <= 2; depth++ {
+			var next []string
+			for _, from := range frontier {
+				for _, ed := range e.adj[from] {
+					to := ed.To
+					if to == from {
+						to = ed.From
+					}
+					n := e.nodes[to]
+					if n == nil || seen[to] {
+						continue
+					}
+					seen[to] = true
+					next = append(next, to)
+					v := start * ed.Strength * math.Pow(hopDecay, float64(depth)) * (0.5 + 0.5*n.Activation)
+					if nodeScore[to] == nil {
+						nodeScore[to] = map[string]float64{}
+					}
+					raise(nodeScore[to], "graph", v)
+				}
+			}
+			frontier = next
+		}
+	}
+	// A node's score: its search or graph score, weighted by importance.
+	score := func(parts map[string]float64, n *spec.Node) float64 {
+		base := max(parts["search"], parts["graph"])
+		parts["importance"] = n.Importance
+		return base * (0.6 + 0.4*n.Importance)
+	}
+	for _, id := range sortedKeys(nodeScore) {
+		n := e.nodes[id]
+		parts := nodeScore[id]
+		s := score(parts, n)
+		if t, ok := e.source[id]; ok {
+			if turnScore[t] == nil {
+				turnScore[t] = map[string]float64{}
+			}
+			raise(turnScore[t], "statement", s*sourceShare)
+		}
+		c, ok := e.nodeCand(n, s, parts)
+		if ok {
+			out = append(out, c)
+		}
+		if n.Type == spec.NodeArtifact {
+			if c, ok := e.artifactCand(n, s); ok {
+				out = append(out, c)
+			}
+		}
+	}
+	// Facts of the categories always loaded, found or not.
+	for _, id := range sortedKeys(e.nodes) {
+		n := e.nodes[id]
+		if n.Type != spec.NodeFact || nodeScore[id] != nil || !n.ValidTo.IsZero() {
+			continue
+		}
+		switch n.Category {
+		case spec.CategoryIdentity, spec.CategoryPreference, spec.CategoryRelationship:
+			parts := map[string]float64{"importance": n.Importance, "alwaysLoaded": 1}
+			if c, ok := e.nodeCand(n, 0.2*n.Importance, parts); ok {
+				out = append(out, c)
+			}
+		}
+	}
+	// The turns around the best turns.
+	best := sortedKeysInt(turnScore)
+	for _, t := range best {
+		s := max(turnScore[t]["search"], turnScore[t]["statement"])
+		for _, nb := range []int{t - 1, t + 1} {
+			if _, ok := e.turn(nb); !ok {
+				continue
+			}
+			if turnScore[nb] == nil {
+				turnScore[nb] = map[string]float64{}
+			}
+			raise(turnScore[nb], "neighbor", s*neighborShare)
+		}
+	}
+	for _, n := range sortedKeysInt(turnScore) {
+		parts := turnScore[n]
+		s := max(parts["search"], parts["statement"], parts["neighbor"])
+		t, _ := e.turn(n)
+		group := ""
+		if d := dateOf(t.Timestamp); d != "" {
+			group = "[" + d + "]"
+		}
+		out = append(out, cand{
+			key:   turnKey(n),
+			text:  turnLine(t),
+			group: group,
+			item:  Item{Section: secHistory, Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp, Score: round4(s), Parts: roundAll(parts)},
+		})
+	}
+	return out
+}
+
+// nodeCand is a node's line in a context.
+func (e *Engine) nodeCand(n *spec.Node, s float64, parts map[string]float64) (cand, bool) {
+	if n.Type == spec.NodeConcept || n.Type == spec.NodeArtifact {
+		return cand{}, false // named by the statements about them
+	}
+	it := Item{Section: secKnowledge, Kind: "node", NodeID: n.ID, Score: round4(s), Parts: roundAll(parts)}
+	if t, ok := e.source[n.ID]; ok {
+		tu, _ := e.turn(t)
+		it.Turn, it.ExternalID, it.Timestamp = t, tu.ExternalID, tu.Timestamp
+	}
+	var line strings.Builder
+	switch n.Type {
+	case spec.NodeFact:
+		if n.Category == spec.CategoryIdentity || n.Category == spec.CategoryPreference || n.Category == spec.CategoryRelationship {
+			it.Section = secUser
+		}
+		line.WriteString("- " + n.Label)
+	case spec.NodeDecision:
+		it.Section = secDecisions
+		line.WriteString("- " + n.Label)
+		if n.Rationale != "" {
+			line.WriteString(", because " + n.Rationale)
+		}
+		var alts []string
+		for _, a := range n.Alternatives {
+			alts = append(alts, a.Option)
+		}
+		if len(alts) > 0 {
+			line.WriteString(" (not " + strings.Join(alts, ", ") + ")")
+		}
+		if !n.ValidTo.IsZero() {
+			line.WriteString(" [superseded]")
+		}
+	default:
+		line.WriteString("- " + capitalize(string(n.Type)) + ": " + n.Label)
+		if n.Description != "" && n.Description != n.Label && !strings.HasPrefix(n.Description, strings.TrimSuffix(n.Label, "…")) {
+			line.WriteString(" — " + n.Description)
+		}
+	}
+	if d := dateOf(it.Timestamp); d != "" {
+		line.WriteString(" (" + d + ")")
+	}
+	return cand{key: "n:" + n.ID, text: line.String(), item: it}, true
+}
+
+// artifactCand is an artifact node's content, at the version it points at.
+func (e *Engine) artifactCand(n *spec.Node, s float64) (cand, bool) {
+	a, ok := e.doc.ArtifactVault.Artifacts[n.ArtifactID]
+	if !ok {
+		return cand{}, false
+	}
+	v := n.ArtifactVersion
+	if v <= 0 || v > len(a.Versions) {
+		v = len(a.Versions)
+	}
+	content, err := e.vaultContent(n.ArtifactID, v)
+	if err != nil {
+		return cand{}, false
+	}
+	name := a.Filename
+	if name == "" {
+		name = n.ArtifactID
+	}
+	text := fmt.Sprintf("%s (version %d):\n```%s\n%s\n```", name, v, a.Language, strings.TrimRight(content, "\n"))
+	return cand{key: "a:" + n.ArtifactID, text: text, item: Item{
+		Section: secArtifacts, Kind: "artifact", NodeID: n.ID, ArtifactID: n.ArtifactID, Version: v, Score: round4(s),
+	}}, true
+}
+
+// turnLine is a turn as a context shows it, "Caroline: …", under a line
+// with its date.
+func turnLine(t spec.Turn) string {
+	who := t.Speaker
+	if who == "" {
+		who = t.Role
+	}
+	return who + ": " + strings.TrimSpace(t.Content)
+}
+
+// pack chooses what fits: first each pool up to its share of the budget,
+// by score; then, with what the pools left, the best of the rest.
+func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation) []cand {
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		if c := cmp.Compare(b.item.Score, a.item.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.key, b.key)
+	})
+	shares := [pools]float64{alloc.Working, alloc.Knowledge, alloc.Artifacts, alloc.History}
+	total := shares[0] + shares[1] + shares[2] + shares[3]
+	var caps [pools]int
+	for p := range caps {
+		caps[p] = int(float64(usable) * shares[p] / total)
+	}
+	headings := map[string]int{}
+	for _, s := range sectionOrder {
+		headings[s] = tk.Count("## "+s) + 2
+	}
+	used, spent := [pools]int{}, 0
+	open := map[string]bool{}
+	groups := map[string]int{} // the cost of a date line, once it is paid: 0
+	taken := make([]bool, len(cands))
+	var chosen []cand
+	try := func(i int, capped bool) {
+		c := cands[i]
+		cost := c.item.Tokens
+		if !open[c.item.Section] {
+			cost += headings[c.item.Section]
+		}
+		if c.group != "" {
+			g, ok := groups[c.group]
+			if !ok {
+				g = tk.Count(c.group) + 1
+			}
+			cost += g
+		}
+		p := poolOf[c.item.Section]
+		if spent+cost > usable || capped && used[p]+cost > caps[p] {
+			return
+		}
+		open[c.item.Section] = true
+		if c.group != "" {
+			groups[c.group] = 0
+		}
+		used[p] += cost
+		spent += cost
+		taken[i] = true
+		chosen = append(chosen, c)
+	}
+	for i := range cands {
+		try(i, true)
+	}
+	for i := range cands {
+		if !taken[i] {
+			try(i, false)
+		}
+	}
+	return chosen
+}
+
+// ordered puts chosen items in the order of the text: by section, then
+// turns by number and the rest by score.
+func ordered(chosen []cand) []cand {
+	rank := map[string]int{}
+	for i, s := range sectionOrder {
+		rank[s] = i
+	}
+	out := slices.Clone(chosen)
+	slices.SortStableFunc(out, func(a, b cand) int {
+		if c := cmp.Compare(rank[a.item.Section], rank[b.item.Section]); c != 0 {
+			return c
+		}
+		if a.item.Kind == "turn" && b.item.Kind == "turn" {
+			return cmp.Compare(a.item.Turn, b.item.Turn)
+		}
+		if c := cmp.Compare(b.item.Score, a.item.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.key, b.key)
+	})
+	return out
+}
+
+// render writes the chosen items under their section headings.
+func render(chosen []cand) string {
+	var sb strings.Builder
+	section, group := "", ""
+	for _, c := range ordered(chosen) {
+		if c.item.Section != section {
+			if section != "" {
+				sb.WriteByte('\n')
+			}
+			section, group = c.item.Section, ""
+			sb.WriteString("## " + section + "\n\n")
+		}
+		if c.group != group {
+			group = c.group
+			if group != "" {
+				sb.WriteString(group + "\n")
+			}
+		}
+		sb.WriteString(c.text)
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+func roundAll(m map[string]float64) map[string]float64 {
+	out := make(map[string]float64, len(m))
+	for k, v := range m {
+		out[k] = round4(v)
+	}
+	return out
+}
+
+func sortedKeysInt[V any](m map[int]V) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
