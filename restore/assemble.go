@@ -83,7 +83,7 @@ func (e *Engine) assemble(ctx context.Context, query string, opts Options) (*Res
 	}
 	cands := e.candidates(query, hits)
 	for i := range cands {
-		cands[i].item.Tokens = tk.Count(cands[i].text) + 1
+		cands[i].item.Tokens = e.count(tk, cands[i].key, cands[i].text) + 1
 	}
 	usable := budget
 	if tk.Name() == Estimate {

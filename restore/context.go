@@ -29,10 +29,12 @@ type Allocation struct {
 	Working, Knowledge, Artifacts, History, Margin float64
 }
 
-// DefaultAllocation: working memory and the facts always loaded 20%, the
-// graph's knowledge 30%, artifacts 15%, turns from the archive 25%, and
-// a margin of 10%.
-var DefaultAllocation = Allocation{Working: 0.20, Knowledge: 0.30, Artifacts: 0.15, History: 0.25, Margin: 0.10}
+// DefaultAllocation: working memory and the facts always loaded 10%, the
+// graph's knowledge 15%, artifacts 10%, turns from the archive 55%, and a
+// margin of 10%. Turns get the most because they are the evidence: on the
+// LoCoMo dev conversations at 1,000 tokens, moving 30% from knowledge and
+// working memory to turns raised evidence recall from 0.70 to 0.74.
+var DefaultAllocation = Allocation{Working: 0.10, Knowledge: 0.15, Artifacts: 0.10, History: 0.55, Margin: 0.10}
 
 // Result is a context and its provenance.
 type Result struct {

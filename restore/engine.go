@@ -32,6 +32,22 @@ type Engine struct {
 
 	mu    sync.Mutex        // guards vault, which is not safe for concurrent use
 	vault *artifacts.Reader // read lazily
+
+	// counts caches the token counts of candidates, by tokenizer and key:
+	// a turn's line is the same for every question, and counting it with
+	// a BPE tokenizer costs more than finding it.
+	counts sync.Map
+}
+
+// count returns the tokens of a candidate's text, counted once.
+func (e *Engine) count(tk Tokenizer, key, text string) int {
+	k := tk.Name() + "\x00" + key
+	if n, ok := e.counts.Load(k); ok {
+		return n.(int)
+	}
+	n := tk.Count(text)
+	e.counts.Store(k, n)
+	return n
 }
 
 // New indexes a document and returns its engine. The document must not
