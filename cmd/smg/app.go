@@ -88,6 +88,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.ingestCommand(),
 		a.nodesCommand(),
 		a.showCommand(),
+		a.queryCommand(),
 		a.artifactsCommand(),
 		a.artifactCommand(),
 		a.archiveCommand(),
