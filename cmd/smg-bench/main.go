@@ -17,6 +17,13 @@
 // the input format's target; the median times to save, decode and open
 // the file; each section's share of the file; and how much the artifact
 // vault's version chains and code references save.
+//
+//	smg-bench recall --data FILE [--budgets 500,1000,2000,4000] [--tokenizer cl100k|o200k|estimate] [--json]
+//
+// recall builds the memory of each conversation of a LoCoMo-format file and
+// reports, per question category and budget, the share of each question's
+// evidence turns that its context includes, against BM25 over single turns
+// and the most recent turns at the same budget; and Context's latency.
 package main
 
 import (

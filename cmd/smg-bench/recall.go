@@ -1,0 +1,617 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/spf13/cobra"
+
+	"github.com/smg-memory/smg/restore"
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/importer"
+	"github.com/smg-memory/smg/spec"
+)
+
+// The systems recall compares.
+const (
+	systemSMG    = "smg"    // restore.Engine.Context over the memory of the conversation
+	systemBM25   = "bm25"   // BM25 over single turns, packed in score order
+	systemRecent = "recent" // the most recent turns
+)
+
+var recallSystems = []string{systemSMG, systemBM25, systemRecent}
+
+// recallReport is what recall measures. The names of its members are
+// those of issue 5.
+type recallReport struct {
+	Data      string `json:"data"`
+	Tokenizer string `json:"tokenizer"`
+	Budgets   []int  `json:"budgets"`
+	// Conversations are the samples read (after --limit-conversations),
+	// Turns their turns.
+	Conversations int `json:"conversations"`
+	Turns         int `json:"turns"`
+	// ImporterSkipped are the malformed turns and samples the importer
+	// left out.
+	ImporterSkipped int `json:"importer_skipped"`
+	// Questions are the questions read (after --limit-questions), of every
+	// category; Evaluated those recall is measured on, ByCategory them by
+	// category. Skipped have no valid evidence left, UnknownCategory a
+	// category other than 1 to 5; neither is evaluated.
+	Questions       int            `json:"questions"`
+	Evaluated       int            `json:"evaluated"`
+	ByCategory      map[string]int `json:"evaluated_by_category"`
+	Skipped         int            `json:"skipped"`
+	UnknownCategory int            `json:"unknown_category"`
+	// Evidence is the number of valid evidence ids of the questions read;
+	// RepairedEvidence those of them that were rewritten, DroppedEvidence
+	// the ids that were dropped (no id, not in the conversation, or a
+	// duplicate).
+	Evidence         int `json:"evidence"`
+	RepairedEvidence int `json:"repaired_evidence"`
+	DroppedEvidence  int `json:"dropped_evidence"`
+	// Results are a row per system and budget, in the order of
+	// recallSystems and Budgets.
+	Results []recallRow `json:"results"`
+	// ContextMs are the times of smg's Context calls that succeeded;
+	// OverBudget counts the contexts whose Tokens exceeded the budget.
+	ContextMs  latency `json:"context_ms"`
+	OverBudget int     `json:"over_budget"`
+	// IngestTurnsPerS is the turns of all conversations over the time of
+	// Memory.IngestAll; BuildMs the sum over the conversations of the
+	// ingest, Memory.Document and restore.New.
+	IngestTurnsPerS float64 `json:"ingest_turns_per_s"`
+	BuildMs         float64 `json:"build_ms"`
+	PeakRSSMB       float64 `json:"peak_rss_mb"`
+}
+
+// recallRow is the mean evidence recall of a system at a budget, by
+// category. Error is why the system failed; its recall is then null.
+type recallRow struct {
+	System string         `json:"system"`
+	Budget int            `json:"budget"`
+	Recall categoryRecall `json:"recall"`
+	Error  string         `json:"error,omitzero"`
+}
+
+// categoryRecall is a mean recall per category: null for a category
+// without questions.
+type categoryRecall struct {
+	MultiHop    *float64 `json:"1"`
+	Temporal    *float64 `json:"2"`
+	OpenDomain  *float64 `json:"3"`
+	SingleHop   *float64 `json:"4"`
+	OneToFour   *float64 `json:"1-4"`
+	Adversarial *float64 `json:"5"`
+}
+
+// latency is the p50 and p99 of a set of calls, in milliseconds (0
+// without calls).
+type latency struct {
+	Calls int     `json:"calls"`
+	P50   float64 `json:"p50"`
+	P99   float64 `json:"p99"`
+}
+
+// recallOptions are recall's flags.
+type recallOptions struct {
+	data               string
+	budgets            []int
+	tokenizer          string
+	limitConversations int
+	limitQuestions     int
+	// open opens a memory's document for questions; nil is restore.New.
+	open func(*spec.Document) (contextEngine, error)
+}
+
+// contextEngine is what recall asks for contexts: a restore.Engine.
+type contextEngine interface {
+	Context(ctx context.Context, query string, opts restore.Options) (*restore.Result, error)
+}
+
+func recallCommand(stdout io.Writer) *cobra.Command {
+	var o recallOptions
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "recall --data FILE",
+		Short: "Measure evidence recall on LoCoMo questions against BM25 and the last turns",
+		Long: `recall builds the memory of each conversation of a LoCoMo file and asks
+it for the context of each question at each budget; the recall of a question
+is the share of its evidence turns that the context includes. BM25 over
+single turns and the most recent turns, packed under the same budgets and
+counted by the same tokenizer, are the baselines. The questions are never
+ingested.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.data == "" {
+				return errors.New("recall: --data FILE is required")
+			}
+			rep, err := measureRecall(cmd.Context(), o, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(stdout, rep)
+			}
+			return writeRecall(stdout, rep)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.data, "data", "", "a LoCoMo file (samples with conversation and qa)")
+	f.IntSliceVar(&o.budgets, "budgets", []int{500, 1000, 2000, 4000}, "the token budgets")
+	f.StringVar(&o.tokenizer, "tokenizer", restore.CL100K, "count tokens with cl100k, o200k or estimate")
+	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	f.IntVar(&o.limitConversations, "limit-conversations", 0, "read only the first N conversations (0: all)")
+	f.IntVar(&o.limitQuestions, "limit-questions", 0, "read only the first N questions of each conversation (0: all)")
+	return cmd
+}
+
+// question is a question recall is measured on.
+type question struct {
+	text     string
+	category int
+	evidence []string // valid turn ids, each once
+}
+
+// recallSums accumulates the recall of the questions, per system, budget
+// and category.
+type recallSums struct {
+	budgets []int
+	n       map[int]int                  // questions per category
+	sum     map[string]map[int][]float64 // system → category → sum per budget
+}
+
+func newRecallSums(budgets []int) *recallSums {
+	s := &recallSums{budgets: budgets, n: map[int]int{}, sum: map[string]map[int][]float64{}}
+	for _, sys := range recallSystems {
+		s.sum[sys] = map[int][]float64{}
+	}
+	return s
+}
+
+// add counts the recall r of a question of category cat for system at
+// the budget of index b.
+func (s *recallSums) add(system string, cat, b int, r float64) {
+	v := s.sum[system][cat]
+	if v == nil {
+		v = make([]float64, len(s.budgets))
+		s.sum[system][cat] = v
+	}
+	v[b] += r
+}
+
+// row is the mean recall of system at the budget of index b.
+func (s *recallSums) row(system string, b int) categoryRecall {
+	mean := func(cats ...int) *float64 {
+		n, sum := 0, 0.0
+		for _, c := range cats {
+			n += s.n[c]
+			if v := s.sum[system][c]; v != nil {
+				sum += v[b]
+			}
+		}
+		if n == 0 {
+			return nil
+		}
+		m := sum / float64(n)
+		return &m
+	}
+	return categoryRecall{
+		MultiHop:    mean(multiHop),
+		Temporal:    mean(temporal),
+		OpenDomain:  mean(openDomain),
+		SingleHop:   mean(singleHop),
+		OneToFour:   mean(multiHop, temporal, openDomain, singleHop),
+		Adversarial: mean(adversarial),
+	}
+}
+
+// evidenceRecall is the share of evidence among found.
+func evidenceRecall(evidence []string, found map[string]bool) float64 {
+	if len(evidence) == 0 {
+		return 0
+	}
+	n := 0
+	for _, id := range evidence {
+		if found[id] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(evidence))
+}
+
+// measureRecall runs the benchmark. An smg failure (the memory or the
+// engine returning an error) fails the smg rows, told on warn, and the
+// baselines still run; any other error ends the run.
+func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recallReport, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if len(o.budgets) == 0 {
+		return nil, errors.New("recall: no budget")
+	}
+	for _, b := range o.budgets {
+		if b <= 0 {
+			return nil, fmt.Errorf("recall: budget %d: want a positive number of tokens", b)
+		}
+	}
+	tk, err := restore.NewTokenizer(o.tokenizer)
+	if err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	data, err := os.ReadFile(o.data)
+	if err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	samples, err := readLoCoMoQA(data)
+	if err != nil {
+		return nil, fmt.Errorf("recall: %s: %w", o.data, err)
+	}
+	res, err := importer.Read(bytes.NewReader(data), importer.Options{Format: importer.LoCoMo, Name: o.data})
+	if err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	if o.limitConversations > 0 && len(samples) > o.limitConversations {
+		samples = samples[:o.limitConversations]
+	}
+	if len(samples) == 0 {
+		return nil, fmt.Errorf("recall: %s: no LoCoMo sample", o.data)
+	}
+
+	rep := &recallReport{Data: o.data, Tokenizer: tk.Name(), Budgets: o.budgets, ByCategory: map[string]int{}}
+	sums := newRecallSums(o.budgets)
+	var smgErr error
+	var calls []time.Duration
+	var ingest time.Duration
+	rep.ImporterSkipped = len(res.Skipped)
+	next := 0 // the next conversation of res to pair with a sample
+	for i, s := range samples {
+		// The importer returns the samples' conversations in order,
+		// leaving out the samples it cannot read: a sample without a
+		// conversation has no turns, so no valid evidence.
+		var conv importer.Conversation
+		if s.HasConversation {
+			if next == len(res.Conversations) || res.Conversations[next].ID != s.ID {
+				return nil, fmt.Errorf("recall: %s: sample %d (%q): the importer read no conversation for it", o.data, i, s.ID)
+			}
+			conv = res.Conversations[next]
+			next++
+		}
+		rep.Conversations++
+		rep.Turns += len(conv.Turns)
+		qs := s.Questions
+		if o.limitQuestions > 0 && len(qs) > o.limitQuestions {
+			qs = qs[:o.limitQuestions]
+		}
+		ids := make([]string, len(conv.Turns))
+		for i, t := range conv.Turns {
+			ids[i] = t.ExternalID
+		}
+		set := newEvidenceSet(ids)
+		var questions []question
+		for _, q := range qs {
+			rep.Questions++
+			ev, c := repairEvidence(q.Evidence, set)
+			rep.Evidence += c.Valid
+			rep.RepairedEvidence += c.Repaired
+			rep.DroppedEvidence += c.Dropped
+			switch {
+			case q.Category < multiHop || q.Category > adversarial:
+				rep.UnknownCategory++
+			case len(ev) == 0:
+				rep.Skipped++
+			default:
+				questions = append(questions, question{text: q.Question, category: q.Category, evidence: ev})
+				sums.n[q.Category]++
+				rep.ByCategory[strconv.Itoa(q.Category)]++
+				rep.Evaluated++
+			}
+		}
+
+		// smg: build the memory (always, to time it), then ask it.
+		start := time.Now()
+		e, took, err := buildEngine(ctx, conv.Turns, o.open)
+		rep.BuildMs += ms(time.Since(start))
+		ingest += took
+		if err != nil && smgErr == nil {
+			smgErr = fmt.Errorf("conversation %s: %w", s.ID, err)
+		}
+		if e != nil && smgErr == nil {
+			c, over, err := askEngine(ctx, e, conv.Turns, questions, o.budgets, tk, sums)
+			calls = append(calls, c...)
+			rep.OverBudget += over
+			if err != nil {
+				smgErr = fmt.Errorf("conversation %s: %w", s.ID, err)
+			}
+		}
+
+		// The baselines.
+		lines, costs := turnLines(conv.Turns, tk)
+		sep := tk.Count("\n")
+		if err := askBM25(ctx, conv.Turns, lines, costs, sep, questions, o.budgets, sums); err != nil {
+			return nil, fmt.Errorf("recall: conversation %s: bm25: %w", s.ID, err)
+		}
+		for b, budget := range o.budgets {
+			found := map[string]bool{}
+			for _, i := range packRecent(costs, sep, budget) {
+				found[conv.Turns[i].ExternalID] = true
+			}
+			for _, q := range questions {
+				sums.add(systemRecent, q.category, b, evidenceRecall(q.evidence, found))
+			}
+		}
+	}
+
+	for _, sys := range recallSystems {
+		for b, budget := range o.budgets {
+			row := recallRow{System: sys, Budget: budget}
+			if sys == systemSMG && smgErr != nil {
+				row.Error = smgErr.Error()
+			} else {
+				row.Recall = sums.row(sys, b)
+			}
+			rep.Results = append(rep.Results, row)
+		}
+	}
+	if smgErr != nil {
+		fmt.Fprintf(warn, "smg-bench: recall: smg failed: %v\n", smgErr)
+	}
+	rep.ContextMs = percentiles(calls)
+	if ingest > 0 {
+		rep.IngestTurnsPerS = float64(rep.Turns) / ingest.Seconds()
+	}
+	rep.PeakRSSMB = peakRSSMB()
+	return rep, nil
+}
+
+// buildEngine builds the memory of turns and opens its document with
+// open (nil: restore.New); took is the time of the ingest alone.
+func buildEngine(ctx context.Context, turns []spec.Turn, open func(*spec.Document) (contextEngine, error)) (e contextEngine, took time.Duration, err error) {
+	if open == nil {
+		open = func(doc *spec.Document) (contextEngine, error) { return restore.New(doc) }
+	}
+	m := smg.New(nil)
+	start := time.Now()
+	if _, err := m.IngestAll(ctx, turns); err != nil {
+		return nil, time.Since(start), fmt.Errorf("ingest: %w", err)
+	}
+	took = time.Since(start)
+	if e, err = open(m.Document()); err != nil {
+		return nil, took, fmt.Errorf("restore: %w", err)
+	}
+	return e, took, nil
+}
+
+// askEngine asks e for the context of each question at each budget and
+// adds the recall to sums. It returns the time of each call, the number
+// of contexts over their budget, and the first error, at which it stops.
+func askEngine(ctx context.Context, e contextEngine, turns []spec.Turn, questions []question, budgets []int, tk restore.Tokenizer, sums *recallSums) (calls []time.Duration, over int, err error) {
+	byNumber := map[int]string{} // turn number → external id, for items that give only the number
+	for i, t := range turns {
+		n := t.Turn
+		if n == 0 {
+			n = i + 1
+		}
+		byNumber[n] = t.ExternalID
+	}
+	for _, q := range questions {
+		for b, budget := range budgets {
+			start := time.Now()
+			r, err := e.Context(ctx, q.text, restore.Options{Budget: budget, Tokenizer: tk})
+			took := time.Since(start)
+			if err != nil {
+				return calls, over, fmt.Errorf("context at %d tokens: %w", budget, err)
+			}
+			calls = append(calls, took)
+			if r.Tokens > budget {
+				over++
+			}
+			found := map[string]bool{}
+			for _, it := range r.Items {
+				switch {
+				case it.ExternalID != "":
+					found[it.ExternalID] = true
+				case it.Turn > 0:
+					found[byNumber[it.Turn]] = true
+				}
+			}
+			sums.add(systemSMG, q.category, b, evidenceRecall(q.evidence, found))
+		}
+	}
+	return calls, over, nil
+}
+
+// sessionTime is the layout of LoCoMo's session_N_date_time, which the
+// importer gives every turn of the session as its timestamp.
+const sessionTime = "3:04 pm on 2 January, 2006"
+
+// turnLines writes each turn as the baselines see it, "[date] speaker:
+// text" (the date as the file gives the session's; no date when the turn
+// has none), and counts its tokens.
+func turnLines(turns []spec.Turn, tk restore.Tokenizer) (lines []string, costs []int) {
+	for _, t := range turns {
+		line := t.Speaker + ": " + t.Content
+		if !t.Timestamp.IsZero() {
+			line = "[" + t.Timestamp.Format(sessionTime) + "] " + line
+		}
+		lines = append(lines, line)
+		costs = append(costs, tk.Count(line))
+	}
+	return lines, costs
+}
+
+// pack returns the turns of order, taken in order, that fit a budget: the
+// lines joined by newlines, each line costing costs[i] and each newline
+// sep. It stops at the first turn that does not fit, as a reader of a
+// ranking would, rather than looking further down for a shorter one. The
+// sum of the counts is at most the count of the joined text plus the
+// newlines (a BPE tokenizer may merge a newline with a line's last
+// characters), so the text never exceeds the budget.
+func pack(order, costs []int, sep, budget int) []int {
+	var out []int
+	used := 0
+	for _, i := range order {
+		c := costs[i]
+		if len(out) > 0 {
+			c += sep
+		}
+		if used+c > budget {
+			break
+		}
+		used += c
+		out = append(out, i)
+	}
+	return out
+}
+
+// packRecent returns the most recent turns that fit a budget, from the
+// last turn back.
+func packRecent(costs []int, sep, budget int) []int {
+	order := make([]int, len(costs))
+	for i := range order {
+		order[i] = len(costs) - 1 - i
+	}
+	return pack(order, costs, sep, budget)
+}
+
+// askBM25 indexes the lines of a conversation and, for each question,
+// packs the turns BM25 ranks for it under each budget and adds the recall
+// to sums. The index is Bleve's, in memory, with BM25 scoring (k1 = 1.2,
+// b = 0.75) and the English analyzer (stop words, Porter stemming); the
+// query is the question as a match query (any of its terms).
+func askBM25(ctx context.Context, turns []spec.Turn, lines []string, costs []int, sep int, questions []question, budgets []int, sums *recallSums) error {
+	if len(turns) == 0 {
+		for _, q := range questions {
+			for b := range budgets {
+				sums.add(systemBM25, q.category, b, 0)
+			}
+		}
+		return nil
+	}
+	text := bleve.NewTextFieldMapping()
+	text.Analyzer = en.AnalyzerName
+	text.Store = false
+	text.IncludeTermVectors = false
+	text.IncludeInAll = false
+	doc := bleve.NewDocumentStaticMapping()
+	doc.AddFieldMappingsAt("text", text)
+	m := bleve.NewIndexMapping()
+	m.DefaultMapping = doc
+	m.DefaultAnalyzer = en.AnalyzerName
+	m.ScoringModel = "bm25" // index.BM25Scoring of bleve_index_api; the default is tf-idf
+	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return err
+	}
+	defer idx.Close()
+	batch := idx.NewBatch()
+	for i, line := range lines {
+		if err := batch.Index(docID(i), map[string]any{"text": line}); err != nil {
+			return err
+		}
+	}
+	if err := idx.Batch(batch); err != nil {
+		return err
+	}
+	for _, q := range questions {
+		mq := bleve.NewMatchQuery(q.text)
+		mq.SetField("text")
+		req := bleve.NewSearchRequestOptions(mq, len(lines), 0, false)
+		req.SortBy([]string{"-_score", "_id"}) // ties in turn order
+		sr, err := idx.SearchInContext(ctx, req)
+		if err != nil {
+			return err
+		}
+		order := make([]int, 0, len(sr.Hits))
+		for _, h := range sr.Hits {
+			i, err := strconv.Atoi(h.ID)
+			if err != nil || i < 0 || i >= len(lines) {
+				return fmt.Errorf("unexpected hit %q", h.ID)
+			}
+			order = append(order, i)
+		}
+		for b, budget := range budgets {
+			found := map[string]bool{}
+			for _, i := range pack(order, costs, sep, budget) {
+				found[turns[i].ExternalID] = true
+			}
+			sums.add(systemBM25, q.category, b, evidenceRecall(q.evidence, found))
+		}
+	}
+	return nil
+}
+
+// docID is the Bleve id of the i-th turn, padded so that ids sort in turn
+// order.
+func docID(i int) string { return fmt.Sprintf("%07d", i) }
+
+// percentiles are the p50 and p99 of ds by the nearest rank.
+func percentiles(ds []time.Duration) latency {
+	if len(ds) == 0 {
+		return latency{}
+	}
+	ds = slices.Sorted(slices.Values(ds))
+	rank := func(p float64) time.Duration {
+		i := int(math.Ceil(p*float64(len(ds)))) - 1
+		return ds[max(i, 0)]
+	}
+	return latency{Calls: len(ds), P50: ms(rank(0.50)), P99: ms(rank(0.99))}
+}
+
+func writeRecall(w io.Writer, rep *recallReport) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "system\tbudget\t1 multi-hop\t2 temporal\t3 open-domain\t4 single-hop\t1-4\t5 adversarial\t")
+	for _, r := range rep.Results {
+		if r.Error != "" {
+			fmt.Fprintf(tw, "%s\t%d\tfailed\t-\t-\t-\t-\t-\t\n", r.System, r.Budget)
+			continue
+		}
+		c := r.Recall
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.System, r.Budget,
+			fmtRecall(c.MultiHop), fmtRecall(c.Temporal), fmtRecall(c.OpenDomain), fmtRecall(c.SingleHop), fmtRecall(c.OneToFour), fmtRecall(c.Adversarial))
+	}
+	fmt.Fprintf(tw, "questions\t\t%d\t%d\t%d\t%d\t%d\t%d\t\n", rep.ByCategory["1"], rep.ByCategory["2"], rep.ByCategory["3"], rep.ByCategory["4"],
+		rep.ByCategory["1"]+rep.ByCategory["2"]+rep.ByCategory["3"]+rep.ByCategory["4"], rep.ByCategory["5"])
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range rep.Results {
+		if r.Error != "" {
+			fmt.Fprintf(w, "smg failed: %s\n", r.Error)
+			break
+		}
+	}
+	fmt.Fprintf(w, "%s: %d conversations, %d turns, %d questions (%d evaluated, %d skipped without valid evidence, %d of an unknown category)\n",
+		rep.Data, rep.Conversations, rep.Turns, rep.Questions, rep.Evaluated, rep.Skipped, rep.UnknownCategory)
+	if rep.ImporterSkipped > 0 {
+		fmt.Fprintf(w, "the importer left out %d malformed turns or samples\n", rep.ImporterSkipped)
+	}
+	fmt.Fprintf(w, "evidence: %d ids, %d of them repaired, %d dropped\n", rep.Evidence, rep.RepairedEvidence, rep.DroppedEvidence)
+	fmt.Fprintf(w, "tokenizer %s; context latency p50 %.2f ms, p99 %.2f ms over %d calls", rep.Tokenizer, rep.ContextMs.P50, rep.ContextMs.P99, rep.ContextMs.Calls)
+	if rep.OverBudget > 0 {
+		fmt.Fprintf(w, ", %d over their budget", rep.OverBudget)
+	}
+	_, err := fmt.Fprintf(w, "\ningest %.0f turns/s, build (ingest, document, index) %.0f ms, peak RSS %.0f MB\n", rep.IngestTurnsPerS, rep.BuildMs, rep.PeakRSSMB)
+	return err
+}
+
+// fmtRecall prints a mean recall, or "-" for a category without
+// questions.
+func fmtRecall(r *float64) string {
+	if r == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", *r)
+}
