@@ -59,7 +59,7 @@ func New(doc *spec.Document) (*Engine, error) {
 		adj:    map[string][]spec.Edge{},
 		source: map[string]int{},
 	}
-	ix, err := newIndex()
+	ix, err := NewTextIndex()
 	if err != nil {
 		return nil, fmt.Errorf("restore: %w", err)
 	}

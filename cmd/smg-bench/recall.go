@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/restore"
@@ -500,18 +498,7 @@ func askBM25(ctx context.Context, turns []spec.Turn, lines []string, costs []int
 		}
 		return nil
 	}
-	text := bleve.NewTextFieldMapping()
-	text.Analyzer = en.AnalyzerName
-	text.Store = false
-	text.IncludeTermVectors = false
-	text.IncludeInAll = false
-	doc := bleve.NewDocumentStaticMapping()
-	doc.AddFieldMappingsAt("text", text)
-	m := bleve.NewIndexMapping()
-	m.DefaultMapping = doc
-	m.DefaultAnalyzer = en.AnalyzerName
-	m.ScoringModel = "bm25" // index.BM25Scoring of bleve_index_api; the default is tf-idf
-	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
+	idx, err := restore.NewTextIndex()
 	if err != nil {
 		return err
 	}
