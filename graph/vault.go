@@ -76,10 +76,11 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 			id = ""
 		}
 	}
+	hash := artifacts.Hash(content)
 	if id == "" && a.Filename == "" {
 		// Content the vault has already, under no other name, is that
 		// version: stored once, and referenced.
-		if r, ok := v.byHash[artifacts.Hash(content)]; ok {
+		if r, ok := v.byHash[hash]; ok {
 			v.arts[r.id].lastTurn = turn
 			return r.id, r.v, failed, b.pieces(a, r.id, content, r.v, 0, -1, failed)
 		}
@@ -115,7 +116,7 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 	st.lastTurn = turn
 	prev := len(st.art.Versions)
 	version = prev
-	if hash := artifacts.Hash(content); prev == 0 || st.art.Versions[prev-1].Hash != hash {
+	if prev == 0 || st.art.Versions[prev-1].Hash != hash {
 		version = b.newVersion(id, st, content, hash, turn, at)
 	}
 	return id, version, failed, b.pieces(a, id, content, version, prev, edited, failed)

@@ -216,17 +216,14 @@ func (e *Engine) candidates(query string, hits []hit) []cand {
 		}
 	}
 	// Facts of the categories always loaded, found or not.
-	for _, id := range sortedKeys(e.nodes) {
-		n := e.nodes[id]
-		if n.Type != spec.NodeFact || nodeScore[id] != nil || !n.ValidTo.IsZero() {
+	for _, id := range e.always {
+		if nodeScore[id] != nil {
 			continue
 		}
-		switch n.Category {
-		case spec.CategoryIdentity, spec.CategoryPreference, spec.CategoryRelationship:
-			parts := map[string]float64{"importance": n.Importance, "alwaysLoaded": 1}
-			if c, ok := e.nodeCand(n, 0.2*n.Importance, parts); ok {
-				out = append(out, c)
-			}
+		n := e.nodes[id]
+		parts := map[string]float64{"importance": n.Importance, "alwaysLoaded": 1}
+		if c, ok := e.nodeCand(n, 0.2*n.Importance, parts); ok {
+			out = append(out, c)
 		}
 	}
 	// The turns around the best turns.

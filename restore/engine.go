@@ -29,6 +29,9 @@ type Engine struct {
 	// source is the turn a fact, decision, problem or solution was stated
 	// in.
 	source map[string]int
+	// always are the current facts of the categories every context
+	// loads (identity, preference, relationship), by id.
+	always []string
 
 	mu    sync.Mutex        // guards vault, which is not safe for concurrent use
 	vault *artifacts.Reader // read lazily
@@ -77,10 +80,14 @@ func New(doc *spec.Document) (*Engine, error) {
 		if stated(n.Type) && n.FirstMentioned > 0 {
 			e.source[n.ID] = n.FirstMentioned
 		}
+		if alwaysLoaded(n) {
+			e.always = append(e.always, n.ID)
+		}
 		if err := add(kindNode+":"+n.ID, nodeText(n)); err != nil {
 			return nil, err
 		}
 	}
+	slices.Sort(e.always)
 	for _, ed := range doc.SemanticGraph.Edges {
 		e.adj[ed.From] = append(e.adj[ed.From], ed)
 		e.adj[ed.To] = append(e.adj[ed.To], ed)
@@ -105,6 +112,19 @@ func New(doc *spec.Document) (*Engine, error) {
 
 // Close releases the index.
 func (e *Engine) Close() error { return e.ix.Close() }
+
+// alwaysLoaded reports whether every context loads a node: a current
+// fact about who the user is, what they prefer, whom they know.
+func alwaysLoaded(n *spec.Node) bool {
+	if n.Type != spec.NodeFact || !n.ValidTo.IsZero() {
+		return false
+	}
+	switch n.Category {
+	case spec.CategoryIdentity, spec.CategoryPreference, spec.CategoryRelationship:
+		return true
+	}
+	return false
+}
 
 // stated reports whether nodes of a type state something a turn said, so
 // that the turn is their source.
