@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -101,30 +102,56 @@ func (b *Builder) overlay(doc *spec.Document) {
 // does not decode, turns out of sequence and references that do not
 // resolve are errors; fn's error is returned as it is.
 func EachTurn(doc *spec.Document, fn func(spec.Turn) error) error {
+	r := NewTurnReader(doc, -1)
 	next := 1
-	vault := VaultReader(&doc.ArtifactVault)
-	for i, blk := range doc.DeepArchive.Blocks {
-		raw, err := archive.Decompress(blk.CompressedData, maxLoadBlock)
+	for i := range r.Len() {
+		turns, err := r.Block(i)
 		if err != nil {
-			return fmt.Errorf("archive block %d: %w", i, err)
-		}
-		var turns []spec.Turn
-		if err := json.Unmarshal(raw, &turns); err != nil {
-			return fmt.Errorf("archive block %d: %w", i, err)
+			return err
 		}
 		for _, t := range turns {
 			if t.Turn != next {
 				return fmt.Errorf("archive block %d: turn %d where %d is due", i, t.Turn, next)
 			}
 			next++
-			t, err := t.Expand(vault.Content)
-			if err != nil {
-				return fmt.Errorf("archive block %d, turn %d: %w", i, t.Turn, err)
-			}
 			if err := fn(t); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// NewTurnReader returns a reader of the archive of doc that decodes a
+// block into its turns, with their whole content (spec §8.2.1), when one
+// of them is asked for, and keeps the last cacheSize blocks decoded (0 is
+// [archive.DefaultCacheSize], a negative number keeps none). The document
+// must not change while the reader is in use.
+func NewTurnReader(doc *spec.Document, cacheSize int) *archive.Reader[[]spec.Turn] {
+	blocks := make([]archive.Block, len(doc.DeepArchive.Blocks))
+	for i, b := range doc.DeepArchive.Blocks {
+		blocks[i] = archive.Block{First: b.TurnRange[0], Last: b.TurnRange[1], Data: b.CompressedData}
+	}
+	var mu sync.Mutex // guards vault, which is not safe for concurrent use
+	vault := VaultReader(&doc.ArtifactVault)
+	content := func(id string, v int) (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return vault.Content(id, v)
+	}
+	decode := func(i int, raw []byte) ([]spec.Turn, error) {
+		var turns []spec.Turn
+		if err := json.Unmarshal(raw, &turns); err != nil {
+			return nil, err
+		}
+		for j, t := range turns {
+			t, err := t.Expand(content)
+			if err != nil {
+				return nil, fmt.Errorf("turn %d: %w", t.Turn, err)
+			}
+			turns[j] = t
+		}
+		return turns, nil
+	}
+	return archive.NewReader(blocks, maxLoadBlock, decode, &archive.ReaderOptions{CacheSize: cacheSize})
 }

@@ -16,6 +16,10 @@ type Options struct {
 	// Allocation shares the budget between the sections; the zero value
 	// is DefaultAllocation.
 	Allocation Allocation
+	// Wait waits for the turns to be indexed, when they are being
+	// indexed in the background; without it, the context is built from
+	// what is indexed so far, and says so (Result.Partial).
+	Wait bool
 }
 
 // DefaultBudget is the budget of a zero Options.
@@ -46,6 +50,9 @@ type Result struct {
 	Tokens    int    `json:"tokens"`
 	Budget    int    `json:"budget"`
 	Tokenizer string `json:"tokenizer"`
+	// Partial tells that the turns were still being indexed: turns not
+	// yet indexed could not be found.
+	Partial bool `json:"partial,omitempty"`
 	// Items are what went in, in the order of Text.
 	Items []Item `json:"items"`
 }
@@ -69,7 +76,21 @@ type Item struct {
 	Tokens int                `json:"tokens"`
 }
 
-// Context assembles the context for query.
+// Context assembles the context for query. The same document and query
+// give the same context, once the turns are indexed.
 func (e *Engine) Context(ctx context.Context, query string, opts Options) (*Result, error) {
-	return e.assemble(ctx, query, opts)
+	if opts.Wait {
+		if err := e.Wait(ctx); err != nil {
+			return nil, err
+		}
+	}
+	partial := !e.Complete()
+	e.rw.RLock()
+	defer e.rw.RUnlock()
+	r, err := e.assemble(ctx, query, opts)
+	if err != nil {
+		return nil, err
+	}
+	r.Partial = partial
+	return r, nil
 }

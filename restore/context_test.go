@@ -24,7 +24,7 @@ func checkout(t testing.TB) *Engine {
 			t.Fatal(err)
 		}
 	}
-	e, err := New(b.Document())
+	e, err := New(b.Document(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,11 @@ func TestSearch(t *testing.T) {
 
 func TestEngineReadsReferencedCode(t *testing.T) {
 	e := checkout(t)
-	for _, tu := range e.turns {
+	for n := 1; n <= e.turns.n; n++ {
+		tu, ok := e.turn(n)
+		if !ok {
+			t.Fatalf("turn %d is missing", n)
+		}
 		if len(tu.ContentRefs) > 0 {
 			t.Fatalf("turn %d kept its references: %+v", tu.Turn, tu.ContentRefs)
 		}

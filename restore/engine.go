@@ -16,22 +16,46 @@ import (
 	"github.com/smg-memory/smg/spec"
 )
 
-// Engine answers questions from one memory: it holds the memory's turns,
-// its graph with edges both ways, and a full-text index over nodes, block
-// summaries and turns. It is safe for concurrent use.
+// Engine answers questions from one memory: it holds the memory's graph,
+// with edges both ways, its archive, read a block at a time, and a
+// full-text index over nodes, block summaries and turns. It is safe for
+// concurrent use.
+//
+// The index of nodes and block summaries is built before [New] returns;
+// the index of turns too unless Config.Background asks for it to be built
+// in the background, or it comes from the cache (Config.Cache). A context
+// asked for before the turns are all indexed is built from what is
+// indexed so far, and says so (Result.Partial).
 type Engine struct {
+	cfg Config
+
+	// rw guards the graph's state and the turn store, which Update
+	// replaces: a context reads them under the read lock.
+	rw    sync.RWMutex
 	doc   *spec.Document
-	ix    bleve.Index
 	nodes map[string]*spec.Node
 	// adj gives each node's edges, both ways.
-	adj   map[string][]spec.Edge
-	turns []spec.Turn // turns[i] is turn i+1
+	adj map[string][]spec.Edge
 	// source is the turn a fact, decision, problem or solution was stated
 	// in.
 	source map[string]int
 	// always are the current facts of the categories every context
 	// loads (identity, preference, relationship), by id.
 	always []string
+	turns  *turnStore
+
+	ix bleve.Index
+	// readOnly is an index opened from the cache, which Update cannot
+	// change: it builds a new one.
+	readOnly bool
+	// indexed is what the index holds of each node and block, by
+	// document id, so that Update indexes only what changed.
+	indexed map[string]string
+
+	// upd serializes updates.
+	upd sync.Mutex
+	// job is the indexing of turns under way, if any.
+	job *indexJob
 
 	mu    sync.Mutex        // guards vault, which is not safe for concurrent use
 	vault *artifacts.Reader // read lazily
@@ -40,6 +64,30 @@ type Engine struct {
 	// a turn's line is the same for every question, and counting it with
 	// a BPE tokenizer costs more than finding it.
 	counts sync.Map
+}
+
+// Config sets how an engine builds its index. The zero value builds it
+// all before New returns, in memory.
+type Config struct {
+	// Background indexes the turns in the background: New returns once
+	// the nodes and the block summaries are indexed.
+	Background bool
+	// Cache is a directory for a copy of the index, and Key what
+	// identifies the document's content (the hash of its file, say).
+	// When the directory holds an index made for Key, New opens it
+	// instead of indexing; when it does not, New indexes and then writes
+	// the copy there, replacing what it held. Empty Cache or Key: no
+	// cache.
+	Cache, Key string
+}
+
+// indexJob is the indexing of turns in the background.
+type indexJob struct {
+	done   chan struct{} // closed when the job ends
+	cancel context.CancelFunc
+	// err stopped the indexing; cacheErr stopped the writing of the
+	// cache, after a complete index. Both are set before done is closed.
+	err, cacheErr error
 }
 
 // count returns the tokens of a candidate's text, counted once.
@@ -54,26 +102,45 @@ func (e *Engine) count(tk Tokenizer, key, text string) int {
 }
 
 // New indexes a document and returns its engine. The document must not
-// change while the engine is in use.
-func New(doc *spec.Document) (*Engine, error) {
-	e := &Engine{
-		doc:    doc,
-		nodes:  map[string]*spec.Node{},
-		adj:    map[string][]spec.Edge{},
-		source: map[string]int{},
+// change while the engine is in use. cfg may be nil.
+func New(doc *spec.Document, cfg *Config) (*Engine, error) {
+	e := &Engine{}
+	if cfg != nil {
+		e.cfg = *cfg
+	}
+	e.setGraph(doc, newTurnStore(doc))
+	if e.cfg.Cache != "" && e.cfg.Key != "" {
+		if ix, ok := openCache(e.cfg.Cache, e.cfg.Key); ok {
+			e.ix, e.readOnly = ix, true
+			return e, nil
+		}
 	}
 	ix, err := NewTextIndex()
 	if err != nil {
 		return nil, fmt.Errorf("restore: %w", err)
 	}
-	e.ix = ix
-	batch := ix.NewBatch()
-	add := func(id, text string) error {
-		if text == "" {
-			return nil
-		}
-		return batch.Index(id, indexDoc{Text: text})
+	e.ix, e.indexed = ix, map[string]string{}
+	if err := e.indexGraph(doc); err != nil {
+		ix.Close()
+		return nil, err
 	}
+	e.startTurns(e.turns, 1, e.cfg.Cache)
+	if !e.cfg.Background {
+		if err := e.Wait(context.Background()); err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// setGraph makes doc the engine's document. e.rw is held, or e is new.
+func (e *Engine) setGraph(doc *spec.Document, turns *turnStore) {
+	e.doc, e.turns = doc, turns
+	e.nodes = make(map[string]*spec.Node, len(doc.SemanticGraph.Nodes))
+	e.adj = map[string][]spec.Edge{}
+	e.source = map[string]int{}
+	e.always = nil
 	for i := range doc.SemanticGraph.Nodes {
 		n := &doc.SemanticGraph.Nodes[i]
 		e.nodes[n.ID] = n
@@ -83,35 +150,240 @@ func New(doc *spec.Document) (*Engine, error) {
 		if alwaysLoaded(n) {
 			e.always = append(e.always, n.ID)
 		}
-		if err := add(kindNode+":"+n.ID, nodeText(n)); err != nil {
-			return nil, err
-		}
 	}
 	slices.Sort(e.always)
 	for _, ed := range doc.SemanticGraph.Edges {
 		e.adj[ed.From] = append(e.adj[ed.From], ed)
 		e.adj[ed.To] = append(e.adj[ed.To], ed)
 	}
-	for _, b := range doc.DeepArchive.Blocks {
-		if err := add(kindBlock+":"+b.ID, strings.Join(append([]string{b.Summary}, b.KeyPoints...), "\n")); err != nil {
-			return nil, err
-		}
-	}
-	err = graph.EachTurn(doc, func(t spec.Turn) error {
-		e.turns = append(e.turns, t)
-		return add(turnKey(t.Turn), turnText(t))
-	})
-	if err != nil {
-		return nil, fmt.Errorf("restore: %w", err)
-	}
-	if err := ix.Batch(batch); err != nil {
-		return nil, fmt.Errorf("restore: indexing: %w", err)
-	}
-	return e, nil
 }
 
-// Close releases the index.
-func (e *Engine) Close() error { return e.ix.Close() }
+// indexGraph brings the index of nodes and block summaries up to doc:
+// it indexes what is new or changed since e.indexed and removes what is
+// gone.
+func (e *Engine) indexGraph(doc *spec.Document) error {
+	want := make(map[string]string, len(doc.SemanticGraph.Nodes)+len(doc.DeepArchive.Blocks))
+	for i := range doc.SemanticGraph.Nodes {
+		n := &doc.SemanticGraph.Nodes[i]
+		if t := nodeText(n); t != "" {
+			want[kindNode+":"+n.ID] = t
+		}
+	}
+	for _, b := range doc.DeepArchive.Blocks {
+		if t := strings.Join(nonEmpty(append([]string{b.Summary}, b.KeyPoints...)), "\n"); t != "" {
+			want[kindBlock+":"+b.ID] = t
+		}
+	}
+	batch := e.ix.NewBatch()
+	for id, text := range want {
+		if e.indexed[id] != text {
+			if err := batch.Index(id, indexDoc{Text: text}); err != nil {
+				return fmt.Errorf("restore: indexing %s: %w", id, err)
+			}
+		}
+	}
+	for id := range e.indexed {
+		if _, ok := want[id]; !ok {
+			batch.Delete(id)
+		}
+	}
+	if err := e.ix.Batch(batch); err != nil {
+		return fmt.Errorf("restore: indexing: %w", err)
+	}
+	e.indexed = want
+	return nil
+}
+
+// turnBatch is how many turns go into the index at a time in the
+// background: a context asked meanwhile waits for at most one batch.
+const turnBatch = 1000
+
+// startTurns indexes the turns of store from turn first on, in the
+// background, and then, if cache is set, writes the index there.
+func (e *Engine) startTurns(store *turnStore, first int, cache string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	job := &indexJob{done: make(chan struct{}), cancel: cancel}
+	e.job = job
+	go func() {
+		defer close(job.done)
+		if beforeTurns != nil {
+			beforeTurns()
+		}
+		job.err = e.indexTurns(ctx, store, first)
+		if job.err == nil && cache != "" {
+			if err := writeCache(e.ix, cache, e.cfg.Key); err != nil {
+				job.cacheErr = fmt.Errorf("restore: index cache: %w", err)
+			}
+		}
+	}()
+}
+
+// beforeTurns, when set, is called before the turns are indexed in the
+// background: tests hold the indexing with it.
+var beforeTurns func()
+
+// indexTurns adds the turns of store from turn first on to the index.
+func (e *Engine) indexTurns(ctx context.Context, store *turnStore, first int) error {
+	batch := e.ix.NewBatch()
+	flush := func() error {
+		if batch.Size() == 0 {
+			return nil
+		}
+		if err := e.ix.Batch(batch); err != nil {
+			return fmt.Errorf("restore: indexing turns: %w", err)
+		}
+		batch.Reset()
+		return nil
+	}
+	for i, rg := range store.ranges {
+		if rg[1] < first {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		turns, err := store.block(i)
+		if err != nil {
+			return fmt.Errorf("restore: %w", err)
+		}
+		for _, t := range turns {
+			if t.Turn < first {
+				continue
+			}
+			if err := batch.Index(turnKey(t.Turn), indexDoc{Text: turnText(t)}); err != nil {
+				return fmt.Errorf("restore: indexing turn %d: %w", t.Turn, err)
+			}
+		}
+		if batch.Size() >= turnBatch {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+// Wait waits until every turn is indexed, or ctx is done, and returns the
+// error that stopped the indexing, if one did: a block that could not be
+// read, or an index cache that could not be written (the index itself is
+// complete then).
+func (e *Engine) Wait(ctx context.Context) error {
+	e.upd.Lock()
+	job := e.job
+	e.upd.Unlock()
+	if job == nil {
+		return nil
+	}
+	select {
+	case <-job.done:
+		if job.err != nil {
+			return job.err
+		}
+		return job.cacheErr
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Complete reports whether every turn is indexed.
+func (e *Engine) Complete() bool {
+	e.upd.Lock()
+	job := e.job
+	e.upd.Unlock()
+	if job == nil {
+		return true
+	}
+	select {
+	case <-job.done:
+		return job.err == nil
+	default:
+		return false
+	}
+}
+
+// Update makes doc, a later version of the engine's document (the same
+// memory with more turns, say), the one it answers from. It indexes only
+// what changed: the nodes and block summaries that are new or changed,
+// and the new turns. The engine keeps doc: it must not change while the
+// engine is in use.
+func (e *Engine) Update(doc *spec.Document) error {
+	e.upd.Lock()
+	defer e.upd.Unlock()
+	if e.readOnly {
+		return e.rebuild(doc)
+	}
+	e.rw.RLock()
+	old := e.turns
+	e.rw.RUnlock()
+	store := newTurnStore(doc)
+	store.carry(old)
+	if err := e.indexGraph(doc); err != nil {
+		return err
+	}
+	if store.n > old.n {
+		// The turns the engine had are being indexed, or are: these
+		// are the ones after them.
+		if err := e.indexTurns(context.Background(), store, old.n+1); err != nil {
+			return err
+		}
+	}
+	e.rw.Lock()
+	e.setGraph(doc, store)
+	e.forgetCounts()
+	e.rw.Unlock()
+	e.mu.Lock()
+	e.vault = nil
+	e.mu.Unlock()
+	return nil
+}
+
+// rebuild replaces an index opened from the cache, which cannot change,
+// by one built for doc. e.upd is held.
+func (e *Engine) rebuild(doc *spec.Document) error {
+	ix, err := NewTextIndex()
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	store := newTurnStore(doc)
+	e.rw.Lock()
+	defer e.rw.Unlock()
+	store.carry(e.turns)
+	old := e.ix
+	e.ix, e.readOnly, e.indexed = ix, false, map[string]string{}
+	if err := e.indexGraph(doc); err != nil {
+		e.ix, e.readOnly = old, true
+		ix.Close()
+		return err
+	}
+	old.Close()
+	e.setGraph(doc, store)
+	e.forgetCounts()
+	e.startTurns(store, 1, "")
+	return nil
+}
+
+// forgetCounts drops the token counts of everything but turns, whose
+// text never changes. e.rw is held.
+func (e *Engine) forgetCounts() {
+	e.counts.Range(func(k, _ any) bool {
+		if _, key, _ := strings.Cut(k.(string), "\x00"); !strings.HasPrefix(key, kindTurn+":") {
+			e.counts.Delete(k)
+		}
+		return true
+	})
+}
+
+// Close stops the indexing, if it is under way, and releases the index.
+func (e *Engine) Close() error {
+	e.upd.Lock()
+	job := e.job
+	e.upd.Unlock()
+	if job != nil {
+		job.cancel()
+		<-job.done
+	}
+	return e.ix.Close()
+}
 
 // alwaysLoaded reports whether every context loads a node: a current
 // fact about who the user is, what they prefer, whom they know.
@@ -136,13 +408,8 @@ func stated(t spec.NodeType) bool {
 	return false
 }
 
-// turn returns turn n, if the memory has it.
-func (e *Engine) turn(n int) (spec.Turn, bool) {
-	if n < 1 || n > len(e.turns) {
-		return spec.Turn{}, false
-	}
-	return e.turns[n-1], true
-}
+// turn returns turn n, if the memory has it. e.rw is held for reading.
+func (e *Engine) turn(n int) (spec.Turn, bool) { return e.turns.turn(n) }
 
 // Search returns the nodes and turns that match text best, with their
 // BM25 scores, best first.
@@ -150,6 +417,8 @@ func (e *Engine) Search(ctx context.Context, text string, limit int) ([]Item, er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	e.rw.RLock()
+	defer e.rw.RUnlock()
 	hits, err := search(e.ix, text, limit)
 	if err != nil {
 		return nil, err

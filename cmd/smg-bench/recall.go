@@ -378,7 +378,7 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 // open (nil: restore.New); took is the time of the ingest alone.
 func buildEngine(ctx context.Context, turns []spec.Turn, open func(*spec.Document) (contextEngine, error)) (e contextEngine, took time.Duration, err error) {
 	if open == nil {
-		open = func(doc *spec.Document) (contextEngine, error) { return restore.New(doc) }
+		open = func(doc *spec.Document) (contextEngine, error) { return restore.New(doc, nil) }
 	}
 	m := smg.New(nil)
 	start := time.Now()

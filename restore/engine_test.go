@@ -1,0 +1,241 @@
+package restore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/smg/importer"
+	"github.com/smg-memory/smg/spec"
+)
+
+// checkoutAt returns the documents of the bundled coding conversation's
+// memory after each of the given numbers of turns (0: all of them), in
+// blocks of blockSize turns.
+func checkoutAt(t testing.TB, blockSize int, cuts ...int) []*spec.Document {
+	t.Helper()
+	res, err := importer.ReadFile("../testdata/conversations/checkout.json", importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := res.Conversations[0].Turns
+	b := graph.New(graph.Config{BlockSize: blockSize}, graph.Options{})
+	var docs []*spec.Document
+	for _, cut := range cuts {
+		if cut == 0 {
+			cut = len(turns)
+		}
+		for b.Turns() < cut {
+			if err := b.Add(turns[b.Turns()]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		docs = append(docs, b.Document())
+	}
+	return docs
+}
+
+func newEngine(t testing.TB, doc *spec.Document, cfg *Config) *Engine {
+	t.Helper()
+	e, err := New(doc, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// questions about the checkout conversation, from its beginning to its end.
+var checkoutQuestions = []string{
+	"Why did we choose Stripe Elements?",
+	"how was the webhook's 401 fixed?",
+	"database locked",
+	"what does the retry policy do",
+}
+
+// sameContexts checks that two engines give the same context to every
+// question.
+func sameContexts(t *testing.T, got, want *Engine) {
+	t.Helper()
+	for _, q := range checkoutQuestions {
+		g, err := got.Context(context.Background(), q, Options{Budget: 500, Wait: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := want.Context(context.Background(), q, Options{Budget: 500, Wait: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Text != w.Text || !reflect.DeepEqual(g.Items, w.Items) {
+			t.Errorf("%q: the contexts differ:\n--- got\n%s\n--- want\n%s", q, g.Text, w.Text)
+		}
+	}
+}
+
+// sameMatches checks that two engines' indexes match the same things for
+// every question, whatever their scores: an index that was updated
+// counts the documents it replaced in its statistics for a while, so its
+// scores, and the contexts it gives, may differ a little from those of a
+// fresh one.
+func sameMatches(t *testing.T, got, want *Engine) {
+	t.Helper()
+	for _, q := range checkoutQuestions {
+		var ids [2][]string
+		for i, e := range []*Engine{got, want} {
+			items, err := e.Search(context.Background(), q, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, it := range items {
+				ids[i] = append(ids[i], fmt.Sprint(it.Kind, it.NodeID, it.Turn))
+			}
+			slices.Sort(ids[i])
+		}
+		if !slices.Equal(ids[0], ids[1]) {
+			t.Errorf("%q: the updated index matches\n%v\nwant\n%v", q, ids[0], ids[1])
+		}
+	}
+}
+
+func TestUpdateIndexesWhatChanged(t *testing.T) {
+	docs := checkoutAt(t, 4, 6, 13, 0)
+	e := newEngine(t, docs[0], nil)
+	for _, doc := range docs[1:] {
+		if err := e.Update(doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Turn 28 came with the last update; a question about it finds it.
+	r, err := e.Context(context.Background(), "what does the retry policy do", Options{Budget: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Partial {
+		t.Error("a context of a complete index says it is partial")
+	}
+	sameMatches(t, e, newEngine(t, docs[2], nil))
+	if n, _ := e.ix.DocCount(); n != uint64(len(e.indexed)+e.turns.n) {
+		t.Errorf("the index holds %d documents, want %d nodes and blocks and %d turns", n, len(e.indexed), e.turns.n)
+	}
+}
+
+func TestBackgroundIndexing(t *testing.T) {
+	doc := checkoutAt(t, 4, 0)[0]
+	hold := make(chan struct{})
+	beforeTurns = func() { <-hold }
+	defer func() { beforeTurns = nil }()
+	e := newEngine(t, doc, &Config{Background: true})
+	if e.Complete() {
+		t.Fatal("complete before the turns are indexed")
+	}
+	r, err := e.Context(context.Background(), "database locked", Options{Budget: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Partial {
+		t.Error("a context asked before the turns are indexed does not say it is partial")
+	}
+	for _, it := range r.Items {
+		if it.Parts["search"] > 0 && it.Kind == "turn" {
+			t.Errorf("turn %d was found by search before any turn was indexed", it.Turn)
+		}
+	}
+	close(hold)
+	r, err = e.Context(context.Background(), "database locked", Options{Budget: 400, Wait: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Partial || !e.Complete() {
+		t.Error("partial after waiting for the index")
+	}
+	sameContexts(t, e, newEngine(t, doc, nil))
+}
+
+func TestIndexCache(t *testing.T) {
+	doc := checkoutAt(t, 4, 0)[0]
+	dir := filepath.Join(t.TempDir(), "memory.index")
+	first := newEngine(t, doc, &Config{Cache: dir, Key: "hash-1"})
+	if err := first.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if first.readOnly {
+		t.Fatal("the first engine did not build its index")
+	}
+	second := newEngine(t, doc, &Config{Cache: dir, Key: "hash-1"})
+	if !second.readOnly || !second.Complete() {
+		t.Fatal("the second engine did not open the cache")
+	}
+	// Only the blocks of the turns the answer used are decoded.
+	if _, err := second.Context(context.Background(), "database locked", Options{Budget: 100}); err != nil {
+		t.Fatal(err)
+	}
+	decoded := 0
+	for _, b := range second.turns.blocks {
+		if b != nil {
+			decoded++
+		}
+	}
+	if decoded == 0 || decoded == len(second.turns.blocks) {
+		t.Errorf("%d of %d blocks decoded after opening the cache", decoded, len(second.turns.blocks))
+	}
+	sameContexts(t, second, first)
+
+	// Another key is another document: the cache is rebuilt.
+	third := newEngine(t, doc, &Config{Cache: dir, Key: "hash-2"})
+	if third.readOnly {
+		t.Error("a cache made for another key was opened")
+	}
+	if err := third.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	key, err := os.ReadFile(filepath.Join(dir, cacheKeyFile))
+	if err != nil || !strings.Contains(string(key), "hash-2") {
+		t.Errorf("the cache's key is %q, %v; want hash-2", key, err)
+	}
+}
+
+func TestDamagedCacheIsRebuilt(t *testing.T) {
+	doc := checkoutAt(t, 4, 0)[0]
+	dir := filepath.Join(t.TempDir(), "memory.index")
+	if err := os.MkdirAll(filepath.Join(dir, "store"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{cacheKeyFile: string(cacheKey("k")), "store/root.bolt": "not a bolt file", cacheMetaFile: "{"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := newEngine(t, doc, &Config{Cache: dir, Key: "k"})
+	if e.readOnly {
+		t.Fatal("a damaged cache was opened")
+	}
+	if err := e.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	sameContexts(t, newEngine(t, doc, &Config{Cache: dir, Key: "k"}), e)
+}
+
+func TestUpdateOfACachedIndex(t *testing.T) {
+	docs := checkoutAt(t, 4, 13, 0)
+	dir := filepath.Join(t.TempDir(), "memory.index")
+	if err := newEngine(t, docs[0], &Config{Cache: dir, Key: "k"}).Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, docs[0], &Config{Cache: dir, Key: "k"})
+	if !e.readOnly {
+		t.Fatal("the cache was not opened")
+	}
+	if err := e.Update(docs[1]); err != nil {
+		t.Fatal(err)
+	}
+	sameContexts(t, e, newEngine(t, docs[1], nil))
+	if e.readOnly {
+		t.Error("the updated engine still uses the cache")
+	}
+}
