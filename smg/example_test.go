@@ -130,7 +130,7 @@ func ExampleMemory() {
 		log.Fatal(err)
 	}
 
-	m, err := smg.Open(name, nil, nil)
+	m, err := smg.Open(name, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

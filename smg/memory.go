@@ -1,14 +1,20 @@
 package smg
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -40,11 +46,25 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Memory is a memory being built and used: turns go in, a document comes
-// out. It is safe for concurrent use: ingesting and reading are serialized.
+// Memory is a memory being built and used: turns go in, contexts and a
+// document come out. It is safe for concurrent use: ingesting and reading
+// are serialized.
+//
+// A memory opened from a file answers at once: what it replays to
+// continue the memory (see [Load]) waits for the first turn ingested.
 type Memory struct {
-	mu sync.Mutex
-	b  *graph.Builder
+	mu  sync.Mutex
+	b   *graph.Builder // nil until an opened memory takes a turn
+	doc *spec.Document // the document opened, until b is made from it
+	cfg Config
+
+	// gen counts the changes to the memory, and engGen the change eng
+	// was last brought up to.
+	gen, engGen int
+	eng         *restore.Engine
+	// cache and key are the index cache of an opened file and the hash
+	// of the file's bytes; empty for a memory built here.
+	cache, key string
 }
 
 // New returns an empty memory.
@@ -55,36 +75,85 @@ func New(opts *Options) *Memory {
 	return &Memory{b: graph.New(opts.Config, graph.Options{
 		ID: opts.ID, ProjectID: opts.ProjectID, ProjectName: opts.ProjectName,
 		Description: opts.Description, Tags: opts.Tags, Scope: opts.Scope, Now: opts.Now,
-	})}
+	}), cfg: opts.Config}
 }
 
 // Load continues the memory of a document: turns ingested after it are
 // numbered after its turns, and the nodes they mention are reactivated.
-// Loading replays the document's archived turns (see [graph.Load]); it costs
-// about what ingesting them did.
+// Before the first of them it replays the document's archived turns (see
+// [graph.Load]), which costs about what ingesting them did; a document
+// that cannot be replayed fails that Ingest. Until then, the memory
+// answers from the document as it is. The memory keeps doc: it must not
+// change.
 func Load(doc *spec.Document, cfg *Config) (*Memory, error) {
-	var c Config
+	if doc == nil {
+		return nil, errors.New("loading the memory: no document")
+	}
+	m := &Memory{doc: doc}
 	if cfg != nil {
-		c = *cfg
+		m.cfg = *cfg
 	}
-	b, err := graph.Load(doc, c)
-	if err != nil {
-		return nil, fmt.Errorf("loading the memory: %w", err)
-	}
-	return &Memory{b: b}, nil
+	return m, nil
+}
+
+// OpenOptions tell how to open a memory's file. The zero value opens an
+// unencrypted file with the default limits and keeps no index cache.
+type OpenOptions struct {
+	// Decode reads the file: its password, its limits.
+	Decode DecodeOptions
+	// Config sets the numbers of the write path for the turns ingested
+	// after opening.
+	Config Config
+	// IndexCache is a directory where the full-text index of the memory
+	// is kept between runs (see [IndexCacheDir] for the usual place). It
+	// is reopened in about a millisecond when it was made for the file's
+	// exact bytes, and rebuilt in the background otherwise. It is never
+	// used for an encrypted file: the index holds the memory's text.
+	IndexCache string
+}
+
+// IndexCacheDir is the usual index cache of the named file: a hidden
+// directory beside it, ".NAME.index".
+func IndexCacheDir(name string) string {
+	return filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".index")
 }
 
 // Open reads the named file and continues its memory, as [Load] does.
-func Open(name string, opts *DecodeOptions, cfg *Config) (*Memory, error) {
-	doc, err := ReadFile(name, opts)
+// opts may be nil.
+func Open(name string, opts *OpenOptions) (*Memory, error) {
+	if opts == nil {
+		opts = &OpenOptions{}
+	}
+	raw, err := readLimited(name, opts.Decode.Limits.withDefaults())
 	if err != nil {
 		return nil, err
 	}
-	m, err := Load(doc, cfg)
+	d, err := decode(bytes.NewReader(raw), &opts.Decode)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	m, err := Load(d.Doc, &opts.Config)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if opts.IndexCache != "" && !d.Form.Encrypted {
+		sum := sha256.Sum256(raw)
+		m.cache, m.key = opts.IndexCache, hex.EncodeToString(sum[:])
+	}
 	return m, nil
+}
+
+// builder returns the memory's builder, replaying the opened document the
+// first time. m.mu is held.
+func (m *Memory) builder() (*graph.Builder, error) {
+	if m.b == nil {
+		b, err := graph.Load(m.doc, m.cfg)
+		if err != nil {
+			return nil, fmt.Errorf("loading the memory: %w", err)
+		}
+		m.b, m.doc = b, nil
+	}
+	return m.b, nil
 }
 
 // Ingest adds one turn to the memory.
@@ -94,7 +163,12 @@ func (m *Memory) Ingest(ctx context.Context, t Turn) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.b.Add(t)
+	b, err := m.builder()
+	if err != nil {
+		return err
+	}
+	m.gen++
+	return b.Add(t)
 }
 
 // IngestAll adds turns in order. It stops at the first turn that fails, or
@@ -103,11 +177,16 @@ func (m *Memory) Ingest(ctx context.Context, t Turn) error {
 func (m *Memory) IngestAll(ctx context.Context, turns []Turn) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	b, err := m.builder()
+	if err != nil {
+		return 0, err
+	}
 	for i, t := range turns {
 		if err := ctx.Err(); err != nil {
 			return i, err
 		}
-		if err := m.b.Add(t); err != nil {
+		m.gen++
+		if err := b.Add(t); err != nil {
 			return i, fmt.Errorf("turn %d: %w", i+1, err)
 		}
 	}
@@ -118,7 +197,19 @@ func (m *Memory) IngestAll(ctx context.Context, turns []Turn) (int, error) {
 func (m *Memory) Turns() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.b == nil {
+		return lastTurn(m.doc)
+	}
 	return m.b.Turns()
+}
+
+// lastTurn is the number of the last turn a document's archive holds.
+func lastTurn(doc *spec.Document) int {
+	n := 0
+	for _, b := range doc.DeepArchive.Blocks {
+		n = max(n, b.TurnRange[1])
+	}
+	return n
 }
 
 // Document returns the memory as a document, as of its last turn. The
@@ -126,6 +217,9 @@ func (m *Memory) Turns() int {
 func (m *Memory) Document() *spec.Document {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.b == nil {
+		return cloneDocument(m.doc)
+	}
 	return m.b.Document()
 }
 

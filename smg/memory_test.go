@@ -42,7 +42,7 @@ func TestMemorySaveOpenContinue(t *testing.T) {
 	if err := first.Save(name, nil); err != nil {
 		t.Fatal(err)
 	}
-	m, err := smg.Open(name, nil, nil)
+	m, err := smg.Open(name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

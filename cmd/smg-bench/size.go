@@ -223,7 +223,7 @@ func (s sizeMeter) conversation(c importer.Conversation, target float64) (sizeRo
 	if err != nil {
 		return r, err
 	}
-	open, err := timeMedian(s.count, func() error { _, err := smg.Open(path, nil, nil); return err })
+	open, err := timeMedian(s.count, func() error { _, err := smg.Open(path, nil); return err })
 	if err != nil {
 		return r, err
 	}

@@ -112,7 +112,7 @@ func (a *app) ingestInto(ctx context.Context, name, project string, inputs []inp
 			password = p
 			return p, err
 		}
-		if m, err = smg.Open(name, opts, nil); err != nil {
+		if m, err = smg.Open(name, &smg.OpenOptions{Decode: *opts}); err != nil {
 			return err
 		}
 		before = m.Turns()

@@ -1,0 +1,131 @@
+package smg
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/smg-memory/smg/restore"
+	"github.com/smg-memory/smg/spec"
+)
+
+// ContextOptions shape a context: its token budget, the tokenizer that
+// counts it, the share of each section, and whether to wait for the whole
+// index (see [restore.Options]). The zero value is a context of
+// restore.DefaultBudget tokens, counted by the estimator.
+type ContextOptions = restore.Options
+
+// ContextResult is a context, its size and the provenance of everything
+// in it (see [restore.Result]).
+type ContextResult = restore.Result
+
+// Found is one thing a search or a context found, and why (see
+// [restore.Item]).
+type Found = restore.Item
+
+// Context assembles what a model needs to answer query from the memory,
+// inside the budget of opts (nil is the zero ContextOptions): working
+// memory and the facts always loaded, what full-text search finds, the
+// graph around it, the artifacts of the nodes chosen and the turns they
+// came from. The result says what went in and why.
+//
+// The first call builds the memory's index. A memory built here indexes
+// everything before it answers; one opened from a file with an index
+// cache reopens the cache, and otherwise indexes its nodes at once and
+// its turns in the background: until they are indexed, a context is
+// built from the rest and says so (Partial), unless opts.Wait. After
+// turns are ingested, the next call indexes only what changed: there is
+// no save and load between a turn and the next question.
+func (m *Memory) Context(ctx context.Context, query string, opts *ContextOptions) (*ContextResult, error) {
+	e, err := m.engine()
+	if err != nil {
+		return nil, err
+	}
+	var o ContextOptions
+	if opts != nil {
+		o = *opts
+	}
+	return e.Context(ctx, query, o)
+}
+
+// Search returns the nodes, turns and archive blocks that match text
+// best, with their full-text scores, best first: at most limit of them.
+// It does not wait for the turns to be indexed (see [Memory.Context]).
+func (m *Memory) Search(ctx context.Context, text string, limit int) ([]Found, error) {
+	e, err := m.engine()
+	if err != nil {
+		return nil, err
+	}
+	return e.Search(ctx, text, limit)
+}
+
+// WaitIndex waits until the memory's index holds every turn, building it
+// if need be, and returns the error that stopped the indexing, if one
+// did. A failure to write the index cache is returned too: the index is
+// complete then.
+func (m *Memory) WaitIndex(ctx context.Context) error {
+	e, err := m.engine()
+	if err != nil {
+		return err
+	}
+	return e.Wait(ctx)
+}
+
+// Close releases the memory's index, stopping the indexing under way. The
+// memory stays usable: the next context builds the index again.
+func (m *Memory) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.eng == nil {
+		return nil
+	}
+	err := m.eng.Close()
+	m.eng = nil
+	return err
+}
+
+// engine returns the memory's engine, made or brought up to date.
+func (m *Memory) engine() (*restore.Engine, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.eng != nil && m.engGen == m.gen {
+		return m.eng, nil
+	}
+	doc := m.doc
+	if m.b != nil {
+		doc = m.b.Document()
+	}
+	if m.eng != nil {
+		if err := m.eng.Update(doc); err != nil {
+			return nil, fmt.Errorf("indexing the memory: %w", err)
+		}
+		m.engGen = m.gen
+		return m.eng, nil
+	}
+	cfg := &restore.Config{}
+	if m.b == nil {
+		// An opened file: its cache, if any, or its turns in the
+		// background, so that the first context need not wait for them.
+		cfg.Background, cfg.Cache, cfg.Key = true, m.cache, m.key
+	}
+	e, err := restore.New(doc, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("indexing the memory: %w", err)
+	}
+	m.eng, m.engGen = e, m.gen
+	return e, nil
+}
+
+// cloneDocument returns a deep copy of doc.
+func cloneDocument(doc *spec.Document) *spec.Document {
+	b, err := json.Marshal(doc)
+	if err != nil {
+		panic(fmt.Sprintf("smg: copying a document: %v", err))
+	}
+	out := new(spec.Document)
+	if err := json.Unmarshal(b, out); err != nil {
+		panic(fmt.Sprintf("smg: copying a document: %v", err))
+	}
+	return out
+}
