@@ -1,0 +1,170 @@
+package smg_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/smg-memory/smg/restore"
+	"github.com/smg-memory/smg/smg"
+)
+
+// hasTurn reports whether a context includes turn n.
+func hasTurn(r *smg.ContextResult, n int) bool {
+	return slices.ContainsFunc(r.Items, func(it restore.Item) bool { return it.Kind == "turn" && it.Turn == n })
+}
+
+// A live memory answers from the turn just ingested, without a save and a
+// load in between, and gives what a memory built at once gives.
+func TestContextOfALiveMemory(t *testing.T) {
+	turns := checkoutTurns(t)
+	ctx := context.Background()
+	live := smg.New(nil)
+	defer live.Close()
+	q := "what did we decide about the database?"
+	for i, tu := range turns {
+		if err := live.Ingest(ctx, tu); err != nil {
+			t.Fatal(err)
+		}
+		r, err := live.Context(ctx, q, &smg.ContextOptions{Budget: 300})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Partial || r.Tokens > 300 {
+			t.Fatalf("after turn %d: partial %v, %d tokens", i+1, r.Partial, r.Tokens)
+		}
+		if strings.Contains(tu.Content, "database is locked") && !hasTurn(r, i+1) {
+			t.Errorf("turn %d, about the locked database, is not in the context asked right after it:\n%s", i+1, r.Text)
+		}
+	}
+	items, err := live.Search(ctx, "idempotency", 10)
+	if err != nil || len(items) == 0 {
+		t.Fatalf("search: %v, %v", items, err)
+	}
+}
+
+func TestContextOfAnOpenedFile(t *testing.T) {
+	ctx := context.Background()
+	m := smg.New(nil)
+	if _, err := m.IngestAll(ctx, checkoutTurns(t)); err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Context(ctx, "how was the webhook's 401 fixed?", &smg.ContextOptions{Budget: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	name := filepath.Join(dir, "m.smg")
+	if err := m.Save(name, nil); err != nil {
+		t.Fatal(err)
+	}
+	cache := smg.IndexCacheDir(name)
+	if cache != filepath.Join(dir, ".m.smg.index") {
+		t.Errorf("the cache of %s is %s", name, cache)
+	}
+	for run := range 2 {
+		o, err := smg.Open(name, &smg.OpenOptions{IndexCache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := o.Context(ctx, "how was the webhook's 401 fixed?", &smg.ContextOptions{Budget: 400, Wait: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Text != want.Text || !reflect.DeepEqual(got.Items, want.Items) {
+			t.Errorf("run %d: the opened file's context differs from the memory's:\n%s\nwant\n%s", run, got.Text, want.Text)
+		}
+		if err := o.WaitIndex(ctx); err != nil {
+			t.Fatal(err)
+		}
+		o.Close()
+		if _, err := os.Stat(filepath.Join(cache, "smg-key")); err != nil {
+			t.Errorf("run %d: no index cache: %v", run, err)
+		}
+	}
+
+	// Ingesting into an opened memory replays it first, and then the
+	// context has the new turn.
+	o, err := smg.Open(name, &smg.OpenOptions{IndexCache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	if _, err := o.Context(ctx, "payments", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Ingest(ctx, smg.Turn{Role: "user", Content: "The warehouse in Rotterdam ships the parcels on Tuesdays."}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := o.Context(ctx, "when does the Rotterdam warehouse ship?", &smg.ContextOptions{Budget: 300, Wait: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := m.Turns() + 1; o.Turns() != n || !hasTurn(r, n) {
+		t.Errorf("%d turns, and the new turn %d is not in the context:\n%s", o.Turns(), n, r.Text)
+	}
+}
+
+// An encrypted memory's index would hold its text in the clear: it is
+// never cached.
+func TestNoIndexCacheForAnEncryptedFile(t *testing.T) {
+	ctx := context.Background()
+	m := smg.New(nil)
+	if _, err := m.IngestAll(ctx, checkoutTurns(t)); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "secret.smg")
+	pw := []byte("correct horse")
+	if err := m.Save(name, &smg.EncodeOptions{Password: pw}); err != nil {
+		t.Fatal(err)
+	}
+	o, err := smg.Open(name, &smg.OpenOptions{Decode: smg.DecodeOptions{Password: pw}, IndexCache: smg.IndexCacheDir(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	r, err := o.Context(ctx, "database locked", &smg.ContextOptions{Wait: true})
+	if err != nil || len(r.Items) == 0 {
+		t.Fatalf("%v, %v", r, err)
+	}
+	if err := o.WaitIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(smg.IndexCacheDir(name)); !os.IsNotExist(err) {
+		t.Errorf("an encrypted memory left an index cache: %v", err)
+	}
+}
+
+// An opened memory that has not taken a turn gives back its document as
+// it was read.
+func TestOpenedDocument(t *testing.T) {
+	m := smg.New(nil)
+	if _, err := m.IngestAll(context.Background(), checkoutTurns(t)); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "m.smg")
+	if err := m.Save(name, nil); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(name)
+	o, err := smg.Open(name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := o.Marshal(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Error("an opened memory, saved again, differs from its file")
+	}
+	doc := o.Document()
+	doc.SemanticGraph.Nodes = nil
+	if again := o.Document(); len(again.SemanticGraph.Nodes) == 0 {
+		t.Error("changing the document changed the memory")
+	}
+}
