@@ -45,8 +45,16 @@ var poolOf = map[string]int{
 // and how much a hit lends to the turns around it (a question and its
 // answer are neighbours).
 const (
-	searchHits    = 200
-	expandFrom    = 10
+	searchHits = 200
+	expandFrom = 10
+	// spreadFanout is how many of a node's edges, the strongest, the
+	// spread follows, and keepNodes how many of the nodes it scores
+	// become candidates. A context has room for a handful of nodes, and
+	// a hub (a person everyone talks about) has thousands of edges: on a
+	// 10,000-turn memory, following all of them made a context cost
+	// 45 ms, most of it spent on nodes that never fit.
+	spreadFanout  = 16
+	keepNodes     = 100
 	hopDecay      = 0.5
 	sourceShare   = 0.9
 	neighborShare = 0.3
@@ -168,17 +176,21 @@ func (e *Engine) candidates(query string, hits []hit) []cand {
 		for depth := 1; depth <= 2; depth++ {
 			var next []string
 			for _, from := range frontier {
-				for _, ed := range e.adj[from] {
+				edges := e.adj[from]
+				edges = edges[:min(len(edges), spreadFanout)]
+				for _, ed := range edges {
 					to := ed.To
 					if to == from {
 						to = ed.From
 					}
 					n := e.nodes[to]
-					if n == nil || seen[to] {
+					if n == nil || to == id {
 						continue
 					}
-					seen[to] = true
-					next = append(next, to)
+					if !seen[to] {
+						seen[to] = true
+						next = append(next, to)
+					}
 					v := start * ed.Strength * math.Pow(hopDecay, float64(depth)) * (0.5 + 0.5*n.Activation)
 					if nodeScore[to] == nil {
 						nodeScore[to] = map[string]float64{}
@@ -195,10 +207,19 @@ func (e *Engine) candidates(query string, hits []hit) []cand {
 		parts["importance"] = n.Importance
 		return base * (0.6 + 0.4*n.Importance)
 	}
+	type scored struct {
+		id string
+		s  float64
+	}
+	var ranked []scored
 	for _, id := range sortedKeys(nodeScore) {
+		ranked = append(ranked, scored{id, score(nodeScore[id], e.nodes[id])})
+	}
+	slices.SortStableFunc(ranked, func(a, b scored) int { return cmp.Compare(b.s, a.s) })
+	for _, r := range ranked[:min(len(ranked), keepNodes)] {
+		id, s := r.id, r.s
 		n := e.nodes[id]
 		parts := nodeScore[id]
-		s := score(parts, n)
 		if t, ok := e.source[id]; ok {
 			if turnScore[t] == nil {
 				turnScore[t] = map[string]float64{}
@@ -359,6 +380,7 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation) []cand {
 	used, spent := [pools]int{}, 0
 	open := map[string]bool{}
 	groups := map[string]int{} // the cost of a date line, once it is paid: 0
+	lineCost := map[string]int{}
 	taken := make([]bool, len(cands))
 	var chosen []cand
 	try := func(i int, capped bool) {
@@ -370,7 +392,10 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation) []cand {
 		if c.group != "" {
 			g, ok := groups[c.group]
 			if !ok {
-				g = tk.Count(c.group) + 1
+				if g, ok = lineCost[c.group]; !ok {
+					g = tk.Count(c.group) + 1
+					lineCost[c.group] = g
+				}
 			}
 			cost += g
 		}

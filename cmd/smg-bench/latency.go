@@ -1,0 +1,293 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smg-memory/smg/restore"
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/importer"
+	"github.com/smg-memory/smg/spec"
+)
+
+// latencyOptions are latency's flags.
+type latencyOptions struct {
+	data      string
+	turns     int
+	budget    int
+	tokenizer string
+	count     int
+	live      int
+}
+
+// latencyReport is what latency measures on one memory. Times are
+// medians of count runs, in milliseconds.
+type latencyReport struct {
+	Data      string  `json:"data"`
+	Turns     int     `json:"turns"`
+	Nodes     int     `json:"nodes"`
+	Edges     int     `json:"edges"`
+	FileBytes int     `json:"file_bytes"`
+	Budget    int     `json:"budget"`
+	Tokenizer string  `json:"tokenizer"`
+	BuildS    float64 `json:"build_s"`
+	// Cold opens, without the index cache: reading the file, then the
+	// first context (built before the turns are indexed, unless the
+	// index is quicker), then the whole index.
+	DecodeMs        float64 `json:"decode_ms"`
+	FirstContextMs  float64 `json:"first_context_ms"`
+	FirstPartial    bool    `json:"first_context_partial"`
+	IndexReadyMs    float64 `json:"index_ready_ms"`
+	CachedContextMs float64 `json:"cached_first_context_ms"`
+	// IndexCachedMs is from opening the file without a cache to the
+	// whole index written to the cache.
+	IndexCachedMs   float64 `json:"index_and_cache_ms"`
+	Context         latency `json:"context_ms"`
+	LiveTurnContext latency `json:"live_turn_context_ms"`
+	PeakRSSMB       float64 `json:"peak_rss_mb"`
+}
+
+func latencyCommand(stdout io.Writer) *cobra.Command {
+	var o latencyOptions
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "latency --data FILE",
+		Short: "Measure opening a large memory and answering from it",
+		Long: `latency builds one memory of --turns turns from the conversations of a
+LoCoMo file (repeated as often as needed), saves it, and measures, each a
+median of --count runs: reading the file; from opening it to the first
+context and to the whole index, without the index cache; from opening it
+to the first context with the cache; then the latency of a context for each
+question of the file on the whole index, and of a context asked right
+after a turn is ingested into the live memory (the incremental update
+included). The tokenizer is loaded before any timing: a process loads it
+once.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.data == "" {
+				return errors.New("latency: --data FILE is required")
+			}
+			rep, err := measureLatency(cmd.Context(), o, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(stdout, rep)
+			}
+			return writeLatency(stdout, rep)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.data, "data", "", "a LoCoMo file: its turns make the memory, its questions the queries")
+	f.IntVar(&o.turns, "turns", 10000, "the memory's number of turns")
+	f.IntVar(&o.budget, "budget", 1000, "the token budget of each context")
+	f.StringVar(&o.tokenizer, "tokenizer", restore.CL100K, "count tokens with cl100k, o200k or estimate")
+	f.IntVar(&o.count, "count", 5, "runs of each cold-open measure")
+	f.IntVar(&o.live, "live", 50, "turns ingested into the live memory, each followed by a context")
+	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*latencyReport, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if o.turns <= 0 || o.budget <= 0 || o.count <= 0 {
+		return nil, errors.New("latency: --turns, --budget and --count must be positive")
+	}
+	tk, err := restore.NewTokenizer(o.tokenizer)
+	if err != nil {
+		return nil, fmt.Errorf("latency: %w", err)
+	}
+	tk.Count("load the tokenizer's vocabulary now")
+	data, err := os.ReadFile(o.data)
+	if err != nil {
+		return nil, fmt.Errorf("latency: %w", err)
+	}
+	res, err := importer.Read(bytes.NewReader(data), importer.Options{Format: importer.LoCoMo, Name: o.data})
+	if err != nil {
+		return nil, fmt.Errorf("latency: %w", err)
+	}
+	samples, err := readLoCoMoQA(data)
+	if err != nil {
+		return nil, fmt.Errorf("latency: %s: %w", o.data, err)
+	}
+	var all []spec.Turn
+	for _, c := range res.Conversations {
+		all = append(all, c.Turns...)
+	}
+	var questions []string
+	for _, s := range samples {
+		for _, q := range s.Questions {
+			questions = append(questions, q.Question)
+		}
+	}
+	if len(all) == 0 || len(questions) == 0 {
+		return nil, fmt.Errorf("latency: %s: no turns or no questions", o.data)
+	}
+	// The memory's turns, and the live ones asked after it.
+	turns := make([]spec.Turn, 0, o.turns+o.live)
+	for len(turns) < o.turns+o.live {
+		turns = append(turns, all[len(turns)%len(all)])
+	}
+	live := turns[o.turns:]
+	turns = turns[:o.turns]
+
+	rep := &latencyReport{Data: o.data, Turns: o.turns, Budget: o.budget, Tokenizer: tk.Name()}
+	m := smg.New(nil)
+	start := time.Now()
+	if _, err := m.IngestAll(ctx, turns); err != nil {
+		return nil, fmt.Errorf("latency: ingest: %w", err)
+	}
+	rep.BuildS = time.Since(start).Seconds()
+	dir, err := os.MkdirTemp("", "smg-latency-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	name := filepath.Join(dir, "memory.smg")
+	if err := m.Save(name, nil); err != nil {
+		return nil, fmt.Errorf("latency: %w", err)
+	}
+	doc, err := smg.ReadFile(name, nil)
+	if err != nil {
+		return nil, err
+	}
+	rep.Nodes, rep.Edges = len(doc.SemanticGraph.Nodes), len(doc.SemanticGraph.Edges)
+	if fi, err := os.Stat(name); err == nil {
+		rep.FileBytes = int(fi.Size())
+	}
+	opts := &smg.ContextOptions{Budget: o.budget, Tokenizer: tk}
+	q0 := questions[0]
+
+	decode, err := timeMedian(o.count, func() error { _, err := smg.ReadFile(name, nil); return err })
+	if err != nil {
+		return nil, err
+	}
+	rep.DecodeMs = ms(decode)
+
+	var first, ready []time.Duration
+	for range o.count {
+		start := time.Now()
+		om, err := smg.Open(name, nil)
+		if err != nil {
+			return nil, err
+		}
+		r, err := om.Context(ctx, q0, opts)
+		if err != nil {
+			return nil, err
+		}
+		first = append(first, time.Since(start))
+		rep.FirstPartial = rep.FirstPartial || r.Partial
+		if err := om.WaitIndex(ctx); err != nil {
+			return nil, err
+		}
+		ready = append(ready, time.Since(start))
+		om.Close()
+	}
+	rep.FirstContextMs, rep.IndexReadyMs = percentiles(first).P50, percentiles(ready).P50
+
+	cache := filepath.Join(dir, "index")
+	var writes, cached []time.Duration
+	for range o.count {
+		os.RemoveAll(cache)
+		start := time.Now()
+		om, err := smg.Open(name, &smg.OpenOptions{IndexCache: cache})
+		if err != nil {
+			return nil, err
+		}
+		if err := om.WaitIndex(ctx); err != nil {
+			return nil, err
+		}
+		writes = append(writes, time.Since(start))
+		om.Close()
+
+		start = time.Now()
+		om, err = smg.Open(name, &smg.OpenOptions{IndexCache: cache})
+		if err != nil {
+			return nil, err
+		}
+		r, err := om.Context(ctx, q0, opts)
+		if err != nil {
+			return nil, err
+		}
+		cached = append(cached, time.Since(start))
+		om.Close()
+		if r.Partial {
+			fmt.Fprintln(warn, "latency: the context after opening the cache was partial: the cache was not used")
+		}
+	}
+	rep.IndexCachedMs, rep.CachedContextMs = percentiles(writes).P50, percentiles(cached).P50
+
+	// Steady state: every question on the whole index.
+	om, err := smg.Open(name, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer om.Close()
+	if err := om.WaitIndex(ctx); err != nil {
+		return nil, err
+	}
+	var calls []time.Duration
+	for _, q := range questions {
+		start := time.Now()
+		if _, err := om.Context(ctx, q, opts); err != nil {
+			return nil, err
+		}
+		calls = append(calls, time.Since(start))
+	}
+	rep.Context = percentiles(calls)
+
+	// Live: a turn, then a question, with the index brought up to date in
+	// between.
+	if _, err := m.Context(ctx, q0, opts); err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	calls = calls[:0]
+	for i, t := range live {
+		if err := m.Ingest(ctx, t); err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		if _, err := m.Context(ctx, questions[i%len(questions)], opts); err != nil {
+			return nil, err
+		}
+		calls = append(calls, time.Since(start))
+	}
+	rep.LiveTurnContext = percentiles(calls)
+	rep.PeakRSSMB = peakRSSMB()
+	return rep, nil
+}
+
+func writeLatency(w io.Writer, r *latencyReport) error {
+	partial := "complete"
+	if r.FirstPartial {
+		partial = "partial"
+	}
+	_, err := fmt.Fprintf(w, `%s: a memory of %d turns, %d nodes, %d edges; %d bytes; built in %.1f s
+budget %d tokens (%s); times are medians
+
+cold open, no index cache
+  read the file              %8.1f ms
+  open → first context       %8.1f ms  (%s)
+  open → whole index         %8.1f ms
+cold open, index cache
+  open → first context       %8.1f ms
+  open → index and cache     %8.1f ms
+context, whole index         p50 %6.1f ms  p99 %6.1f ms  (%d questions)
+live: turn → context         p50 %6.1f ms  p99 %6.1f ms  (%d turns)
+peak memory                  %8.0f MB
+`, r.Data, r.Turns, r.Nodes, r.Edges, r.FileBytes, r.BuildS, r.Budget, r.Tokenizer,
+		r.DecodeMs, r.FirstContextMs, partial, r.IndexReadyMs, r.CachedContextMs, r.IndexCachedMs,
+		r.Context.P50, r.Context.P99, r.Context.Calls, r.LiveTurnContext.P50, r.LiveTurnContext.P99, r.LiveTurnContext.Calls, r.PeakRSSMB)
+	return err
+}
