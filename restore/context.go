@@ -2,6 +2,7 @@ package restore
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -59,28 +60,32 @@ type Result struct {
 
 // Item is one thing a context includes, and why.
 type Item struct {
-	// Section is the heading it is under.
-	Section string `json:"section"`
+	// Section is the heading it is under; none for a search's.
+	Section string `json:"section,omitempty"`
 	// Kind is summary, goal, node, turn or artifact.
 	Kind       string    `json:"kind"`
 	NodeID     string    `json:"nodeId,omitempty"`
-	Turn       int       `json:"turn,omitempty"`
+	Turn       int       `json:"turn,omitzero"`
 	ExternalID string    `json:"externalId,omitempty"`
 	Timestamp  time.Time `json:"timestamp,omitzero"`
 	ArtifactID string    `json:"artifactId,omitempty"`
-	Version    int       `json:"version,omitempty"`
+	Version    int       `json:"version,omitzero"`
+	// Text is what a search found: a node's label, a turn's content, a
+	// block's summary. A context's items leave it out: their text is the
+	// context's.
+	Text string `json:"text,omitempty"`
 	// Score is what ranked it; Parts what the score is made of (search,
 	// graph, importance, activation, …).
 	Score  float64            `json:"score"`
 	Parts  map[string]float64 `json:"parts,omitempty"`
-	Tokens int                `json:"tokens"`
+	Tokens int                `json:"tokens,omitzero"`
 }
 
 // Context assembles the context for query. The same document and query
 // give the same context, once the turns are indexed.
 func (e *Engine) Context(ctx context.Context, query string, opts Options) (*Result, error) {
 	if opts.Wait {
-		if err := e.Wait(ctx); err != nil {
+		if err := e.Wait(ctx); err != nil && !errors.Is(err, ErrIndexCache) {
 			return nil, err
 		}
 	}

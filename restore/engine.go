@@ -3,6 +3,7 @@ package restore
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -218,7 +219,7 @@ func (e *Engine) startTurns(store *turnStore, first int, cache string) {
 		job.err = e.indexTurns(ctx, store, first)
 		if job.err == nil && cache != "" {
 			if err := writeCache(e.ix, cache, e.cfg.Key); err != nil {
-				job.cacheErr = fmt.Errorf("restore: index cache: %w", err)
+				job.cacheErr = fmt.Errorf("%w: %w", ErrIndexCache, err)
 			}
 		}
 	}()
@@ -269,10 +270,14 @@ func (e *Engine) indexTurns(ctx context.Context, store *turnStore, first int) er
 	return flush()
 }
 
+// ErrIndexCache reports an index cache that could not be written. The
+// index is complete: only the next engine will index again.
+var ErrIndexCache = errors.New("restore: writing the index cache")
+
 // Wait waits until every turn is indexed, or ctx is done, and returns the
-// error that stopped the indexing, if one did: a block that could not be
-// read, or an index cache that could not be written (the index itself is
-// complete then).
+// error that stopped the indexing, if one did (a block that could not be
+// read, say), or else one that matches ErrIndexCache when the index cache
+// could not be written.
 func (e *Engine) Wait(ctx context.Context) error {
 	e.upd.Lock()
 	job := e.job
@@ -417,8 +422,8 @@ func stated(t spec.NodeType) bool {
 // turn returns turn n, if the memory has it. e.rw is held for reading.
 func (e *Engine) turn(n int) (spec.Turn, bool) { return e.turns.turn(n) }
 
-// Search returns the nodes and turns that match text best, with their
-// BM25 scores, best first.
+// Search returns the nodes, turns and archive blocks that match text
+// best, with their BM25 scores and their text, best first.
 func (e *Engine) Search(ctx context.Context, text string, limit int) ([]Item, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -434,13 +439,25 @@ func (e *Engine) Search(ctx context.Context, text string, limit int) ([]Item, er
 		it := Item{Score: h.score, Parts: map[string]float64{"search": h.score}}
 		switch h.kind {
 		case kindNode:
-			it.Kind, it.NodeID = "node", h.key
+			n := e.nodes[h.key]
+			if n == nil {
+				continue // indexed by an update under way
+			}
+			it.Kind, it.NodeID, it.Text = "node", h.key, n.Label
 		case kindTurn:
 			n, _ := strconv.Atoi(h.key)
-			t, _ := e.turn(n)
-			it.Kind, it.Turn, it.ExternalID, it.Timestamp = "turn", n, t.ExternalID, t.Timestamp
+			t, ok := e.turn(n)
+			if !ok {
+				continue
+			}
+			it.Kind, it.Turn, it.ExternalID, it.Timestamp, it.Text = "turn", n, t.ExternalID, t.Timestamp, t.Content
 		case kindBlock:
 			it.Kind, it.NodeID = "block", h.key
+			for _, b := range e.doc.DeepArchive.Blocks {
+				if b.ID == h.key {
+					it.Text = b.Summary
+				}
+			}
 		}
 		out = append(out, it)
 	}

@@ -2,11 +2,12 @@ package restore
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"slices"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -237,5 +238,23 @@ func TestUpdateOfACachedIndex(t *testing.T) {
 	sameContexts(t, e, newEngine(t, docs[1], nil))
 	if e.readOnly {
 		t.Error("the updated engine still uses the cache")
+	}
+}
+
+// A cache that cannot be written costs only the next engine's time: the
+// index is complete, and contexts that wait for it are answered.
+func TestUnwritableCache(t *testing.T) {
+	doc := checkoutAt(t, 4, 0)[0]
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, doc, &Config{Background: true, Cache: filepath.Join(file, "index"), Key: "k"})
+	if err := e.Wait(context.Background()); !errors.Is(err, ErrIndexCache) {
+		t.Fatalf("Wait: %v, want ErrIndexCache", err)
+	}
+	r, err := e.Context(context.Background(), "database locked", Options{Budget: 300, Wait: true})
+	if err != nil || r.Partial || !e.Complete() {
+		t.Fatalf("partial %v, complete %v, %v", r != nil && r.Partial, e.Complete(), err)
 	}
 }

@@ -24,6 +24,11 @@ type ContextResult = restore.Result
 // [restore.Item]).
 type Found = restore.Item
 
+// ErrIndexCache reports an index cache that could not be written (see
+// [OpenOptions.IndexCache]): the index is complete, only the next open
+// will index again.
+var ErrIndexCache = restore.ErrIndexCache
+
 // Context assembles what a model needs to answer query from the memory,
 // inside the budget of opts (nil is the zero ContextOptions): working
 // memory and the facts always loaded, what full-text search finds, the
@@ -50,7 +55,8 @@ func (m *Memory) Context(ctx context.Context, query string, opts *ContextOptions
 }
 
 // Search returns the nodes, turns and archive blocks that match text
-// best, with their full-text scores, best first: at most limit of them.
+// best, with their full-text scores and their text (a node's label, a
+// turn's content, a block's summary), best first: at most limit of them.
 // It does not wait for the turns to be indexed (see [Memory.Context]).
 func (m *Memory) Search(ctx context.Context, text string, limit int) ([]Found, error) {
 	e, err := m.engine()
@@ -62,8 +68,8 @@ func (m *Memory) Search(ctx context.Context, text string, limit int) ([]Found, e
 
 // WaitIndex waits until the memory's index holds every turn, building it
 // if need be, and returns the error that stopped the indexing, if one
-// did. A failure to write the index cache is returned too: the index is
-// complete then.
+// did. A failure to write the index cache is returned too, matching
+// ErrIndexCache: the index is complete then.
 func (m *Memory) WaitIndex(ctx context.Context) error {
 	e, err := m.engine()
 	if err != nil {
