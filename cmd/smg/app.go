@@ -48,8 +48,10 @@ func newApp() *app {
 	}
 }
 
-const rootLong = `smg builds, inspects, validates, converts and encrypts .smg memory files
-(the Semantic Memory Graph format, spec/smg-v1.md).
+const rootLong = `smg builds, inspects, queries, validates, converts and encrypts .smg memory
+files (the Semantic Memory Graph format, spec/smg-v1.md), and assembles
+from a memory the context a model needs to answer a question. Start with
+"smg demo".
 
 The password of an encrypted file is read from the environment variable
 SMG_PASSWORD or, when it is unset or empty, asked for on the terminal
@@ -69,7 +71,7 @@ Exit codes:
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "smg",
-		Short:         "Inspect, validate, convert and encrypt .smg memory files",
+		Short:         "Build, inspect, query, validate and encrypt .smg memory files, and assemble contexts from them",
 		Long:          rootLong,
 		Version:       version,
 		SilenceErrors: true,
@@ -92,6 +94,9 @@ func (a *app) rootCommand() *cobra.Command {
 		a.artifactsCommand(),
 		a.artifactCommand(),
 		a.archiveCommand(),
+		a.contextCommand(),
+		a.searchCommand(),
+		a.demoCommand(),
 	)
 	return root
 }

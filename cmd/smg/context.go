@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smg-memory/smg/restore"
+	"github.com/smg-memory/smg/smg"
+)
+
+const contextLong = `Context assembles what a model needs to answer QUESTION from the memory in
+FILE, inside a budget of tokens: working memory and the facts always loaded,
+what full-text search finds, the graph around it, the artifacts of the nodes
+chosen and the turns they came from. It prints the context, then where each
+item of it comes from (its section, its kind, the node, turn and external
+id, or artifact version, its score and its tokens), then its size.
+
+Tokens are counted with --tokenizer: cl100k (GPT-4), o200k (GPT-4o) or
+estimate (no model; a margin of the budget is then kept unused).
+
+The full-text index of the memory is kept between runs in a hidden
+directory beside the file, .FILE.index, for the file's exact bytes; the
+next run reopens it instead of indexing again. It is never kept for an
+encrypted file, since it holds the memory's text. --no-index-cache neither
+reads nor writes it.`
+
+func (a *app) contextCommand() *cobra.Command {
+	var budget int
+	var tokenizer string
+	var asJSON, noCache bool
+	cmd := &cobra.Command{
+		Use:   "context FILE QUESTION",
+		Short: "Assemble the context for a question inside a token budget, with its provenance",
+		Long:  contextLong,
+		Args:  fileAndText("QUESTION", "a question, like 'why did we choose Stripe Elements?'"),
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			if budget <= 0 {
+				return usageErrorf("--budget must be a positive number of tokens, not %d", budget)
+			}
+			tok, err := restore.NewTokenizer(tokenizer)
+			if err != nil || tokenizer == "" {
+				return usageErrorf("--tokenizer: want cl100k, o200k or estimate, not %q", tokenizer)
+			}
+			ctx := cmd.Context()
+			m, err := a.openIndexed(ctx, args[0], noCache)
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			res, err := m.Context(ctx, args[1], &smg.ContextOptions{Budget: budget, Tokenizer: tok, Wait: true})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.writeJSON(res)
+			}
+			return writeContext(a.stdout, res)
+		}),
+	}
+	cmd.Flags().IntVar(&budget, "budget", restore.DefaultBudget, "the most tokens the context may take")
+	cmd.Flags().StringVar(&tokenizer, "tokenizer", restore.CL100K, "what counts tokens: cl100k, o200k or estimate")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the context and its provenance as JSON")
+	cmd.Flags().BoolVar(&noCache, "no-index-cache", false, "neither read nor write the index cache beside FILE")
+	return cmd
+}
+
+// fileAndText checks the arguments of a command that takes a file and one
+// text, and says what the text is when it is missing.
+func fileAndText(what, example string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		switch len(args) {
+		case 0:
+			return usageErrorf("missing FILE and %s", what)
+		case 1:
+			return usageErrorf("missing %s, %s", what, example)
+		case 2:
+			return nil
+		}
+		return usageErrorf("want FILE and %s, got %d arguments (quote the %s)", what, len(args), strings.ToLower(what))
+	}
+}
+
+// openIndexed opens the named memory and waits until its index holds every
+// turn: a command run once should give the whole answer, and the cache it
+// leaves (unless noCache) makes the next run fast.
+func (a *app) openIndexed(ctx context.Context, name string, noCache bool) (*smg.Memory, error) {
+	opts := &smg.OpenOptions{Decode: *a.decodeOptions(name)}
+	if !noCache {
+		opts.IndexCache = smg.IndexCacheDir(name)
+	}
+	m, err := smg.Open(name, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.WaitIndex(ctx); errors.Is(err, smg.ErrIndexCache) {
+		// The index is complete; only the next run will index again.
+		fmt.Fprintf(a.stderr, "smg: warning: %v (the index is not cached; --no-index-cache does without)\n", err)
+	} else if err != nil {
+		m.Close()
+		return nil, err
+	}
+	return m, nil
+}
+
+// writeContext prints a context's text, then its provenance, one line an
+// item, then its size.
+func writeContext(w io.Writer, res *smg.ContextResult) error {
+	text := res.Text
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	if _, err := io.WriteString(w, text+"\n"); err != nil {
+		return err
+	}
+	if err := writeProvenance(w, res.Items); err != nil {
+		return err
+	}
+	footer := fmt.Sprintf("%d of %d tokens (%s)", res.Tokens, res.Budget, res.Tokenizer)
+	if res.Partial {
+		// Only when the indexing failed: the commands wait for it.
+		footer += ", partial: not every turn was indexed"
+	}
+	_, err := fmt.Fprintf(w, "\n%s\n", footer)
+	return err
+}
+
+// writeProvenance prints the items of a context as a table: each one's
+// section and kind, the node or artifact version it is, the turn it is or
+// was said in, its score and its tokens.
+func writeProvenance(w io.Writer, items []smg.Found) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SECTION\tKIND\tID\tTURN\tSCORE\tTOKENS")
+	for _, it := range items {
+		id := it.NodeID
+		if it.ArtifactID != "" {
+			id = fmt.Sprintf("%s@v%d", it.ArtifactID, it.Version)
+		}
+		turn := ""
+		if it.Turn > 0 {
+			turn = strings.TrimPrefix(turnName(it), "turn ")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.4g\t%d\n", it.Section, it.Kind, dash(id), dash(turn), it.Score, it.Tokens)
+	}
+	return tw.Flush()
+}
+
+// turnName names the turn of an item: "turn 7 (msg-007)", with its
+// external id when it has one.
+func turnName(it smg.Found) string {
+	if it.ExternalID == "" {
+		return fmt.Sprintf("turn %d", it.Turn)
+	}
+	return fmt.Sprintf("turn %d (%s)", it.Turn, it.ExternalID)
+}

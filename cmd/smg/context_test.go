@@ -1,0 +1,244 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/smg-memory/smg/restore"
+	"github.com/smg-memory/smg/smg"
+)
+
+// The questions of the tests about the checkout conversation, and what
+// the conversation says that answers them.
+const (
+	elementsQuestion = "Why did we choose Stripe Elements over Stripe Checkout?"
+	elementsEvidence = "Stripe Elements, because the designers want the payment form to match the rest of the site"
+	webhookQuestion  = "How did we fix the webhook returning 401 in production?"
+)
+
+// contextJSON runs smg context --json and returns the result, checked
+// against its budget by counting its text with its tokenizer.
+func contextJSON(t testing.TB, env map[string]string, args ...string) *smg.ContextResult {
+	t.Helper()
+	r := run(t, env, append([]string{"context", "--json"}, args...)...)
+	if r.status != exitOK || r.stderr != "" {
+		t.Fatalf("context --json %q: status %d: %s", args, r.status, r.stderr)
+	}
+	var res smg.ContextResult
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("context --json: %v\n%s", err, r.stdout)
+	}
+	if len(res.Items) == 0 || res.Text == "" || res.Partial {
+		t.Errorf("context --json %q: %d items, partial %v, text %q", args, len(res.Items), res.Partial, res.Text)
+	}
+	tok, err := restore.NewTokenizer(res.Tokenizer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := tok.Count(res.Text); n != res.Tokens || n > res.Budget {
+		t.Errorf("context %q: %d tokens by %s, it says %d, over a budget of %d?", args, n, res.Tokenizer, res.Tokens, res.Budget)
+	}
+	return &res
+}
+
+// entries lists the names in a directory.
+func entries(t testing.TB, dir string) []string {
+	t.Helper()
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, de := range des {
+		names = append(names, de.Name())
+	}
+	return names
+}
+
+func TestContextCommand(t *testing.T) {
+	name, _ := checkoutFile(t)
+	unchanged := readOnly(t, name)
+
+	r := run(t, nil, "context", name, elementsQuestion)
+	if r.status != exitOK || r.stderr != "" {
+		t.Fatalf("context: status %d: %s", r.status, r.stderr)
+	}
+	if !strings.Contains(r.stdout, elementsEvidence) {
+		t.Errorf("the context lacks %q:\n%s", elementsEvidence, r.stdout)
+	}
+	// The text, the provenance table, and the size.
+	if !regexp.MustCompile(`(?m)^SECTION +KIND +ID +TURN +SCORE +TOKENS$`).MatchString(r.stdout) ||
+		!regexp.MustCompile(`(?m)^Decisions +node +decision-stripe-elements +3 \(msg-003\) +[0-9.]+ +[0-9]+$`).MatchString(r.stdout) {
+		t.Errorf("no provenance of the decision, from turn 3:\n%s", r.stdout)
+	}
+	m := regexp.MustCompile(`\n\n([0-9]+) of 1000 tokens \(cl100k\)\n$`).FindStringSubmatch(r.stdout)
+	if m == nil {
+		t.Errorf("no footer with the size:\n%s", r.stdout)
+	}
+
+	// --json: the same context, with its items.
+	res := contextJSON(t, nil, name, elementsQuestion)
+	if res.Budget != 1000 || res.Tokenizer != restore.CL100K || !strings.HasPrefix(r.stdout, res.Text) {
+		t.Errorf("--json: budget %d, tokenizer %s, or another text than without it", res.Budget, res.Tokenizer)
+	}
+	if m != nil && m[1] != strconv.Itoa(res.Tokens) {
+		t.Errorf("the footer says %s tokens, --json %d", m[1], res.Tokens)
+	}
+
+	// The 401 question: the turn that reported it, by its external id.
+	r = run(t, nil, "context", name, webhookQuestion)
+	if !regexp.MustCompile(`(?m)^From earlier conversations +turn +- +7 \(msg-007\) `).MatchString(r.stdout) {
+		t.Errorf("the provenance lacks turn 7 (msg-007):\n%s", r.stdout)
+	}
+	res = contextJSON(t, nil, name, webhookQuestion)
+	if !slices.ContainsFunc(res.Items, func(it smg.Found) bool {
+		return it.Kind == "turn" && it.Turn == 7 && it.ExternalID == "msg-007"
+	}) {
+		t.Errorf("--json: no item of turn 7 (msg-007): %+v", res.Items)
+	}
+	if !strings.Contains(res.Text, "never verifies it") {
+		t.Errorf("the 401 context lacks the cause:\n%s", res.Text)
+	}
+
+	// A small budget is kept, with every tokenizer.
+	for _, tok := range []string{"cl100k", "o200k", "estimate"} {
+		res := contextJSON(t, nil, name, elementsQuestion, "--budget", "150", "--tokenizer", tok)
+		if res.Budget != 150 || res.Tokenizer != tok || res.Tokens > 150 {
+			t.Errorf("--budget 150 --tokenizer %s: %d of %d tokens (%s)", tok, res.Tokens, res.Budget, res.Tokenizer)
+		}
+	}
+	unchanged("context")
+}
+
+// TestContextIndexCache: the first run leaves an index cache beside the
+// file, the next runs reopen it, and --no-index-cache and encrypted files
+// leave none.
+func TestContextIndexCache(t *testing.T) {
+	name, _ := checkoutFile(t)
+	dir, cache := filepath.Dir(name), smg.IndexCacheDir(name)
+	first := run(t, nil, "context", name, elementsQuestion)
+	if first.status != exitOK || first.stderr != "" {
+		t.Fatalf("context: status %d: %s", first.status, first.stderr)
+	}
+	before, err := os.Stat(cache)
+	if err != nil || !before.IsDir() {
+		t.Fatalf("no index cache after the first run: %v", err)
+	}
+	if got := entries(t, dir); !slices.Equal(got, []string{filepath.Base(cache), filepath.Base(name)}) {
+		t.Errorf("the folder holds %q", got)
+	}
+	// The second run gives the same answer from the same cache: a
+	// rebuilt one would be a new directory renamed into place.
+	again := run(t, nil, "context", name, elementsQuestion)
+	if again != first {
+		t.Errorf("with the cache: status %d, stderr %q, another context:\n%s", again.status, again.stderr, again.stdout)
+	}
+	if after, err := os.Stat(cache); err != nil || !os.SameFile(before, after) {
+		t.Errorf("the second run replaced the index cache (%v)", err)
+	}
+	if r := run(t, nil, "search", name, "database is locked"); r.status != exitOK {
+		t.Errorf("search with the cache: status %d: %s", r.status, r.stderr)
+	}
+	if after, err := os.Stat(cache); err != nil || !os.SameFile(before, after) {
+		t.Errorf("search replaced the index cache (%v)", err)
+	}
+
+	// A changed file does not take the old cache's answers.
+	ingest(t, nil, filepath.Join(conversationsDir, "personal.json"), "-o", name)
+	res := contextJSON(t, nil, name, "What is the name of Ben's dog?")
+	if !slices.ContainsFunc(res.Items, func(it smg.Found) bool { return it.ExternalID == "D3:1" }) {
+		t.Errorf("after ingesting more turns, not the one about the dog: %+v", res.Items)
+	}
+
+	// Without the cache: none is written.
+	name, _ = checkoutFile(t)
+	if r := run(t, nil, "context", "--no-index-cache", name, elementsQuestion); r.status != exitOK || r.stdout != first.stdout {
+		t.Errorf("--no-index-cache: status %d, stderr %q, another context:\n%s", r.status, r.stderr, r.stdout)
+	}
+	if r := run(t, nil, "search", "--no-index-cache", name, "webhook"); r.status != exitOK {
+		t.Errorf("search --no-index-cache: status %d: %s", r.status, r.stderr)
+	}
+	if got := entries(t, filepath.Dir(name)); !slices.Equal(got, []string{filepath.Base(name)}) {
+		t.Errorf("--no-index-cache left %q", got)
+	}
+}
+
+// TestContextEncrypted: an encrypted memory answers with its password, and
+// leaves no index cache, which would hold its text in the clear.
+func TestContextEncrypted(t *testing.T) {
+	name, _ := checkoutFile(t)
+	const password = "correct horse"
+	env := withPassword(password)
+	// A cheap key derivation: the file is read seven times, slowly under
+	// the race detector.
+	doc, err := smg.ReadFile(name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cheap := smg.KDF{Function: smg.DefaultPBKDF2.Function, Iterations: 1000}
+	if err := smg.WriteFile(name, doc, &smg.EncodeOptions{Password: []byte(password), KDF: cheap, InsecureKDF: true}); err != nil {
+		t.Fatal(err)
+	}
+	unchanged := readOnly(t, name)
+	r := run(t, env, "context", name, elementsQuestion)
+	if r.status != exitOK || !strings.Contains(r.stdout, elementsEvidence) {
+		t.Errorf("context of an encrypted file: status %d, stderr %q:\n%s", r.status, r.stderr, r.stdout)
+	}
+	if r := run(t, env, "search", name, "webhook"); r.status != exitOK || !strings.Contains(r.stdout, "msg-007") {
+		t.Errorf("search of an encrypted file: status %d, stderr %q:\n%s", r.status, r.stderr, r.stdout)
+	}
+	if got := entries(t, filepath.Dir(name)); !slices.Equal(got, []string{filepath.Base(name)}) {
+		t.Errorf("an encrypted file left %q", got)
+	}
+	for _, cmd := range []string{"context", "search"} {
+		if r := run(t, nil, cmd, name, "webhook"); r.status != exitPassword {
+			t.Errorf("%s without a password: status %d: %s", cmd, r.status, r.stderr)
+		}
+		if r := run(t, withPassword("wrong"), cmd, name, "webhook"); r.status != exitPassword {
+			t.Errorf("%s with a wrong password: status %d: %s", cmd, r.status, r.stderr)
+		}
+	}
+	unchanged("context")
+}
+
+func TestContextErrors(t *testing.T) {
+	name, _ := example(t, "small.smg")
+	bad := writeTemp(t, "bad.smg", []byte("not a memory"))
+	missing := filepath.Join(t.TempDir(), "missing.smg")
+	for _, tt := range []struct {
+		args   []string
+		status int
+	}{
+		{[]string{"context"}, exitUsage},
+		{[]string{"context", name}, exitUsage},
+		{[]string{"context", name, "why", "extra"}, exitUsage},
+		{[]string{"context", name, "why", "--budget", "0"}, exitUsage},
+		{[]string{"context", name, "why", "--budget", "-5"}, exitUsage},
+		{[]string{"context", name, "why", "--budget", "many"}, exitUsage},
+		{[]string{"context", name, "why", "--tokenizer", "gpt2"}, exitUsage},
+		{[]string{"context", name, "why", "--tokenizer", ""}, exitUsage},
+		{[]string{"context", name, "why", "--frobnicate"}, exitUsage},
+		{[]string{"context", bad, "why"}, exitInvalid},
+		{[]string{"context", missing, "why"}, exitFailure},
+		{[]string{"search"}, exitUsage},
+		{[]string{"search", name}, exitUsage},
+		{[]string{"search", name, "x", "--limit", "0"}, exitUsage},
+		{[]string{"search", bad, "x"}, exitInvalid},
+		{[]string{"demo", "extra"}, exitUsage},
+	} {
+		r := run(t, nil, tt.args...)
+		if r.status != tt.status || r.stdout != "" || !strings.HasPrefix(r.stderr, "smg: ") {
+			t.Errorf("%q: status %d (want %d), stdout %q, stderr %q", tt.args, r.status, tt.status, r.stdout, r.stderr)
+		}
+	}
+	// A file that was never read leaves no cache either.
+	if got := entries(t, filepath.Dir(bad)); !slices.Equal(got, []string{"bad.smg"}) {
+		t.Errorf("a bad file left %q", got)
+	}
+}

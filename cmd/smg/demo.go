@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smg-memory/smg/restore"
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/importer"
+	"github.com/smg-memory/smg/testdata/conversations"
+)
+
+// demoBudget is the budget of the demo's contexts: small, so that what
+// the memory chooses shows.
+const demoBudget = 400
+
+// demoQuestions are asked of the demo's memory. Their answers are in the
+// conversation, some turns before: why a decision was made, how a problem
+// was solved, what the user prefers.
+var demoQuestions = []string{
+	"Why did we choose Stripe Elements instead of Stripe Checkout?",
+	"How did we fix the webhook returning 401 in production?",
+	"Which language does Dana prefer for backend work?",
+}
+
+func (a *app) demoCommand() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "demo [-o FILE]",
+		Short: "Build a memory from a bundled conversation and ask it three questions",
+		Long: `Demo shows what smg does, from any directory. It builds a memory from the
+conversation bundled in the binary (a shop's Stripe checkout written with a
+coding assistant, testdata/conversations/checkout.json: 20 turns), saves it
+to FILE (by default in a new temporary directory), prints its summary as
+'smg info' does, and asks it three questions, each answered with a context
+of at most 400 tokens (cl100k) and its provenance, as 'smg context' prints
+them. FILE must not exist.`,
+		Args: cobra.NoArgs,
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if out == "" {
+				dir, err := os.MkdirTemp("", "smg-demo-")
+				if err != nil {
+					return err
+				}
+				out = filepath.Join(dir, "shop.smg")
+			} else if _, err := os.Stat(out); err == nil {
+				return fmt.Errorf("%s exists: the demo writes a new memory, give it another name: %w", out, fs.ErrExist)
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+
+			res, err := importer.Read(bytes.NewReader(conversations.Checkout), importer.Options{Name: "checkout.json", Strict: true})
+			if err != nil {
+				return err
+			}
+			m := smg.New(&smg.Options{ProjectName: "shop"})
+			n := 0
+			for _, c := range res.Conversations {
+				k, err := m.IngestAll(ctx, c.Turns)
+				if err != nil {
+					return err
+				}
+				n += k
+			}
+			if err := m.Save(out, nil); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "Built a memory from checkout.json, a coding conversation of %d turns about a shop's Stripe checkout,\nand saved it to %s:\n\n", n, out)
+
+			info, err := smg.InspectFile(out, a.decodeOptions(out))
+			if err != nil {
+				return err
+			}
+			if err := writeInfo(a.stdout, info); err != nil {
+				return err
+			}
+
+			// Answer from the file, as smg context would: what the demo
+			// shows is what was saved. Without a cache, so that the demo
+			// leaves only the file it names.
+			saved, err := a.openIndexed(ctx, out, true)
+			if err != nil {
+				return err
+			}
+			defer saved.Close()
+			tok, err := restore.NewTokenizer(restore.CL100K)
+			if err != nil {
+				return err
+			}
+			for i, q := range demoQuestions {
+				r, err := saved.Context(ctx, q, &smg.ContextOptions{Budget: demoBudget, Tokenizer: tok, Wait: true})
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stdout, "\n==== Question %d of %d: %s\n(smg context %s %q --budget %d)\n\n", i+1, len(demoQuestions), q, out, q, demoBudget)
+				if err := writeContext(a.stdout, r); err != nil {
+					return err
+				}
+			}
+			_, err = fmt.Fprintf(a.stdout, "\nThe memory is %s. Go on with:\n"+
+				"  smg nodes %[1]s --type decision\n"+
+				"  smg search %[1]s \"database is locked\"\n"+
+				"  smg context %[1]s \"what is left to do?\"\n", out)
+			return err
+		}),
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "the memory file to write (a new one; default: in a new temporary directory)")
+	return cmd
+}

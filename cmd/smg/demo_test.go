@@ -1,0 +1,89 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestDemoCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "demo.smg")
+	r := run(t, nil, "demo", "-o", out)
+	if r.status != exitOK || r.stderr != "" {
+		t.Fatalf("demo: status %d: %s", r.status, r.stderr)
+	}
+	validate(t, nil, out)
+	if got := entries(t, filepath.Dir(out)); !slices.Equal(got, []string{"demo.smg"}) {
+		t.Errorf("the demo left %q beside its file", got)
+	}
+
+	// The summary, as smg info prints it.
+	info := run(t, nil, "info", out)
+	if info.status != exitOK || !strings.Contains(r.stdout, "saved it to "+out+":\n\n"+info.stdout) {
+		t.Errorf("the demo lacks the summary of smg info:\n%s", r.stdout)
+	}
+
+	// Each question, answered within 400 tokens with its evidence.
+	parts := strings.Split(r.stdout, "\n==== Question ")
+	if len(parts) != 1+len(demoQuestions) {
+		t.Fatalf("%d questions in:\n%s", len(parts)-1, r.stdout)
+	}
+	evidence := [][]string{
+		{"Stripe Elements, because the designers want the payment form to match the rest of the site", "3 (msg-003)"},
+		{"The webhook returns 401 in production", "the handler decodes the JSON and never verifies it", "7 (msg-007)"},
+		{"Dana prefers Go for all backend work.", "9 (msg-009)"},
+	}
+	footer := regexp.MustCompile(`\n([0-9]+) of 400 tokens \(cl100k\)\n`)
+	for i, q := range demoQuestions {
+		part := parts[i+1]
+		if !strings.HasPrefix(part, strconv.Itoa(i+1)+" of 3: "+q+"\n") {
+			t.Errorf("question %d is not %q:\n%.200s", i+1, q, part)
+		}
+		for _, e := range evidence[i] {
+			if !strings.Contains(part, e) {
+				t.Errorf("the answer to %q lacks %q:\n%s", q, e, part)
+			}
+		}
+		m := footer.FindStringSubmatch(part)
+		if m == nil {
+			t.Errorf("the answer to %q has no size:\n%s", q, part)
+		} else if n, _ := strconv.Atoi(m[1]); n == 0 || n > 400 {
+			t.Errorf("the answer to %q takes %d tokens", q, n)
+		}
+	}
+
+	// It answers what smg context answers on its file.
+	c := run(t, nil, "context", "--no-index-cache", "--budget", "400", out, demoQuestions[1])
+	if c.status != exitOK || !strings.Contains(r.stdout, c.stdout) {
+		t.Errorf("smg context on the demo's file answers otherwise:\n%s", c.stdout)
+	}
+
+	// It writes a new memory, never over a file.
+	unchanged := readOnly(t, out)
+	if r := run(t, nil, "demo", "-o", out); r.status != exitFailure || !strings.Contains(r.stderr, "exists") {
+		t.Errorf("demo over a file: status %d: %s", r.status, r.stderr)
+	}
+	unchanged("demo")
+}
+
+// TestDemoTemp: without -o, the demo writes to a new temporary folder and
+// says where.
+func TestDemoTemp(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	r := run(t, nil, "demo")
+	if r.status != exitOK {
+		t.Fatalf("demo: status %d: %s", r.status, r.stderr)
+	}
+	m := regexp.MustCompile(`saved it to (.+):\n`).FindStringSubmatch(r.stdout)
+	if m == nil || !strings.HasPrefix(m[1], tmp+string(filepath.Separator)) {
+		t.Fatalf("demo does not say where it saved the memory, in %s:\n%.400s", tmp, r.stdout)
+	}
+	if _, err := os.Stat(m[1]); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smg-memory/smg/smg"
+)
+
+func (a *app) searchCommand() *cobra.Command {
+	var limit int
+	var asJSON, noCache bool
+	cmd := &cobra.Command{
+		Use:   "search FILE TEXT",
+		Short: "Full-text search over a memory's nodes, turns and archive blocks",
+		Long: `Search finds the nodes, turns and archive blocks of a memory that match
+TEXT best (BM25, English stemming), best first. Each hit comes with its
+kind, its id (a node's or a block's; a turn's number and external id), its
+score and a line of it: a node's label, the start of a turn, a block's
+summary.
+
+It waits until every turn is indexed. The index is cached beside the file
+as context does (see 'smg context --help'); --no-index-cache neither reads
+nor writes the cache.`,
+		Args: fileAndText("TEXT", "the words to look for"),
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			if limit < 1 {
+				return usageErrorf("--limit must be at least 1, not %d", limit)
+			}
+			ctx := cmd.Context()
+			m, err := a.openIndexed(ctx, args[0], noCache)
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			found, err := m.Search(ctx, args[1], limit)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if found == nil {
+					found = []smg.Found{}
+				}
+				return a.writeJSON(found)
+			}
+			return writeFound(a.stdout, found)
+		}),
+	}
+	cmd.Flags().IntVarP(&limit, "limit", "n", 10, "the most hits to print")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the hits as JSON")
+	cmd.Flags().BoolVar(&noCache, "no-index-cache", false, "neither read nor write the index cache beside FILE")
+	return cmd
+}
+
+// writeFound prints search hits as a table, each with a line of its text.
+func writeFound(w io.Writer, found []smg.Found) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "KIND\tID\tSCORE\tTEXT")
+	for _, f := range found {
+		id := f.NodeID // a node's or a block's
+		if f.Kind == "turn" {
+			id = turnName(f)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%s\n", f.Kind, dash(id), f.Score, dash(oneLine(f.Text, 80)))
+	}
+	return tw.Flush()
+}

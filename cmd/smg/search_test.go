@@ -1,0 +1,79 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/smg-memory/smg/smg"
+)
+
+// searchJSON runs smg search --json and returns the hits.
+func searchJSON(t testing.TB, args ...string) []smg.Found {
+	t.Helper()
+	r := run(t, nil, append([]string{"search", "--json"}, args...)...)
+	if r.status != exitOK || r.stderr != "" {
+		t.Fatalf("search --json %q: status %d: %s", args, r.status, r.stderr)
+	}
+	var found []smg.Found
+	if err := json.Unmarshal([]byte(r.stdout), &found); err != nil || found == nil {
+		t.Fatalf("search --json %q: %v\n%s", args, err, r.stdout)
+	}
+	return found
+}
+
+func TestSearchCommand(t *testing.T) {
+	name, _ := checkoutFile(t)
+	unchanged := readOnly(t, name)
+
+	r := run(t, nil, "search", name, "database is locked")
+	if r.status != exitOK || r.stderr != "" {
+		t.Fatalf("search: status %d: %s", r.status, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if strings.Join(strings.Fields(lines[0]), " ") != "KIND ID SCORE TEXT" || len(lines) < 4 {
+		t.Fatalf("search:\n%s", r.stdout)
+	}
+	// The turns that said it, with their external ids and their text, and
+	// the nodes, with their labels.
+	for _, re := range []string{
+		`(?m)^turn +turn 15 \(msg-015\) +[0-9.]+ +We switched from SQLite to PostgreSQL because the workers kept hitting database…$`,
+		`(?m)^turn +turn 13 \(msg-013\) +[0-9.]+ +We were storing orders in SQLite`,
+		`(?m)^node +decision-postgresql +[0-9.]+ +PostgreSQL$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(r.stdout) {
+			t.Errorf("search lacks %s:\n%s", re, r.stdout)
+		}
+	}
+
+	// --json: best first, each with its score.
+	found := searchJSON(t, name, "database is locked")
+	if len(found) != len(lines)-1 {
+		t.Errorf("--json: %d hits, %d without it", len(found), len(lines)-1)
+	}
+	if !slices.IsSortedFunc(found, func(a, b smg.Found) int { return cmp.Compare(b.Score, a.Score) }) {
+		t.Errorf("--json: not best first: %+v", found)
+	}
+	if f := found[0]; f.Kind != "turn" || f.Turn != 15 || f.ExternalID != "msg-015" || f.Score <= 0 {
+		t.Errorf("--json: the best hit is %+v, want turn 15 (msg-015)", f)
+	}
+
+	// --limit keeps the best.
+	if two := searchJSON(t, name, "database is locked", "--limit", "2"); !slices.EqualFunc(two, found[:2], func(a, b smg.Found) bool {
+		return a.Kind == b.Kind && a.NodeID == b.NodeID && a.Turn == b.Turn
+	}) {
+		t.Errorf("--limit 2: %+v, want the first two of %+v", two, found)
+	}
+
+	// Nothing found: the header alone, or an empty list.
+	if r := run(t, nil, "search", name, "zeppelin"); r.status != exitOK || strings.Count(r.stdout, "\n") != 1 {
+		t.Errorf("search for nothing: status %d:\n%s", r.status, r.stdout)
+	}
+	if found := searchJSON(t, name, "zeppelin"); len(found) != 0 {
+		t.Errorf("search --json for nothing: %+v", found)
+	}
+	unchanged("search")
+}
