@@ -2,8 +2,10 @@ package restore
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -26,10 +28,17 @@ const (
 
 // openCache opens the index in dir if it was made for key, read-only so
 // that other processes may read it too. Any failure is a miss: the
-// cache only saves time.
+// cache only saves time. The key file lists the SHA-256 of every file of
+// the index, checked before Bleve reads them: Bleve trusts its files, and
+// a damaged segment could make it panic rather than fail.
 func openCache(dir, key string) (bleve.Index, bool) {
 	b, err := os.ReadFile(filepath.Join(dir, cacheKeyFile))
-	if err != nil || !bytes.Equal(b, cacheKey(key)) {
+	head := cacheKey(key)
+	if err != nil || !bytes.HasPrefix(b, head) {
+		return nil, false
+	}
+	sums, err := fileSums(dir)
+	if err != nil || !bytes.Equal(b[len(head):], sums) {
 		return nil, false
 	}
 	ix, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
@@ -40,6 +49,28 @@ func openCache(dir, key string) (bleve.Index, bool) {
 }
 
 func cacheKey(key string) []byte { return []byte(cacheVersion + "\n" + key + "\n") }
+
+// fileSums lists the files under dir but the key file, in order, each
+// with its SHA-256: "sum path" lines.
+func fileSums(dir string) ([]byte, error) {
+	var out bytes.Buffer
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil || rel == cacheKeyFile {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&out, "%x %s\n", sha256.Sum256(data), filepath.ToSlash(rel))
+		return nil
+	})
+	return out.Bytes(), err
+}
 
 // writeCache writes a copy of ix to dir, for key. It writes a new
 // directory beside dir and renames it into place, so that a reader sees
@@ -74,7 +105,11 @@ func writeCache(ix bleve.Index, dir, key string) (err error) {
 		return err
 	}
 	// The key goes in last: a directory without it is no cache.
-	if err := os.WriteFile(filepath.Join(tmp, cacheKeyFile), cacheKey(key), 0o644); err != nil {
+	sums, err := fileSums(tmp)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, cacheKeyFile), append(cacheKey(key), sums...), 0o644); err != nil {
 		return err
 	}
 	if err := os.RemoveAll(dir); err != nil {

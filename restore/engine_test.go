@@ -258,3 +258,35 @@ func TestUnwritableCache(t *testing.T) {
 		t.Fatalf("partial %v, complete %v, %v", r != nil && r.Partial, e.Complete(), err)
 	}
 }
+
+// A cache whose files changed after it was written is not opened: Bleve
+// trusts its files.
+func TestTamperedCacheIsRebuilt(t *testing.T) {
+	doc := checkoutAt(t, 4, 0)[0]
+	dir := filepath.Join(t.TempDir(), "memory.index")
+	if err := newEngine(t, doc, &Config{Cache: dir, Key: "k"}).Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	segs, err := filepath.Glob(filepath.Join(dir, "store", "*.zap"))
+	if err != nil || len(segs) == 0 {
+		t.Fatalf("no segment in the cache: %v", err)
+	}
+	data, err := os.ReadFile(segs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0xff
+	if err := os.WriteFile(segs[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, doc, &Config{Cache: dir, Key: "k"})
+	if e.readOnly {
+		t.Fatal("a tampered cache was opened")
+	}
+	if err := e.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if again := newEngine(t, doc, &Config{Cache: dir, Key: "k"}); !again.readOnly {
+		t.Error("the rebuilt cache was not opened")
+	}
+}
