@@ -60,6 +60,19 @@ const (
 	neighborShare = 0.3
 )
 
+// strongest returns the k strongest of edges, strongest first, ties in
+// the order of edges. It sorts a copy only for the few nodes a spread
+// reaches: sorting every node's edges at each update of a live memory
+// cost more than the spreads it saved.
+func strongest(edges []spec.Edge, k int) []spec.Edge {
+	if len(edges) <= k {
+		return edges
+	}
+	s := slices.Clone(edges)
+	slices.SortStableFunc(s, func(a, b spec.Edge) int { return cmp.Compare(b.Strength, a.Strength) })
+	return s[:k]
+}
+
 // cand is something a context may include. Turns of one date share a
 // line that gives it: group is that line.
 type cand struct {
@@ -176,9 +189,7 @@ func (e *Engine) candidates(query string, hits []hit) []cand {
 		for depth := 1; depth <= 2; depth++ {
 			var next []string
 			for _, from := range frontier {
-				edges := e.adj[from]
-				edges = edges[:min(len(edges), spreadFanout)]
-				for _, ed := range edges {
+				for _, ed := range strongest(e.adj[from], spreadFanout) {
 					to := ed.To
 					if to == from {
 						to = ed.From

@@ -1,7 +1,6 @@
 package restore
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -157,11 +156,6 @@ func (e *Engine) setGraph(doc *spec.Document, turns *turnStore) {
 	for _, ed := range doc.SemanticGraph.Edges {
 		e.adj[ed.From] = append(e.adj[ed.From], ed)
 		e.adj[ed.To] = append(e.adj[ed.To], ed)
-	}
-	// Strongest first, so that the spread can follow a node's strongest
-	// edges only; ties in the order of the document.
-	for _, edges := range e.adj {
-		slices.SortStableFunc(edges, func(a, b spec.Edge) int { return cmp.Compare(b.Strength, a.Strength) })
 	}
 }
 
