@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/smg-memory/smg/spec"
 )
@@ -42,8 +43,17 @@ var poolOf = map[string]int{
 // The numbers of retrieval. They are general, not fitted to a question:
 // how many hits to read, how far and how strongly the graph spreads a
 // hit's score, how much of a statement's score its source turn inherits,
-// and how much a hit lends to the turns around it (a question and its
-// answer are neighbours).
+// how much a hit lends to the turns around it and how far (a conversation
+// stays on a subject for a few turns), how much more to the turn that
+// answers it when it asks something, what the turns of a speaker the
+// question does not name keep of their score when it names another, and
+// how a date the question names raises the turns of that date.
+//
+// Measured by evidence recall over LoCoMo categories 1–4 at 1,000 cl100k
+// tokens, tuned on conv-26, -30 and -41 and checked on conv-42 and -43
+// (each gain held on both): the answer's share raised it by 0.02, the
+// speaker by 0.01–0.02, reaching three turns either way and summing what
+// a turn's neighbours lend by 0.03, the dates by 0.01.
 const (
 	searchHits = 200
 	expandFrom = 10
@@ -57,7 +67,13 @@ const (
 	keepNodes     = 100
 	hopDecay      = 0.5
 	sourceShare   = 0.9
-	neighborShare = 0.3
+	neighborShare = 0.3 // to the turns just before and after
+	neighborReach = 3   // turns either way
+	neighborDecay = 0.7 // per turn further away
+	answerShare   = 0.6 // to the turn after one with a question mark
+	otherSpeaker  = 0.5
+	dateFactor    = 1.5
+	dateFloor     = 0.3 // added, so that the date's turns come in even unfound
 )
 
 // strongest returns the k strongest of edges, strongest first, ties in
@@ -80,6 +96,7 @@ type cand struct {
 	text  string
 	key   string
 	group string
+	fact  bool // a fact node's line
 }
 
 func (e *Engine) assemble(ctx context.Context, query string, opts Options) (*Result, error) {
@@ -258,24 +275,62 @@ func (e *Engine) candidates(query string, hits []hit) []cand {
 			out = append(out, c)
 		}
 	}
-	// The turns around the best turns.
-	best := sortedKeysInt(turnScore)
-	for _, t := range best {
+	// The turns around the turns found: a conversation stays on a
+	// subject for a few turns, and an answer often shares no word with
+	// the question but follows a turn that does. What a turn's
+	// neighbours lend it adds up, so that a turn amid several found ones
+	// counts for more than a turn beside one.
+	for _, t := range sortedKeysInt(turnScore) {
 		s := max(turnScore[t]["search"], turnScore[t]["statement"])
-		for _, nb := range []int{t - 1, t + 1} {
-			if _, ok := e.turn(nb); !ok {
-				continue
+		from, _ := e.turn(t)
+		asks := strings.Contains(from.Content, "?")
+		for d := 1; d <= neighborReach; d++ {
+			share := neighborShare * math.Pow(neighborDecay, float64(d-1))
+			for _, nb := range []int{t - d, t + d} {
+				if _, ok := e.turn(nb); !ok {
+					continue
+				}
+				sh := share
+				if nb == t+1 && asks {
+					sh = answerShare
+				}
+				if turnScore[nb] == nil {
+					turnScore[nb] = map[string]float64{}
+				}
+				turnScore[nb]["neighbor"] += s * sh
 			}
-			if turnScore[nb] == nil {
-				turnScore[nb] = map[string]float64{}
-			}
-			raise(turnScore[nb], "neighbor", s*neighborShare)
+		}
+	}
+	// The turns of the dates the question names, found or not.
+	dated := map[int]bool{}
+	for _, n := range e.datedTurns(query) {
+		dated[n] = true
+		if turnScore[n] == nil {
+			turnScore[n] = map[string]float64{}
+		}
+	}
+	// A question that names a speaker asks about what they said: when it
+	// names one, the turns of speakers it does not name count for less.
+	words := questionWords(query)
+	named := false
+	for n := range turnScore {
+		if t, _ := e.turn(n); names(words, t.Speaker) {
+			named = true
+			break
 		}
 	}
 	for _, n := range sortedKeysInt(turnScore) {
 		parts := turnScore[n]
 		s := max(parts["search"], parts["statement"], parts["neighbor"])
 		t, _ := e.turn(n)
+		if dated[n] {
+			parts["date"] = dateFactor
+			s = s*dateFactor + dateFloor
+		}
+		if named && t.Speaker != "" && !names(words, t.Speaker) {
+			parts["speaker"] = otherSpeaker
+			s *= otherSpeaker
+		}
 		group := ""
 		if d := dateOf(t.Timestamp); d != "" {
 			group = "[" + d + "]"
@@ -332,7 +387,7 @@ func (e *Engine) nodeCand(n *spec.Node, s float64, parts map[string]float64) (ca
 	if d := dateOf(it.Timestamp); d != "" {
 		line.WriteString(" (" + d + ")")
 	}
-	return cand{key: "n:" + n.ID, text: line.String(), item: it}, true
+	return cand{key: "n:" + n.ID, text: line.String(), item: it, fact: n.Type == spec.NodeFact}, true
 }
 
 // artifactCand is an artifact node's content, at the version it points at.
@@ -370,7 +425,10 @@ func turnLine(t spec.Turn) string {
 }
 
 // pack chooses what fits: first each pool up to its share of the budget,
-// by score; then, with what the pools left, the best of the rest.
+// by score; then, with what the pools left, the best of the rest. A turn
+// goes in once: a statement whose turn is in is left out, and so is a
+// turn whose statement is, so that the budget goes to other evidence
+// (on LoCoMo, recall +0.01).
 func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation) []cand {
 	slices.SortStableFunc(cands, func(a, b cand) int {
 		if c := cmp.Compare(b.item.Score, a.item.Score); c != 0 {
@@ -394,8 +452,17 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation) []cand {
 	lineCost := map[string]int{}
 	taken := make([]bool, len(cands))
 	var chosen []cand
+	// A node restates what its source turn said, and a fact nothing
+	// more: a turn and the facts stated in it are exchangeable, and
+	// whichever ranks first goes in alone. A decision, a problem or a
+	// solution goes in even when its turn is in: it carries more (a
+	// rationale, the alternatives, a fix found turns later).
+	covered := map[int]bool{} // the turns in, alone or through a node
 	try := func(i int, capped bool) {
 		c := cands[i]
+		if covered[c.item.Turn] && (c.item.Kind == "turn" || c.fact) {
+			return
+		}
 		cost := c.item.Tokens
 		if !open[c.item.Section] {
 			cost += headings[c.item.Section]
@@ -421,6 +488,9 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation) []cand {
 		used[p] += cost
 		spent += cost
 		taken[i] = true
+		if c.item.Turn > 0 {
+			covered[c.item.Turn] = true
+		}
 		chosen = append(chosen, c)
 	}
 	for i := range cands {
@@ -496,6 +566,29 @@ func roundAll(m map[string]float64) map[string]float64 {
 		out[k] = round4(v)
 	}
 	return out
+}
+
+// questionWords are the words of a question, lower case, split at
+// anything but letters and digits ("Melanie's" gives "melanie" and "s").
+func questionWords(q string) map[string]bool {
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		words[w] = true
+	}
+	return words
+}
+
+// names reports whether a question of words names a speaker: one of the
+// words of the speaker's name, of two letters or more, is one of them.
+func names(words map[string]bool, speaker string) bool {
+	for w := range questionWords(speaker) {
+		if len(w) >= 2 && words[w] {
+			return true
+		}
+	}
+	return false
 }
 
 func sortedKeysInt[V any](m map[int]V) []int {

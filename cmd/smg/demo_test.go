@@ -35,7 +35,7 @@ func TestDemoCommand(t *testing.T) {
 	evidence := [][]string{
 		{"Stripe Elements, because the designers want the payment form to match the rest of the site", "3 (msg-003)"},
 		{"The webhook returns 401 in production", "the handler decodes the JSON and never verifies it", "7 (msg-007)"},
-		{"Dana prefers Go for all backend work.", "9 (msg-009)"},
+		{"prefer Go for all backend work", "9 (msg-009)"}, // the fact, or the turn that states it
 	}
 	footer := regexp.MustCompile(`\n([0-9]+) of 400 tokens \(cl100k\)\n`)
 	for i, q := range demoQuestions {
