@@ -6,30 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smg-memory/smg/graph"
-	"github.com/smg-memory/smg/smg/importer"
 )
 
 // checkout is the engine of the memory of the bundled coding
 // conversation.
 func checkout(t testing.TB) *Engine {
 	t.Helper()
-	res, err := importer.ReadFile("../testdata/conversations/checkout.json", importer.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := graph.New(graph.Config{BlockSize: 8}, graph.Options{})
-	for _, tu := range res.Conversations[0].Turns {
-		if err := b.Add(tu); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e, err := New(b.Document(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	return e
+	return newEngine(t, checkoutAt(t, 8, 0)[0], nil)
 }
 
 func TestContextFindsTheEvidence(t *testing.T) {

@@ -57,12 +57,7 @@ func dialogue(t testing.TB) *Engine {
 			t.Fatal(err)
 		}
 	}
-	e, err := New(b.Document(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	return e
+	return newEngine(t, b.Document(), nil)
 }
 
 func TestDatedTurns(t *testing.T) {
