@@ -108,3 +108,18 @@ func TestContextTurnScores(t *testing.T) {
 		t.Errorf("turn 7 of the date named: %v", p[7])
 	}
 }
+
+// FuzzQuestionSpans reads dates out of any question: no panic, and every
+// span ends after it starts.
+func FuzzQuestionSpans(f *testing.F) {
+	for _, q := range []string{"What did Ann do on 9 October, 2022?", "in June", "July 2023", "May I ask?", "31 February 2023", "0 Jan 99999"} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		for _, s := range questionSpans(q, []int{2022, 2023}) {
+			if !s.to.After(s.from) {
+				t.Errorf("%q: the span %v–%v is empty", q, s.from, s.to)
+			}
+		}
+	})
+}
