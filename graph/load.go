@@ -2,14 +2,15 @@ package graph
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/go-json-experiment/json"
 
 	"github.com/smg-memory/smg/archive"
+	"github.com/smg-memory/smg/artifacts"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -125,33 +126,58 @@ func EachTurn(doc *spec.Document, fn func(spec.Turn) error) error {
 // NewTurnReader returns a reader of the archive of doc that decodes a
 // block into its turns, with their whole content (spec §8.2.1), when one
 // of them is asked for, and keeps the last cacheSize blocks decoded (0 is
-// [archive.DefaultCacheSize], a negative number keeps none). The document
+// [archive.DefaultCacheSize], a negative number keeps none). A block is
+// checked as [CheckBlockData] and [CompleteTurns] check it. The document
 // must not change while the reader is in use.
 func NewTurnReader(doc *spec.Document, cacheSize int) *archive.Reader[[]spec.Turn] {
-	blocks := make([]archive.Block, len(doc.DeepArchive.Blocks))
-	for i, b := range doc.DeepArchive.Blocks {
+	list := doc.DeepArchive.Blocks
+	blocks := make([]archive.Block, len(list))
+	for i, b := range list {
 		blocks[i] = archive.Block{First: b.TurnRange[0], Last: b.TurnRange[1], Data: b.CompressedData}
 	}
-	var mu sync.Mutex // guards vault, which is not safe for concurrent use
-	vault := VaultReader(&doc.ArtifactVault)
-	content := func(id string, v int) (string, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		return vault.Content(id, v)
-	}
+	content := VaultContent(&doc.ArtifactVault)
 	decode := func(i int, raw []byte) ([]spec.Turn, error) {
+		if err := CheckBlockData(list[i], raw); err != nil {
+			return nil, err
+		}
 		var turns []spec.Turn
 		if err := json.Unmarshal(raw, &turns); err != nil {
 			return nil, err
 		}
-		for j, t := range turns {
-			t, err := t.Expand(content)
-			if err != nil {
-				return nil, fmt.Errorf("turn %d: %w", t.Turn, err)
-			}
-			turns[j] = t
-		}
-		return turns, nil
+		return turns, CompleteTurns(list[i], turns, content)
 	}
 	return archive.NewReader(blocks, maxLoadBlock, decode, &archive.ReaderOptions{CacheSize: cacheSize})
+}
+
+// CheckBlockData checks the decompressed data of an archive block against
+// the block's contentHash.
+func CheckBlockData(b spec.ArchiveBlock, raw []byte) error {
+	if artifacts.Hash(string(raw)) != b.ContentHash {
+		return errors.New("the decompressed data does not match the block's contentHash")
+	}
+	return nil
+}
+
+// CompleteTurns checks that turns, decoded from block b, are numbered as
+// b's range says, and puts back in place the content they hold as
+// references to the vault, which content reads (spec §8.2.1).
+func CompleteTurns(b spec.ArchiveBlock, turns []spec.Turn, content func(id string, version int) (string, error)) error {
+	first, last := b.TurnRange[0], b.TurnRange[1]
+	if len(turns) != last-first+1 {
+		return fmt.Errorf("it holds %d turns, but its range [%d, %d] says %d", len(turns), first, last, last-first+1)
+	}
+	for j, t := range turns {
+		if t.Turn != first+j {
+			return fmt.Errorf("its turn at index %d is numbered %d, not %d", j, t.Turn, first+j)
+		}
+		if len(t.ContentRefs) == 0 {
+			continue
+		}
+		whole, err := t.Expand(content)
+		if err != nil {
+			return fmt.Errorf("turn %d: %w", t.Turn, err)
+		}
+		turns[j] = whole
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/smg-memory/smg/artifacts"
@@ -293,6 +294,24 @@ func Chain(a spec.Artifact) []artifacts.Version {
 		chain[i] = artifacts.Version{Hash: v.Hash, Content: v.Content, Patch: v.Patch}
 	}
 	return chain
+}
+
+// VaultContent returns a function that gives version v of an artifact of
+// the vault, checked against its hash, safe for concurrent use: the
+// content function of [spec.Turn.Expand] for readers that decode blocks
+// in parallel. Its reader is made on the first call. The vault must not
+// change while the function is in use.
+func VaultContent(v *spec.ArtifactVault) func(id string, version int) (string, error) {
+	var mu sync.Mutex // guards r, which is not safe for concurrent use
+	var r *artifacts.Reader
+	return func(id string, version int) (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r == nil {
+			r = VaultReader(v)
+		}
+		return r.Content(id, version)
+	}
 }
 
 // VaultReader returns a reader of the versions of the vault's artifacts,

@@ -400,7 +400,7 @@ func (e *Engine) artifactCand(n *spec.Node, s float64) (cand, bool) {
 	if v <= 0 || v > len(a.Versions) {
 		v = len(a.Versions)
 	}
-	content, err := e.vaultContent(n.ArtifactID, v)
+	content, err := e.content(n.ArtifactID, v)
 	if err != nil {
 		return cand{}, false
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
-	"github.com/smg-memory/smg/artifacts"
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
 )
@@ -58,8 +57,8 @@ type Engine struct {
 	// job is the indexing of turns under way, if any.
 	job *indexJob
 
-	mu    sync.Mutex        // guards vault, which is not safe for concurrent use
-	vault *artifacts.Reader // read lazily
+	// content reads the artifact vault of doc.
+	content func(id string, version int) (string, error)
 
 	// counts caches the token counts of candidates, by tokenizer and key:
 	// a turn's line is the same for every question, and counting it with
@@ -138,6 +137,7 @@ func New(doc *spec.Document, cfg *Config) (*Engine, error) {
 // setGraph makes doc the engine's document. e.rw is held, or e is new.
 func (e *Engine) setGraph(doc *spec.Document, turns *turnStore) {
 	e.doc, e.turns = doc, turns
+	e.content = graph.VaultContent(&doc.ArtifactVault)
 	e.nodes = make(map[string]*spec.Node, len(doc.SemanticGraph.Nodes))
 	e.adj = map[string][]spec.Edge{}
 	e.source = map[string]int{}
@@ -336,9 +336,6 @@ func (e *Engine) Update(doc *spec.Document) error {
 	e.setGraph(doc, store)
 	e.forgetCounts()
 	e.rw.Unlock()
-	e.mu.Lock()
-	e.vault = nil
-	e.mu.Unlock()
 	return nil
 }
 
@@ -477,13 +474,3 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// vaultContent returns version v of an artifact, checked against its
-// hash.
-func (e *Engine) vaultContent(id string, v int) (string, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.vault == nil {
-		e.vault = graph.VaultReader(&e.doc.ArtifactVault)
-	}
-	return e.vault.Content(id, v)
-}

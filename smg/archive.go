@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/go-json-experiment/json"
 
 	"github.com/smg-memory/smg/archive"
-	"github.com/smg-memory/smg/artifacts"
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
 )
@@ -34,11 +32,8 @@ type Archive struct {
 	r      *archive.Reader[[]spec.Turn]
 	byID   map[string]int
 
-	// mu guards vault, which is not safe for concurrent use; blocks are
-	// decoded concurrently.
-	mu       sync.Mutex
-	vault    *artifacts.Reader
-	vaultDoc *spec.ArtifactVault
+	// content reads the vault for the turns' references.
+	content func(id string, version int) (string, error)
 }
 
 // BlockError reports an archive block that cannot be read: its data does
@@ -78,10 +73,10 @@ type BlockInfo struct {
 // and the other limits the JSON text of its turns (spec §9.4).
 func NewArchive(doc *spec.Document, lim Limits) *Archive {
 	a := &Archive{
-		blocks:   doc.DeepArchive.Blocks,
-		lim:      lim.withDefaults(),
-		byID:     make(map[string]int, len(doc.DeepArchive.Blocks)),
-		vaultDoc: &doc.ArtifactVault,
+		blocks:  doc.DeepArchive.Blocks,
+		lim:     lim.withDefaults(),
+		byID:    make(map[string]int, len(doc.DeepArchive.Blocks)),
+		content: graph.VaultContent(&doc.ArtifactVault),
 	}
 	list := make([]archive.Block, len(a.blocks))
 	for i, b := range a.blocks {
@@ -169,8 +164,8 @@ func (a *Archive) block(i int) ([]spec.Turn, error) {
 // the content its turns hold as references.
 func (a *Archive) decode(i int, raw []byte) ([]spec.Turn, error) {
 	b := a.blocks[i]
-	if artifacts.Hash(string(raw)) != b.ContentHash {
-		return nil, errors.New("the decompressed data does not match the block's contentHash")
+	if err := graph.CheckBlockData(b, raw); err != nil {
+		return nil, err
 	}
 	if err := scanArray(bytes.NewReader(raw), a.lim); err != nil {
 		return nil, err
@@ -179,33 +174,5 @@ func (a *Archive) decode(i int, raw []byte) ([]spec.Turn, error) {
 	if err := json.Unmarshal(raw, &turns); err != nil {
 		return nil, unmarshalError(raw, err)
 	}
-	first, last := b.TurnRange[0], b.TurnRange[1]
-	if len(turns) != last-first+1 {
-		return nil, fmt.Errorf("it holds %d turns, but its range [%d, %d] says %d", len(turns), first, last, last-first+1)
-	}
-	for j, t := range turns {
-		if t.Turn != first+j {
-			return nil, fmt.Errorf("its turn at index %d is numbered %d, not %d", j, t.Turn, first+j)
-		}
-		if len(t.ContentRefs) == 0 {
-			continue
-		}
-		whole, err := a.expand(t)
-		if err != nil {
-			return nil, fmt.Errorf("turn %d: %w", t.Turn, err)
-		}
-		turns[j] = whole
-	}
-	return turns, nil
-}
-
-// expand puts back the content a turn holds as references, with the
-// archive's one vault reader.
-func (a *Archive) expand(t spec.Turn) (spec.Turn, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.vault == nil {
-		a.vault = graph.VaultReader(a.vaultDoc)
-	}
-	return t.Expand(a.vault.Content)
+	return turns, graph.CompleteTurns(b, turns, a.content)
 }
