@@ -59,6 +59,9 @@ type Config struct {
 	Decay   importance.Decay
 	// Generator names the program, for metadata.generator.
 	Generator string
+	// FactMinChars and FactMaxChars bound the length of a fact given to
+	// be remembered, in characters.
+	FactMinChars, FactMaxChars int
 }
 
 // DefaultConfig is the configuration a zero Config stands for.
@@ -77,6 +80,8 @@ func DefaultConfig() Config {
 		Weights:          importance.DefaultWeights(),
 		Decay:            importance.DefaultDecay(),
 		Generator:        "smg",
+		FactMinChars:     10,
+		FactMaxChars:     500,
 	}
 }
 
@@ -120,6 +125,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Generator == "" {
 		c.Generator = d.Generator
+	}
+	if c.FactMinChars <= 0 {
+		c.FactMinChars = d.FactMinChars
+	}
+	if c.FactMaxChars <= 0 {
+		c.FactMaxChars = d.FactMaxChars
 	}
 	return c
 }
@@ -177,9 +188,10 @@ type nodeInfo struct {
 	firstForm   string
 	hints       map[string]int // entity kinds suggested by context
 	kind        string
-	predicate   string // for facts: the exclusive predicate ("lives in")
-	outcomeKey  string // for decisions
-	artifactRel bool   // linked to an artifact
+	predicate   string              // for facts: the exclusive predicate ("lives in")
+	statement   *classify.Statement // for facts: how classify reads it, once asked
+	outcomeKey  string              // for decisions
+	artifactRel bool                // linked to an artifact
 }
 
 type optionSet struct {

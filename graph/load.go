@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -56,27 +57,60 @@ func Load(doc *spec.Document, cfg Config) (*Builder, error) {
 	return b, nil
 }
 
-// overlay keeps what a loaded document holds beyond its turns.
+// overlay makes the replayed graph the document's: the document wins.
+// What it holds beyond its turns is kept (nodes and edges no turn made,
+// facts saved directly, pins, edits), and what the replay made that the
+// document does not hold was removed after the turns (a fact forgotten,
+// an edge dropped) and stays removed. An edge weaker than the writer
+// keeps is not in any document, so the replay's weak edges stay.
 func (b *Builder) overlay(doc *spec.Document) {
+	inDoc := make(map[string]bool, len(doc.SemanticGraph.Nodes))
 	for i := range doc.SemanticGraph.Nodes {
 		dn := doc.SemanticGraph.Nodes[i]
-		if n := b.store.Node(dn.ID); n != nil {
-			n.Pinned = n.Pinned || dn.Pinned
-			n.Extra = dn.Extra
-			continue
+		inDoc[dn.ID] = true
+		n := b.store.Node(dn.ID)
+		if n == nil {
+			n = &spec.Node{ID: dn.ID}
+			b.store.Put(n)
+			info := &nodeInfo{}
+			if k, ok := dn.Metadata["kind"].(string); ok {
+				info.kind = k
+			}
+			b.info[dn.ID] = info
 		}
-		n := dn
+		*n = dn
+		n.Aliases = slices.Clone(dn.Aliases)
 		n.Mentions = slices.Clone(dn.Mentions)
-		b.store.Put(&n)
-		info := &nodeInfo{}
-		if k, ok := dn.Metadata["kind"].(string); ok {
-			info.kind = k
+		n.Alternatives = slices.Clone(dn.Alternatives)
+		n.PreviousSummaries = slices.Clone(dn.PreviousSummaries)
+		n.Metadata = cloneMap(dn.Metadata)
+		if n.Type == spec.NodeFact {
+			b.info[dn.ID].statement = nil
+			if p := predicateOf(n.Label, factSubject); p != "" && !slices.Contains(b.factPreds[n.Scope+"\x00"+p], n.ID) {
+				b.factPreds[n.Scope+"\x00"+p] = append(b.factPreds[n.Scope+"\x00"+p], n.ID)
+			}
 		}
-		b.info[n.ID] = info
 	}
+	for _, id := range b.store.IDs() {
+		if !inDoc[id] && b.store.Node(id).Type != spec.NodeArtifact {
+			b.remove(id)
+		}
+	}
+	type edgeKey struct {
+		from, to string
+		rel      spec.Relation
+	}
+	docEdges := make(map[edgeKey]bool, len(doc.SemanticGraph.Edges))
 	for _, e := range doc.SemanticGraph.Edges {
-		if _, ok := b.store.Strength(e.From, e.To, e.Relation); !ok {
+		docEdges[edgeKey{e.From, e.To, e.Relation}] = true
+		if s, ok := b.store.Strength(e.From, e.To, e.Relation); !ok || math.Abs(s-e.Strength) > 1e-4 {
+			b.store.Unlink(e.From, e.To, e.Relation) // the document's strength, higher or lower
 			b.store.Link(e.From, e.To, e.Relation, e.Strength)
+		}
+	}
+	for _, e := range b.store.Edges() {
+		if e.Strength >= b.cfg.MinEdgeStrength && !docEdges[edgeKey{e.From, e.To, e.Relation}] {
+			b.store.Unlink(e.From, e.To, e.Relation)
 		}
 	}
 	for id, a := range doc.ArtifactVault.Artifacts {

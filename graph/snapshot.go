@@ -105,12 +105,7 @@ func (b *Builder) nodes(edges []spec.Edge) []spec.Node {
 		}
 		switch n.Type {
 		case spec.NodeFact:
-			n.Importance = round4(b.cfg.Weights.FactScore(importance.Fact{
-				Category: n.Category,
-				Remember: n.Source == spec.SourceUser,
-				Specific: n.Metadata["specific"] == true,
-				Vague:    n.Metadata["vague"] == true,
-			}))
+			n.Importance = b.factImportance(&n)
 		default:
 			age := b.turns
 			if n.LastMentioned > 0 {
