@@ -9,6 +9,7 @@ require (
 	github.com/blevesearch/bleve_index_api v1.4.1
 	github.com/dominikbraun/graph v0.23.0
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
+	github.com/gofrs/flock v0.13.1
 	github.com/piprate/json-gold v0.9.1
 	github.com/pkoukk/tiktoken-go v0.1.8
 	github.com/pkoukk/tiktoken-go-loader v0.0.2

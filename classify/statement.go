@@ -21,6 +21,10 @@ type Statement struct {
 	// unique. Two statements with the same terms say the same thing, or
 	// its opposite (Negative).
 	Terms []string
+	// Keys are the terms of Terms that come from names and numbers
+	// (words with a capital or a digit): statements that differ in them
+	// are about different things, however many other terms they share.
+	Keys []string
 	// Negative: it denies or dislikes ("User doesn't like TypeScript",
 	// "User hates meetings").
 	Negative bool
@@ -51,6 +55,13 @@ func (a *Analyzer) Statement(text, subject string) Statement {
 	s.Specific = specific(s.Text)
 	s.Vague = vagueCue.MatchString(lower)
 
+	keyWords := map[string]bool{}
+	orig, _ := words(s.Text)
+	for _, w := range orig {
+		if w != "I" && (strings.ContainsAny(w, "0123456789") || capitalized(w)) {
+			keyWords[strings.ToLower(w)] = true
+		}
+	}
 	ws, _ := words(strings.ToLower(s.Text))
 	noLonger := false
 	for i, w := range ws {
@@ -72,9 +83,13 @@ func (a *Analyzer) Statement(text, subject string) Statement {
 		default:
 			seen[t.Term] = true
 			s.Terms = append(s.Terms, t.Term)
+			if keyWords[t.Word] {
+				s.Keys = append(s.Keys, t.Term)
+			}
 		}
 	}
 	slices.Sort(s.Terms)
+	slices.Sort(s.Keys)
 	return s
 }
 

@@ -76,7 +76,7 @@ type Remembered struct {
 // the verbs of liking and the generic nouns, must be nearly the same ("User
 // likes TypeScript" and "User prefers using TypeScript for all projects"
 // both come to "typescript"; 2 terms of 3 shared give 0.8, 3 of 5 give
-// 0.75). The same terms said the other way round ("User dislikes
+// 0.75), and the names and numbers they hold the same. The same terms said the other way round ("User dislikes
 // TypeScript") are a contradiction, not a duplicate.
 const DuplicateSimilarity = 0.8
 
@@ -130,6 +130,9 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 	for _, id := range b.currentFacts(scope) {
 		old := b.statementOf(id)
 		sim := classify.Similarity(st, old)
+		if !slices.Equal(st.Keys, old.Keys) {
+			continue // "User's daughter is 5" is not "… is 7"
+		}
 		switch {
 		case sim >= DuplicateSimilarity && st.Negative == old.Negative:
 			return Remembered{Fact: b.factNode(id), Duplicate: true, Similarity: round4(sim)}, nil

@@ -91,6 +91,10 @@ func TestRememberDuplicates(t *testing.T) {
 	if r := remember(t, b, Fact{Content: "User likes TypeScript", Scope: "workspace:web"}); r.Duplicate || r.Fact.ID == first.ID || r.Fact.Scope != "workspace:web" {
 		t.Errorf("the fact of another scope: %+v", r)
 	}
+	// A number makes another fact.
+	if r := remember(t, b, Fact{Content: "User prefers TypeScript 5"}); r.Duplicate {
+		t.Errorf("a fact with a number is a duplicate of %q", r.Fact.Label)
+	}
 	// Similar is not the same.
 	if r := remember(t, b, Fact{Content: "User likes TypeScript generics and Rust traits"}); r.Duplicate {
 		t.Errorf("a fact that says more is a duplicate of %q", r.Fact.Label)

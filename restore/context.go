@@ -99,3 +99,21 @@ func (e *Engine) Context(ctx context.Context, query string, opts Options) (*Resu
 	r.Partial = partial
 	return r, nil
 }
+
+// Empty is the context of nothing, as opts would count it: no text, no
+// items. opts may be nil.
+func Empty(opts *Options) *Result {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	tk := o.Tokenizer
+	if tk == nil {
+		tk = estimator{}
+	}
+	budget := o.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	return &Result{Budget: budget, Tokenizer: tk.Name(), Items: []Item{}}
+}

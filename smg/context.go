@@ -42,7 +42,12 @@ var ErrIndexCache = restore.ErrIndexCache
 // built from the rest and says so (Partial), unless opts.Wait. After
 // turns are ingested, the next call indexes only what changed: there is
 // no save and load between a turn and the next question.
+//
+// A memory that is off (see [Memory.SetEnabled]) gives an empty context.
 func (m *Memory) Context(ctx context.Context, query string, opts *ContextOptions) (*ContextResult, error) {
+	if !m.Enabled() {
+		return restore.Empty(opts), ctx.Err()
+	}
 	e, err := m.engine()
 	if err != nil {
 		return nil, err

@@ -57,6 +57,8 @@ type Memory struct {
 	b   *graph.Builder // nil until an opened memory takes a turn
 	doc *spec.Document // the document opened, until b is made from it
 	cfg Config
+	now func() time.Time // nil: time.Now
+	off bool             // memory is off (SetEnabled)
 
 	// gen counts the changes to the memory, and engGen the change eng
 	// was last brought up to.
@@ -75,7 +77,7 @@ func New(opts *Options) *Memory {
 	return &Memory{b: graph.New(opts.Config, graph.Options{
 		ID: opts.ID, ProjectID: opts.ProjectID, ProjectName: opts.ProjectName,
 		Description: opts.Description, Tags: opts.Tags, Scope: opts.Scope, Now: opts.Now,
-	}), cfg: opts.Config}
+	}), cfg: opts.Config, now: opts.Now}
 }
 
 // Load continues the memory of a document: turns ingested after it are
@@ -128,6 +130,11 @@ func Open(name string, opts *OpenOptions) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
+	return openBytes(name, raw, opts)
+}
+
+// openBytes is [Open] of the named file's bytes, raw.
+func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, error) {
 	d, err := decode(bytes.NewReader(raw), &opts.Decode)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -156,13 +163,17 @@ func (m *Memory) builder() (*graph.Builder, error) {
 	return m.b, nil
 }
 
-// Ingest adds one turn to the memory.
+// Ingest adds one turn to the memory. A memory that is off (see
+// [Memory.SetEnabled]) stores nothing.
 func (m *Memory) Ingest(ctx context.Context, t Turn) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.off {
+		return nil
+	}
 	b, err := m.builder()
 	if err != nil {
 		return err
@@ -173,10 +184,14 @@ func (m *Memory) Ingest(ctx context.Context, t Turn) error {
 
 // IngestAll adds turns in order. It stops at the first turn that fails, or
 // when ctx is done, and returns how many it added. Ingesting turns one at a
-// time, or in several calls, gives the same memory.
+// time, or in several calls, gives the same memory. A memory that is off
+// stores nothing, and says it took them all.
 func (m *Memory) IngestAll(ctx context.Context, turns []Turn) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.off {
+		return len(turns), ctx.Err()
+	}
 	b, err := m.builder()
 	if err != nil {
 		return 0, err

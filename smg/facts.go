@@ -1,0 +1,149 @@
+package smg
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/spec"
+)
+
+// Fact is a fact to remember (see [graph.Fact]): its content, category,
+// scope, source, the reasoning for saving it and what created it.
+type Fact = graph.Fact
+
+// Remembered is what [Memory.Remember] did: saved the fact, or found it
+// to be a duplicate of one the memory holds (see [graph.Remembered]).
+type Remembered = graph.Remembered
+
+// FactFilter selects facts (see [graph.FactFilter]).
+type FactFilter = graph.FactFilter
+
+// FactError is a fact that cannot be saved, with what is wrong in words a
+// model can act on.
+type FactError = graph.FactError
+
+// Errors of facts: ErrInvalidFact is wrapped by every [*FactError];
+// ErrNoNode by the error of an id the memory does not hold; ErrDisabled
+// by what a memory that is off refuses (see [Memory.SetEnabled]).
+var (
+	ErrInvalidFact = graph.ErrInvalidFact
+	ErrNoNode      = graph.ErrNoNode
+	ErrDisabled    = errors.New("memory is off")
+)
+
+// DuplicateSimilarity is the similarity from which a fact is taken for one
+// the memory holds (see [graph.DuplicateSimilarity]).
+const DuplicateSimilarity = graph.DuplicateSimilarity
+
+// Remember saves a fact, or returns the one the memory already holds that
+// it duplicates; a fact that contradicts a current one supersedes it (see
+// [graph.Builder.Remember]). A fact that cannot be saved is a
+// [*FactError]. The fact's time is the memory's clock (Options.Now).
+func (m *Memory) Remember(ctx context.Context, f Fact) (Remembered, error) {
+	var r Remembered
+	err := m.change(ctx, func(b *graph.Builder, at time.Time) error {
+		var err error
+		r, err = b.Remember(f, at)
+		return err
+	})
+	return r, err
+}
+
+// EditFact rewrites a fact, keeping its old text in previousSummaries.
+func (m *Memory) EditFact(ctx context.Context, id, content string) (spec.Node, error) {
+	var n spec.Node
+	err := m.change(ctx, func(b *graph.Builder, at time.Time) error {
+		var err error
+		n, err = b.EditFact(id, content, at)
+		return err
+	})
+	return n, err
+}
+
+// Forget removes a node, a fact usually, and its edges.
+func (m *Memory) Forget(ctx context.Context, id string) error {
+	return m.change(ctx, func(b *graph.Builder, at time.Time) error { return b.Forget(id, at) })
+}
+
+// ClearFacts forgets every fact of scope, or within it ("user" clears
+// "user:dana" too; "" clears them all), and returns their ids.
+func (m *Memory) ClearFacts(ctx context.Context, scope string) ([]string, error) {
+	var gone []string
+	err := m.change(ctx, func(b *graph.Builder, at time.Time) error {
+		gone = b.ClearFacts(scope, at)
+		return nil
+	})
+	return gone, err
+}
+
+// Pin makes a node always loaded into context; Unpin undoes it.
+func (m *Memory) Pin(ctx context.Context, id string) error {
+	return m.change(ctx, func(b *graph.Builder, at time.Time) error { return b.Pin(id, true, at) })
+}
+
+// Unpin undoes [Memory.Pin].
+func (m *Memory) Unpin(ctx context.Context, id string) error {
+	return m.change(ctx, func(b *graph.Builder, at time.Time) error { return b.Pin(id, false, at) })
+}
+
+// Facts returns the memory's facts that f selects, by category from
+// identity to context, then by importance.
+func (m *Memory) Facts(f FactFilter) []spec.Node {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.b == nil {
+		return graph.Facts(m.doc, f)
+	}
+	return graph.Facts(m.b.Document(), f)
+}
+
+// SetEnabled turns the memory on or off, as a chat client's memory
+// setting does. A memory that is off adds nothing to a context (it is
+// empty), stores no turn (Ingest does nothing) and refuses to save facts
+// ([ErrDisabled]); what it holds stays, and reading it (Facts, Document,
+// Search) still works. A memory starts on.
+func (m *Memory) SetEnabled(on bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.off = !on
+}
+
+// Enabled reports whether the memory is on.
+func (m *Memory) Enabled() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return !m.off
+}
+
+// change applies one change to the memory's builder, at the memory's
+// clock.
+func (m *Memory) change(ctx context.Context, fn func(b *graph.Builder, at time.Time) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.off {
+		return ErrDisabled
+	}
+	b, err := m.builder()
+	if err != nil {
+		return err
+	}
+	if err := fn(b, m.clock()); err != nil {
+		return err
+	}
+	m.gen++
+	return nil
+}
+
+// clock is the time of a change: the memory's clock, to the second.
+func (m *Memory) clock() time.Time {
+	now := time.Now
+	if m.now != nil {
+		now = m.now
+	}
+	return now().UTC().Truncate(time.Second)
+}

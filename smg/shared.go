@@ -1,0 +1,181 @@
+package smg
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// ErrLocked reports a memory file that another process kept locked for
+// longer than [FileOptions.LockTimeout].
+var ErrLocked = errors.New("the memory file is locked by another process")
+
+// FileOptions tell how to keep a memory in a file shared with other
+// processes.
+type FileOptions struct {
+	// Open reads the file; Encode writes it (its password, say).
+	Open   OpenOptions
+	Encode EncodeOptions
+	// Create, when the file does not exist, makes a new memory of these
+	// options, written at the first change; nil: the file must exist.
+	Create *Options
+	// LockTimeout is how long a change waits for another process's
+	// change to the file to end; zero is 10 seconds.
+	LockTimeout time.Duration
+}
+
+// FileMemory is a memory kept in a file that other processes may change as
+// well: an MCP server and the smg command on the same file, or two chat
+// clients. Each change is written to the file before it returns, under a
+// lock that other FileMemory values of the file respect, on top of the
+// file as it is then: two processes never lose each other's changes. It is
+// safe for concurrent use.
+type FileMemory struct {
+	name string
+	opts FileOptions
+	lock *flock.Flock
+
+	mu    sync.Mutex
+	m     *Memory
+	stamp fileStamp // of the file m was read from or written to
+}
+
+// fileStamp tells whether a file changed: its size, time and bytes.
+type fileStamp struct {
+	size int64
+	mod  time.Time
+	raw  []byte
+}
+
+// OpenFileMemory opens the memory of the named file. opts may be nil.
+func OpenFileMemory(name string, opts *FileOptions) (*FileMemory, error) {
+	f := &FileMemory{name: name, lock: flock.New(lockName(name))}
+	if opts != nil {
+		f.opts = *opts
+	}
+	if f.opts.LockTimeout <= 0 {
+		f.opts.LockTimeout = 10 * time.Second
+	}
+	if _, err := f.Memory(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// lockName is the lock file of a memory file: ".NAME.lock" beside it.
+func lockName(name string) string {
+	return filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".lock")
+}
+
+// Name is the file's name.
+func (f *FileMemory) Name() string { return f.name }
+
+// Memory returns the memory as the file holds it: read again when another
+// process changed the file since. The memory must not be changed but
+// through [FileMemory.Update].
+func (f *FileMemory) Memory() (*Memory, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.current()
+}
+
+// Update changes the memory with fn and writes the file, atomically, before
+// it returns. It holds the file's lock meanwhile, and reads the file again
+// first when another process changed it. When fn fails, nothing is
+// written, and the file is read again at the next call unless the error
+// says nothing changed ([ErrInvalidFact], [ErrNoNode], [ErrDisabled]).
+func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	lctx, cancel := context.WithTimeout(ctx, f.opts.LockTimeout)
+	defer cancel()
+	ok, err := f.lock.TryLockContext(lctx, 20*time.Millisecond)
+	if err != nil || !ok {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err == nil || errors.Is(err, context.DeadlineExceeded) {
+			err = ErrLocked
+		}
+		return fmt.Errorf("%s: %w", f.name, err)
+	}
+	defer f.lock.Unlock()
+	m, err := f.current()
+	if err != nil {
+		return err
+	}
+	if err := fn(m); err != nil {
+		if !errors.Is(err, ErrInvalidFact) && !errors.Is(err, ErrNoNode) && !errors.Is(err, ErrDisabled) {
+			f.stamp = fileStamp{}
+			f.m = nil
+		}
+		return err
+	}
+	raw, err := m.Marshal(&f.opts.Encode)
+	if err != nil {
+		return err
+	}
+	perm := fs.FileMode(0o644)
+	if f.opts.Encode.Password != nil {
+		perm = 0o600
+	}
+	if err := writeAtomic(f.name, raw, perm, true); err != nil {
+		f.stamp, f.m = fileStamp{}, nil
+		return err
+	}
+	if fi, err := os.Stat(f.name); err == nil {
+		f.stamp = fileStamp{size: fi.Size(), mod: fi.ModTime(), raw: raw}
+	}
+	return nil
+}
+
+// current is the memory of the file as it is. f.mu is held.
+func (f *FileMemory) current() (*Memory, error) {
+	fi, err := os.Stat(f.name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && f.opts.Create != nil:
+		if f.m == nil || f.stamp.raw != nil {
+			f.m, f.stamp = New(f.opts.Create), fileStamp{}
+		}
+		return f.m, nil
+	case err != nil:
+		return nil, err
+	case f.m != nil && fi.Size() == f.stamp.size && fi.ModTime().Equal(f.stamp.mod):
+		return f.m, nil
+	}
+	raw, err := readLimited(f.name, f.opts.Open.Decode.Limits.withDefaults())
+	if err != nil {
+		return nil, err
+	}
+	if f.m != nil && bytes.Equal(raw, f.stamp.raw) {
+		f.stamp.size, f.stamp.mod = fi.Size(), fi.ModTime()
+		return f.m, nil
+	}
+	m, err := openBytes(f.name, raw, &f.opts.Open)
+	if err != nil {
+		return nil, err
+	}
+	if f.m != nil {
+		f.m.Close()
+	}
+	f.m, f.stamp = m, fileStamp{size: fi.Size(), mod: fi.ModTime(), raw: raw}
+	return m, nil
+}
+
+// Close releases the memory's index.
+func (f *FileMemory) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.m == nil {
+		return nil
+	}
+	return f.m.Close()
+}
