@@ -123,7 +123,7 @@ func TestFileMemoryConcurrentWriters(t *testing.T) {
 		wg.Go(func() {
 			for i := range each {
 				err := f.Update(ctx, func(m *smg.Memory) error {
-					_, err := m.Remember(ctx, smg.Fact{Content: fmt.Sprintf("Writer %c saved fact number %d", "AB"[w], i), })
+					_, err := m.Remember(ctx, smg.Fact{Content: fmt.Sprintf("Writer %c saved fact number %d", "AB"[w], i)})
 					return err
 				})
 				if err != nil {
