@@ -183,13 +183,53 @@ func TestFileMemoryLockedAndFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var labels []string
-	for _, n := range doc.SemanticGraph.Nodes {
-		if n.Type == spec.NodeFact {
-			labels = append(labels, n.Label)
-		}
-	}
-	if !slices.Equal(labels, []string{"User likes long walks"}) {
+	if labels := graphFacts(doc); !slices.Equal(labels, []string{"User likes long walks"}) {
 		t.Errorf("the file holds %q", labels)
 	}
+}
+
+// An encrypted file stays encrypted, with the password that opened it.
+func TestFileMemoryEncrypted(t *testing.T) {
+	ctx := context.Background()
+	name := filepath.Join(t.TempDir(), "secret.smg")
+	pw := []byte("correct horse")
+	if err := smg.New(nil).Save(name, &smg.EncodeOptions{Password: pw}); err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	f, err := smg.OpenFileMemory(name, &smg.FileOptions{Open: smg.OpenOptions{Decode: smg.DecodeOptions{
+		PasswordFunc: func() ([]byte, error) { asked++; return pw, nil },
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, c := range []string{"User keeps bees in the garden", "User sings in a choir on Tuesdays"} {
+		if err := f.Update(ctx, func(m *smg.Memory) error {
+			_, err := m.Remember(ctx, smg.Fact{Content: c})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if asked != 1 {
+		t.Errorf("the password was asked for %d times", asked)
+	}
+	if _, err := smg.ReadFile(name, nil); !errors.Is(err, smg.ErrPasswordRequired) {
+		t.Errorf("the file is no longer encrypted: %v", err)
+	}
+	doc, err := smg.ReadFile(name, &smg.DecodeOptions{Password: pw})
+	if err != nil || len(graphFacts(doc)) != 2 {
+		t.Errorf("the encrypted file: %v", err)
+	}
+}
+
+func graphFacts(doc *spec.Document) []string {
+	var out []string
+	for _, n := range doc.SemanticGraph.Nodes {
+		if n.Type == spec.NodeFact {
+			out = append(out, n.Label)
+		}
+	}
+	return out
 }

@@ -130,24 +130,26 @@ func Open(name string, opts *OpenOptions) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	return openBytes(name, raw, opts)
+	m, _, err := openBytes(name, raw, opts)
+	return m, err
 }
 
-// openBytes is [Open] of the named file's bytes, raw.
-func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, error) {
+// openBytes is [Open] of the named file's bytes, raw; it tells whether
+// they were encrypted.
+func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, bool, error) {
 	d, err := decode(bytes.NewReader(raw), &opts.Decode)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, false, fmt.Errorf("%s: %w", name, err)
 	}
 	m, err := Load(d.Doc, &opts.Config)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, false, fmt.Errorf("%s: %w", name, err)
 	}
 	if opts.IndexCache != "" && !d.Form.Encrypted {
 		sum := sha256.Sum256(raw)
 		m.cache, m.key = opts.IndexCache, hex.EncodeToString(sum[:])
 	}
-	return m, nil
+	return m, d.Form.Encrypted, nil
 }
 
 // builder returns the memory's builder, replaying the opened document the

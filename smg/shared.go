@@ -21,7 +21,9 @@ var ErrLocked = errors.New("the memory file is locked by another process")
 // FileOptions tell how to keep a memory in a file shared with other
 // processes.
 type FileOptions struct {
-	// Open reads the file; Encode writes it (its password, say).
+	// Open reads the file; Encode writes it. An encrypted file is
+	// written encrypted again, with Encode.Password or, when that is
+	// nil, the password that opened it.
 	Open   OpenOptions
 	Encode EncodeOptions
 	// Create, when the file does not exist, makes a new memory of these
@@ -43,9 +45,11 @@ type FileMemory struct {
 	opts FileOptions
 	lock *flock.Flock
 
-	mu    sync.Mutex
-	m     *Memory
-	stamp fileStamp // of the file m was read from or written to
+	mu        sync.Mutex
+	m         *Memory
+	stamp     fileStamp // of the file m was read from or written to
+	encrypted bool      // the file m was read from was
+	password  []byte    // that opened it, when asked for
 }
 
 // fileStamp tells whether a file changed: its size, time and bytes.
@@ -63,6 +67,22 @@ func OpenFileMemory(name string, opts *FileOptions) (*FileMemory, error) {
 	}
 	if f.opts.LockTimeout <= 0 {
 		f.opts.LockTimeout = 10 * time.Second
+	}
+	dec := &f.opts.Open.Decode
+	if dec.Password != nil {
+		f.password = dec.Password
+	} else if ask := dec.PasswordFunc; ask != nil {
+		// Asked once, and kept to write the file encrypted again.
+		dec.PasswordFunc = func() ([]byte, error) {
+			if f.password != nil {
+				return f.password, nil
+			}
+			p, err := ask()
+			if err == nil {
+				f.password = p
+			}
+			return p, err
+		}
 	}
 	if _, err := f.Memory(); err != nil {
 		return nil, err
@@ -119,12 +139,16 @@ func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
 		}
 		return err
 	}
-	raw, err := m.Marshal(&f.opts.Encode)
+	enc := f.opts.Encode
+	if enc.Password == nil && f.encrypted {
+		enc.Password = f.password
+	}
+	raw, err := m.Marshal(&enc)
 	if err != nil {
 		return err
 	}
 	perm := fs.FileMode(0o644)
-	if f.opts.Encode.Password != nil {
+	if enc.Password != nil {
 		perm = 0o600
 	}
 	if err := writeAtomic(f.name, raw, perm, true); err != nil {
@@ -159,10 +183,11 @@ func (f *FileMemory) current() (*Memory, error) {
 		f.stamp.size, f.stamp.mod = fi.Size(), fi.ModTime()
 		return f.m, nil
 	}
-	m, err := openBytes(f.name, raw, &f.opts.Open)
+	m, encrypted, err := openBytes(f.name, raw, &f.opts.Open)
 	if err != nil {
 		return nil, err
 	}
+	f.encrypted = encrypted
 	if f.m != nil {
 		f.m.Close()
 	}
