@@ -97,6 +97,11 @@ func (a *app) rootCommand() *cobra.Command {
 		a.contextCommand(),
 		a.searchCommand(),
 		a.demoCommand(),
+		a.rememberCommand(),
+		a.forgetCommand(),
+		a.factsCommand(),
+		a.pinCommand(),
+		a.unpinCommand(),
 	)
 	return root
 }

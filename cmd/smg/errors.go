@@ -54,6 +54,8 @@ var invalidInput = []error{
 	smg.ErrNotEncrypted,
 	smg.ErrAlreadyEncrypted,
 	smg.ErrInvalidTurn,
+	smg.ErrInvalidFact,
+	smg.ErrNoNode,
 	importer.ErrUnknownFormat,
 }
 
@@ -82,6 +84,10 @@ func exitStatus(err error) (status int, hint string) {
 		return exitInvalid, "smg reads .smg files: Brotli-compressed or plain JSON, encrypted or not"
 	case errors.Is(err, importer.ErrUnknownFormat):
 		return exitInvalid, "name the format with --format transcript, openai, locomo or aider"
+	case errors.Is(err, smg.ErrLocked):
+		return exitFailure, "another smg (an MCP server, say) is changing the file; try again"
+	case errors.Is(err, smg.ErrNoNode):
+		return exitInvalid, "'smg facts FILE' lists the ids of facts, 'smg nodes FILE' those of all nodes"
 	case errors.As(err, new(*importer.Error)):
 		return exitInvalid, "without --strict, a malformed turn is skipped; a malformed file is not"
 	}

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/spec"
+)
+
+// fileMemory opens the memory of the named file to change it; with create,
+// a missing file is a new memory, written at the first change.
+func (a *app) fileMemory(name string, create bool) (*smg.FileMemory, error) {
+	opts := &smg.FileOptions{Open: smg.OpenOptions{Decode: *a.decodeOptions(name)}}
+	if create {
+		opts.Create = &smg.Options{}
+	}
+	return smg.OpenFileMemory(name, opts)
+}
+
+func (a *app) rememberCommand() *cobra.Command {
+	var category, scope, reasoning string
+	var pin, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "remember FILE FACT",
+		Short: "Save a fact about the user or the workspace in a memory",
+		Long: `Remember saves FACT in the memory of FILE (made when it does not exist), as
+a person's request: "I prefer dark mode" is kept as "User prefers dark
+mode". --category is identity, preference, relationship, project or
+context (guessed from the fact when not given); --scope is whose fact it
+is: user (the default, or the memory's own scope), user:NAME,
+workspace:NAME, drive:, app:, team: or file:NAME.
+
+A fact the memory already holds is not saved again: remember prints the
+one it holds. A fact that contradicts a current one ("User lives in
+Berlin" after "User lives in Paris") supersedes it; the old one stays,
+no longer valid. Facts of the categories identity, preference and
+relationship are in every context; the others are found by search.`,
+		Args: fileAndText("FACT", "the fact to save"),
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			f, err := a.fileMemory(args[0], true)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			ctx := cmdContext(cmd)
+			var r smg.Remembered
+			err = f.Update(ctx, func(m *smg.Memory) error {
+				r, err = m.Remember(ctx, smg.Fact{Content: args[1], Category: category, Scope: scope,
+					Reasoning: reasoning, Source: spec.SourceUser, CreatedBy: "smg remember", Pinned: pin})
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.writeJSON(r)
+			}
+			if r.Duplicate {
+				fmt.Fprintf(a.stdout, "already saved as %s: %s\n", r.Fact.ID, factText(r.Fact))
+				return nil
+			}
+			fmt.Fprintf(a.stdout, "saved %s (%s, %s, importance %.2g): %s\n", r.Fact.ID, r.Fact.Category, r.Fact.Scope, r.Fact.Importance, factText(r.Fact))
+			for _, id := range r.Supersedes {
+				fmt.Fprintf(a.stdout, "  supersedes %s\n", id)
+			}
+			return nil
+		}),
+	}
+	cmd.Flags().StringVar(&category, "category", "", "identity, preference, relationship, project or context")
+	cmd.Flags().StringVar(&scope, "scope", "", "whose fact it is: user, user:NAME, workspace:NAME…")
+	cmd.Flags().StringVar(&reasoning, "reasoning", "", "why it is worth keeping")
+	cmd.Flags().BoolVar(&pin, "pin", false, "always load it into context")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was saved as JSON")
+	return cmd
+}
+
+// nodesChange makes a command that changes the nodes given by id.
+func (a *app) nodesChange(use, short, long, done string, change func(ctx context.Context, m *smg.Memory, id string) error) *cobra.Command {
+	return &cobra.Command{
+		Use:   use + " FILE ID...",
+		Short: short,
+		Long:  long,
+		Args: func(cmd *cobra.Command, args []string) error {
+			switch len(args) {
+			case 0:
+				return usageErrorf("missing FILE")
+			case 1:
+				return usageErrorf("missing ID: the id of a node, as 'smg facts' prints it")
+			}
+			return nil
+		},
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			f, err := a.fileMemory(args[0], false)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			ctx := cmdContext(cmd)
+			// All or none: the file is written once, when every id was
+			// found.
+			err = f.Update(ctx, func(m *smg.Memory) error {
+				for _, id := range args[1:] {
+					if err := change(ctx, m, id); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			for _, id := range args[1:] {
+				fmt.Fprintf(a.stdout, "%s %s\n", done, id)
+			}
+			return nil
+		}),
+	}
+}
+
+func (a *app) forgetCommand() *cobra.Command {
+	return a.nodesChange("forget", "Remove facts (or other nodes) from a memory",
+		`Forget removes the nodes of the ids, facts usually, and their edges from the
+memory of FILE. It changes nothing unless every id is found.`, "forgot",
+		func(ctx context.Context, m *smg.Memory, id string) error { return m.Forget(ctx, id) })
+}
+
+func (a *app) pinCommand() *cobra.Command {
+	return a.nodesChange("pin", "Load facts (or other nodes) into every context",
+		`Pin makes the nodes of the ids always loaded into context, at full
+activation.`, "pinned",
+		func(ctx context.Context, m *smg.Memory, id string) error { return m.Pin(ctx, id) })
+}
+
+func (a *app) unpinCommand() *cobra.Command {
+	return a.nodesChange("unpin", "Undo pin", `Unpin undoes 'smg pin'.`, "unpinned",
+		func(ctx context.Context, m *smg.Memory, id string) error { return m.Unpin(ctx, id) })
+}
+
+func (a *app) factsCommand() *cobra.Command {
+	var scopes []string
+	var category string
+	var all, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "facts FILE",
+		Short: "List the facts a memory holds about the user and the workspace",
+		Long: `Facts lists the current facts of the memory of FILE, saved with 'smg
+remember' or by a model, or found in the conversation: by category from
+identity to context, then by importance. --scope keeps the facts of a
+scope and those within it ("user" holds "user:dana"); --all adds the
+facts superseded by newer ones.`,
+		Args: exactFiles(1),
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			if category != "" && !slices.Contains(spec.FactCategories, category) {
+				return usageErrorf("--category %q: use one of %s", category, strings.Join(spec.FactCategories, ", "))
+			}
+			m, err := smg.Open(args[0], &smg.OpenOptions{Decode: *a.decodeOptions(args[0])})
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			facts := m.Facts(smg.FactFilter{Scopes: scopes, Category: category, Superseded: all})
+			if asJSON {
+				if facts == nil {
+					facts = []spec.Node{}
+				}
+				return a.writeJSON(facts)
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tCATEGORY\tSCOPE\tIMPORTANCE\tFACT")
+			for _, n := range facts {
+				text := factText(n)
+				if n.Pinned {
+					text = "[pinned] " + text
+				}
+				if !n.ValidTo.IsZero() {
+					text += " [superseded " + n.ValidTo.Format("2006-01-02") + "]"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%.2g\t%s\n", n.ID, n.Category, dash(n.Scope), n.Importance, oneLine(text, 100))
+			}
+			return tw.Flush()
+		}),
+	}
+	cmd.Flags().StringSliceVar(&scopes, "scope", nil, "only the facts of this scope, or within it (repeatable)")
+	cmd.Flags().StringVar(&category, "category", "", "only the facts of this category")
+	cmd.Flags().BoolVar(&all, "all", false, "list superseded facts too")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the facts as JSON nodes")
+	return cmd
+}
+
+// factText is a fact's whole text: its label, or its description when
+// the label is cut short.
+func factText(n spec.Node) string {
+	if strings.HasSuffix(n.Label, "…") && n.Description != "" {
+		return n.Description
+	}
+	return n.Label
+}
+
+// cmdContext is the command's context, or the background.
+func cmdContext(cmd *cobra.Command) context.Context {
+	if ctx := cmd.Context(); ctx != nil {
+		return ctx
+	}
+	return context.Background()
+}

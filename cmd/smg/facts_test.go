@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/spec"
+)
+
+func TestFactCommands(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "me.smg")
+	ok := func(args ...string) string {
+		t.Helper()
+		r := run(t, nil, args...)
+		if r.status != exitOK || r.stderr != "" {
+			t.Fatalf("%q: status %d: %s", args, r.status, r.stderr)
+		}
+		return r.stdout
+	}
+	out := ok("remember", name, "I prefer dark mode in every editor", "--reasoning", "said it twice")
+	if !regexp.MustCompile(`^saved fact-user-prefers-dark-mode-in-every-editor \(preference, user, importance 1\): User prefers dark mode in every editor\n$`).MatchString(out) {
+		t.Errorf("remember:\n%s", out)
+	}
+	if out := ok("remember", name, "User prefers dark mode in editors"); !strings.HasPrefix(out, "already saved as fact-user-prefers-dark-mode-in-every-editor: ") {
+		t.Errorf("a duplicate:\n%s", out)
+	}
+	ok("remember", name, "User lives in Paris", "--category", "identity")
+	out = ok("remember", name, "I live in Berlin now", "--pin")
+	if !strings.Contains(out, "  supersedes fact-user-lives-in-paris\n") {
+		t.Errorf("a contradiction:\n%s", out)
+	}
+	ok("remember", name, "The crawler must respect robots.txt", "--scope", "workspace:crawler", "--category", "project")
+
+	out = ok("facts", name)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || strings.Join(strings.Fields(lines[0]), " ") != "ID CATEGORY SCOPE IMPORTANCE FACT" ||
+		!strings.HasPrefix(lines[1], "fact-user-lives-in-berlin-now") || !strings.Contains(lines[1], "[pinned] User lives in Berlin now") ||
+		!strings.HasPrefix(lines[3], "fact-the-crawler-must-respect-robots-txt") {
+		t.Errorf("facts:\n%s", out)
+	}
+	if out := ok("facts", name, "--all"); !strings.Contains(out, "User lives in Paris [superseded ") {
+		t.Errorf("facts --all:\n%s", out)
+	}
+	var facts []spec.Node
+	if err := json.Unmarshal([]byte(ok("facts", name, "--json", "--scope", "workspace")), &facts); err != nil || len(facts) != 1 || facts[0].Scope != "workspace:crawler" {
+		t.Errorf("facts --json --scope workspace: %v %+v", err, facts)
+	}
+
+	ok("unpin", name, "fact-user-lives-in-berlin-now")
+	ok("pin", name, "fact-user-prefers-dark-mode-in-every-editor")
+	if out := ok("facts", name); strings.Contains(out, "[pinned] User lives") || !strings.Contains(out, "[pinned] User prefers dark mode") {
+		t.Errorf("after unpin and pin:\n%s", out)
+	}
+	if out := ok("forget", name, "fact-user-lives-in-berlin-now"); out != "forgot fact-user-lives-in-berlin-now\n" {
+		t.Errorf("forget: %q", out)
+	}
+
+	// Errors: an unknown id changes nothing, a bad fact says what is wrong.
+	before := ok("facts", name, "--json")
+	for _, tc := range []struct {
+		args   []string
+		status int
+		says   string
+	}{
+		{[]string{"forget", name, "fact-user-prefers-dark-mode-in-every-editor", "fact-nope"}, exitInvalid, `no such node: "fact-nope"`},
+		{[]string{"remember", name, "tiny"}, exitInvalid, "fact content: is 4 characters long; a fact takes 10 to 500"},
+		{[]string{"remember", name, "User likes green tea", "--category", "hobby"}, exitInvalid, `"hobby" is not a category`},
+		{[]string{"remember", name, "User likes green tea", "--scope", "galaxy"}, exitInvalid, `the kind "galaxy"`},
+		{[]string{"pin", name}, exitUsage, "missing ID"},
+		{[]string{"facts", name, "--category", "hobby"}, exitUsage, "--category"},
+		{[]string{"forget", filepath.Join(t.TempDir(), "none.smg"), "x"}, exitFailure, "no such file"},
+	} {
+		r := run(t, nil, tc.args...)
+		if r.status != tc.status || !strings.Contains(r.stderr, tc.says) {
+			t.Errorf("%q: status %d, %s; want %d saying %q", tc.args, r.status, r.stderr, tc.status, tc.says)
+		}
+	}
+	if after := ok("facts", name, "--json"); after != before {
+		t.Error("a failed command changed the memory")
+	}
+	if _, err := smg.ReadFile(name, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An encrypted memory takes facts and stays encrypted.
+func TestRememberEncrypted(t *testing.T) {
+	name, _ := checkoutFile(t)
+	if r := run(t, withPassword("pw"), "encrypt", name); r.status != exitOK {
+		t.Fatalf("encrypt: %s", r.stderr)
+	}
+	if r := run(t, withPassword("pw"), "remember", name, "User deploys on Fridays only"); r.status != exitOK {
+		t.Fatalf("remember: %s", r.stderr)
+	}
+	if r := run(t, nil, "facts", name); r.status != exitPassword {
+		t.Errorf("the memory is no longer encrypted: status %d", r.status)
+	}
+	if r := run(t, withPassword("pw"), "facts", name); !strings.Contains(r.stdout, "User deploys on Fridays only") {
+		t.Errorf("facts:\n%s%s", r.stdout, r.stderr)
+	}
+}
