@@ -188,9 +188,8 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 		md["reasoning"] = r
 	}
 	n.Metadata = md
-	if b.turns > 0 {
-		b.mention(id, b.turns)
-	}
+	// No mention: no turn said it, and a context must not take the last
+	// turn for its source.
 	info := b.info[id]
 	info.predicate, info.statement = pred, &st
 	if pred != "" && !slices.Contains(b.factPreds[scope+"\x00"+pred], id) {
@@ -211,6 +210,9 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 	b.touchMeta(at)
 	return Remembered{Fact: b.factNode(id), Supersedes: supersede}, nil
 }
+
+// Scope is whose memory this is (spec §4.3), or nil.
+func (b *Builder) Scope() *spec.Scope { return b.meta.Scope }
 
 // DefaultScope is the scope of a fact saved without one: the memory's own
 // scope (spec §4.3), or "user".

@@ -3,6 +3,7 @@ package restore
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -16,14 +17,15 @@ import (
 // The sections of a context, in the order of its text.
 const (
 	secWorking   = "Working memory"
-	secUser      = "About the user"
+	secUser      = "About This User"
+	secSpace     = "About This Workspace"
 	secKnowledge = "Relevant knowledge"
 	secDecisions = "Decisions"
 	secArtifacts = "Artifacts"
 	secHistory   = "From earlier conversations"
 )
 
-var sectionOrder = []string{secWorking, secUser, secKnowledge, secDecisions, secArtifacts, secHistory}
+var sectionOrder = []string{secWorking, secUser, secSpace, secKnowledge, secDecisions, secArtifacts, secHistory}
 
 // The pools of the budget, each section drawing on one.
 const (
@@ -35,7 +37,7 @@ const (
 )
 
 var poolOf = map[string]int{
-	secWorking: poolWorking, secUser: poolWorking,
+	secWorking: poolWorking, secUser: poolWorking, secSpace: poolWorking,
 	secKnowledge: poolKnowledge, secDecisions: poolKnowledge,
 	secArtifacts: poolArtifacts, secHistory: poolHistory,
 }
@@ -90,16 +92,70 @@ func strongest(edges []spec.Edge, k int) []spec.Edge {
 }
 
 // cand is something a context may include. Turns of one date share a
-// line that gives it: group is that line.
+// line that gives it: group is that line. src is the index of the memory
+// it comes from, in a composed context.
 type cand struct {
 	item  Item
 	text  string
 	key   string
 	group string
 	fact  bool // a fact node's line
+	must  bool // goes in first (guaranteed)
+	src   int
 }
 
-func (e *Engine) assemble(ctx context.Context, query string, opts Options) (*Result, error) {
+// Source is one of the memories a context is composed from ([Compose]).
+type Source struct {
+	Engine *Engine
+	// Name tells the memory's items apart in the provenance
+	// (Item.Memory): "user", "workspace:crawler"…
+	Name string
+	// Boost multiplies the scores of the memory's items: the current
+	// file's memory counts for more than the team's, say (see
+	// ScopeBoosts). Zero is 1.
+	Boost float64
+}
+
+// ScopeBoosts are the boosts of the memories of a composed context by the
+// kind of their scope, after the Quadratic design: the current file 1.5×,
+// the team 1.3×, the others 1×.
+var ScopeBoosts = map[string]float64{spec.ScopeFile: 1.5, spec.ScopeTeam: 1.3}
+
+// Compose assembles one context from several memories: each is searched
+// and expanded as [Engine.Context] does, the scores of its items are
+// multiplied by its boost, and all compete for one budget, the facts for
+// at most their own (Options.FactBudget). Facts about the user go under
+// "About This User", those of a workspace (any scope but a user's) under
+// "About This Workspace". The same memories and query give the same
+// context, once their turns are indexed.
+func Compose(ctx context.Context, query string, opts Options, sources ...Source) (*Result, error) {
+	partial := false
+	for _, s := range sources {
+		if opts.Wait {
+			if err := s.Engine.Wait(ctx); err != nil && !errors.Is(err, ErrIndexCache) {
+				return nil, err
+			}
+		}
+		partial = partial || !s.Engine.Complete()
+	}
+	locked := map[*Engine]bool{}
+	for _, s := range sources {
+		if !locked[s.Engine] {
+			locked[s.Engine] = true
+			s.Engine.rw.RLock()
+			defer s.Engine.rw.RUnlock()
+		}
+	}
+	r, err := compose(ctx, query, opts, sources)
+	if err != nil {
+		return nil, err
+	}
+	r.Partial = partial
+	return r, nil
+}
+
+// compose is Compose with the engines' read locks held.
+func compose(ctx context.Context, query string, opts Options, sources []Source) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -115,19 +171,44 @@ func (e *Engine) assemble(ctx context.Context, query string, opts Options) (*Res
 	if alloc == (Allocation{}) {
 		alloc = DefaultAllocation
 	}
-	hits, err := search(e.ix, query, searchHits)
-	if err != nil {
-		return nil, err
-	}
-	cands := e.candidates(query, hits)
-	for i := range cands {
-		cands[i].item.Tokens = e.count(tk, cands[i].key, cands[i].text) + 1
+	var cands []cand
+	for i, s := range sources {
+		e := s.Engine
+		hits, err := search(e.ix, query, searchHits)
+		if err != nil {
+			return nil, err
+		}
+		cs := e.candidates(query, hits, opts.Scopes)
+		boost := s.Boost
+		if boost == 0 {
+			boost = 1
+		}
+		for j := range cs {
+			c := &cs[j]
+			c.item.Tokens = e.count(tk, c.key, c.text) + 1
+			c.src, c.item.Memory = i, s.Name
+			if len(sources) > 1 {
+				c.key = strconv.Itoa(i) + ":" + c.key
+			}
+			if boost != 1 {
+				c.item.Score = round4(c.item.Score * boost)
+				if c.item.Parts == nil {
+					c.item.Parts = map[string]float64{}
+				}
+				c.item.Parts["scope"] = boost
+			}
+		}
+		cands = append(cands, cs...)
 	}
 	usable := budget
 	if tk.Name() == Estimate {
 		usable = int(math.Floor(float64(budget) * (1 - alloc.Margin)))
 	}
-	chosen := pack(cands, tk, usable, alloc)
+	facts := opts.FactBudget
+	if facts == 0 {
+		facts = DefaultFactBudget
+	}
+	chosen := pack(cands, tk, usable, alloc, facts)
 	text := render(chosen)
 	tokens := tk.Count(text)
 	for tokens > budget && len(chosen) > 0 {
@@ -154,7 +235,7 @@ func (e *Engine) assemble(ctx context.Context, query string, opts Options) (*Res
 // always loaded, the nodes and turns the search found, the nodes the
 // graph reaches from them, the turns that stated them and the turns
 // around the hits, and the artifacts of the nodes.
-func (e *Engine) candidates(query string, hits []hit) []cand {
+func (e *Engine) candidates(query string, hits []hit, scopes []string) []cand {
 	var out []cand
 	wm := e.doc.WorkingMemory
 	if wm.Summary != "" {
@@ -254,7 +335,7 @@ func (e *Engine) candidates(query string, hits []hit) []cand {
 			}
 			raise(turnScore[t], "statement", s*sourceShare)
 		}
-		c, ok := e.nodeCand(n, s, parts)
+		c, ok := e.nodeCand(n, s, parts, scopes)
 		if ok {
 			out = append(out, c)
 		}
@@ -271,7 +352,7 @@ func (e *Engine) candidates(query string, hits []hit) []cand {
 		}
 		n := e.nodes[id]
 		parts := map[string]float64{"importance": n.Importance, "alwaysLoaded": 1}
-		if c, ok := e.nodeCand(n, 0.2*n.Importance, parts); ok {
+		if c, ok := e.nodeCand(n, 0.2*n.Importance, parts, scopes); ok {
 			out = append(out, c)
 		}
 	}
@@ -345,10 +426,14 @@ func (e *Engine) candidates(query string, hits []hit) []cand {
 	return out
 }
 
-// nodeCand is a node's line in a context.
-func (e *Engine) nodeCand(n *spec.Node, s float64, parts map[string]float64) (cand, bool) {
+// nodeCand is a node's line in a context; a fact of a scope not among
+// scopes has none.
+func (e *Engine) nodeCand(n *spec.Node, s float64, parts map[string]float64, scopes []string) (cand, bool) {
 	if n.Type == spec.NodeConcept || n.Type == spec.NodeArtifact {
 		return cand{}, false // named by the statements about them
+	}
+	if n.Type == spec.NodeFact && !spec.InScopes(n.Scope, scopes) {
+		return cand{}, false
 	}
 	it := Item{Section: secKnowledge, Kind: "node", NodeID: n.ID, Score: round4(s), Parts: roundAll(parts)}
 	if t, ok := e.source[n.ID]; ok {
@@ -358,7 +443,11 @@ func (e *Engine) nodeCand(n *spec.Node, s float64, parts map[string]float64) (ca
 	var line strings.Builder
 	switch n.Type {
 	case spec.NodeFact:
-		if n.Category == spec.CategoryIdentity || n.Category == spec.CategoryPreference || n.Category == spec.CategoryRelationship {
+		kind, _, _ := strings.Cut(n.Scope, ":")
+		switch {
+		case kind != "" && kind != spec.ScopeUser:
+			it.Section = secSpace
+		case n.Category == spec.CategoryIdentity || n.Category == spec.CategoryPreference || n.Category == spec.CategoryRelationship:
 			it.Section = secUser
 		}
 		line.WriteString("- " + n.Label)
@@ -387,7 +476,7 @@ func (e *Engine) nodeCand(n *spec.Node, s float64, parts map[string]float64) (ca
 	if d := dateOf(it.Timestamp); d != "" {
 		line.WriteString(" (" + d + ")")
 	}
-	return cand{key: "n:" + n.ID, text: line.String(), item: it, fact: n.Type == spec.NodeFact}, true
+	return cand{key: "n:" + n.ID, text: line.String(), item: it, fact: n.Type == spec.NodeFact, must: guaranteed(n)}, true
 }
 
 // artifactCand is an artifact node's content, at the version it points at.
@@ -429,7 +518,10 @@ func turnLine(t spec.Turn) string {
 // goes in once: a statement whose turn is in is left out, and so is a
 // turn whose statement is, so that the budget goes to other evidence
 // (on LoCoMo, recall +0.01).
-func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation) []cand {
+//
+// What must go in goes first, whatever the shares. Facts take at most
+// facts tokens, when facts is positive.
+func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) []cand {
 	slices.SortStableFunc(cands, func(a, b cand) int {
 		if c := cmp.Compare(b.item.Score, a.item.Score); c != 0 {
 			return c
@@ -446,9 +538,13 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation) []cand {
 	for _, s := range sectionOrder {
 		headings[s] = tk.Count("## "+s) + 2
 	}
-	used, spent := [pools]int{}, 0
+	used, spent, factsUsed := [pools]int{}, 0, 0
 	open := map[string]bool{}
-	groups := map[string]int{} // the cost of a date line, once it is paid: 0
+	type srcGroup struct {
+		src   int
+		group string
+	}
+	groups := map[srcGroup]int{} // the cost of a date line, once it is paid: 0
 	lineCost := map[string]int{}
 	taken := make([]bool, len(cands))
 	var chosen []cand
@@ -457,10 +553,11 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation) []cand {
 	// whichever ranks first goes in alone. A decision, a problem or a
 	// solution goes in even when its turn is in: it carries more (a
 	// rationale, the alternatives, a fix found turns later).
-	covered := map[int]bool{} // the turns in, alone or through a node
+	type srcTurn struct{ src, turn int }
+	covered := map[srcTurn]bool{} // the turns in, alone or through a node
 	try := func(i int, capped bool) {
 		c := cands[i]
-		if covered[c.item.Turn] && (c.item.Kind == "turn" || c.fact) {
+		if covered[srcTurn{c.src, c.item.Turn}] && (c.item.Kind == "turn" || c.fact) {
 			return
 		}
 		cost := c.item.Tokens
@@ -468,7 +565,7 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation) []cand {
 			cost += headings[c.item.Section]
 		}
 		if c.group != "" {
-			g, ok := groups[c.group]
+			g, ok := groups[srcGroup{c.src, c.group}]
 			if !ok {
 				if g, ok = lineCost[c.group]; !ok {
 					g = tk.Count(c.group) + 1
@@ -478,23 +575,33 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation) []cand {
 			cost += g
 		}
 		p := poolOf[c.item.Section]
-		if spent+cost > usable || capped && used[p]+cost > caps[p] {
+		if spent+cost > usable || capped && used[p]+cost > caps[p] || c.fact && facts > 0 && factsUsed+cost > facts {
 			return
 		}
 		open[c.item.Section] = true
 		if c.group != "" {
-			groups[c.group] = 0
+			groups[srcGroup{c.src, c.group}] = 0
 		}
 		used[p] += cost
 		spent += cost
+		if c.fact {
+			factsUsed += cost
+		}
 		taken[i] = true
 		if c.item.Turn > 0 {
-			covered[c.item.Turn] = true
+			covered[srcTurn{c.src, c.item.Turn}] = true
 		}
 		chosen = append(chosen, c)
 	}
 	for i := range cands {
-		try(i, true)
+		if cands[i].must {
+			try(i, false)
+		}
+	}
+	for i := range cands {
+		if !taken[i] {
+			try(i, true)
+		}
 	}
 	for i := range cands {
 		if !taken[i] {
@@ -505,7 +612,7 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation) []cand {
 }
 
 // ordered puts chosen items in the order of the text: by section, then
-// turns by number and the rest by score.
+// turns by memory and number and the rest by score.
 func ordered(chosen []cand) []cand {
 	rank := map[string]int{}
 	for i, s := range sectionOrder {
@@ -517,7 +624,7 @@ func ordered(chosen []cand) []cand {
 			return c
 		}
 		if a.item.Kind == "turn" && b.item.Kind == "turn" {
-			return cmp.Compare(a.item.Turn, b.item.Turn)
+			return cmp.Or(cmp.Compare(a.src, b.src), cmp.Compare(a.item.Turn, b.item.Turn))
 		}
 		if c := cmp.Compare(b.item.Score, a.item.Score); c != 0 {
 			return c
@@ -530,7 +637,7 @@ func ordered(chosen []cand) []cand {
 // render writes the chosen items under their section headings.
 func render(chosen []cand) string {
 	var sb strings.Builder
-	section, group := "", ""
+	section, group, src := "", "", 0
 	for _, c := range ordered(chosen) {
 		if c.item.Section != section {
 			if section != "" {
@@ -539,8 +646,8 @@ func render(chosen []cand) string {
 			section, group = c.item.Section, ""
 			sb.WriteString("## " + section + "\n\n")
 		}
-		if c.group != group {
-			group = c.group
+		if c.group != group || c.src != src {
+			group, src = c.group, c.src
 			if group != "" {
 				sb.WriteString(group + "\n")
 			}

@@ -21,7 +21,19 @@ type Options struct {
 	// indexed in the background; without it, the context is built from
 	// what is indexed so far, and says so (Result.Partial).
 	Wait bool
+	// Scopes are the scopes whose facts may go in: a fact of one of
+	// them, or within one ("user" holds "user:dana"). None: every
+	// scope.
+	Scopes []string
+	// FactBudget is the most tokens facts may take, whatever their
+	// section: zero is DefaultFactBudget, a negative number no bound
+	// but the sections'.
+	FactBudget int
 }
+
+// DefaultFactBudget is the most tokens facts take in a context, unless
+// Options.FactBudget says otherwise.
+const DefaultFactBudget = 500
 
 // DefaultBudget is the budget of a zero Options.
 const DefaultBudget = 1000
@@ -44,8 +56,8 @@ var DefaultAllocation = Allocation{Working: 0.10, Knowledge: 0.15, Artifacts: 0.
 // Result is a context and its provenance.
 type Result struct {
 	// Text is the context, in sections ("## Working memory", "## About
-	// the user", "## Relevant knowledge", "## Decisions", "## Artifacts",
-	// "## From earlier conversations").
+	// This User", "## About This Workspace", "## Relevant knowledge", "##
+	// Decisions", "## Artifacts", "## From earlier conversations").
 	Text string `json:"text"`
 	// Tokens is the size of Text as Tokenizer counts it; at most Budget.
 	Tokens    int    `json:"tokens"`
@@ -62,6 +74,9 @@ type Result struct {
 type Item struct {
 	// Section is the heading it is under; none for a search's.
 	Section string `json:"section,omitempty"`
+	// Memory names the memory it comes from, in a composed context
+	// (Source.Name).
+	Memory string `json:"memory,omitempty"`
 	// Kind is summary, goal, node, turn or artifact.
 	Kind       string    `json:"kind"`
 	NodeID     string    `json:"nodeId,omitempty"`
@@ -92,7 +107,7 @@ func (e *Engine) Context(ctx context.Context, query string, opts Options) (*Resu
 	partial := !e.Complete()
 	e.rw.RLock()
 	defer e.rw.RUnlock()
-	r, err := e.assemble(ctx, query, opts)
+	r, err := compose(ctx, query, opts, []Source{{Engine: e}})
 	if err != nil {
 		return nil, err
 	}

@@ -390,6 +390,9 @@ func (e *Engine) Close() error {
 // alwaysLoaded reports whether every context loads a node: a current
 // fact about who the user is, what they prefer, whom they know.
 func alwaysLoaded(n *spec.Node) bool {
+	if n.Pinned && n.ValidTo.IsZero() {
+		return true
+	}
 	if n.Type != spec.NodeFact || !n.ValidTo.IsZero() {
 		return false
 	}
@@ -398,6 +401,16 @@ func alwaysLoaded(n *spec.Node) bool {
 		return true
 	}
 	return false
+}
+
+// guaranteed reports whether a node goes into every context, before
+// anything else, as long as the fact budget lasts: a pinned node, and a
+// fact of a category always loaded that was saved rather than found in a
+// turn (no turn mentions it). Facts found in the conversation are many
+// (a LoCoMo memory holds hundreds): they are always candidates, and
+// compete.
+func guaranteed(n *spec.Node) bool {
+	return alwaysLoaded(n) && (n.Pinned || n.FirstMentioned == 0)
 }
 
 // stated reports whether nodes of a type state something a turn said, so
