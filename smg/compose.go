@@ -38,7 +38,8 @@ type ComposeOptions struct {
 // tokens by default) under "## About This User" and "## About This
 // Workspace"; the rest goes to the graph and history. Each item of the
 // provenance names its memory (Found.Memory): the memory's scope, like
-// "workspace:crawler", or "memory N" for one without a scope. A memory
+// "workspace:crawler", or "memory N" for one without a scope (nothing when
+// there is one memory). A memory
 // that is off adds nothing. opts may be nil.
 func Compose(ctx context.Context, query string, opts *ComposeOptions, memories ...*Memory) (*ContextResult, error) {
 	var o ComposeOptions
@@ -65,6 +66,9 @@ func Compose(ctx context.Context, query string, opts *ComposeOptions, memories .
 			if b, ok := boosts[kind]; ok {
 				boost = b
 			}
+		}
+		if len(memories) == 1 {
+			name = "" // nothing to tell apart
 		}
 		sources = append(sources, restore.Source{Engine: e, Name: name, Boost: boost})
 	}

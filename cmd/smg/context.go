@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/spec"
 )
 
 const contextLong = `Context assembles what a model needs to answer QUESTION from the memory in
@@ -28,11 +30,19 @@ The full-text index of the memory is kept between runs in a hidden
 directory beside the file, .FILE.index, for the file's exact bytes; the
 next run reopens it instead of indexing again. It is never kept for an
 encrypted file, since it holds the memory's text. --no-index-cache neither
-reads nor writes it.`
+reads nor writes it.
+
+--with composes the context from other memories too, a workspace's beside
+a user's say: each is searched, its items weighted by its scope (a file's
+1.5x, a team's 1.3x), and all share the budget; facts go under "About This
+User" and "About This Workspace", and take at most --fact-budget tokens.
+--scope keeps only the facts of the scopes named ("user", "user:dana",
+"workspace:crawler"…; a scope holds those within it).`
 
 func (a *app) contextCommand() *cobra.Command {
-	var budget int
+	var budget, factBudget int
 	var tokenizer string
+	var with, scopes []string
 	var asJSON, noCache bool
 	cmd := &cobra.Command{
 		Use:   "context FILE QUESTION",
@@ -47,13 +57,23 @@ func (a *app) contextCommand() *cobra.Command {
 			if err != nil || tokenizer == "" {
 				return usageErrorf("--tokenizer: want cl100k, o200k or estimate, not %q", tokenizer)
 			}
-			ctx := cmd.Context()
-			m, err := a.openIndexed(ctx, args[0], noCache)
-			if err != nil {
-				return err
+			for _, s := range scopes {
+				if err := spec.CheckFactScope(s); err != nil {
+					return usageErrorf("--scope: %v", err)
+				}
 			}
-			defer m.Close()
-			res, err := m.Context(ctx, args[1], &smg.ContextOptions{Budget: budget, Tokenizer: tok, Wait: true})
+			ctx := cmd.Context()
+			var memories []*smg.Memory
+			for _, name := range append([]string{args[0]}, with...) {
+				m, err := a.openIndexed(ctx, name, noCache)
+				if err != nil {
+					return err
+				}
+				defer m.Close()
+				memories = append(memories, m)
+			}
+			opts := smg.ContextOptions{Budget: budget, Tokenizer: tok, Wait: true, Scopes: scopes, FactBudget: factBudget}
+			res, err := smg.Compose(ctx, args[1], &smg.ComposeOptions{ContextOptions: opts}, memories...)
 			if err != nil {
 				return err
 			}
@@ -65,6 +85,9 @@ func (a *app) contextCommand() *cobra.Command {
 	}
 	cmd.Flags().IntVar(&budget, "budget", restore.DefaultBudget, "the most tokens the context may take")
 	cmd.Flags().StringVar(&tokenizer, "tokenizer", restore.CL100K, "what counts tokens: cl100k, o200k or estimate")
+	cmd.Flags().StringSliceVar(&with, "with", nil, "compose with the memory of this file too (repeatable)")
+	cmd.Flags().StringSliceVar(&scopes, "scope", nil, "only the facts of this scope, or within it (repeatable)")
+	cmd.Flags().IntVar(&factBudget, "fact-budget", restore.DefaultFactBudget, "the most tokens facts may take")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the context and its provenance as JSON")
 	cmd.Flags().BoolVar(&noCache, "no-index-cache", false, "neither read nor write the index cache beside FILE")
 	return cmd
@@ -135,8 +158,15 @@ func writeContext(w io.Writer, res *smg.ContextResult) error {
 // was said in, its score and its tokens.
 func writeProvenance(w io.Writer, items []smg.Found) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	composed := slices.ContainsFunc(items, func(it smg.Found) bool { return it.Memory != "" })
+	if composed {
+		fmt.Fprint(tw, "MEMORY\t")
+	}
 	fmt.Fprintln(tw, "SECTION\tKIND\tID\tTURN\tSCORE\tTOKENS")
 	for _, it := range items {
+		if composed {
+			fmt.Fprintf(tw, "%s\t", dash(it.Memory))
+		}
 		id := it.NodeID
 		if it.ArtifactID != "" {
 			id = fmt.Sprintf("%s@v%d", it.ArtifactID, it.Version)

@@ -226,6 +226,8 @@ func TestContextErrors(t *testing.T) {
 		{[]string{"context", name, "why", "--frobnicate"}, exitUsage},
 		{[]string{"context", bad, "why"}, exitInvalid},
 		{[]string{"context", missing, "why"}, exitFailure},
+		{[]string{"context", name, "why", "--scope", "planet"}, exitUsage},
+		{[]string{"context", name, "why", "--with", missing}, exitFailure},
 		{[]string{"search"}, exitUsage},
 		{[]string{"search", name}, exitUsage},
 		{[]string{"search", name, "x", "--limit", "0"}, exitUsage},
@@ -240,5 +242,34 @@ func TestContextErrors(t *testing.T) {
 	// A file that was never read leaves no cache either.
 	if got := entries(t, filepath.Dir(bad)); !slices.Equal(got, []string{"bad.smg"}) {
 		t.Errorf("a bad file left %q", got)
+	}
+}
+
+// --with composes a user's memory and the shop's; --scope keeps the facts
+// of some scopes only.
+func TestContextWith(t *testing.T) {
+	shop, _ := checkoutFile(t)
+	me := filepath.Join(t.TempDir(), "me.smg")
+	if r := run(t, nil, "remember", me, "I prefer answers with the code first", "--scope", "user:dana"); r.status != exitOK {
+		t.Fatal(r.stderr)
+	}
+	res := contextJSON(t, nil, me, webhookQuestion, "--with", shop)
+	if !strings.Contains(res.Text, "## About This User\n\n- User prefers answers with the code first") || !strings.Contains(res.Text, "ConstructEvent") {
+		t.Errorf("composed:\n%s", res.Text)
+	}
+	memories := map[string]bool{}
+	for _, it := range res.Items {
+		memories[it.Memory] = true
+	}
+	if !memories["memory 1"] || !memories["memory 2"] {
+		t.Errorf("the items come from %v", memories)
+	}
+	r := run(t, nil, "context", me, webhookQuestion, "--with", shop)
+	if !regexp.MustCompile(`(?m)^MEMORY +SECTION +KIND +ID +TURN +SCORE +TOKENS$`).MatchString(r.stdout) || !regexp.MustCompile(`(?m)^memory 1 +About This User +node +fact-user-prefers-answers`).MatchString(r.stdout) {
+		t.Errorf("composed provenance:\n%s", r.stdout)
+	}
+	res = contextJSON(t, nil, me, webhookQuestion, "--with", shop, "--scope", "workspace")
+	if strings.Contains(res.Text, "code first") {
+		t.Errorf("--scope workspace kept a user's fact:\n%s", res.Text)
 	}
 }
