@@ -16,7 +16,7 @@ import (
 // cacheVersion names what an index cache holds: the version of the
 // index's mapping and of what it indexes of a node, a block and a turn.
 // Changing any of them must change it, so that old caches are rebuilt.
-const cacheVersion = "smg-index 1"
+const cacheVersion = "smg-index 2"
 
 // The files of an index cache besides Bleve's own: the key it was made
 // for, and Bleve's metadata, which an index built in memory does not

@@ -62,9 +62,10 @@ func nodeText(n *spec.Node) string {
 	return strings.Join(nonEmpty(parts), "\n")
 }
 
-// turnText is what a turn is found by: its speaker and its content.
+// turnText is what a turn is found by: its date, its speaker and its
+// content.
 func turnText(t spec.Turn) string {
-	return t.Speaker + ": " + t.Content
+	return dateOf(t.Timestamp) + "\n" + t.Speaker + ": " + t.Content
 }
 
 func nonEmpty(ss []string) []string {
