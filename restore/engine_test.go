@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/smg/importer"
@@ -288,5 +289,26 @@ func TestTamperedCacheIsRebuilt(t *testing.T) {
 	}
 	if again := newEngine(t, doc, &Config{Cache: dir, Key: "k"}); !again.readOnly {
 		t.Error("the rebuilt cache was not opened")
+	}
+}
+
+// A turn is found by its date too.
+func TestTurnDateIndexed(t *testing.T) {
+	b := graph.New(graph.Config{}, graph.Options{})
+	for _, tu := range []spec.Turn{
+		{Speaker: "Ana", Role: "user", Content: "We went to the beach.", Timestamp: time.Date(2023, 5, 8, 10, 0, 0, 0, time.UTC)},
+		{Speaker: "Ana", Role: "user", Content: "We went to the beach.", Timestamp: time.Date(2023, 7, 2, 10, 0, 0, 0, time.UTC)},
+	} {
+		if err := b.Add(tu); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := newEngine(t, b.Document(), nil)
+	found, err := e.Search(context.Background(), "beach in July", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) == 0 || found[0].Kind != "turn" || found[0].Turn != 2 {
+		t.Errorf("the turn of July is not found first: %+v", found)
 	}
 }
