@@ -83,7 +83,7 @@ func exitStatus(err error) (status int, hint string) {
 	case errors.Is(err, smg.ErrNotSMG):
 		return exitInvalid, "smg reads .smg files: Brotli-compressed or plain JSON, encrypted or not"
 	case errors.Is(err, importer.ErrUnknownFormat):
-		return exitInvalid, "name the format with --format transcript, openai, locomo or aider"
+		return exitInvalid, "name the format with --format " + importer.FormatNames()
 	case errors.Is(err, smg.ErrLocked):
 		return exitFailure, "another smg (an MCP server, say) is changing the file; try again"
 	case errors.Is(err, smg.ErrNoNode):

@@ -35,14 +35,27 @@ graph, working memory, the artifact vault and the deep archive. When FILE.smg
 exists, the turns are added to it: turn numbers continue and the nodes they
 mention are reactivated.
 
-The inputs are read with --format: auto (the default) recognizes a generic
-transcript (a JSON list or JSON Lines of {role|speaker, content|text,
-timestamp, id}), OpenAI chat messages, LoCoMo and aider chat histories.
+The inputs are read with --format: auto (the default) recognizes them all.
+
+  transcript   a generic transcript: a JSON list or JSON Lines of
+               {role|speaker, content|text, timestamp, id}
+  openai       OpenAI chat messages, [{role, content}] or {"messages": [...]},
+               or fine-tuning JSON Lines
+  locomo       the conversations of the LoCoMo benchmark
+  aider        aider's chat histories, .aider.chat.history.md
+  chatgpt      conversations.json of ChatGPT's data export; of each
+               conversation only the branch last shown is read, not those
+               left behind by edited questions and regenerated answers
+  claude       conversations.json of Claude.ai's data export
+  claude-code  a Claude Code session, ~/.claude/projects/*/SESSION.jsonl
+               (a sub-agent's side chains are not read)
+
+An export or a session file can hold several conversations, each with an id.
 
 A malformed turn is reported with its file and position and skipped; with
 --strict it fails the whole run. Either way FILE.smg is the old memory or the
 complete new one, never a partial one. With --split each conversation of the
-inputs (a LoCoMo file holds several) becomes its own memory, FILE-ID.smg.`,
+inputs becomes its own memory, FILE-ID.smg.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("missing INPUT")
@@ -90,7 +103,7 @@ inputs (a LoCoMo file holds several) becomes its own memory, FILE-ID.smg.`,
 		}),
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the memory file to write (added to when it exists)")
-	cmd.Flags().StringVar(&format, "format", "auto", "the inputs' format: auto, transcript, openai, locomo or aider")
+	cmd.Flags().StringVar(&format, "format", "auto", "the inputs' format: auto, "+importer.FormatNames())
 	cmd.Flags().BoolVar(&strict, "strict", false, "fail on the first malformed turn instead of skipping it")
 	cmd.Flags().BoolVar(&split, "split", false, "write one memory per conversation, FILE-ID.smg")
 	cmd.Flags().StringVar(&project, "project", "", "the project name of a new memory")

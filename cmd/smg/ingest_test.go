@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -213,7 +214,7 @@ func TestIngestUsage(t *testing.T) {
 		{[]string{"ingest", "-o", out}, exitUsage, "missing INPUT"},
 		{[]string{"ingest", text}, exitUsage, `"output" not set`},
 		{[]string{"ingest", text, "-o", out, "--format", "csv"}, exitUsage, `unknown input format "csv"`},
-		{[]string{"ingest", text, "-o", out}, exitInvalid, "--format transcript, openai, locomo or aider"},
+		{[]string{"ingest", text, "-o", out}, exitInvalid, "--format transcript, openai, locomo, aider, chatgpt, claude or claude-code"},
 		{[]string{"ingest", filepath.Join(dir, "none.json"), "-o", out}, exitFailure, "no such file"},
 		{[]string{"nodes", filepath.Join(testdataDir, "small.smg"), "--type", "widget"}, exitUsage, `node type "widget"`},
 		{[]string{"nodes", filepath.Join(testdataDir, "small.smg"), "--sort", "size"}, exitUsage, `sort "size"`},
@@ -251,6 +252,104 @@ func TestIngestSplit(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("--split also wrote %s", out)
+	}
+}
+
+// archivedTurns reads every turn of a memory's deep archive through smg
+// archive --json.
+func archivedTurns(t testing.TB, name string) []spec.Turn {
+	t.Helper()
+	r := run(t, nil, "archive", "--json", name)
+	var blocks []smg.BlockInfo
+	if err := json.Unmarshal([]byte(r.stdout), &blocks); err != nil || r.status != exitOK {
+		t.Fatalf("archive --json: status %d, %v\n%s", r.status, err, r.stderr)
+	}
+	var turns []spec.Turn
+	for _, b := range blocks {
+		r := run(t, nil, "archive", "--json", "--block", strconv.Itoa(b.Number), name)
+		var v blockView
+		if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || r.status != exitOK {
+			t.Fatalf("archive --json --block %d: status %d, %v\n%s", b.Number, r.status, err, r.stderr)
+		}
+		turns = append(turns, v.Turns...)
+	}
+	return turns
+}
+
+// TestIngestChatGPT ingests a ChatGPT export with --format chatgpt: every
+// conversation's current branch is in the memory, in order, and nothing of
+// the branch its user left (the answer they regenerated and the question
+// after it, the only turns about a zeppelin) is, in the archive or in
+// search.
+func TestIngestChatGPT(t *testing.T) {
+	in := filepath.Join(importerTestdata, "chatgpt-branched.json")
+	if data, err := os.ReadFile(in); err != nil || !strings.Contains(string(data), "zeppelin") {
+		t.Fatalf("%s has no abandoned branch to leave out: %v", in, err)
+	}
+	out := filepath.Join(t.TempDir(), "chatgpt.smg")
+	r := ingest(t, nil, in, "-o", out, "--format", "chatgpt")
+	if !strings.Contains(r.stdout, "10 turns (10 new)") || r.stderr != "" {
+		t.Errorf("stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	validate(t, nil, out)
+
+	turns := archivedTurns(t, out)
+	var ids []string
+	for _, turn := range turns {
+		ids = append(ids, turn.ExternalID)
+		if strings.Contains(turn.Content, "zeppelin") {
+			t.Errorf("turn %d is of the abandoned branch: %q", turn.Turn, turn.Content)
+		}
+	}
+	if want := []string{
+		"f1a27c90-3b5e-4d8f-a6c2-9e0b4d7f1a21", "7e5c1a3d-9b2f-4e8a-b6d4-1f3a5c7e9b66", "2d4f6b8a-0c3e-4a5f-9b7d-c1e3f5a7b977",
+		"b8a6c4e2-1d3f-4b5a-8c7e-9f0a2b4c6d88", "4a6c8e0b-2d4f-4a1c-b3e5-d7f9a1b3c599", "d2b4f6a8-0c1e-4a3c-9e5b-7f9b1d3f5acc",
+		"8b0d2f4a-6c7e-4a9c-b1d3-f5b7d9f1a3dd", "6a8c0e2b-4d5f-4b7d-a9f1-c3e5a7c9e1ee",
+		"a7c9e1b3-5d6f-4a8c-9e0b-2d4f6a8c0e02", "fedcba98-7654-4321-8fed-cba987654304",
+	}; !slices.Equal(ids, want) {
+		t.Errorf("archived turns %q\nwant %q", ids, want)
+	}
+	if found := searchJSON(t, out, "zeppelin"); len(found) != 0 {
+		t.Errorf("search finds the abandoned branch: %+v", found)
+	}
+	if found := searchJSON(t, out, "francesinha"); len(found) == 0 || found[0].ExternalID != "6a8c0e2b-4d5f-4b7d-a9f1-c3e5a7c9e1ee" {
+		t.Errorf("search does not find the current branch's last turn first: %+v", found)
+	}
+}
+
+// TestIngestClaude ingests a Claude.ai export and a Claude Code session,
+// detected, one memory per conversation with --split, named by the
+// conversations' ids; a sub-agent's side chain is in none of them.
+func TestIngestClaude(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		file, format string
+		memories     map[string]int // file → turns
+	}{
+		{"claude-export.json", "claude", map[string]int{
+			"claude-0f3c9a52-7d1e-4b8a-9c6f-2e5d8a1b4c70.smg": 4, "claude-7a2d5e8b-1c4f-4a7d-b0e3-9f2c5a8d1e60.smg": 2}},
+		{"claude-code-session.jsonl", "claude-code", map[string]int{
+			"claude-code-3f8e2a71-5c4d-4b9e-a0f6-7d2c1e8b5a94.smg": 10, "claude-code-b71c9d04-2e8f-4a63-9d15-c0a7e4f2b386.smg": 2}},
+	} {
+		in := filepath.Join(importerTestdata, c.file)
+		for _, format := range []string{c.format, "auto"} {
+			sub := filepath.Join(dir, format)
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			ingest(t, nil, in, "-o", filepath.Join(sub, c.format+".smg"), "--format", format, "--split")
+			for name, n := range c.memories {
+				turns := archivedTurns(t, filepath.Join(sub, name))
+				if len(turns) != n {
+					t.Errorf("%s, --format %s: %s has %d turns, want %d", c.file, format, name, len(turns), n)
+				}
+				for _, turn := range turns {
+					if strings.Contains(turn.Content, "pangolin") {
+						t.Errorf("%s: turn %d is the side chain's: %q", name, turn.Turn, turn.Content)
+					}
+				}
+			}
+		}
 	}
 }
 

@@ -11,6 +11,13 @@ import (
 //   - LoCoMo: a JSON array whose first element is an object with
 //     "conversation" (or "sample_id" or "qa", when the head ends before
 //     "conversation"), or one such object;
+//   - ChatGPT: a JSON array whose first element is an object with a
+//     "mapping" object or a "current_node", or one such object;
+//   - Claude: a JSON array whose first element is an object with a
+//     "chat_messages" array, or one such object;
+//   - ClaudeCode: JSON Lines where an object of a line before the end of
+//     the head has "parentUuid", "isSidechain" or "leafUuid" (the first
+//     lines of a session can be bookkeeping without them);
 //   - OpenAI: a JSON array of messages where a message's content is a list
 //     of parts or a message has tool calls, or an object with a "messages"
 //     array;
@@ -36,6 +43,12 @@ func Detect(head []byte) (Format, error) {
 			return OpenAI, nil
 		case o.has("conversation"):
 			return LoCoMo, nil
+		case o.chatGPT():
+			return ChatGPT, nil
+		case o.claude():
+			return Claude, nil
+		case o.claudeCode() || complete && claudeCodeLines(t, o.end):
+			return ClaudeCode, nil
 		case o.has("content") || o.has("text"):
 			return Transcript, nil
 		}
@@ -95,8 +108,14 @@ func detectArray(t *text, i int) (Format, error) {
 			i = t.ws(v.end)
 		} else {
 			o, complete := peekObject(t, i)
-			if objects == 0 && (o.has("conversation") || o.has("sample_id") || o.has("qa")) {
+			switch {
+			case objects > 0:
+			case o.has("conversation") || o.has("sample_id") || o.has("qa"):
 				return LoCoMo, nil
+			case o.chatGPT():
+				return ChatGPT, nil
+			case o.claude():
+				return Claude, nil
 			}
 			objects++
 			if o.kind["content"] == '[' || o.has("tool_calls") || o.has("function_call") || o.has("tool_call_id") {
@@ -134,9 +153,45 @@ type object struct {
 
 func (o *object) has(key string) bool { _, ok := o.kind[key]; return ok }
 
+// chatGPT reports whether o is a ChatGPT conversation.
+func (o *object) chatGPT() bool { return o.kind["mapping"] == '{' || o.has("current_node") }
+
+// claude reports whether o is a Claude.ai conversation.
+func (o *object) claude() bool { return o.kind["chat_messages"] == '[' }
+
+// claudeCode reports whether o is a line of a Claude Code session.
+func (o *object) claudeCode() bool {
+	return o.has("parentUuid") || o.has("isSidechain") || o.has("leafUuid")
+}
+
+// claudeCodeLines reports whether the lines after offset i, up to the end
+// of the head or the first line that does not start with an object, have
+// a line of a Claude Code session.
+func claudeCodeLines(t *text, i int) bool {
+	d := t.data
+	for {
+		j := bytes.IndexByte(d[i:], '\n')
+		if j < 0 {
+			return false
+		}
+		if i = t.ws(i + j); i == len(d) || d[i] != '{' {
+			return false
+		}
+		o, complete := peekObject(t, i)
+		if o.claudeCode() {
+			return true
+		}
+		if !complete {
+			return false
+		}
+		i = o.end
+	}
+}
+
 // detectKeys are the members Detect looks at.
 var detectKeys = []string{"conversation", "sample_id", "qa", "messages", "role", "speaker",
-	"content", "text", "tool_calls", "function_call", "tool_call_id"}
+	"content", "text", "tool_calls", "function_call", "tool_call_id",
+	"mapping", "current_node", "chat_messages", "parentUuid", "isSidechain", "leafUuid"}
 
 // peekObject reads the members of the object at i, up to the end of the
 // head or the first syntax error; complete is false if it did not reach

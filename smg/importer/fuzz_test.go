@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 )
 
-// seeds adds every fixture to a fuzz corpus, and the start of the bench
-// files when they are there.
+// seeds adds every fixture to a fuzz corpus, the start of the bench files
+// when they are there, and seedInputs.
 func seeds(f *testing.F, add func(data []byte)) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.*"))
 	more, _ := filepath.Glob(filepath.Join(benchDir, "aider-dev", "0[5-9]_*.md"))
@@ -24,6 +24,23 @@ func seeds(f *testing.F, add func(data []byte)) {
 		}
 		add(data[:min(len(data), 16<<10)])
 	}
+	for _, s := range seedInputs {
+		add([]byte(s))
+	}
+}
+
+// seedInputs are small inputs of the tree-shaped and line formats, at the
+// edges their readers must hold: links that loop or lead nowhere, members
+// of the wrong kind, lines cut off.
+var seedInputs = []string{
+	`[{"id":"c","current_node":"a","mapping":{"a":{"parent":"a","message":{"author":{"role":"user"},"content":{"parts":["x"]}}}}}]`,
+	`[{"current_node":"c","mapping":{"a":{"parent":"c"},"b":{"parent":"a"},"c":{"parent":"b"}}}]`,
+	`[{"current_node":"b","mapping":{"a":{"parent":null,"message":null},"b":{"parent":"a","message":{"id":"m","author":{"role":"tool","name":"python"},"create_time":null,"content":{"content_type":"multimodal_text","parts":[{"content_type":"image_asset_pointer"},{"content_type":"audio_transcription","text":"hi"},"t",null]}}}},"create_time":1717236000.5}]`,
+	`{"current_node":"x","mapping":{"x":{"parent":"gone"}}}`,
+	`[{"uuid":"c","chat_messages":[{"uuid":"m","sender":"human","text":"t","content":[{"type":"text","text":""},{"type":"tool_use","name":"n","input":{"a":"` + "\xff" + `"}}],"attachments":[{"file_name":"f","extracted_content":"x"}],"files":[{"file_name":"g"}],"created_at":"2025-01-01T00:00:00Z"}]}]`,
+	`{"uuid":"c","chat_messages":[7,{"sender":"assistant"}]}`,
+	`{"type":"summary","leafUuid":"u"}` + "\n" + `{"type":"assistant","isSidechain":false,"sessionId":"s","uuid":"u","timestamp":"2025-07-14T08:02:11Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"c":"ls"}}]}}` + "\n" + `{"type":"user","sessionId":"s","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"a"}]}]}}` + "\n" + `{"type":"user","message":{"content":"cut`,
+	`{"parentUuid":null,"isSidechain":true,"type":"user","message":{"content":"side"}}` + "\r\n" + `{"type":"user","isMeta":true,"message":{}}` + "\n[1]\n",
 }
 
 // FuzzRead reads arbitrary bytes in every format, strict or not: it never

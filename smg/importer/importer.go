@@ -10,13 +10,24 @@
 //     data/locomo10.json);
 //   - [Aider]: the chat histories the aider coding assistant keeps in
 //     .aider.chat.history.md, as its aider/io.py writes them
-//     (https://github.com/Aider-AI/aider/blob/main/aider/io.py).
+//     (https://github.com/Aider-AI/aider/blob/main/aider/io.py);
+//   - [ChatGPT]: the conversations.json of ChatGPT's data export, each
+//     conversation the branch its user last saw;
+//   - [Claude]: the conversations.json of Claude.ai's data export;
+//   - [ClaudeCode]: the session transcripts Claude Code keeps in
+//     ~/.claude/projects/PROJECT/SESSION.jsonl.
+//
+// No vendor publishes the last three formats, which change without notice:
+// their rules here are what real exports and transcripts show, as the files
+// that read them (chatgpt.go, claude.go, claudecode.go) describe.
 //
 // [Read] and [ReadFile] detect the format ([Detect]) unless it is given.
 // A whole input that is not in its format is an error, an [*Error] with the
 // position; a single malformed turn (a JSON element of the wrong shape, a
 // turn without content) is skipped and reported in [Result.Skipped], or,
-// with [Options.Strict], fails the read. Reading never panics, whatever the
+// with [Options.Strict], fails the read, and so is a conversation of an
+// export whose structure is broken (a ChatGPT conversation whose branch
+// cannot be followed). Reading never panics, and never loops, whatever the
 // input.
 //
 // The rules of each format, what each member becomes in a [spec.Turn] and
@@ -102,10 +113,65 @@ const (
 	// replies cut off inside a fence, learnt from real files, are in
 	// aider.go.
 	Aider Format = "aider"
+
+	// ChatGPT is the conversations.json of ChatGPT's data export: a JSON
+	// array (or one object) of conversations, each one [Conversation] (ID
+	// its id, or conversation_id), whose messages form a tree in mapping
+	// (node id → {message, parent, children}) because editing a question
+	// or regenerating an answer starts a new branch. Only the branch the
+	// user last saw is read: the path from the root to current_node,
+	// followed up by parent links. A message's author.role is the Role
+	// (author.name the Speaker of a tool's message), its id the ExternalID,
+	// its create_time (Unix seconds; when null, that of the message before
+	// it, or of the conversation) the Timestamp. Its text is
+	// content.text, then the strings of content.parts, joined with "\n"; an
+	// image in the parts becomes "[image]", a transcription of speech its
+	// text. Left out, without a report: nodes without a message, messages
+	// hidden from the conversation (metadata.is_visually_hidden_from_conversation:
+	// the empty system message at the root, custom instructions, memory
+	// context), and messages without text (the model's thoughts, for one).
+	// A conversation whose branch cannot be followed (current_node or a
+	// parent missing from mapping, a cycle of parent links) is malformed as
+	// a whole. The rules learnt from real exports are in chatgpt.go.
+	ChatGPT Format = "chatgpt"
+
+	// Claude is the conversations.json of Claude.ai's data export: a JSON
+	// array (or one object) of conversations {uuid, name, created_at,
+	// chat_messages}, each one [Conversation] (ID its uuid). A message's
+	// sender is its Role (human becomes user), its uuid the ExternalID, its
+	// created_at (RFC 3339) the Timestamp. Its text is that of its content
+	// blocks of type text, joined with "\n", with tool calls as
+	// "[tool call: NAME(INPUT)]" lines; the model's thinking and the tools'
+	// results are left out. When the blocks give no text (older exports have
+	// none), the message's text is read instead. Each attachment with
+	// extracted_content (pasted or uploaded text) is appended as
+	// "\n[attachment: FILE_NAME]\n" and the content, and each of files (an
+	// uploaded image or document) as "\n[file: FILE_NAME]". A message
+	// with none of these is left out. The rules are in claude.go.
+	Claude Format = "claude"
+
+	// ClaudeCode is a session transcript of Claude Code, the JSON Lines it
+	// keeps in ~/.claude/projects/PROJECT/SESSION.jsonl: one object per
+	// line, of a type. The lines of type user and assistant hold a message
+	// {role, content}; every sessionId is a [Conversation] (ID the
+	// sessionId), in the order the sessions first appear. A line's uuid is
+	// the ExternalID and its timestamp the Timestamp of its turns. Its
+	// content is a string, or blocks: text blocks give their text (joined
+	// with "\n"), a tool_use block "[tool call: NAME(INPUT)]", an image
+	// "[image]", a thinking block nothing, and each tool_result block a turn
+	// of its own, before the line's other text, with the role tool, the
+	// tool's name (from its tool_use) as Speaker and the result's text as
+	// Content. Left out, without a report: the lines of other types
+	// (summary, system, file-history-snapshot…), a sub-agent's lines
+	// (isSidechain), the notes Claude Code writes as the user's (isMeta,
+	// isCompactSummary), and lines without text. A line that is not JSON
+	// (a session cut off in the middle of a line) is malformed alone. The
+	// rules are in claudecode.go.
+	ClaudeCode Format = "claude-code"
 )
 
 // Formats lists the formats Read can read.
-var Formats = []Format{Transcript, OpenAI, LoCoMo, Aider}
+var Formats = []Format{Transcript, OpenAI, LoCoMo, Aider, ChatGPT, Claude, ClaudeCode}
 
 // ParseFormat returns the Format named s ("auto" or one of [Formats]).
 func ParseFormat(s string) (Format, error) {
@@ -118,7 +184,23 @@ func ParseFormat(s string) (Format, error) {
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("unknown input format %q (want auto, transcript, openai, locomo or aider)", s)
+	return "", fmt.Errorf("unknown input format %q (want auto, %s)", s, FormatNames())
+}
+
+// FormatNames lists the names of [Formats] in prose: "transcript, openai,
+// … or claude-code".
+func FormatNames() string {
+	var b strings.Builder
+	for i, f := range Formats {
+		switch {
+		case i == len(Formats)-1:
+			b.WriteString(" or ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(string(f))
+	}
+	return b.String()
 }
 
 // Options control a read.
@@ -132,10 +214,13 @@ type Options struct {
 	Name string
 }
 
-// Conversation is one conversation of an input: a LoCoMo file holds
-// several, an input of another format one.
+// Conversation is one conversation of an input: a LoCoMo file, a ChatGPT
+// or Claude export, a Claude Code transcript may hold several, an input of
+// another format holds one.
 type Conversation struct {
-	// ID is the LoCoMo sample_id; "" in the other formats.
+	// ID is the LoCoMo sample_id, the ChatGPT conversation id, the Claude
+	// conversation uuid or the Claude Code sessionId; "" in the other
+	// formats.
 	ID string
 	// Speakers are the named participants, when the format names them
 	// (LoCoMo's speaker_a and speaker_b).
@@ -151,8 +236,8 @@ type Result struct {
 	Format Format
 	// Conversations are the input's conversations, in order.
 	Conversations []Conversation
-	// Skipped are the malformed turns that were left out (never with
-	// Options.Strict).
+	// Skipped are the malformed turns, and conversations, that were left
+	// out (never with Options.Strict).
 	Skipped []*Error
 }
 
@@ -256,6 +341,12 @@ func read(data []byte, opts Options) (*Result, error) {
 		err = r.readLoCoMo()
 	case Aider:
 		err = r.readAider()
+	case ChatGPT:
+		err = r.readChatGPT()
+	case Claude:
+		err = r.readClaude()
+	case ClaudeCode:
+		err = r.readClaudeCode()
 	default:
 		_, err = ParseFormat(string(f))
 	}

@@ -63,6 +63,12 @@ var fixtures = []struct {
 	{"aider-paragraphs.md", Aider, []int{4}, 0},
 	{"aider-stripped.md", Aider, []int{4}, 0},
 	{"aider-crlf.md", Aider, []int{4}, 0},
+	{"chatgpt-branched.json", ChatGPT, []int{8, 2}, 0},
+	{"chatgpt-malformed.json", ChatGPT, []int{2}, 10},
+	{"claude-export.json", Claude, []int{4, 2}, 0},
+	{"claude-malformed.json", Claude, []int{2}, 9},
+	{"claude-code-session.jsonl", ClaudeCode, []int{10, 2}, 0},
+	{"claude-code-malformed.jsonl", ClaudeCode, []int{2}, 7},
 }
 
 // TestFixtures reads every file of testdata, detecting its format, and
@@ -251,7 +257,17 @@ func TestWholeInputErrors(t *testing.T) {
 		{LoCoMo, `{"qa": []`, "in:1:10: not JSON: unexpected end of JSON input"},
 		{LoCoMo, `"x"`, "in:1:1: not JSON: want a JSON array of LoCoMo samples"},
 		{Aider, "just some text\n", `in:1:1: not an aider chat history: no "# aider chat started at" line, user line ("#### ") or tool line ("> ")`},
-		{"yaml", "a: b", `unknown input format "yaml" (want auto, transcript, openai, locomo or aider)`},
+		{ChatGPT, "hello", "in:1:1: not JSON: want a JSON array of ChatGPT conversations"},
+		{ChatGPT, "", "in:1:1: not JSON: want a JSON array of ChatGPT conversations"},
+		{ChatGPT, "[{\"mapping\": {},\n \"current_node\": \"a\",}]", "in:2:22: not JSON: want a string for an object key"},
+		{Claude, "\n\n7", "in:3:1: not JSON: want a JSON array of Claude conversations"},
+		{Claude, `[{"uuid": "c", "chat_messages": [}]`, "in:1:34: not JSON: invalid character '}' looking for the beginning of a value"},
+		{ClaudeCode, "hello\n", "in:1:1: not JSON Lines: want a Claude Code session, one JSON object per line"},
+		{ClaudeCode, `[{"type": "user"}]`, "in:1:1: not JSON Lines: want a Claude Code session, one JSON object per line"},
+		{Auto, `[{"mapping": []}]`, "in:1:1: cannot tell the input's format: a JSON array of objects that are not messages or LoCoMo samples"},
+		{Auto, `{"type": "file-history-snapshot", "messageId": "m"}` + "\n" + `{"type": "user", "message": {"content": "hi"}}`,
+			"in:1:1: cannot tell the input's format: a JSON object that is not a message, a list of messages or a LoCoMo sample"},
+		{"yaml", "a: b", `unknown input format "yaml" (want auto, transcript, openai, locomo, aider, chatgpt, claude or claude-code)`},
 	} {
 		res, err := Read(strings.NewReader(c.in), Options{Format: c.format, Name: "in"})
 		if err == nil {
@@ -282,6 +298,9 @@ func TestEmptyInputs(t *testing.T) {
 	}{
 		{Auto, "[]"}, {Transcript, " [ ] "}, {OpenAI, "[]"}, {OpenAI, `{"messages": []}`}, {LoCoMo, "[]"},
 		{Aider, ""}, {Aider, "\n\n"}, {Auto, "\xef\xbb\xbf[]"},
+		{ChatGPT, "[]"}, {ChatGPT, `[{"id": "c", "current_node": "r", "mapping": {"r": {"message": null}}}]`},
+		{Claude, "[]"}, {Claude, `{"uuid": "c", "chat_messages": []}`},
+		{ClaudeCode, ""}, {ClaudeCode, " \n\n"}, {ClaudeCode, `{"type": "summary", "leafUuid": "u"}`},
 	} {
 		res, err := Read(strings.NewReader(c.in), Options{Format: c.format, Strict: true})
 		if err != nil {
@@ -297,7 +316,7 @@ func TestEmptyInputs(t *testing.T) {
 }
 
 func TestParseFormat(t *testing.T) {
-	for _, s := range []string{"auto", "transcript", "openai", "locomo", "aider", " LoCoMo "} {
+	for _, s := range []string{"auto", "transcript", "openai", "locomo", "aider", " LoCoMo ", "chatgpt", "claude", "claude-code", "Claude-Code"} {
 		if _, err := ParseFormat(s); err != nil {
 			t.Error(err)
 		}
@@ -358,6 +377,22 @@ func TestDetect(t *testing.T) {
 		{"#### make it faster  \n", Aider},
 		{"\n> Aider v0.50.0  \n\n# aider chat started at 2024-01-01 10:00:00\n", Aider},
 		{`[{"role": "user", "content": "a very long message that is cut`, Transcript},
+		// ChatGPT: the old order of members, the new (sorted), cut short,
+		// one conversation.
+		{`[{"title": "Trip", "create_time": 1717236000.0, "update_time": 1717236401.6, "mapping": {"aaa": {"id": "aaa", "message": {"content": {"parts": ["cut`, ChatGPT},
+		{`[{"async_status": null, "conversation_id": "c", "create_time": 1730000000.1, "current_node": "n", "default_model_slug": "gpt-4o`, ChatGPT},
+		{`{"title": "one", "mapping": {}, "current_node": "r"}`, ChatGPT},
+		// Claude.
+		{`[{"uuid": "c", "name": "n", "created_at": "2025-02-10T09:14:03Z", "account": {"uuid": "a"}, "chat_messages": [{"uuid": "m", "text": "cut`, Claude},
+		{`{"uuid": "c", "chat_messages": []}`, Claude},
+		// Claude Code: a line of a session, its first or a later one; the
+		// first lines can be bookkeeping, one of them with content.
+		{`{"type":"summary","summary":"Fix the test","leafUuid":"u"}`, ClaudeCode},
+		{`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"hi"}}`, ClaudeCode},
+		{`{"type":"file-history-snapshot","messageId":"m","snapshot":{},"isSnapshotUpdate":false}` + "\n" +
+			`{"type":"queue-operation","operation":"enqueue","sessionId":"s","content":"go vet"}` + "\n" +
+			`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"a long line that is cut`, ClaudeCode},
+		{`{"type":"queue-operation","operation":"enqueue","sessionId":"s","content":"go vet"}` + "\r\n\r\n" + `{"parentUuid":null`, ClaudeCode},
 	} {
 		got, err := Detect([]byte(c.in))
 		if err != nil || got != c.want {

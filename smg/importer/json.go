@@ -207,6 +207,22 @@ func (t *text) members(v jv, fn func(key, val jv) bool) {
 	}
 }
 
+// fields returns the members of the checked object v named keys, in the
+// order of keys; a member v lacks has the kind 0, and of duplicate members
+// the last counts, as with encoding/json.
+func (t *text) fields(v jv, keys ...string) []jv {
+	f := make([]jv, len(keys))
+	t.members(v, func(k, val jv) bool {
+		for i, key := range keys {
+			if t.is(k, key) {
+				f[i] = val
+			}
+		}
+		return true
+	})
+	return f
+}
+
 // elems calls fn with each element of the checked array v, in order,
 // until fn returns false.
 func (t *text) elems(v jv, fn func(n int, e jv) bool) {

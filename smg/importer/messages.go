@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -366,19 +368,7 @@ func toolCalls(t *text, member string, v jv) (lines []string, p *problem) {
 			}
 			return true
 		})
-		n := "?"
-		if name.kind == '"' {
-			n = t.str(name)
-		}
-		a := ""
-		switch args.kind {
-		case 0, 'n':
-		case '"':
-			a = t.str(args)
-		default:
-			a = string(t.data[args.start:args.end])
-		}
-		lines = append(lines, "[tool call: "+n+"("+a+")]")
+		lines = append(lines, toolCall(t, name, args))
 	}
 	switch v.kind {
 	case 0, 'n':
@@ -395,6 +385,31 @@ func toolCalls(t *text, member string, v jv) (lines []string, p *problem) {
 		}
 	}
 	return lines, p
+}
+
+// toolCall renders the call of the tool name with input as
+// "[tool call: NAME(INPUT)]": a string input is its text, any other JSON
+// value is kept as it is, but put on one line if it spans several, and
+// with invalid UTF-8 replaced by U+FFFD as in strings.
+func toolCall(t *text, name, input jv) string {
+	n := "?"
+	if name.kind == '"' {
+		n = t.str(name)
+	}
+	a := ""
+	switch input.kind {
+	case 0, 'n':
+	case '"':
+		a = t.str(input)
+	default:
+		raw := jsontext.Value(t.data[input.start:input.end])
+		if bytes.IndexByte(raw, '\n') >= 0 {
+			raw = bytes.Clone(raw)
+			_ = raw.Compact() // a checked value, and invalid UTF-8 allowed
+		}
+		a = strings.ToValidUTF8(string(raw), "\uFFFD")
+	}
+	return "[tool call: " + n + "(" + a + ")]"
 }
 
 // mapRole returns the spec role for a message's role, or "" when there is

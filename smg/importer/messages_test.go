@@ -135,6 +135,8 @@ func TestContent(t *testing.T) {
 		{OpenAI, `"content": null, "tool_calls": [{"function": {"name": "f", "arguments": {"a": 1}}}, {"function": {"name": "g"}}]`, "[tool call: f({\"a\": 1})]\n[tool call: g()]", ""},
 		{OpenAI, `"content": "Checking.", "tool_calls": [{"function": {"arguments": "{}"}}]`, "Checking.\n[tool call: ?({})]", ""},
 		{OpenAI, `"content": null, "function_call": {"name": "f", "arguments": "{}"}`, "[tool call: f({})]", ""},
+		{OpenAI, `"content": null, "function_call": {"name": "f", "arguments": {"a": "` + "\xff" + `"}}`, "[tool call: f({\"a\": \"\uFFFD\"})]", ""},
+		{OpenAI, "\"content\": null, \"function_call\": {\"name\": \"f\", \"arguments\": {\n  \"a\": [1,\n 2]\n}}", `[tool call: f({"a":[1,2]})]`, ""},
 		{OpenAI, `"content": null, "tool_calls": []`, "-", ""},
 		{OpenAI, `"content": null, "tool_calls": [1]`, "", "tool_calls[0]: want an object, not a number"},
 		{OpenAI, `"content": null, "function_call": "f"`, "", "function_call: want an object, not a string"},

@@ -49,8 +49,13 @@ func parseTime(t *text, v jv) (time.Time, string) {
 	if math.Abs(f) >= msThreshold {
 		f /= 1000
 	}
+	// A float64 holds a Unix time of today to a quarter of a microsecond:
+	// the nanoseconds past the microsecond are noise of the binary fraction
+	// (1718013611.123456 is 1718013611.12345600128…, and 1741942800123 ms
+	// divided by 1000 is 1741942800.12299990654…), so the time is rounded
+	// to the microsecond.
 	sec, frac := math.Modf(f)
-	return checkYear(time.Unix(int64(sec), int64(math.Round(frac*1e9))).UTC(), s)
+	return checkYear(time.Unix(int64(sec), int64(math.Round(frac*1e6))*1e3).UTC(), s)
 }
 
 // checkYear refuses times the .smg format cannot hold (spec §2.2).
