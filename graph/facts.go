@@ -239,7 +239,7 @@ func (b *Builder) EditFact(id, content string, at time.Time) (spec.Node, error) 
 		at = b.now().UTC().Truncate(time.Second)
 	}
 	st := b.an.Statement(content, factSubject)
-	old := factText(n)
+	old := FactText(n)
 	if old == st.Text {
 		return b.factNode(id), nil
 	}
@@ -364,16 +364,16 @@ func (b *Builder) currentFacts(scope string) []string {
 func (b *Builder) statementOf(id string) classify.Statement {
 	info := b.info[id]
 	if info.statement == nil {
-		st := b.an.Statement(factText(b.store.Node(id)), factSubject)
+		st := b.an.Statement(FactText(b.store.Node(id)), factSubject)
 		info.statement = &st
 	}
 	return *info.statement
 }
 
-// factText is a fact's whole text: its label, or its description when the
+// FactText is a fact's whole text: its label, or its description when the
 // label is the description cut short. (A fact found in a turn has for
 // description the sentence as written, in the first person.)
-func factText(n *spec.Node) string {
+func FactText(n *spec.Node) string {
 	if n.Description != "" && n.Label != n.Description && strings.HasPrefix(n.Description, strings.TrimSuffix(n.Label, "…")) {
 		return n.Description
 	}

@@ -99,6 +99,11 @@ func (m *Memory) Facts(f FactFilter) []spec.Node {
 	return graph.Facts(m.b.Document(), f)
 }
 
+// FactText is a fact's whole text: its label, or its description when the
+// label is the description cut short (a fact found in a turn has for
+// description the sentence as written).
+func FactText(n spec.Node) string { return graph.FactText(&n) }
+
 // SetEnabled turns the memory on or off, as a chat client's memory
 // setting does. A memory that is off adds nothing to a context (it is
 // empty), stores no turn (Ingest does nothing) and refuses to save facts

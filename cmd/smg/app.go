@@ -96,6 +96,8 @@ func (a *app) rootCommand() *cobra.Command {
 		a.archiveCommand(),
 		a.contextCommand(),
 		a.searchCommand(),
+		a.toolsCommand(),
+		a.mcpCommand(),
 		a.demoCommand(),
 		a.rememberCommand(),
 		a.forgetCommand(),

@@ -62,10 +62,10 @@ relationship are in every context; the others are found by search.`,
 				return a.writeJSON(r)
 			}
 			if r.Duplicate {
-				fmt.Fprintf(a.stdout, "already saved as %s: %s\n", r.Fact.ID, factText(r.Fact))
+				fmt.Fprintf(a.stdout, "already saved as %s: %s\n", r.Fact.ID, smg.FactText(r.Fact))
 				return nil
 			}
-			fmt.Fprintf(a.stdout, "saved %s (%s, %s, importance %.2g): %s\n", r.Fact.ID, r.Fact.Category, r.Fact.Scope, r.Fact.Importance, factText(r.Fact))
+			fmt.Fprintf(a.stdout, "saved %s (%s, %s, importance %.2g): %s\n", r.Fact.ID, r.Fact.Category, r.Fact.Scope, r.Fact.Importance, smg.FactText(r.Fact))
 			for _, id := range r.Supersedes {
 				fmt.Fprintf(a.stdout, "  supersedes %s\n", id)
 			}
@@ -174,7 +174,7 @@ facts superseded by newer ones.`,
 			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tCATEGORY\tSCOPE\tIMPORTANCE\tFACT")
 			for _, n := range facts {
-				text := factText(n)
+				text := smg.FactText(n)
 				if n.Pinned {
 					text = "[pinned] " + text
 				}
@@ -191,15 +191,6 @@ facts superseded by newer ones.`,
 	cmd.Flags().BoolVar(&all, "all", false, "list superseded facts too")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the facts as JSON nodes")
 	return cmd
-}
-
-// factText is a fact's whole text: its label, or its description when
-// the label is cut short.
-func factText(n spec.Node) string {
-	if strings.HasSuffix(n.Label, "…") && n.Description != "" {
-		return n.Description
-	}
-	return n.Label
 }
 
 // cmdContext is the command's context, or the background.
