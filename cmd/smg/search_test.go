@@ -57,8 +57,11 @@ func TestSearchCommand(t *testing.T) {
 	if !slices.IsSortedFunc(found, func(a, b smg.Found) int { return cmp.Compare(b.Score, a.Score) }) {
 		t.Errorf("--json: not best first: %+v", found)
 	}
-	if f := found[0]; f.Kind != "turn" || f.Turn != 15 || f.ExternalID != "msg-015" || f.Score <= 0 {
-		t.Errorf("--json: the best hit is %+v, want turn 15 (msg-015)", f)
+	// The best turn is the one that said it, among the first hits (the
+	// decisions it stated may rank beside it).
+	best := slices.IndexFunc(found, func(f smg.Found) bool { return f.Kind == "turn" })
+	if f := found[max(best, 0)]; best < 0 || best > 2 || f.Turn != 15 || f.ExternalID != "msg-015" || f.Score <= 0 {
+		t.Errorf("--json: the best turn is %+v at %d, want turn 15 (msg-015) among the first three", f, best)
 	}
 
 	// --limit keeps the best.
