@@ -172,6 +172,9 @@ type Builder struct {
 	// provisionalID: the id is random, to be replaced by one derived from
 	// the first turn.
 	provisionalID bool
+	// ownVectors: extra.vectorIndex is the builder's own, not a loaded
+	// document's (see vectors.go).
+	ownVectors bool
 }
 
 // extras are the members of a loaded document this package does not know,

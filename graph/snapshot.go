@@ -48,7 +48,7 @@ func (b *Builder) Document() *spec.Document {
 	doc.DeepArchive.BlockSize = b.cfg.BlockSize
 	doc.DeepArchive.Blocks = b.arch.blocks(b.cfg)
 	b.keyPoints(doc.DeepArchive.Blocks)
-	doc.DeepArchive.VectorIndex = b.extra.vectorIndex
+	doc.DeepArchive.VectorIndex = b.vectorIndex()
 	doc.DeepArchive.Extra = jsontext.Value(b.extra.archive)
 
 	doc.WorkingMemory = b.workingMemory(doc)

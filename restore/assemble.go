@@ -130,13 +130,20 @@ var ScopeBoosts = map[string]float64{spec.ScopeFile: 1.5, spec.ScopeTeam: 1.3}
 // context, once their turns are indexed.
 func Compose(ctx context.Context, query string, opts Options, sources ...Source) (*Result, error) {
 	partial := false
-	for _, s := range sources {
+	var warnings []string
+	qvs := make([]*queryVector, len(sources))
+	for i, s := range sources {
 		if opts.Wait {
 			if err := s.Engine.Wait(ctx); err != nil && !errors.Is(err, ErrIndexCache) {
 				return nil, err
 			}
 		}
 		partial = partial || !s.Engine.Complete()
+		// The question is embedded before the lock is taken: a slow
+		// provider must not hold up updates.
+		var w []string
+		qvs[i], w = s.Engine.embedQuery(ctx, query)
+		warnings = append(warnings, w...)
 	}
 	locked := map[*Engine]bool{}
 	for _, s := range sources {
@@ -146,16 +153,17 @@ func Compose(ctx context.Context, query string, opts Options, sources ...Source)
 			defer s.Engine.rw.RUnlock()
 		}
 	}
-	r, err := compose(ctx, query, opts, sources)
+	r, err := compose(ctx, query, opts, sources, qvs)
 	if err != nil {
 		return nil, err
 	}
-	r.Partial = partial
+	r.Partial, r.Warnings = partial, warnings
 	return r, nil
 }
 
-// compose is Compose with the engines' read locks held.
-func compose(ctx context.Context, query string, opts Options, sources []Source) (*Result, error) {
+// compose is Compose with the engines' read locks held; qvs are the
+// question's vectors, by source.
+func compose(ctx context.Context, query string, opts Options, sources []Source, qvs []*queryVector) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -178,7 +186,7 @@ func compose(ctx context.Context, query string, opts Options, sources []Source) 
 		if err != nil {
 			return nil, err
 		}
-		cs := e.candidates(query, hits, opts.Scopes)
+		cs := e.candidates(query, hits, opts.Scopes, e.vectorTurns(qvs[i]))
 		boost := s.Boost
 		if boost == 0 {
 			boost = 1
@@ -234,8 +242,10 @@ func compose(ctx context.Context, query string, opts Options, sources []Source) 
 // candidates scores what a context may include: working memory, the facts
 // always loaded, the nodes and turns the search found, the nodes the
 // graph reaches from them, the turns that stated them and the turns
-// around the hits, and the artifacts of the nodes.
-func (e *Engine) candidates(query string, hits []hit, scopes []string) []cand {
+// around the hits, and the artifacts of the nodes; facts of scopes not
+// among scopes are left out. vec are the vector parts of the turns
+// nearest the question, if any (vectors.go).
+func (e *Engine) candidates(query string, hits []hit, scopes []string, vec map[int]float64) []cand {
 	var out []cand
 	wm := e.doc.WorkingMemory
 	if wm.Summary != "" {
@@ -275,6 +285,8 @@ func (e *Engine) candidates(query string, hits []hit, scopes []string) []cand {
 			raise(turnScore[n], "search", s)
 		}
 	}
+	// Vectors: the turns nearest the question in meaning (vectors.go).
+	e.addVectorTurns(turnScore, vec)
 	// Spread from the best node hits along the graph, depth 2, by edge
 	// strength and the reached node's activation.
 	for i, id := range nodeHits {
@@ -362,7 +374,7 @@ func (e *Engine) candidates(query string, hits []hit, scopes []string) []cand {
 	// neighbours lend it adds up, so that a turn amid several found ones
 	// counts for more than a turn beside one.
 	for _, t := range sortedKeysInt(turnScore) {
-		s := max(turnScore[t]["search"], turnScore[t]["statement"])
+		s := max(turnScore[t]["search"], turnScore[t]["statement"]) + vectorWeight*turnScore[t]["vector"]
 		from, _ := e.turn(t)
 		asks := strings.Contains(from.Content, "?")
 		for d := 1; d <= neighborReach; d++ {
@@ -402,7 +414,7 @@ func (e *Engine) candidates(query string, hits []hit, scopes []string) []cand {
 	}
 	for _, n := range sortedKeysInt(turnScore) {
 		parts := turnScore[n]
-		s := max(parts["search"], parts["statement"], parts["neighbor"])
+		s := max(parts["search"], parts["statement"], parts["neighbor"]) + vectorWeight*parts["vector"]
 		t, _ := e.turn(n)
 		if dated[n] {
 			parts["date"] = dateFactor

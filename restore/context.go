@@ -2,7 +2,6 @@ package restore
 
 import (
 	"context"
-	"errors"
 	"time"
 )
 
@@ -66,6 +65,10 @@ type Result struct {
 	// Partial tells that the turns were still being indexed: turns not
 	// yet indexed could not be found.
 	Partial bool `json:"partial,omitempty"`
+	// Warnings tell what an optional provider could not do (the
+	// question could not be embedded, say): the context was built
+	// without it.
+	Warnings []string `json:"warnings,omitempty"`
 	// Items are what went in, in the order of Text.
 	Items []Item `json:"items"`
 }
@@ -99,20 +102,7 @@ type Item struct {
 // Context assembles the context for query. The same document and query
 // give the same context, once the turns are indexed.
 func (e *Engine) Context(ctx context.Context, query string, opts Options) (*Result, error) {
-	if opts.Wait {
-		if err := e.Wait(ctx); err != nil && !errors.Is(err, ErrIndexCache) {
-			return nil, err
-		}
-	}
-	partial := !e.Complete()
-	e.rw.RLock()
-	defer e.rw.RUnlock()
-	r, err := compose(ctx, query, opts, []Source{{Engine: e}})
-	if err != nil {
-		return nil, err
-	}
-	r.Partial = partial
-	return r, nil
+	return Compose(ctx, query, opts, Source{Engine: e})
 }
 
 // Empty is the context of nothing, as opts would count it: no text, no

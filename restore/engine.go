@@ -60,6 +60,10 @@ type Engine struct {
 	// content reads the artifact vault of doc.
 	content func(id string, version int) (string, error)
 
+	// vecs are the memory's turn vectors, when cfg.Embedder is set and
+	// the memory has some (vectors.go); guarded by rw.
+	vecs *vectorIndex
+
 	// counts caches the token counts of candidates, by tokenizer and key:
 	// a turn's line is the same for every question, and counting it with
 	// a BPE tokenizer costs more than finding it.
@@ -79,6 +83,12 @@ type Config struct {
 	// the copy there, replacing what it held. Empty Cache or Key: no
 	// cache.
 	Cache, Key string
+	// Embedder, when set, embeds each question, so that a context or a
+	// search finds the turns nearest it in meaning among those the
+	// memory holds vectors of, made by the same model (see [Embedder]).
+	// When it fails, the context is built from full text and says so
+	// (Result.Warnings); a search falls back to full text silently.
+	Embedder Embedder
 }
 
 // indexJob is the indexing of turns in the background.
@@ -156,6 +166,9 @@ func (e *Engine) setGraph(doc *spec.Document, turns *turnStore) {
 	for _, ed := range doc.SemanticGraph.Edges {
 		e.adj[ed.From] = append(e.adj[ed.From], ed)
 		e.adj[ed.To] = append(e.adj[ed.To], ed)
+	}
+	if e.cfg.Embedder != nil {
+		e.vecs = newVectorIndex(doc, e.vecs)
 	}
 }
 
@@ -427,8 +440,14 @@ func stated(t spec.NodeType) bool {
 func (e *Engine) turn(n int) (spec.Turn, bool) { return e.turns.turn(n) }
 
 // Search returns the nodes, turns and archive blocks that match text
-// best, with their BM25 scores and their text, best first.
+// best, with their BM25 scores and their text, best first. With an
+// Embedder and vectors of its model, the turns nearest text in meaning
+// are found too, and scores are on a context's scale (see vectorWeight).
 func (e *Engine) Search(ctx context.Context, text string, limit int) ([]Item, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	qv, _ := e.embedQuery(ctx, text)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -465,7 +484,7 @@ func (e *Engine) Search(ctx context.Context, text string, limit int) ([]Item, er
 		}
 		out = append(out, it)
 	}
-	return out, nil
+	return e.withVectors(out, qv, limit), nil
 }
 
 // dateOf formats a turn's date for a context: "8 May 2023", or "" when

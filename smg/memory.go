@@ -44,6 +44,9 @@ type Options struct {
 	// Now is the clock, used only for turns that have no timestamp; nil
 	// means time.Now.
 	Now func() time.Time
+	// Embedder, when set, embeds every turn ingested and every question
+	// (see [Embedder]). It must be safe for concurrent use.
+	Embedder Embedder
 }
 
 // Memory is a memory being built and used: turns go in, contexts and a
@@ -67,6 +70,8 @@ type Memory struct {
 	// cache and key are the index cache of an opened file and the hash
 	// of the file's bytes; empty for a memory built here.
 	cache, key string
+	// emb embeds turns and questions; nil: none (embed.go).
+	emb Embedder
 }
 
 // New returns an empty memory.
@@ -77,7 +82,7 @@ func New(opts *Options) *Memory {
 	return &Memory{b: graph.New(opts.Config, graph.Options{
 		ID: opts.ID, ProjectID: opts.ProjectID, ProjectName: opts.ProjectName,
 		Description: opts.Description, Tags: opts.Tags, Scope: opts.Scope, Now: opts.Now,
-	}), cfg: opts.Config, now: opts.Now}
+	}), cfg: opts.Config, now: opts.Now, emb: opts.Embedder}
 }
 
 // Load continues the memory of a document: turns ingested after it are
@@ -112,6 +117,10 @@ type OpenOptions struct {
 	// exact bytes, and rebuilt in the background otherwise. It is never
 	// used for an encrypted file: the index holds the memory's text.
 	IndexCache string
+	// Embedder, when set, embeds every turn ingested and every question
+	// (see [Embedder]); the file's vectors are used when they are of its
+	// model. It must be safe for concurrent use.
+	Embedder Embedder
 }
 
 // IndexCacheDir is the usual index cache of the named file: a hidden
@@ -145,6 +154,7 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, bool, error
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", name, err)
 	}
+	m.emb = opts.Embedder
 	if opts.IndexCache != "" && !d.Form.Encrypted {
 		sum := sha256.Sum256(raw)
 		m.cache, m.key = opts.IndexCache, hex.EncodeToString(sum[:])
@@ -167,47 +177,74 @@ func (m *Memory) builder() (*graph.Builder, error) {
 
 // Ingest adds one turn to the memory. A memory that is off (see
 // [Memory.SetEnabled]) stores nothing.
+//
+// With an [Embedder], it then embeds the turn's content and stores the
+// vector. The turn is in the memory before it is embedded: an embedding
+// that fails leaves it there without a vector, and Ingest returns an error
+// that matches ErrEmbedding ([Memory.EmbedMissing] tries again).
 func (m *Memory) Ingest(ctx context.Context, t Turn) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.off {
-		return nil
-	}
-	b, err := m.builder()
-	if err != nil {
+	first, _, err := m.add(ctx, []Turn{t}, false)
+	if err != nil || first == 0 {
 		return err
 	}
-	m.gen++
-	return b.Add(t)
+	_, err = m.embedTurns(ctx, []int{first}, []string{t.Content})
+	return err
 }
 
 // IngestAll adds turns in order. It stops at the first turn that fails, or
 // when ctx is done, and returns how many it added. Ingesting turns one at a
 // time, or in several calls, gives the same memory. A memory that is off
 // stores nothing, and says it took them all.
+//
+// With an [Embedder], it then embeds the turns it added, many at a time,
+// and stores their vectors; an embedding that fails is reported as
+// [Memory.Ingest] reports it, and the count is still that of the turns
+// added.
 func (m *Memory) IngestAll(ctx context.Context, turns []Turn) (int, error) {
+	first, n, err := m.add(ctx, turns, true)
+	if n > 0 && first > 0 && m.emb != nil {
+		nums, texts := make([]int, n), make([]string, n)
+		for i := range n {
+			nums[i], texts[i] = first+i, turns[i].Content
+		}
+		if _, eerr := m.embedTurns(ctx, nums, texts); eerr != nil {
+			err = errors.Join(err, eerr)
+		}
+	}
+	return n, err
+}
+
+// add adds turns in order, and returns the number of the first and how
+// many it added. It stops at the first turn that fails, with its error
+// (which names the turn's place in turns if numbered), or when ctx is
+// done, with ctx's.
+func (m *Memory) add(ctx context.Context, turns []Turn, numbered bool) (first, added int, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.off {
-		return len(turns), ctx.Err()
+		return 0, len(turns), ctx.Err() // first 0: nothing stored
 	}
 	b, err := m.builder()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
+	first = b.Turns() + 1
 	for i, t := range turns {
 		if err := ctx.Err(); err != nil {
-			return i, err
+			return first, i, err
 		}
 		m.gen++
 		if err := b.Add(t); err != nil {
-			return i, fmt.Errorf("turn %d: %w", i+1, err)
+			if numbered {
+				err = fmt.Errorf("turn %d: %w", i+1, err)
+			}
+			return first, i, err
 		}
 	}
-	return len(turns), nil
+	return first, len(turns), nil
 }
 
 // Turns is the number of turns the memory has taken in.

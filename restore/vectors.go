@@ -1,0 +1,335 @@
+package restore
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/smg-memory/smg/spec"
+)
+
+// An Embedder turns texts into vectors: one per text, in the order of
+// texts, all of one length. Model names the model, as a memory's
+// vectorIndex records it (spec §8.3): a memory's vectors are compared with
+// a question's only when the two models are the same. It must be safe for
+// concurrent use: contexts are.
+//
+// The method set is the one of package smg/provider's Embedder, which
+// restore does not import: its OpenAI client, or any value with these
+// methods, is a restore.Embedder.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	Model() string
+}
+
+// The numbers of vector retrieval.
+//
+// vectorHits is how many of the turns nearest the question become hits.
+// Their "vector" part is their cosine similarity scaled to [0, 1] between
+// the first turn left out (or 0, if every turn is in) and the nearest
+// turn, as the full-text part is a turn's BM25 score over the best one's.
+//
+// A turn's score is its full-text evidence (search, statement, neighbor,
+// as before) plus vectorWeight times its vector part: a sum, not a
+// maximum, so that a turn both searches find outranks one that only one
+// finds, and a turn only the vectors find (a question that shares no word
+// with its answer) competes with the best full-text hits. Its vector part
+// lends to the turns around it as its search part does. Equal weights are
+// a default, not a measurement: no embedding model could be run where this
+// was written; measure evidence recall on LoCoMo with a real model before
+// changing them.
+const (
+	vectorHits   = 50
+	vectorWeight = 1.0
+)
+
+// vectorIndex holds a memory's turn vectors, as unit vectors, so that a
+// cosine is a dot product.
+type vectorIndex struct {
+	model string
+	dims  int
+	turns []int       // ascending
+	rows  [][]float32 // by turns; unit length
+	// src are the bytes each row was decoded from: a later version of the
+	// memory that holds the same bytes (its builder shares them) reuses
+	// the row.
+	src [][]byte
+}
+
+// newVectorIndex reads doc's vector index. Rows of old decoded from the
+// very bytes doc holds are reused, so that an update of a live memory
+// decodes only its new vectors. Vectors that are not 4 × dimensions bytes
+// long, or are zero, are left out: they cannot be compared.
+func newVectorIndex(doc *spec.Document, old *vectorIndex) *vectorIndex {
+	vi := doc.DeepArchive.VectorIndex
+	if vi == nil || vi.Dimensions <= 0 || len(vi.Embeddings) == 0 {
+		return nil
+	}
+	n := len(vi.Embeddings)
+	x := &vectorIndex{model: vi.Model, dims: vi.Dimensions, turns: make([]int, 0, n), rows: make([][]float32, 0, n), src: make([][]byte, 0, n)}
+	if old == nil || old.model != x.model || old.dims != x.dims {
+		old = &vectorIndex{}
+	}
+	// First which rows of old serve again (both lists go by turn), then
+	// the new rows, decoded into one allocation.
+	reuse := make([]int, n)
+	fresh, j := 0, 0
+	for i, e := range vi.Embeddings {
+		for j < len(old.turns) && old.turns[j] < e.Turn {
+			j++
+		}
+		reuse[i] = -1
+		if j < len(old.turns) && old.turns[j] == e.Turn && sameBytes(old.src[j], e.Vector) {
+			reuse[i] = j
+		} else {
+			fresh++
+		}
+	}
+	slab := make([]float32, fresh*x.dims)
+	for i, e := range vi.Embeddings {
+		if len(x.turns) > 0 && e.Turn <= x.turns[len(x.turns)-1] {
+			continue // the writer's mistake: one vector a turn, in order (§8.3, §9.2)
+		}
+		if k := reuse[i]; k >= 0 {
+			x.add(e.Turn, old.rows[k], e.Vector)
+			continue
+		}
+		row := slab[:x.dims:x.dims]
+		slab = slab[x.dims:]
+		if unit(row, e.Vector) {
+			x.add(e.Turn, row, e.Vector)
+		}
+	}
+	if len(x.turns) == 0 {
+		return nil
+	}
+	return x
+}
+
+func (x *vectorIndex) add(turn int, row []float32, src []byte) {
+	x.turns = append(x.turns, turn)
+	x.rows = append(x.rows, row)
+	x.src = append(x.src, src)
+}
+
+// sameBytes reports whether a and b are the same bytes in memory: a
+// document's vectors do not change while an engine uses it.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+}
+
+// unit decodes the float32 values of src into row and scales them to unit
+// length. It reports false for a vector that has no direction: zero, or
+// not finite.
+func unit(row []float32, src []byte) bool {
+	if len(src) != 4*len(row) {
+		return false
+	}
+	for i := range row {
+		row[i] = math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:]))
+	}
+	return normalize(row)
+}
+
+// normalize scales v to unit length, in place, and reports whether it
+// could.
+func normalize(v []float32) bool {
+	var ss float64
+	for _, x := range v {
+		ss += float64(x) * float64(x)
+	}
+	if ss == 0 || math.IsNaN(ss) || math.IsInf(ss, 0) {
+		return false
+	}
+	inv := 1 / math.Sqrt(ss)
+	for i := range v {
+		v[i] = float32(float64(v[i]) * inv)
+	}
+	return true
+}
+
+// dot is the dot product of two vectors of one length, in eight running
+// sums. A search reads every row once: at 10,000 turns of 1,536 values it
+// is bound by the memory's bandwidth (61 MB a question), not by the
+// arithmetic, and splitting it among goroutines did not make it faster on
+// two cores.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
+	for len(a) >= 8 && len(b) >= 8 {
+		s0 += a[0] * b[0]
+		s1 += a[1] * b[1]
+		s2 += a[2] * b[2]
+		s3 += a[3] * b[3]
+		s4 += a[4] * b[4]
+		s5 += a[5] * b[5]
+		s6 += a[6] * b[6]
+		s7 += a[7] * b[7]
+		a, b = a[8:], b[8:]
+	}
+	for i := range a {
+		s0 += a[i] * b[i]
+	}
+	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+}
+
+// queryVector is a question's embedding, of the model it was made by,
+// scaled to unit length.
+type queryVector struct {
+	model string
+	v     []float32
+}
+
+// embedQuery embeds the question, once, when the engine has an embedder
+// and the memory has vectors of its model. It never fails: what goes
+// wrong (the embedder fails, or its model is not the memory's) is a
+// warning, and the context is built from full text alone. It is called
+// without e.rw held, as the embedder may take a while.
+func (e *Engine) embedQuery(ctx context.Context, query string) (*queryVector, []string) {
+	emb := e.cfg.Embedder
+	if emb == nil {
+		return nil, nil
+	}
+	e.rw.RLock()
+	x := e.vecs
+	e.rw.RUnlock()
+	if x == nil {
+		return nil, nil // nothing to compare with
+	}
+	model := emb.Model()
+	if model != x.model {
+		return nil, []string{fmt.Sprintf("the memory's vectors are of model %q, the embedder's of %q: found by full text only", x.model, model)}
+	}
+	vs, err := emb.Embed(ctx, []string{query})
+	if err != nil {
+		return nil, []string{fmt.Sprintf("embedding the question: %v: found by full text only", err)}
+	}
+	if len(vs) != 1 || len(vs[0]) != x.dims {
+		n := 0
+		if len(vs) > 0 {
+			n = len(vs[0])
+		}
+		return nil, []string{fmt.Sprintf("the embedder gave %d vectors of %d values for the question, the memory's have %d: found by full text only", len(vs), n, x.dims)}
+	}
+	v := slices.Clone(vs[0])
+	if !normalize(v) {
+		return nil, []string{"the question's vector is zero or not finite: found by full text only"}
+	}
+	return &queryVector{model: model, v: v}, nil
+}
+
+// vectorTurns returns the vector parts of the vectorHits turns nearest q,
+// by turn: nil without q, or when the memory's vectors are no longer of
+// q's model. e.rw is held for reading.
+func (e *Engine) vectorTurns(q *queryVector) map[int]float64 {
+	x := e.vecs
+	if q == nil || x == nil || x.model != q.model || x.dims != len(q.v) {
+		return nil
+	}
+	type near struct {
+		turn int
+		cos  float32
+	}
+	// The vectorHits+1 nearest, nearest first, ties to the earlier turn:
+	// the last is the floor of the scale.
+	best := make([]near, 0, vectorHits+1)
+	for i, row := range x.rows {
+		c := dot(q.v, row)
+		if len(best) == cap(best) && c <= best[len(best)-1].cos {
+			continue
+		}
+		j, _ := slices.BinarySearchFunc(best, c, func(n near, c float32) int {
+			if n.cos >= c {
+				return -1
+			}
+			return 1
+		})
+		if len(best) == cap(best) {
+			best = best[:len(best)-1]
+		}
+		best = slices.Insert(best, j, near{x.turns[i], c})
+	}
+	floor := float32(0)
+	if len(best) > vectorHits {
+		floor = max(floor, best[vectorHits].cos)
+		best = best[:vectorHits]
+	}
+	if len(best) == 0 || best[0].cos <= floor {
+		return nil
+	}
+	out := make(map[int]float64, len(best))
+	for _, n := range best {
+		if n.cos > floor {
+			out[n.turn] = float64(n.cos-floor) / float64(best[0].cos-floor)
+		}
+	}
+	return out
+}
+
+// addVectorTurns gives the turns of vec their vector part. e.rw is held
+// for reading.
+func (e *Engine) addVectorTurns(turnScore map[int]map[string]float64, vec map[int]float64) {
+	for n, v := range vec {
+		if _, ok := e.turn(n); !ok {
+			continue
+		}
+		if turnScore[n] == nil {
+			turnScore[n] = map[string]float64{}
+		}
+		turnScore[n]["vector"] = max(turnScore[n]["vector"], v)
+	}
+}
+
+// withVectors adds to a search's items the turns near the question: a
+// turn both searches found keeps its item, the others come in as turns
+// with a vector part only. The score of every item is then on the
+// context's scale: its BM25 score over the best one's, plus vectorWeight
+// times its vector part; the "search" part stays the BM25 score. The best
+// limit items are kept, best first. e.rw is held for reading.
+func (e *Engine) withVectors(items []Item, q *queryVector, limit int) []Item {
+	vec := e.vectorTurns(q)
+	if vec == nil {
+		return items
+	}
+	best := 0.0
+	for _, it := range items {
+		best = max(best, it.Parts["search"])
+	}
+	seen := map[int]bool{}
+	for i := range items {
+		it := &items[i]
+		s := 0.0
+		if best > 0 {
+			s = it.Parts["search"] / best
+		}
+		if v, ok := vec[it.Turn]; ok && it.Kind == "turn" {
+			it.Parts["vector"] = round4(v)
+			s += vectorWeight * v
+			seen[it.Turn] = true
+		}
+		it.Score = round4(s)
+	}
+	for _, n := range sortedKeysInt(vec) {
+		if seen[n] {
+			continue
+		}
+		t, ok := e.turn(n)
+		if !ok {
+			continue
+		}
+		items = append(items, Item{
+			Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp, Text: t.Content,
+			Score: round4(vectorWeight * vec[n]), Parts: map[string]float64{"vector": round4(vec[n])},
+		})
+	}
+	slices.SortStableFunc(items, func(a, b Item) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Turn, b.Turn), cmp.Compare(a.NodeID, b.NodeID))
+	})
+	if limit > 0 && len(items) > limit {
+		items = items[:limit]
+	}
+	return items
+}
