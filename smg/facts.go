@@ -1,11 +1,15 @@
 package smg
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"math"
+	"strings"
 	"time"
 
 	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/smg/provider"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -41,7 +45,14 @@ const DuplicateSimilarity = graph.DuplicateSimilarity
 // it duplicates; a fact that contradicts a current one supersedes it (see
 // [graph.Builder.Remember]). A fact that cannot be saved is a
 // [*FactError]. The fact's time is the memory's clock (Options.Now).
+//
+// With an [Embedder], a fact whose vector's cosine similarity to that of a
+// current fact of the same scope is above [DuplicateCosine] is a
+// duplicate too; an embedder that fails leaves the decision to the text.
 func (m *Memory) Remember(ctx context.Context, f Fact) (Remembered, error) {
+	if r, ok := m.embeddedDuplicate(ctx, f); ok {
+		return r, nil
+	}
 	var r Remembered
 	err := m.change(ctx, func(b *graph.Builder, at time.Time) error {
 		var err error
@@ -49,6 +60,65 @@ func (m *Memory) Remember(ctx context.Context, f Fact) (Remembered, error) {
 		return err
 	})
 	return r, err
+}
+
+// DuplicateCosine is the cosine similarity of their vectors above which
+// two facts are one, with an embedder.
+const DuplicateCosine = 0.95
+
+// embeddedDuplicate finds, with the memory's embedder, the current fact
+// of f's scope nearest f in meaning, when it is nearer than
+// DuplicateCosine. The facts' vectors are kept between calls.
+func (m *Memory) embeddedDuplicate(ctx context.Context, f Fact) (Remembered, bool) {
+	if m.emb == nil || !m.Enabled() {
+		return Remembered{}, false
+	}
+	m.mu.Lock()
+	b, err := m.builder()
+	if err != nil {
+		m.mu.Unlock()
+		return Remembered{}, false
+	}
+	scope := cmp.Or(strings.TrimSpace(f.Scope), b.DefaultScope())
+	var facts []spec.Node
+	for _, n := range graph.Facts(b.Document(), FactFilter{Scopes: []string{scope}}) {
+		if n.Scope == scope {
+			facts = append(facts, n)
+		}
+	}
+	model := m.emb.Model()
+	texts := []string{f.Content}
+	for _, n := range facts {
+		if _, ok := m.factVecs[model+"\x00"+FactText(n)]; !ok {
+			texts = append(texts, FactText(n))
+		}
+	}
+	m.mu.Unlock()
+	if len(facts) == 0 {
+		return Remembered{}, false
+	}
+	vecs, err := m.emb.Embed(ctx, texts)
+	if err != nil || len(vecs) != len(texts) {
+		return Remembered{}, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.factVecs == nil {
+		m.factVecs = map[string][]float32{}
+	}
+	for i, t := range texts[1:] {
+		m.factVecs[model+"\x00"+t] = vecs[i+1]
+	}
+	best, bestSim := -1, DuplicateCosine
+	for i, n := range facts {
+		if sim := provider.Cosine(vecs[0], m.factVecs[model+"\x00"+FactText(n)]); sim > bestSim {
+			best, bestSim = i, sim
+		}
+	}
+	if best < 0 {
+		return Remembered{}, false
+	}
+	return Remembered{Fact: facts[best], Duplicate: true, Similarity: math.Round(bestSim*1e4) / 1e4}, true
 }
 
 // EditFact rewrites a fact, keeping its old text in previousSummaries.

@@ -233,3 +233,70 @@ func graphFacts(doc *spec.Document) []string {
 	}
 	return out
 }
+
+// meaningEmbedder is an embedder that knows the facts of the test: texts
+// of one meaning get one vector.
+type meaningEmbedder struct{ calls int }
+
+func (e *meaningEmbedder) Model() string { return "meaning" }
+
+func (e *meaningEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	e.calls++
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		switch t := strings.ToLower(t); {
+		case strings.Contains(t, "automobile") || strings.Contains(t, "car"):
+			out[i] = []float32{1, 0, 0}
+		case strings.Contains(t, "dog"):
+			out[i] = []float32{0, 1, 0}
+		default:
+			out[i] = []float32{0, 0, 1}
+		}
+	}
+	return out, nil
+}
+
+// With an embedder, facts of one meaning in other words are duplicates.
+func TestRememberWithAnEmbedder(t *testing.T) {
+	ctx := context.Background()
+	emb := &meaningEmbedder{}
+	m := smg.New(&smg.Options{Embedder: emb})
+	defer m.Close()
+	car := saveNode(t, m, "User drives a red car to work")
+	saveNode(t, m, "User has a dog named Pico")
+	r, err := m.Remember(ctx, smg.Fact{Content: "User commutes by automobile"})
+	if err != nil || !r.Duplicate || r.Fact.ID != car.ID || r.Similarity != 1 {
+		t.Fatalf("a fact of the same meaning: %+v %v", r, err)
+	}
+	// Text alone does not see it.
+	plain := smg.New(nil)
+	defer plain.Close()
+	saveNode(t, plain, "User drives a red car to work")
+	if r := saveFact(t, plain, "User commutes by automobile"); r.Duplicate {
+		t.Error("without an embedder, a duplicate in other words")
+	}
+	// Another scope is another fact; the vectors of known facts are kept.
+	calls := emb.calls
+	if r, err := m.Remember(ctx, smg.Fact{Content: "User commutes by automobile", Scope: "team:core"}); err != nil || r.Duplicate {
+		t.Errorf("another scope: %+v %v", r, err)
+	}
+	if r, err := m.Remember(ctx, smg.Fact{Content: "User's car is an old automobile"}); err != nil || !r.Duplicate {
+		t.Errorf("again: %+v %v", r, err)
+	} else if emb.calls != calls+1 {
+		t.Errorf("%d embedder calls for one fact", emb.calls-calls)
+	}
+}
+
+func saveNode(t *testing.T, m *smg.Memory, content string) spec.Node {
+	t.Helper()
+	return saveFact(t, m, content).Fact
+}
+
+func saveFact(t *testing.T, m *smg.Memory, content string) smg.Remembered {
+	t.Helper()
+	r, err := m.Remember(context.Background(), smg.Fact{Content: content})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

@@ -62,6 +62,9 @@ type Memory struct {
 	cfg Config
 	now func() time.Time // nil: time.Now
 	off bool             // memory is off (SetEnabled)
+	// factVecs are the vectors of facts, by model and text, for the
+	// duplicate test with an embedder.
+	factVecs map[string][]float32
 
 	// gen counts the changes to the memory, and engGen the change eng
 	// was last brought up to.
