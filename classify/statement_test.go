@@ -50,3 +50,22 @@ func TestSimilarity(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStatement: any text reads into a statement without a panic, whose
+// terms are sorted and unique, and which is as similar to itself as it can
+// be.
+func FuzzStatement(f *testing.F) {
+	a := New()
+	for _, s := range []string{"I prefer dark mode", "User's wife is called Anna", "I don't like it", "I'm", "i", "User ies", "’s’s", "User always"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s := a.Statement(text, "User")
+		if !slices.IsSorted(s.Terms) || len(slices.Compact(slices.Clone(s.Terms))) != len(s.Terms) {
+			t.Fatalf("%q: terms %q", text, s.Terms)
+		}
+		if sim := Similarity(s, s); len(s.Terms) > 0 && sim != 1 {
+			t.Fatalf("%q: similar to itself %v", text, sim)
+		}
+	})
+}

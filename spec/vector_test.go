@@ -73,3 +73,23 @@ func TestDecodeVectorLength(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeVector: bytes decode to a vector that encodes back to them,
+// or to ErrVectorLength.
+func FuzzDecodeVector(f *testing.F) {
+	f.Add([]byte{0, 0, 128, 63, 0, 0, 0, 64})
+	f.Add([]byte{1, 2, 3})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, err := spec.DecodeVector(b)
+		if err != nil {
+			if len(b)%4 == 0 && len(b) > 0 {
+				t.Fatalf("%d bytes: %v", len(b), err)
+			}
+			return
+		}
+		if got := spec.EncodeVector(v); !bytes.Equal(got, b) {
+			t.Fatalf("%x decodes and encodes to %x", b, got)
+		}
+	})
+}
