@@ -167,14 +167,7 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	tk := opts.Tokenizer
-	if tk == nil {
-		tk = estimator{}
-	}
-	budget := opts.Budget
-	if budget <= 0 {
-		budget = DefaultBudget
-	}
+	tk, budget := opts.counted()
 	alloc := opts.Allocation
 	if alloc == (Allocation{}) {
 		alloc = DefaultAllocation

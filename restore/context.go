@@ -112,6 +112,12 @@ func Empty(opts *Options) *Result {
 	if opts != nil {
 		o = *opts
 	}
+	tk, budget := o.counted()
+	return &Result{Budget: budget, Tokenizer: tk.Name(), Items: []Item{}}
+}
+
+// counted is the tokenizer and the budget of o, defaults filled in.
+func (o Options) counted() (Tokenizer, int) {
 	tk := o.Tokenizer
 	if tk == nil {
 		tk = estimator{}
@@ -120,5 +126,5 @@ func Empty(opts *Options) *Result {
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	return &Result{Budget: budget, Tokenizer: tk.Name(), Items: []Item{}}
+	return tk, budget
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -179,11 +180,7 @@ func TestFileMemoryLockedAndFailed(t *testing.T) {
 	if err := save("tiny"); !errors.Is(err, smg.ErrInvalidFact) {
 		t.Errorf("an invalid fact: %v", err)
 	}
-	doc, err := smg.ReadFile(name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if labels := graphFacts(doc); !slices.Equal(labels, []string{"User likes long walks"}) {
+	if labels := smgtest.CurrentFacts(t, name, nil); !slices.Equal(labels, []string{"User likes long walks"}) {
 		t.Errorf("the file holds %q", labels)
 	}
 }
@@ -218,20 +215,9 @@ func TestFileMemoryEncrypted(t *testing.T) {
 	if _, err := smg.ReadFile(name, nil); !errors.Is(err, smg.ErrPasswordRequired) {
 		t.Errorf("the file is no longer encrypted: %v", err)
 	}
-	doc, err := smg.ReadFile(name, &smg.DecodeOptions{Password: pw})
-	if err != nil || len(graphFacts(doc)) != 2 {
-		t.Errorf("the encrypted file: %v", err)
+	if got := smgtest.CurrentFacts(t, name, &smg.DecodeOptions{Password: pw}); len(got) != 2 {
+		t.Errorf("the encrypted file holds %q", got)
 	}
-}
-
-func graphFacts(doc *spec.Document) []string {
-	var out []string
-	for _, n := range doc.SemanticGraph.Nodes {
-		if n.Type == spec.NodeFact {
-			out = append(out, n.Label)
-		}
-	}
-	return out
 }
 
 // meaningEmbedder is an embedder that knows the facts of the test: texts

@@ -18,8 +18,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/smg/tools"
-	"github.com/smg-memory/smg/spec"
 )
 
 // binDir holds the smg binary that tests run as a process; TestMain
@@ -135,24 +135,6 @@ func (s *mcpServer) call(t testing.TB, ctx context.Context, name string, args ma
 	return r, res.IsError
 }
 
-// fileFacts reads a memory file as another process would and returns the
-// contents of its current facts, sorted.
-func fileFacts(t testing.TB, name string) []string {
-	t.Helper()
-	doc, err := smg.ReadFile(name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, n := range doc.SemanticGraph.Nodes {
-		if n.Type == spec.NodeFact && n.ValidTo.IsZero() {
-			out = append(out, n.Label)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // TestMCP drives smg mcp, built and run as a process, with the SDK's client
 // over a real stdio pipe: the tools are listed, a fact is saved, saved
 // again (a duplicate), found, put in a context and removed, and after a
@@ -197,7 +179,7 @@ func TestMCP(t *testing.T) {
 		t.Fatalf("save: %+v", r)
 	}
 	prefID := r.ID
-	if got := fileFacts(t, me); !slices.Equal(got, []string{"User prefers answers with code first"}) {
+	if got := smgtest.CurrentFacts(t, me, nil); !slices.Equal(got, []string{"User prefers answers with code first"}) {
 		t.Errorf("after save, %s holds %q", me, got)
 	}
 
@@ -227,7 +209,7 @@ func TestMCP(t *testing.T) {
 	if !r.Success || r.Memory != "workspace" {
 		t.Errorf("a workspace fact: %+v", r)
 	}
-	if got := fileFacts(t, ws); !slices.Equal(got, []string{"The crawler retries a timed-out fetch three times"}) {
+	if got := smgtest.CurrentFacts(t, ws, nil); !slices.Equal(got, []string{"The crawler retries a timed-out fetch three times"}) {
 		t.Errorf("%s holds %q", ws, got)
 	}
 
@@ -272,7 +254,7 @@ func TestMCP(t *testing.T) {
 	if r, _ = s.call(t, ctx, "search_memory", map[string]any{"query": "retries", "memory": "workspace"}); len(r.Results) != 1 {
 		t.Errorf("after a restart, the workspace's fact: %+v", r)
 	}
-	if got := fileFacts(t, me); !slices.Equal(got, []string{"User prefers answers with code first"}) {
+	if got := smgtest.CurrentFacts(t, me, nil); !slices.Equal(got, []string{"User prefers answers with code first"}) {
 		t.Errorf("%s holds %q", me, got)
 	}
 	for _, name := range []string{me, ws} {
@@ -309,7 +291,7 @@ func TestMCPSharedFile(t *testing.T) {
 	}
 	wg.Wait()
 	slices.Sort(want)
-	if got := fileFacts(t, me); !slices.Equal(got, want) {
+	if got := smgtest.CurrentFacts(t, me, nil); !slices.Equal(got, want) {
 		t.Errorf("the file holds %q, want %q", got, want)
 	}
 	// Each server sees the other's facts.

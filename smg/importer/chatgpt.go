@@ -43,23 +43,7 @@ import (
 
 // readChatGPT reads a ChatGPT export: an array of conversations, or one.
 func (r *reader) readChatGPT() error {
-	d := r.t.data
-	i := r.t.ws(skipBOM(d))
-	if i == len(d) || d[i] != '[' && d[i] != '{' {
-		return r.errorAt(r.t, 0, i, "", "not JSON: want a JSON array of ChatGPT conversations")
-	}
-	v, err := r.document(i)
-	if err != nil {
-		return err
-	}
-	if v.kind == '{' {
-		return r.chatGPTConversation(v, "$")
-	}
-	r.t.elems(v, func(n int, c jv) bool {
-		err = r.chatGPTConversation(c, pathIndex("$", n))
-		return err == nil
-	})
-	return err
+	return r.eachDocument("ChatGPT conversations", r.chatGPTConversation)
 }
 
 // chatGPTConversation reads the conversation v, at path.

@@ -31,23 +31,7 @@ import (
 
 // readClaude reads a Claude.ai export: an array of conversations, or one.
 func (r *reader) readClaude() error {
-	d := r.t.data
-	i := r.t.ws(skipBOM(d))
-	if i == len(d) || d[i] != '[' && d[i] != '{' {
-		return r.errorAt(r.t, 0, i, "", "not JSON: want a JSON array of Claude conversations")
-	}
-	v, err := r.document(i)
-	if err != nil {
-		return err
-	}
-	if v.kind == '{' {
-		return r.claudeConversation(v, "$")
-	}
-	r.t.elems(v, func(n int, c jv) bool {
-		err = r.claudeConversation(c, pathIndex("$", n))
-		return err == nil
-	})
-	return err
+	return r.eachDocument("Claude conversations", r.claudeConversation)
 }
 
 // claudeConversation reads the conversation v, at path.

@@ -18,20 +18,26 @@ const locomoTime = "3:04 pm on 2 January, 2006"
 // malformed, and so are a session that is not a list and a session date
 // that does not parse (the session's turns are then skipped with it).
 func (r *reader) readLoCoMo() error {
+	return r.eachDocument("LoCoMo samples", r.locomoSample)
+}
+
+// eachDocument reads an input that is a JSON array of what, or one of
+// them, and gives one to each element, with its path.
+func (r *reader) eachDocument(what string, one func(v jv, path string) error) error {
 	d := r.t.data
 	i := r.t.ws(skipBOM(d))
 	if i == len(d) || d[i] != '[' && d[i] != '{' {
-		return r.errorAt(r.t, 0, i, "", "not JSON: want a JSON array of LoCoMo samples")
+		return r.errorAt(r.t, 0, i, "", "not JSON: want a JSON array of "+what)
 	}
 	v, err := r.document(i)
 	if err != nil {
 		return err
 	}
 	if v.kind == '{' {
-		return r.locomoSample(v, "$")
+		return one(v, "$")
 	}
-	r.t.elems(v, func(n int, s jv) bool {
-		err = r.locomoSample(s, pathIndex("$", n))
+	r.t.elems(v, func(n int, e jv) bool {
+		err = one(e, pathIndex("$", n))
 		return err == nil
 	})
 	return err

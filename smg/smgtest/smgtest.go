@@ -37,7 +37,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"testing"
 
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/smg"
@@ -295,4 +297,20 @@ func TranscriptBytes(turns []spec.Turn) (int64, error) {
 		n += int64(len(js))
 	}
 	return n, nil
+}
+
+// CurrentFacts reads the named memory file, as another process would, and
+// returns the labels of its current facts, sorted. opts may be nil.
+func CurrentFacts(t testing.TB, name string, opts *smg.DecodeOptions) []string {
+	t.Helper()
+	doc, err := smg.ReadFile(name, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, n := range graph.Facts(doc, graph.FactFilter{}) {
+		out = append(out, n.Label)
+	}
+	slices.Sort(out)
+	return out
 }

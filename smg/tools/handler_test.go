@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/smg/tools"
 	"github.com/smg-memory/smg/spec"
 )
@@ -34,23 +35,6 @@ func call(t testing.TB, h *tools.Handler, name, input string) tools.Reply {
 	return r
 }
 
-// factsIn reads the named file, as another process would, and returns the
-// contents of its current facts.
-func factsIn(t testing.TB, name string) []string {
-	t.Helper()
-	doc, err := smg.ReadFile(name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, n := range doc.SemanticGraph.Nodes {
-		if n.Type == spec.NodeFact && n.ValidTo.IsZero() {
-			out = append(out, n.Label)
-		}
-	}
-	return out
-}
-
 func TestHandler(t *testing.T) {
 	dir := t.TempDir()
 	user := open(t, dir, "me.smg")
@@ -63,7 +47,7 @@ func TestHandler(t *testing.T) {
 		t.Fatalf("save: %+v", r)
 	}
 	id := r.ID
-	if got := factsIn(t, user.Name()); !slices.Equal(got, []string{"User prefers dark mode in every editor"}) {
+	if got := smgtest.CurrentFacts(t, user.Name(), nil); !slices.Equal(got, []string{"User prefers dark mode in every editor"}) {
 		t.Errorf("the file holds %q", got)
 	}
 	doc, _ := smg.ReadFile(user.Name(), nil)
@@ -126,7 +110,7 @@ func TestHandler(t *testing.T) {
 	if !r.Success || r.ID != id || r.Memory != "user" || r.Message != "Removed: User prefers dark mode in every editor" {
 		t.Errorf("remove: %+v", r)
 	}
-	if got := factsIn(t, user.Name()); !slices.Equal(got, []string{"User's staging server is called mercury"}) {
+	if got := smgtest.CurrentFacts(t, user.Name(), nil); !slices.Equal(got, []string{"User's staging server is called mercury"}) {
 		t.Errorf("after remove, the file holds %q", got)
 	}
 	r = call(t, h, "remove_memory", `{"id":"`+id+`"}`)
@@ -174,10 +158,10 @@ func TestHandlerWorkspace(t *testing.T) {
 	if r.Memory != "user" || r.Scope != "user:dana" {
 		t.Errorf("a user:dana fact: %+v", r)
 	}
-	if got := factsIn(t, ws.Name()); !slices.Equal(got, []string{"The crawler retries a timed-out fetch three times"}) {
+	if got := smgtest.CurrentFacts(t, ws.Name(), nil); !slices.Equal(got, []string{"The crawler retries a timed-out fetch three times"}) {
 		t.Errorf("the workspace's file holds %q", got)
 	}
-	if got := factsIn(t, user.Name()); len(got) != 2 || slices.Contains(got, "The crawler retries a timed-out fetch three times") {
+	if got := smgtest.CurrentFacts(t, user.Name(), nil); len(got) != 2 || slices.Contains(got, "The crawler retries a timed-out fetch three times") {
 		t.Errorf("the user's file holds %q", got)
 	}
 
@@ -205,7 +189,7 @@ func TestHandlerWorkspace(t *testing.T) {
 	if r = call(t, h, "remove_memory", `{"id":"`+wsID+`"}`); !r.Success || r.Memory != "workspace" {
 		t.Errorf("remove: %+v", r)
 	}
-	if got := factsIn(t, ws.Name()); len(got) != 0 {
+	if got := smgtest.CurrentFacts(t, ws.Name(), nil); len(got) != 0 {
 		t.Errorf("after remove, the workspace's file holds %q", got)
 	}
 
@@ -238,8 +222,7 @@ func TestHandlersShareAFile(t *testing.T) {
 	call(t, a, "save_memory", `{"content":"User lives in Lisbon","category":"identity","reasoning":"Where they live."}`)
 	call(t, b, "save_memory", `{"content":"User works as a nurse","category":"identity","reasoning":"Their job."}`)
 	call(t, a, "save_memory", `{"content":"User drinks green tea","category":"preference","reasoning":"What they like."}`)
-	got := factsIn(t, filepath.Join(dir, "me.smg"))
-	slices.Sort(got)
+	got := smgtest.CurrentFacts(t, filepath.Join(dir, "me.smg"), nil)
 	if want := []string{"User drinks green tea", "User lives in Lisbon", "User works as a nurse"}; !slices.Equal(got, want) {
 		t.Errorf("the file holds %q, want %q", got, want)
 	}
