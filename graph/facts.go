@@ -347,6 +347,18 @@ func (b *Builder) touchMeta(at time.Time) {
 	}
 }
 
+// ScopeFacts are copies of the current facts of exactly scope, in id
+// order, with their importance: what a duplicate test compares a new fact
+// with, without the cost of a whole [Builder.Document].
+func (b *Builder) ScopeFacts(scope string) []spec.Node {
+	ids := b.currentFacts(scope)
+	out := make([]spec.Node, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, b.factNode(id))
+	}
+	return out
+}
+
 // currentFacts are the ids of the facts of scope whose validity has not
 // ended, in id order.
 func (b *Builder) currentFacts(scope string) []string {

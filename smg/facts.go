@@ -79,13 +79,7 @@ func (m *Memory) embeddedDuplicate(ctx context.Context, f Fact) (Remembered, boo
 		m.mu.Unlock()
 		return Remembered{}, false
 	}
-	scope := cmp.Or(strings.TrimSpace(f.Scope), b.DefaultScope())
-	var facts []spec.Node
-	for _, n := range graph.Facts(b.Document(), FactFilter{Scopes: []string{scope}}) {
-		if n.Scope == scope {
-			facts = append(facts, n)
-		}
-	}
+	facts := b.ScopeFacts(cmp.Or(strings.TrimSpace(f.Scope), b.DefaultScope()))
 	model := m.emb.Model()
 	texts := []string{f.Content}
 	for _, n := range facts {

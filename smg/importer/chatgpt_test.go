@@ -194,9 +194,17 @@ func chatGPTOne(t *testing.T, m, ctime string) (turn, skipped string) {
 	if ctime != "" {
 		in += `, "create_time": ` + ctime
 	}
-	res, err := Read(strings.NewReader(in+"}]"), Options{Format: ChatGPT})
+	return readBrief(t, in+"}]", ChatGPT)
+}
+
+// readBrief reads an input of one conversation of one message in format f
+// and returns its turn, rendered by brief; "-" when it is left out, or the
+// reason it is malformed.
+func readBrief(t *testing.T, in string, f Format) (turn, skipped string) {
+	t.Helper()
+	res, err := Read(strings.NewReader(in), Options{Format: f})
 	if err != nil {
-		t.Fatalf("%s: %v", m, err)
+		t.Fatalf("%s: %v", in, err)
 	}
 	switch {
 	case len(res.Skipped) > 0:

@@ -60,17 +60,7 @@ func TestClaudeExport(t *testing.T) {
 // malformed.
 func claudeOne(t *testing.T, m string) (turn, skipped string) {
 	t.Helper()
-	res, err := Read(strings.NewReader(`[{"uuid": "c", "chat_messages": [`+m+`]}]`), Options{Format: Claude})
-	if err != nil {
-		t.Fatalf("%s: %v", m, err)
-	}
-	switch {
-	case len(res.Skipped) > 0:
-		return "", res.Skipped[0].Msg
-	case len(res.Conversations[0].Turns) == 0:
-		return "-", ""
-	}
-	return brief(res.Conversations[0].Turns[0]), ""
+	return readBrief(t, `[{"uuid": "c", "chat_messages": [`+m+`]}]`, Claude)
 }
 
 func TestClaudeMessages(t *testing.T) {
