@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -13,12 +17,18 @@ import (
 	"github.com/smg-memory/smg/spec"
 )
 
-// fileMemory opens the memory of the named file to change it; with create,
-// a missing file is a new memory, written at the first change.
-func (a *app) fileMemory(name string, create bool) (*smg.FileMemory, error) {
-	opts := &smg.FileOptions{Open: smg.OpenOptions{Decode: *a.decodeOptions(name)}}
-	if create {
-		opts.Create = &smg.Options{}
+// fileMemory opens the memory of the named file to change it. With
+// create, a missing file (and its folder, like ~/.smg) is a new memory of
+// those options, written at the first change. An encrypted file asks for
+// its password and is written encrypted again.
+func (a *app) fileMemory(name string, create *smg.Options) (*smg.FileMemory, error) {
+	opts := &smg.FileOptions{Open: smg.OpenOptions{Decode: *a.decodeOptions(name)}, Create: create}
+	if create != nil {
+		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
+			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return smg.OpenFileMemory(name, opts)
 }
@@ -43,7 +53,7 @@ no longer valid. Facts of the categories identity, preference and
 relationship are in every context; the others are found by search.`,
 		Args: fileAndText("FACT", "the fact to save"),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			f, err := a.fileMemory(args[0], true)
+			f, err := a.fileMemory(args[0], &smg.Options{})
 			if err != nil {
 				return err
 			}
@@ -96,7 +106,7 @@ func (a *app) nodesChange(use, short, long, done string, change func(ctx context
 			return nil
 		},
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			f, err := a.fileMemory(args[0], false)
+			f, err := a.fileMemory(args[0], nil)
 			if err != nil {
 				return err
 			}

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -54,14 +52,14 @@ func (a *app) mcpCommand() *cobra.Command {
 			if workspace != "" && sameFile(memory, workspace) {
 				return usageErrorf("--memory and --workspace name the same file, %s", memory)
 			}
-			user, err := a.openShared(memory, spec.ScopeUser)
+			user, err := a.fileMemory(memory, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeUser}})
 			if err != nil {
 				return err
 			}
 			defer user.Close()
 			var ws *smg.FileMemory
 			if workspace != "" {
-				if ws, err = a.openShared(workspace, spec.ScopeWorkspace); err != nil {
+				if ws, err = a.fileMemory(workspace, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeWorkspace}}); err != nil {
 					return err
 				}
 				defer ws.Close()
@@ -78,34 +76,6 @@ func (a *app) mcpCommand() *cobra.Command {
 	cmd.Flags().StringVar(&memory, "memory", "", "the user's memory `FILE` (created when it does not exist)")
 	cmd.Flags().StringVar(&workspace, "workspace", "", "a workspace's memory `FILE`, for facts of a workspace scope (created when it does not exist)")
 	return cmd
-}
-
-// openShared opens a memory file shared with other processes, or a new
-// memory of the given scope kind when it does not exist. An encrypted file
-// is written encrypted again, with the password that opened it.
-func (a *app) openShared(name, kind string) (*smg.FileMemory, error) {
-	opts := &smg.FileOptions{
-		Open:   smg.OpenOptions{Decode: smg.DecodeOptions{Limits: a.limits}},
-		Create: &smg.Options{Scope: &spec.Scope{Kind: kind}},
-	}
-	raw, err := os.ReadFile(name)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		// Its folder too, like ~/.smg: the file is written at the first
-		// change.
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			return nil, err
-		}
-	case err != nil:
-		return nil, err
-	case smg.IsEncrypted(raw):
-		p, err := a.password(name)
-		if err != nil {
-			return nil, err
-		}
-		opts.Open.Decode.Password, opts.Encode.Password = p, p
-	}
-	return smg.OpenFileMemory(name, opts)
 }
 
 // sameFile reports whether two names are of one file.
