@@ -295,6 +295,11 @@ func (c *OpenAI) post(ctx context.Context, endpoint string, req any) ([]byte, er
 		if attempt > 0 {
 			err = fmt.Errorf("%w (attempt %d of %d)", err, attempt+1, retries+1)
 		}
+		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			// The caller gave up while the answer arrived: say so, so
+			// that errors.Is(err, context.Canceled) holds either way.
+			return nil, fmt.Errorf("%w: %w", err, ctx.Err())
+		}
 		if attempt >= retries || !retryable(ctx, err) {
 			return nil, err
 		}
