@@ -11,12 +11,27 @@ import (
 // canonicalOrder returns doc with its unordered lists in canonical order
 // (spec §9.2): nodes by id; edges by from, to, relation; recent turns,
 // blocks and embeddings by turn; versions by v; previous summaries by
-// version; tags, aliases and mentions ascending. Lists whose order carries
+// version; tags, aliases and mentions ascending; collaborators by id and
+// private contexts by owner, each private memory in canonical order too. Lists whose order carries
 // meaning (goals, active artifacts, alternatives, key points, parents) keep
 // it. doc itself is not modified: a list that needs sorting is copied.
 func canonicalOrder(doc *spec.Document) *spec.Document {
 	d := *doc
 	d.Metadata.Tags = sorted(d.Metadata.Tags, strings.Compare)
+	d.Metadata.Collaborators = sortedStable(d.Metadata.Collaborators, func(a, b spec.Collaborator) int {
+		return strings.Compare(a.ID, b.ID)
+	})
+	if len(d.PrivateContexts) > 0 {
+		pcs := sortedStable(slices.Clone(d.PrivateContexts), func(a, b spec.PrivateContext) int {
+			return strings.Compare(a.Owner, b.Owner)
+		})
+		for i := range pcs {
+			if pcs[i].Memory != nil {
+				pcs[i].Memory = canonicalOrder(pcs[i].Memory)
+			}
+		}
+		d.PrivateContexts = pcs
+	}
 	d.WorkingMemory.RecentContext = sortedStable(d.WorkingMemory.RecentContext, byTurn)
 	d.SemanticGraph.Nodes = canonicalNodes(d.SemanticGraph.Nodes)
 	d.SemanticGraph.Edges = sortedStable(d.SemanticGraph.Edges, func(a, b spec.Edge) int {

@@ -47,7 +47,9 @@ func ldOptions(doc *spec.Document) *ld.JsonLdOptions {
 
 // ldInput is doc as the generic JSON value json-gold expects.
 func ldInput(doc *spec.Document) (any, error) {
-	js, err := canonicalJSON(doc)
+	shared := *doc
+	shared.PrivateContexts = nil // private: never exported (spec §10.1)
+	js, err := canonicalJSON(&shared)
 	if err != nil {
 		return nil, err
 	}

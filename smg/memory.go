@@ -75,6 +75,10 @@ type Memory struct {
 	cache, key string
 	// emb embeds turns and questions; nil: none (embed.go).
 	emb Embedder
+	// collabs are the people who share the memory, and priv their
+	// private parts, by owner (private.go).
+	collabs []Collaborator
+	priv    []*privatePart
 }
 
 // New returns an empty memory.
@@ -100,6 +104,7 @@ func Load(doc *spec.Document, cfg *Config) (*Memory, error) {
 		return nil, errors.New("loading the memory: no document")
 	}
 	m := &Memory{doc: doc}
+	m.loadPrivate(doc)
 	if cfg != nil {
 		m.cfg = *cfg
 	}
@@ -271,19 +276,36 @@ func lastTurn(doc *spec.Document) int {
 
 // Document returns the memory as a document, as of its last turn. The
 // document is the caller's: the memory keeps no reference to it.
+//
+// A private part sealed with its owner's password (see [Memory.Private])
+// is sealed again when it changed; should that fail, the document holds
+// the part as it was last sealed, and [Memory.Marshal] and [Memory.Save]
+// return the error.
 func (m *Memory) Document() *spec.Document {
+	doc, _ := m.document()
+	return doc
+}
+
+// document is [Memory.Document] and the error of sealing a private part.
+func (m *Memory) document() (*spec.Document, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	var doc *spec.Document
 	if m.b == nil {
-		return cloneDocument(m.doc)
+		doc = cloneDocument(m.doc)
+	} else {
+		doc = m.b.Document()
 	}
-	return m.b.Document()
+	return doc, m.withPrivate(doc)
 }
 
 // Marshal returns the memory's file: its document in canonical form, with
 // metadata.compressionRatio filled in (spec §4.2), encoded with opts.
 func (m *Memory) Marshal(opts *EncodeOptions) ([]byte, error) {
-	doc := m.Document()
+	doc, err := m.document()
+	if err != nil {
+		return nil, err
+	}
 	if err := setCompressionRatio(doc, opts); err != nil {
 		return nil, err
 	}
@@ -302,7 +324,10 @@ func (m *Memory) WriteTo(w io.Writer) (int64, error) {
 
 // Save writes the memory's file atomically (see [WriteFile]).
 func (m *Memory) Save(name string, opts *EncodeOptions) error {
-	doc := m.Document()
+	doc, err := m.document()
+	if err != nil {
+		return err
+	}
 	if err := setCompressionRatio(doc, opts); err != nil {
 		return err
 	}

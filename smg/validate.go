@@ -268,7 +268,47 @@ func semanticProblems(doc *spec.Document, lim Limits) []Problem {
 	c.edges(ids)
 	c.artifacts()
 	c.workingMemory()
+	c.private()
 	return c.probs
+}
+
+// private checks the collaborators and their private parts (spec §4.5,
+// §4.6): ids unique, each part's owner a collaborator with one part, and a
+// part in the clear a valid memory of its owner's, holding no parts of its
+// own. A sealed part cannot be checked without its owner's password.
+func (c *checker) private() {
+	collabs := map[string]bool{}
+	for i, co := range c.doc.Metadata.Collaborators {
+		if collabs[co.ID] {
+			c.add(path("metadata", "collaborators", i, "id"), "collaborator %q is listed twice", co.ID)
+		}
+		collabs[co.ID] = true
+	}
+	owners := map[string]bool{}
+	for i, pc := range c.doc.PrivateContexts {
+		at := path("privateContexts", i)
+		switch {
+		case owners[pc.Owner]:
+			c.add(at+".owner", "%q has two private contexts", pc.Owner)
+		case !collabs[pc.Owner]:
+			c.add(at+".owner", "%q is not a collaborator (metadata.collaborators)", pc.Owner)
+		}
+		owners[pc.Owner] = true
+		m := pc.Memory
+		if m == nil {
+			continue
+		}
+		if s := m.Metadata.Scope; s == nil || s.FactScope() != privateScope(pc.Owner).FactScope() {
+			c.add(at+".memory.metadata.scope", "a private memory's scope must be user %q, its owner", pc.Owner)
+		}
+		if len(m.Metadata.Collaborators) > 0 || len(m.PrivateContexts) > 0 {
+			c.add(at+".memory", "a private memory has no collaborators or private contexts of its own")
+		}
+		for _, p := range semanticProblems(m, c.lim) {
+			p.Path = at + ".memory" + strings.TrimPrefix(p.Path, "$")
+			c.probs = append(c.probs, p)
+		}
+	}
 }
 
 func (c *checker) metadata() {

@@ -14,15 +14,18 @@ import (
 //
 // The zero Document is not valid; use [New].
 type Document struct {
-	Context       string         `json:"@context"`
-	Type          string         `json:"@type"`
-	Version       string         `json:"version"`
-	Metadata      Metadata       `json:"metadata"`
-	WorkingMemory WorkingMemory  `json:"workingMemory"`
-	SemanticGraph SemanticGraph  `json:"semanticGraph"`
-	ArtifactVault ArtifactVault  `json:"artifactVault"`
-	DeepArchive   DeepArchive    `json:"deepArchive"`
-	Extra         jsontext.Value `json:",embed"`
+	Context       string        `json:"@context"`
+	Type          string        `json:"@type"`
+	Version       string        `json:"version"`
+	Metadata      Metadata      `json:"metadata"`
+	WorkingMemory WorkingMemory `json:"workingMemory"`
+	SemanticGraph SemanticGraph `json:"semanticGraph"`
+	ArtifactVault ArtifactVault `json:"artifactVault"`
+	DeepArchive   DeepArchive   `json:"deepArchive"`
+	// PrivateContexts are the private parts of a shared memory, one per
+	// collaborator who has one (§4.6).
+	PrivateContexts []PrivateContext `json:"privateContexts,omitempty"`
+	Extra           jsontext.Value   `json:",embed"`
 }
 
 // New returns an empty, valid document with the given memory id, created and
@@ -61,6 +64,8 @@ type Metadata struct {
 	Tags             []string `json:"tags,omitempty"`
 	Scope            *Scope   `json:"scope,omitzero"`
 	Lineage          *Lineage `json:"lineage,omitzero"`
+	// Collaborators are the people who share the memory (§4.5).
+	Collaborators []Collaborator `json:"collaborators,omitempty"`
 	// Generator names the program that wrote the file, like "smg/0.1.0".
 	Generator string         `json:"generator,omitempty"`
 	Extra     jsontext.Value `json:",embed"`
@@ -88,6 +93,27 @@ type Parent struct {
 	ID          string         `json:"id"`
 	ContentHash string         `json:"contentHash"`
 	Extra       jsontext.Value `json:",embed"`
+}
+
+// Collaborator is a person who shares a memory (§4.5).
+type Collaborator struct {
+	// ID names the collaborator in the memory; a private context's owner
+	// is one.
+	ID    string         `json:"id"`
+	Name  string         `json:"name,omitempty"`
+	Extra jsontext.Value `json:",embed"`
+}
+
+// PrivateContext is one collaborator's private part of a shared memory
+// (§4.6): a whole memory of their own, either in the clear (Memory) or
+// sealed with their password (Sealed: an envelope of §9.5 whose plaintext
+// is the private memory's file). Exactly one of the two is set.
+type PrivateContext struct {
+	// Owner is the id of the collaborator whose part it is.
+	Owner  string         `json:"owner"`
+	Memory *Document      `json:"memory,omitzero"`
+	Sealed jsontext.Value `json:"sealed,omitzero"`
+	Extra  jsontext.Value `json:",embed"`
 }
 
 // WorkingMemory is the tier that never decays: what the conversation is

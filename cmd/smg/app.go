@@ -104,6 +104,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.factsCommand(),
 		a.pinCommand(),
 		a.unpinCommand(),
+		a.collaboratorsCommand(),
 	)
 	return root
 }

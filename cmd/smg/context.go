@@ -37,12 +37,15 @@ a user's say: each is searched, its items weighted by its scope (a file's
 1.5x, a team's 1.3x), and all share the budget; facts go under "About This
 User" and "About This Workspace", and take at most --fact-budget tokens.
 --scope keeps only the facts of the scopes named ("user", "user:dana",
-"workspace:crawler"…; a scope holds those within it).`
+"workspace:crawler"…; a scope holds those within it). --as adds a
+collaborator's private part of FILE, asking for its password when it is
+sealed (or reading it from ` + privateEnv + `), and no one else's.`
 
 func (a *app) contextCommand() *cobra.Command {
 	var budget, factBudget int
 	var tokenizer string
 	var with, scopes []string
+	var as string
 	var asJSON, noCache bool
 	cmd := &cobra.Command{
 		Use:   "context FILE QUESTION",
@@ -72,6 +75,14 @@ func (a *app) contextCommand() *cobra.Command {
 				defer m.Close()
 				memories = append(memories, m)
 			}
+			if as != "" {
+				p, err := a.private(memories[0], as, false)
+				if err != nil {
+					return err
+				}
+				defer p.Close()
+				memories = append(memories, p)
+			}
 			opts := smg.ContextOptions{Budget: budget, Tokenizer: tok, Wait: true, Scopes: scopes, FactBudget: factBudget}
 			res, err := smg.Compose(ctx, args[1], &smg.ComposeOptions{ContextOptions: opts}, memories...)
 			if err != nil {
@@ -89,6 +100,7 @@ func (a *app) contextCommand() *cobra.Command {
 	cmd.Flags().StringSliceVar(&scopes, "scope", nil, "only the facts of this scope, or within it (repeatable)")
 	cmd.Flags().IntVar(&factBudget, "fact-budget", restore.DefaultFactBudget, "the most tokens facts may take")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the context and its provenance as JSON")
+	cmd.Flags().StringVar(&as, "as", "", "compose FILE's memory with this collaborator's private part (see 'smg collaborators')")
 	cmd.Flags().BoolVar(&noCache, "no-index-cache", false, "neither read nor write the index cache beside FILE")
 	return cmd
 }

@@ -72,6 +72,10 @@ func exitStatus(err error) (status int, hint string) {
 		return exitUsage, fmt.Sprintf("run '%s --help' for usage", cmp.Or(ue.command, "smg"))
 	case errors.As(err, &pe):
 		return exitPassword, ""
+	case errors.Is(err, smg.ErrWrongPassword) && errors.As(err, new(*smg.PrivateError)):
+		return exitPassword, "check the password of the private part; " + privateEnv + ", when set, is used instead of asking"
+	case errors.Is(err, smg.ErrNotCollaborator):
+		return exitInvalid, "'smg collaborators FILE' lists them, 'smg collaborators add FILE ID' adds one"
 	case errors.Is(err, smg.ErrWrongPassword):
 		return exitPassword, "check the password; " + passwordEnv + ", when set, is used instead of asking"
 	case errors.Is(err, smg.ErrPasswordRequired):

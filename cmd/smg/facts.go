@@ -34,8 +34,8 @@ func (a *app) fileMemory(name string, create *smg.Options) (*smg.FileMemory, err
 }
 
 func (a *app) rememberCommand() *cobra.Command {
-	var category, scope, reasoning string
-	var pin, asJSON bool
+	var category, scope, reasoning, private string
+	var pin, asJSON, seal bool
 	cmd := &cobra.Command{
 		Use:   "remember FILE FACT",
 		Short: "Save a fact about the user or the workspace in a memory",
@@ -61,6 +61,11 @@ relationship are in every context; the others are found by search.`,
 			ctx := cmdContext(cmd)
 			var r smg.Remembered
 			err = f.Update(ctx, func(m *smg.Memory) error {
+				if private != "" {
+					if m, err = a.private(m, private, seal); err != nil {
+						return err
+					}
+				}
 				r, err = m.Remember(ctx, smg.Fact{Content: args[1], Category: category, Scope: scope,
 					Reasoning: reasoning, Source: spec.SourceUser, CreatedBy: "smg remember", Pinned: pin})
 				return err
@@ -87,12 +92,15 @@ relationship are in every context; the others are found by search.`,
 	cmd.Flags().StringVar(&reasoning, "reasoning", "", "why it is worth keeping")
 	cmd.Flags().BoolVar(&pin, "pin", false, "always load it into context")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was saved as JSON")
+	cmd.Flags().StringVar(&private, "private", "", "save it in this collaborator's private part (see 'smg collaborators')")
+	cmd.Flags().BoolVar(&seal, "seal", false, "with --private: seal the part with its owner's password ("+privateEnv+")")
 	return cmd
 }
 
 // nodesChange makes a command that changes the nodes given by id.
 func (a *app) nodesChange(use, short, long, done string, change func(ctx context.Context, m *smg.Memory, id string) error) *cobra.Command {
-	return &cobra.Command{
+	var private string
+	cmd := &cobra.Command{
 		Use:   use + " FILE ID...",
 		Short: short,
 		Long:  long,
@@ -115,6 +123,11 @@ func (a *app) nodesChange(use, short, long, done string, change func(ctx context
 			// All or none: the file is written once, when every id was
 			// found.
 			err = f.Update(ctx, func(m *smg.Memory) error {
+				if private != "" {
+					if m, err = a.private(m, private, false); err != nil {
+						return err
+					}
+				}
 				for _, id := range args[1:] {
 					if err := change(ctx, m, id); err != nil {
 						return err
@@ -131,6 +144,8 @@ func (a *app) nodesChange(use, short, long, done string, change func(ctx context
 			return nil
 		}),
 	}
+	cmd.Flags().StringVar(&private, "private", "", "the nodes are in this collaborator's private part")
+	return cmd
 }
 
 func (a *app) forgetCommand() *cobra.Command {
@@ -154,7 +169,7 @@ func (a *app) unpinCommand() *cobra.Command {
 
 func (a *app) factsCommand() *cobra.Command {
 	var scopes []string
-	var category string
+	var category, private string
 	var all, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "facts FILE",
@@ -174,6 +189,11 @@ facts superseded by newer ones.`,
 				return err
 			}
 			defer m.Close()
+			if private != "" {
+				if m, err = a.private(m, private, false); err != nil {
+					return err
+				}
+			}
 			facts := m.Facts(smg.FactFilter{Scopes: scopes, Category: category, Superseded: all})
 			if asJSON {
 				if facts == nil {
@@ -200,6 +220,7 @@ facts superseded by newer ones.`,
 	cmd.Flags().StringVar(&category, "category", "", "only the facts of this category")
 	cmd.Flags().BoolVar(&all, "all", false, "list superseded facts too")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the facts as JSON nodes")
+	cmd.Flags().StringVar(&private, "private", "", "list this collaborator's private part instead")
 	return cmd
 }
 

@@ -13,8 +13,12 @@ import (
 )
 
 // envPassword returns SMG_PASSWORD, or nil when it is unset or empty.
-func (a *app) envPassword() []byte {
-	if p, ok := a.lookupEnv(passwordEnv); ok && p != "" {
+func (a *app) envPassword() []byte { return a.env(passwordEnv) }
+
+// env returns the environment variable key, or nil when it is unset or
+// empty.
+func (a *app) env(key string) []byte {
+	if p, ok := a.lookupEnv(key); ok && p != "" {
 		return []byte(p)
 	}
 	return nil
@@ -33,12 +37,19 @@ func (a *app) passwordFunc(name string) func() ([]byte, error) {
 
 // password gets the password that opens the named file.
 func (a *app) password(name string) ([]byte, error) {
-	if p := a.envPassword(); p != nil {
+	return a.askPassword(passwordEnv, name, "the file is encrypted and there is no terminal to ask for its password")
+}
+
+// askPassword gets a password from the environment variable env or,
+// when it is unset or empty, from the terminal, asking for what's. Without
+// a terminal the error is noTerminal and how to set env.
+func (a *app) askPassword(env, what, noTerminal string) ([]byte, error) {
+	if p := a.env(env); p != nil {
 		return p, nil
 	}
-	p, err := a.prompt(fmt.Sprintf("Password for %s: ", name))
+	p, err := a.prompt(fmt.Sprintf("Password for %s: ", what))
 	if errors.Is(err, errNoTerminal) {
-		return nil, &passwordError{msg: "the file is encrypted and there is no terminal to ask for its password: set " + passwordEnv}
+		return nil, &passwordError{msg: noTerminal + ": set " + env}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the password: %w", err)
@@ -52,12 +63,18 @@ func (a *app) password(name string) ([]byte, error) {
 // newPassword gets a password to encrypt the named file with, asking twice
 // when it asks.
 func (a *app) newPassword(name string) ([]byte, error) {
-	if p := a.envPassword(); p != nil {
+	return a.askNewPassword(passwordEnv, name, "there is no terminal to ask for a password to encrypt "+name+" with")
+}
+
+// askNewPassword gets a new password for what's as askPassword does, but
+// asks twice on the terminal and refuses an empty one.
+func (a *app) askNewPassword(env, what, noTerminal string) ([]byte, error) {
+	if p := a.env(env); p != nil {
 		return p, nil
 	}
-	p, err := a.prompt(fmt.Sprintf("New password for %s: ", name))
+	p, err := a.prompt(fmt.Sprintf("New password for %s: ", what))
 	if errors.Is(err, errNoTerminal) {
-		return nil, &passwordError{msg: fmt.Sprintf("there is no terminal to ask for a password to encrypt %s with: set %s", name, passwordEnv)}
+		return nil, &passwordError{msg: noTerminal + ": set " + env}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the password: %w", err)
