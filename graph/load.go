@@ -53,6 +53,7 @@ func Load(doc *spec.Document, cfg Config) (*Builder, error) {
 		b.meta.Modified = doc.Metadata.Modified
 	}
 	b.meta.Created = doc.Metadata.Created
+	b.replayMaintenance(doc)
 	b.overlay(doc)
 	return b, nil
 }

@@ -83,6 +83,7 @@ func (b *Builder) nodes(edges []spec.Edge) []spec.Node {
 	if b.turns > 0 {
 		now.Time = b.times[b.turns-1]
 	}
+	now.Time = b.decayClock(now.Time)
 	ids := b.store.IDs()
 	out := make([]spec.Node, 0, len(ids))
 	for _, id := range ids {

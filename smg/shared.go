@@ -32,6 +32,16 @@ type FileOptions struct {
 	// LockTimeout is how long a change waits for another process's
 	// change to the file to end; zero is 10 seconds.
 	LockTimeout time.Duration
+	// MaintainEvery, when above 0, maintains the memory (see
+	// [Memory.Maintain], with Maintain) at every MaintainEvery-th write
+	// of the file, in the same write. The writes are counted in the file
+	// (metadata.maintenance.writesSince), so that every process that
+	// writes it counts; 0 counts nothing and never maintains.
+	MaintainEvery int
+	Maintain      MaintainOptions
+	// OnMaintain, when set, is given the report of each maintenance run
+	// because of MaintainEvery.
+	OnMaintain func(MaintenanceReport)
 }
 
 // FileMemory is a memory kept in a file that other processes may change as
@@ -138,6 +148,16 @@ func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
 			f.m = nil
 		}
 		return err
+	}
+	if f.opts.MaintainEvery > 0 {
+		r, err := m.countWrite(f.opts.MaintainEvery, f.opts.Maintain)
+		if err != nil {
+			f.stamp, f.m = fileStamp{}, nil
+			return err
+		}
+		if r != nil && f.opts.OnMaintain != nil {
+			f.opts.OnMaintain(*r)
+		}
 	}
 	enc := f.opts.Encode
 	if enc.Password == nil && f.encrypted {

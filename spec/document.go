@@ -66,6 +66,8 @@ type Metadata struct {
 	Lineage          *Lineage `json:"lineage,omitzero"`
 	// Collaborators are the people who share the memory (§4.5).
 	Collaborators []Collaborator `json:"collaborators,omitempty"`
+	// Maintenance records the memory's upkeep (§4.7).
+	Maintenance *Maintenance `json:"maintenance,omitzero"`
 	// Generator names the program that wrote the file, like "smg/0.1.0".
 	Generator string         `json:"generator,omitempty"`
 	Extra     jsontext.Value `json:",embed"`
@@ -114,6 +116,18 @@ type PrivateContext struct {
 	Memory *Document      `json:"memory,omitzero"`
 	Sealed jsontext.Value `json:"sealed,omitzero"`
 	Extra  jsontext.Value `json:",embed"`
+}
+
+// Maintenance records the upkeep of a memory (§4.7): the clock up to
+// which maintenance has run, and the writes since.
+type Maintenance struct {
+	// LastRun is the time, on the memory's clock, up to which maintenance
+	// last ran: activation is decayed up to it.
+	LastRun time.Time `json:"lastRun,omitzero"`
+	// WritesSince counts the writes since, for a writer that maintains
+	// the memory every N writes.
+	WritesSince int            `json:"writesSince,omitzero"`
+	Extra       jsontext.Value `json:",embed"`
 }
 
 // WorkingMemory is the tier that never decays: what the conversation is

@@ -105,6 +105,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.pinCommand(),
 		a.unpinCommand(),
 		a.collaboratorsCommand(),
+		a.maintainCommand(),
 	)
 	return root
 }
