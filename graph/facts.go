@@ -80,6 +80,19 @@ type Remembered struct {
 // TypeScript") are a contradiction, not a duplicate.
 const DuplicateSimilarity = 0.8
 
+// closeFacts compares the statements of two facts: sim is their
+// similarity, and near tells whether they say the same of the same
+// things, either way round (a fact and its negation are close): the same
+// names and numbers ("User's daughter is 5" is not "… is 7") and a
+// similarity of at least DuplicateSimilarity.
+func closeFacts(a, c classify.Statement) (sim float64, near bool) {
+	if !slices.Equal(a.Keys, c.Keys) {
+		return 0, false
+	}
+	sim = classify.Similarity(a, c)
+	return sim, sim >= DuplicateSimilarity
+}
+
 // The subject of a remembered fact in the third person.
 const factSubject = "User"
 
@@ -129,14 +142,11 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 	var supersede []string
 	for _, id := range b.currentFacts(scope) {
 		old := b.statementOf(id)
-		sim := classify.Similarity(st, old)
-		if !slices.Equal(st.Keys, old.Keys) {
-			continue // "User's daughter is 5" is not "… is 7"
-		}
+		sim, near := closeFacts(st, old)
 		switch {
-		case sim >= DuplicateSimilarity && st.Negative == old.Negative:
+		case near && st.Negative == old.Negative:
 			return Remembered{Fact: b.factNode(id), Duplicate: true, Similarity: round4(sim)}, nil
-		case sim >= DuplicateSimilarity:
+		case near:
 			supersede = append(supersede, id)
 		}
 	}

@@ -354,7 +354,8 @@ func (b *Builder) mergeFacts() []Change {
 // duplicate: the same names and numbers, the same polarity, and terms
 // similar enough.
 func sameFact(a, c classify.Statement) bool {
-	return slices.Equal(a.Keys, c.Keys) && a.Negative == c.Negative && classify.Similarity(a, c) >= DuplicateSimilarity
+	_, near := closeFacts(a, c)
+	return near && a.Negative == c.Negative
 }
 
 // mergeGroup merges nodes into keep and reports it.
