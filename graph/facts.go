@@ -94,7 +94,7 @@ func closeFacts(a, c classify.Statement) (sim float64, near bool) {
 }
 
 // The subject of a remembered fact in the third person.
-const factSubject = "User"
+const FactSubject = "User"
 
 // Remember saves a fact, at time at (zero: the builder's clock). A fact the
 // memory already holds in the same scope, current and of the same
@@ -131,7 +131,7 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 	default:
 		return Remembered{}, &FactError{"source", fmt.Sprintf("%q is not a source; use %s or %s", f.Source, spec.SourceUser, spec.SourceAI)}
 	}
-	st := b.an.Statement(content, factSubject)
+	st := b.an.Statement(content, FactSubject)
 	if category == "" {
 		category = cmp.Or(st.Category, spec.CategoryContext)
 	}
@@ -150,7 +150,7 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 			supersede = append(supersede, id)
 		}
 	}
-	pred := predicateOf(st.Text, factSubject)
+	pred := predicateOf(st.Text, FactSubject)
 	if pred != "" {
 		for _, id := range b.factPreds[scope+"\x00"+pred] {
 			if n := b.store.Node(id); n != nil && n.ValidTo.IsZero() && !slices.Contains(supersede, id) {
@@ -248,7 +248,7 @@ func (b *Builder) EditFact(id, content string, at time.Time) (spec.Node, error) 
 	if at.IsZero() {
 		at = b.now().UTC().Truncate(time.Second)
 	}
-	st := b.an.Statement(content, factSubject)
+	st := b.an.Statement(content, FactSubject)
 	old := FactText(n)
 	if old == st.Text {
 		return b.factNode(id), nil
@@ -386,7 +386,7 @@ func (b *Builder) currentFacts(scope string) []string {
 func (b *Builder) statementOf(id string) classify.Statement {
 	info := b.info[id]
 	if info.statement == nil {
-		st := b.an.Statement(FactText(b.store.Node(id)), factSubject)
+		st := b.an.Statement(FactText(b.store.Node(id)), FactSubject)
 		info.statement = &st
 	}
 	return *info.statement

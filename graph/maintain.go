@@ -336,7 +336,7 @@ func (b *Builder) mergeFacts() []Change {
 			st := b.statementOf(keep)
 			var dups []string
 			for _, other := range ids[i+1:] {
-				if !gone[other] && sameFact(st, b.statementOf(other)) {
+				if !gone[other] && SameFact(st, b.statementOf(other)) {
 					dups = append(dups, other)
 					gone[other] = true
 				}
@@ -350,10 +350,11 @@ func (b *Builder) mergeFacts() []Change {
 	return out
 }
 
-// sameFact tells whether two facts are one, as [Builder.Remember] tells a
-// duplicate: the same names and numbers, the same polarity, and terms
-// similar enough.
-func sameFact(a, c classify.Statement) bool {
+// SameFact tells whether two facts' statements (as the analyzer reads
+// them with the subject [FactSubject]) say one thing, as
+// [Builder.Remember] tells a duplicate: the same names and numbers, the
+// same polarity, and terms similar enough.
+func SameFact(a, c classify.Statement) bool {
 	_, near := closeFacts(a, c)
 	return near && a.Negative == c.Negative
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -40,9 +39,6 @@ func (e *PrivateError) Error() string {
 }
 
 func (e *PrivateError) Unwrap() error { return e.Err }
-
-// idPattern is the syntax of an id (spec §2.3).
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$`)
 
 // privatePart is one collaborator's private part as the memory holds it:
 // as the file had it until it is opened, then as a memory of its own.

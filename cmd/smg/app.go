@@ -106,6 +106,8 @@ func (a *app) rootCommand() *cobra.Command {
 		a.unpinCommand(),
 		a.collaboratorsCommand(),
 		a.maintainCommand(),
+		a.forkCommand(),
+		a.mergeCommand(),
 	)
 	return root
 }

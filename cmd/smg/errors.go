@@ -57,6 +57,9 @@ var invalidInput = []error{
 	smg.ErrInvalidFact,
 	smg.ErrNoNode,
 	importer.ErrUnknownFormat,
+	smg.ErrConflict,
+	smg.ErrMergeBase,
+	smg.ErrInvalidID,
 }
 
 // exitStatus maps an error to the exit status of the process and, where
@@ -92,6 +95,10 @@ func exitStatus(err error) (status int, hint string) {
 		return exitFailure, "another smg (an MCP server, say) is changing the file; try again"
 	case errors.Is(err, smg.ErrNoNode):
 		return exitInvalid, "'smg facts FILE' lists the ids of facts, 'smg nodes FILE' those of all nodes"
+	case errors.Is(err, smg.ErrConflict):
+		return exitInvalid, "choose whose state to take with --prefer ours or --prefer theirs"
+	case errors.Is(err, smg.ErrMergeBase):
+		return exitInvalid, "merge BASE OURS THEIRS needs the memory both come from; 'smg merge OURS THEIRS' merges unrelated memories"
 	case errors.As(err, new(*importer.Error)):
 		return exitInvalid, "without --strict, a malformed turn is skipped; a malformed file is not"
 	}

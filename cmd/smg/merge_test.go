@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/smg-memory/smg/smg"
+)
+
+// TestForkMerge forks a memory, grows both sides apart through the
+// command, and merges them: with a conflict, without, and as JSON.
+func TestForkMerge(t *testing.T) {
+	dir := t.TempDir()
+	base, ours, theirs, out := filepath.Join(dir, "base.smg"), filepath.Join(dir, "ours.smg"), filepath.Join(dir, "theirs.smg"), filepath.Join(dir, "out.smg")
+	ok := func(args ...string) string {
+		t.Helper()
+		r := run(t, nil, args...)
+		if r.status != exitOK || r.stderr != "" {
+			t.Fatalf("%q: status %d: %s", args, r.status, r.stderr)
+		}
+		return r.stdout
+	}
+	ingest(t, nil, filepath.Join(testdataDir, "conversations", "checkout.json"), "-o", base)
+	out1 := ok("fork", base, "-o", theirs, "--name", "personal notes", "--id", "notes")
+	if !regexp.MustCompile(`^forked .*base\.smg into .*theirs\.smg: memory notes, from [0-9a-f-]{36} at sha256:[0-9a-f]{64}\n$`).MatchString(out1) {
+		t.Errorf("fork:\n%s", out1)
+	}
+	validate(t, nil, theirs)
+	b, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ours, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ok("remember", ours, "I prefer tea over coffee")
+	ok("pin", ours, "decision-stripe-elements")
+	ingest(t, nil, filepath.Join(testdataDir, "conversations", "personal.json"), "-o", theirs)
+	ok("forget", theirs, "decision-stripe-elements")
+
+	// Ours pinned what theirs forgot: a conflict, and nothing written.
+	r := run(t, nil, "merge", base, ours, theirs, "-o", out)
+	if r.status != exitInvalid || !strings.Contains(r.stderr, "merge conflict: 1 conflict; node decision-stripe-elements removed by theirs, changed by ours (pinned)") ||
+		!strings.Contains(r.stderr, "--prefer ours or --prefer theirs") {
+		t.Errorf("merge with a conflict: status %d\n%s", r.status, r.stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a merge that failed wrote %s: %v", out, err)
+	}
+
+	report := ok("merge", base, ours, theirs, "-o", out, "--prefer", "ours")
+	validate(t, nil, out)
+	for _, want := range []string{
+		"merged into " + out + ": 20 turns of ours (20 of them the base's), then 22 new of theirs\n",
+		"  ours:   1 node added\n",
+		"  conflict  node decision-stripe-elements removed by theirs, changed by ours (pinned): kept (--prefer ours)\n",
+	} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the report lacks %q:\n%s", want, report)
+		}
+	}
+	facts := ok("facts", out)
+	if !strings.Contains(facts, "User prefers tea over coffee") || !strings.Contains(facts, "Ana lives in Lisbon now") {
+		t.Errorf("facts of the merge:\n%s", facts)
+	}
+	first, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var rep smg.MergeReport
+	if err := json.Unmarshal([]byte(ok("merge", base, ours, theirs, "-o", out, "--prefer", "ours", "--json")), &rep); err != nil ||
+		rep.TheirsTurns != 22 || len(rep.Conflicts) != 1 || rep.Conflicts[0].Chosen != smg.Ours {
+		t.Errorf("--json: %v %+v", err, rep)
+	}
+	if again, _ := os.ReadFile(out); !bytes.Equal(first, again) {
+		t.Error("the same merge wrote other bytes")
+	}
+
+	// Two files: unrelated memories.
+	report = ok("merge", ours, filepath.Join(testdataDir, "small.smg"), "-o", out)
+	if !strings.Contains(report, "then 4 of theirs (unrelated), their turns 1–4 now 21–24\n") {
+		t.Errorf("unrelated merge:\n%s", report)
+	}
+	validate(t, nil, out)
+}
+
+func TestMergeUsage(t *testing.T) {
+	base, _ := example(t, "small.smg")
+	out := filepath.Join(t.TempDir(), "out.smg")
+	for _, c := range []struct {
+		args   []string
+		status int
+		stderr string
+	}{
+		{[]string{"merge", base, "-o", out}, exitUsage, "missing FILE"},
+		{[]string{"merge", base, base, base, base, "-o", out}, exitUsage, "too many arguments"},
+		{[]string{"merge", base, base}, exitUsage, "missing -o OUT"},
+		{[]string{"merge", base, base, "-o", out, "--prefer", "mine"}, exitUsage, `--prefer must be ours or theirs, not "mine"`},
+		{[]string{"fork", base}, exitUsage, "missing -o OUT"},
+		{[]string{"fork", base, "-o", out, "--id", "a/b"}, exitInvalid, "invalid id"},
+		{[]string{"merge", filepath.Join(testdataDir, "full.smg"), base, base, "-o", out}, exitInvalid, "the base is not an ancestor"},
+	} {
+		r := run(t, nil, c.args...)
+		if r.status != c.status || !strings.Contains(r.stderr, c.stderr) {
+			t.Errorf("%q: status %d, want %d; stderr:\n%s", c.args, r.status, c.status, r.stderr)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s was written", out)
+	}
+}
+
+// TestForkMergeEncrypted: an encrypted memory forks and merges into
+// encrypted files.
+func TestForkMergeEncrypted(t *testing.T) {
+	dir := t.TempDir()
+	base, fork, out := filepath.Join(dir, "base.smg"), filepath.Join(dir, "fork.smg"), filepath.Join(dir, "out.smg")
+	env := withPassword("hunter2")
+	ingest(t, nil, filepath.Join(testdataDir, "conversations", "checkout.json"), "-o", base)
+	if r := run(t, env, "encrypt", base, "--kdf", "pbkdf2"); r.status != exitOK {
+		t.Fatal(r.stderr)
+	}
+	for _, args := range [][]string{{"fork", base, "-o", fork}, {"merge", base, fork, "-o", out}} {
+		if r := run(t, env, args...); r.status != exitOK {
+			t.Fatalf("%q: %s", args, r.stderr)
+		}
+	}
+	for _, name := range []string{fork, out} {
+		if _, err := smg.ReadFile(name, nil); err == nil || !strings.Contains(err.Error(), "encrypted") {
+			t.Errorf("%s opens without a password: %v", name, err)
+		}
+		validate(t, env, name)
+	}
+}

@@ -1,0 +1,86 @@
+package smg_test
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/spec"
+)
+
+// changePrivate returns the document of base with fn applied to owner's
+// private part, opened with password.
+func changePrivate(t *testing.T, base []byte, owner string, password []byte, fn func(p *smg.Memory)) *spec.Document {
+	t.Helper()
+	m := mustLoad(t, base)
+	p, err := m.Private(owner, password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn(p)
+	return mustUnmarshal(t, mustMarshal(t, m))
+}
+
+func TestMergePrivateParts(t *testing.T) {
+	bobPW := []byte("bob's passphrase")
+	m := sharedMemory(t, nil)
+	if _, err := m.Private("bob", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SealPrivate("bob", bobPW, weakKDF); err != nil {
+		t.Fatal(err)
+	}
+	base := mustMarshal(t, m)
+	ours := changePrivate(t, base, "alice", nil, func(p *smg.Memory) {
+		rememberAll(t, p, smg.Fact{Content: "Alice reviews the webhook code on Mondays", Category: "project"})
+	})
+	theirs := changePrivate(t, base, "alice", nil, func(p *smg.Memory) {
+		rememberAll(t, p, smg.Fact{Content: "Alice owns the receipt template", Category: "project"})
+	})
+	merged, rep, err := smg.Merge(mustUnmarshal(t, base), ours, theirs, smg.MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := smg.Validate(merged, &smg.ValidateOptions{SkipJSONLD: true}); err != nil {
+		t.Fatalf("the merge does not validate: %v", err)
+	}
+	want := []smg.MergePrivate{{Owner: "alice", How: smg.PrivateMerged}, {Owner: "bob", How: smg.PrivateSame}}
+	if len(rep.Private) != 2 || rep.Private[0] != want[0] || rep.Private[1] != want[1] {
+		t.Errorf("report %+v, want %+v", rep.Private, want)
+	}
+	mm, err := smg.Load(merged, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice, err := mm.Private("alice", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(alice.Facts(smg.FactFilter{})); n != 4 {
+		t.Errorf("alice's merged part holds %d facts, want 4 (2 of the base, 1 of each side)", n)
+	}
+	if !bytes.Equal(merged.PrivateContexts[1].Sealed, mustUnmarshal(t, base).PrivateContexts[1].Sealed) {
+		t.Error("bob's sealed part, unchanged on both sides, changed in the merge")
+	}
+
+	// Bob's sealed part changed on both sides: no merge can read it.
+	ours = changePrivate(t, base, "bob", bobPW, func(p *smg.Memory) {
+		rememberAll(t, p, smg.Fact{Content: "Bob is on call this week", Category: "context"})
+	})
+	theirs = changePrivate(t, base, "bob", bobPW, func(p *smg.Memory) {
+		rememberAll(t, p, smg.Fact{Content: "Bob is learning Rust", Category: "context"})
+	})
+	_, _, err = smg.Merge(mustUnmarshal(t, base), ours, theirs, smg.MergeOptions{})
+	var ce *smg.ConflictError
+	if !errors.As(err, &ce) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Private != "bob" {
+		t.Fatalf("err = %v, want one conflict on bob's part", err)
+	}
+	merged, _, err = smg.Merge(mustUnmarshal(t, base), ours, theirs, smg.MergeOptions{Prefer: smg.Theirs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(merged.PrivateContexts[1].Sealed, theirs.PrivateContexts[1].Sealed) {
+		t.Error("--prefer theirs did not take theirs' sealed part")
+	}
+}
