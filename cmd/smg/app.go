@@ -63,7 +63,8 @@ Exit codes:
   2  usage error: unknown command or flag, missing argument, bad flag value
   3  invalid input: not an smg file, unsupported version, malformed,
      truncated, over a limit, invalid, tampered, not encrypted (decrypt),
-     already encrypted (encrypt)
+     already encrypted (encrypt), a differential file applied to another
+     base (patch), conflicts without --prefer (merge)
   4  password problem: none available, wrong password, or the two
      entries of a new password differ`
 
@@ -108,6 +109,8 @@ func (a *app) rootCommand() *cobra.Command {
 		a.maintainCommand(),
 		a.forkCommand(),
 		a.mergeCommand(),
+		a.diffCommand(),
+		a.patchCommand(),
 	)
 	return root
 }

@@ -60,6 +60,8 @@ var invalidInput = []error{
 	smg.ErrConflict,
 	smg.ErrMergeBase,
 	smg.ErrInvalidID,
+	smg.ErrNotDelta,
+	smg.ErrWrongBase,
 }
 
 // exitStatus maps an error to the exit status of the process and, where
@@ -99,6 +101,8 @@ func exitStatus(err error) (status int, hint string) {
 		return exitInvalid, "choose whose state to take with --prefer ours or --prefer theirs"
 	case errors.Is(err, smg.ErrMergeBase):
 		return exitInvalid, "merge BASE OURS THEIRS needs the memory both come from; 'smg merge OURS THEIRS' merges unrelated memories"
+	case errors.Is(err, smg.ErrWrongBase):
+		return exitInvalid, "a differential file applies only to the exact file it was made from ('smg info' shows a file's content hash)"
 	case errors.As(err, new(*importer.Error)):
 		return exitInvalid, "without --strict, a malformed turn is skipped; a malformed file is not"
 	}

@@ -10,7 +10,8 @@
 //	2  usage error: unknown command or flag, missing argument, bad flag value
 //	3  invalid input: not an smg file, unsupported version, malformed,
 //	   truncated, over a limit, invalid, tampered, not encrypted (decrypt),
-//	   already encrypted (encrypt)
+//	   already encrypted (encrypt), a differential file applied to another
+//	   base (patch), conflicts without --prefer (merge)
 //	4  password problem: none available, wrong, or the two entries differ
 //
 // The password of an encrypted file comes from the environment variable
