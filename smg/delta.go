@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"slices"
 	"strings"
@@ -297,11 +296,7 @@ func WriteDeltaFile(name string, d *Delta, opts *EncodeOptions) error {
 	if err != nil {
 		return err
 	}
-	perm := fs.FileMode(0o644)
-	if opts != nil && opts.Password != nil {
-		perm = 0o600
-	}
-	return writeAtomic(name, b, perm, true)
+	return writeEncoded(name, b, opts)
 }
 
 // ReadDeltaFile reads the named differential file (see [UnmarshalDelta]).

@@ -12,6 +12,17 @@
 // report every problem with its JSON path. [ExpandJSONLD] and [NQuads]
 // export it as linked data, offline.
 //
+// A [Memory] is a memory being built and used: [Memory.Ingest] takes
+// turns, [Memory.Context] assembles the context of a question within a
+// token budget, [Memory.Remember] and [Memory.Forget] keep facts, and
+// [Compose] joins several memories. Over time: [Diff] compares two
+// versions of a memory and [NewDelta] and [Patch] make and apply a
+// differential file (spec §9.6); [Fork] and [Merge] branch a memory and
+// join branches again; [Memory.Maintain] prunes, merges, decays and
+// rebases; [Memory.Private] holds a collaborator's private part, sealed
+// with their own password if they wish, and [Memory.ContextFor] answers
+// for one collaborator without another's notes.
+//
 // Errors wrap the sentinels of errors.go (ErrNotSMG, ErrUnsupportedVersion,
 // ErrMalformed, ErrTruncated, ErrLimit, ErrInvalid, ErrPasswordRequired,
 // ErrWrongPassword, ErrTampered…); test for them with errors.Is, and use

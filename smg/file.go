@@ -56,6 +56,13 @@ func WriteFile(name string, doc *spec.Document, opts *EncodeOptions) error {
 	if err != nil {
 		return err
 	}
+	return writeEncoded(name, b, opts)
+}
+
+// writeEncoded writes b, encoded with opts, atomically: an encrypted
+// file is made readable by its owner only (an existing file keeps its
+// mode).
+func writeEncoded(name string, b []byte, opts *EncodeOptions) error {
 	perm := fs.FileMode(0o644)
 	if opts != nil && opts.Password != nil {
 		perm = 0o600

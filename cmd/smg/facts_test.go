@@ -13,14 +13,7 @@ import (
 
 func TestFactCommands(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "me.smg")
-	ok := func(args ...string) string {
-		t.Helper()
-		r := run(t, nil, args...)
-		if r.status != exitOK || r.stderr != "" {
-			t.Fatalf("%q: status %d: %s", args, r.status, r.stderr)
-		}
-		return r.stdout
-	}
+	ok := func(args ...string) string { t.Helper(); return succeed(t, nil, args...) }
 	out := ok("remember", name, "I prefer dark mode in every editor", "--reasoning", "said it twice")
 	if !regexp.MustCompile(`^saved fact-user-prefers-dark-mode-in-every-editor \(preference, user, importance 1\): User prefers dark mode in every editor\n$`).MatchString(out) {
 		t.Errorf("remember:\n%s", out)

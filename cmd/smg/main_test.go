@@ -60,6 +60,17 @@ func runWith(t testing.TB, env map[string]string, answers []string, lim smg.Limi
 	return result{status: status, stdout: stdout.String(), stderr: stderr.String()}
 }
 
+// succeed runs the command line args as run does, fails the test unless
+// it succeeds silently, and returns its output.
+func succeed(t testing.TB, env map[string]string, args ...string) string {
+	t.Helper()
+	r := run(t, env, args...)
+	if r.status != exitOK || r.stderr != "" {
+		t.Fatalf("%q: status %d: %s", args, r.status, r.stderr)
+	}
+	return r.stdout
+}
+
 // withPassword is the environment with SMG_PASSWORD set to p.
 func withPassword(p string) map[string]string {
 	return map[string]string{passwordEnv: p}

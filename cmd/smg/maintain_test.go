@@ -13,14 +13,7 @@ import (
 func TestMaintainCommand(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "shop.smg")
 	ingest(t, nil, filepath.Join(conversationsDir, "checkout.json"), "-o", name)
-	ok := func(args ...string) string {
-		t.Helper()
-		r := run(t, nil, args...)
-		if r.status != exitOK || r.stderr != "" {
-			t.Fatalf("%q: status %d: %s", args, r.status, r.stderr)
-		}
-		return r.stdout
-	}
+	ok := func(args ...string) string { t.Helper(); return succeed(t, nil, args...) }
 
 	// On the memory's own clock, nothing is stale yet.
 	unchanged := readOnly(t, name)

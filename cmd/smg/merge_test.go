@@ -17,14 +17,7 @@ import (
 func TestForkMerge(t *testing.T) {
 	dir := t.TempDir()
 	base, ours, theirs, out := filepath.Join(dir, "base.smg"), filepath.Join(dir, "ours.smg"), filepath.Join(dir, "theirs.smg"), filepath.Join(dir, "out.smg")
-	ok := func(args ...string) string {
-		t.Helper()
-		r := run(t, nil, args...)
-		if r.status != exitOK || r.stderr != "" {
-			t.Fatalf("%q: status %d: %s", args, r.status, r.stderr)
-		}
-		return r.stdout
-	}
+	ok := func(args ...string) string { t.Helper(); return succeed(t, nil, args...) }
 	ingest(t, nil, filepath.Join(testdataDir, "conversations", "checkout.json"), "-o", base)
 	out1 := ok("fork", base, "-o", theirs, "--name", "personal notes", "--id", "notes")
 	if !regexp.MustCompile(`^forked .*base\.smg into .*theirs\.smg: memory notes, from [0-9a-f-]{36} at sha256:[0-9a-f]{64}\n$`).MatchString(out1) {

@@ -13,24 +13,16 @@ import (
 func TestPrivateCommands(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "shop.smg")
 	ingest(t, nil, filepath.Join(conversationsDir, "checkout.json"), "-o", name)
-	ok := func(env map[string]string, args ...string) string {
-		t.Helper()
-		r := run(t, env, args...)
-		if r.status != exitOK || r.stderr != "" {
-			t.Fatalf("%q: status %d: %s", args, r.status, r.stderr)
-		}
-		return r.stdout
-	}
 	alicePW := map[string]string{privateEnv: "alice's passphrase"}
-	ok(nil, "collaborators", "add", name, "alice", "--name", "Alice")
-	ok(nil, "collaborators", "add", name, "bob")
-	ok(alicePW, "remember", name, "Alice is negotiating the Zorbacorp checkout contract", "--private", "alice", "--seal", "--category", "project")
-	ok(nil, "remember", name, "Bob prefers answers in German", "--private", "bob", "--category", "preference")
+	succeed(t, nil, "collaborators", "add", name, "alice", "--name", "Alice")
+	succeed(t, nil, "collaborators", "add", name, "bob")
+	succeed(t, alicePW, "remember", name, "Alice is negotiating the Zorbacorp checkout contract", "--private", "alice", "--seal", "--category", "project")
+	succeed(t, nil, "remember", name, "Bob prefers answers in German", "--private", "bob", "--category", "preference")
 
 	var rows []struct {
 		ID, Name, Private string
 	}
-	if err := json.Unmarshal([]byte(ok(nil, "collaborators", name, "--json")), &rows); err != nil || len(rows) != 2 ||
+	if err := json.Unmarshal([]byte(succeed(t, nil, "collaborators", name, "--json")), &rows); err != nil || len(rows) != 2 ||
 		rows[0].ID != "alice" || rows[0].Name != "Alice" || rows[0].Private != "sealed" || rows[1].ID != "bob" || rows[1].Private != "clear" {
 		t.Errorf("collaborators: %v %+v", err, rows)
 	}
@@ -39,10 +31,10 @@ func TestPrivateCommands(t *testing.T) {
 	}
 
 	q := "what is the state of the Zorbacorp checkout contract?"
-	if out := ok(nil, "context", name, q, "--as", "bob", "--no-index-cache"); strings.Contains(strings.ToLower(out), "zorbacorp") || !strings.Contains(out, "German") {
+	if out := succeed(t, nil, "context", name, q, "--as", "bob", "--no-index-cache"); strings.Contains(strings.ToLower(out), "zorbacorp") || !strings.Contains(out, "German") {
 		t.Errorf("bob's context:\n%s", out)
 	}
-	if out := ok(alicePW, "context", name, q, "--as", "alice", "--no-index-cache"); !strings.Contains(out, "Zorbacorp") || strings.Contains(out, "German") {
+	if out := succeed(t, alicePW, "context", name, q, "--as", "alice", "--no-index-cache"); !strings.Contains(out, "Zorbacorp") || strings.Contains(out, "German") {
 		t.Errorf("alice's context:\n%s", out)
 	}
 	if r := run(t, nil, "context", name, q, "--as", "alice"); r.status != exitPassword || !strings.Contains(r.stderr, privateEnv) {
@@ -51,7 +43,7 @@ func TestPrivateCommands(t *testing.T) {
 	if r := run(t, map[string]string{privateEnv: "a guess"}, "facts", name, "--private", "alice"); r.status != exitPassword || !strings.Contains(r.stderr, privateEnv) {
 		t.Errorf("a wrong password: status %d: %s", r.status, r.stderr)
 	}
-	if out := ok(alicePW, "facts", name, "--private", "alice"); !strings.Contains(out, "Zorbacorp") {
+	if out := succeed(t, alicePW, "facts", name, "--private", "alice"); !strings.Contains(out, "Zorbacorp") {
 		t.Errorf("alice's facts:\n%s", out)
 	}
 
@@ -70,10 +62,10 @@ func TestPrivateCommands(t *testing.T) {
 	if strings.Contains(strings.ToLower(string(plain)), "zorbacorp") || !strings.Contains(string(plain), "Bob prefers answers in German") {
 		t.Error("the file shows alice's sealed note, or not bob's note in the clear")
 	}
-	ok(nil, "validate", name)
+	succeed(t, nil, "validate", name)
 
-	ok(nil, "collaborators", "remove", name, "alice")
-	if out := ok(nil, "collaborators", name); strings.Contains(out, "alice") || !strings.Contains(out, "bob") {
+	succeed(t, nil, "collaborators", "remove", name, "alice")
+	if out := succeed(t, nil, "collaborators", name); strings.Contains(out, "alice") || !strings.Contains(out, "bob") {
 		t.Errorf("after removing alice:\n%s", out)
 	}
 }
