@@ -10,7 +10,9 @@
 // replaces a file atomically. [Validate], [ValidateBytes] and
 // [ValidateFile] check a document against the whole specification and
 // report every problem with its JSON path. [ExpandJSONLD] and [NQuads]
-// export it as linked data, offline.
+// export it as linked data, offline; [Export] also as a Markdown report,
+// Graphviz DOT or Cytoscape.js elements (never a collaborator's private
+// part).
 //
 // A [Memory] is a memory being built and used: [Memory.Ingest] takes
 // turns, [Memory.Context] assembles the context of a question within a

@@ -59,6 +59,19 @@ func WriteFile(name string, doc *spec.Document, opts *EncodeOptions) error {
 	return writeEncoded(name, b, opts)
 }
 
+// WriteBytes replaces the named file with data atomically, as [WriteFile]
+// does: it writes a temporary file in the same folder, syncs it and
+// renames it over the old one, so that a failure at any point leaves the
+// old file as it was. A file that exists keeps its mode, a new one is
+// made readable by all (0644); private makes it readable by its owner
+// only (0600) either way, as the export of an encrypted memory should be.
+func WriteBytes(name string, data []byte, private bool) error {
+	if private {
+		return writeAtomic(name, data, 0o600, false)
+	}
+	return writeAtomic(name, data, 0o644, true)
+}
+
 // writeEncoded writes b, encoded with opts, atomically: an encrypted
 // file is made readable by its owner only (an existing file keeps its
 // mode).

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -40,48 +39,97 @@ canonical form, without a final newline: its SHA-256 is the content hash.`,
 	return cmd
 }
 
-// exportFormats are the values of export's --format.
-var exportFormats = []string{"jsonld", "nquads"}
-
 func (a *app) exportCommand() *cobra.Command {
 	var format, out string
+	var minImportance float64
+	var types []string
+	var maxContent int
 	cmd := &cobra.Command{
-		Use:   "export FILE --format jsonld|nquads",
-		Short: "Print a file as expanded JSON-LD or as RDF N-Quads",
-		Long: `Export prints the document of a file as expanded JSON-LD (--format jsonld)
-or as RDF in N-Quads (--format nquads), on stdout or into the file -o
-names. It works offline: the JSON-LD context is embedded in smg.`,
+		Use:   "export FILE --format jsonld|nquads|markdown|dot|cytoscape",
+		Short: "Export a file as linked data, a readable report, or a graph to draw",
+		Long: `Export prints a memory on stdout, or writes it into the file -o names
+(atomically: a failure leaves that file as it was; readable by its owner
+only when the memory is encrypted), in one of these formats:
+
+  jsonld     the document as expanded JSON-LD
+  nquads     the document as RDF N-Quads (canonical)
+  markdown   a report to read: summary and goals, the decisions in force
+             with their rationale and rejected alternatives, the facts by
+             category, the problems with what solved them, the artifacts
+             (with the latest version when at most --max-content bytes),
+             the key concepts, what was superseded, and the archive
+  dot        the semantic graph in Graphviz's DOT language: shapes and
+             colours by node type, edges labelled with their relations and
+             drawn thicker when stronger (smg export F --format dot | dot -Tsvg)
+  cytoscape  the semantic graph as Cytoscape.js elements JSON
+
+The same memory always exports to the same bytes. --min-importance and
+--types keep some nodes only (markdown, dot, cytoscape): a big memory has
+thousands. It works offline: the JSON-LD context is embedded in smg.`,
 		Args: exactFiles(1),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(exportFormats, format) {
-				return usageErrorf("--format must be one of %s, not %q", strings.Join(exportFormats, ", "), format)
+			f := smg.ExportFormat(format)
+			if !slices.Contains(smg.ExportFormats, f) {
+				return usageErrorf("--format must be one of %s, not %q", strings.Join(exportFormatNames(), ", "), format)
 			}
-			doc, err := a.decodeFile(args[0])
+			if !f.Selects() && (cmd.Flags().Changed("min-importance") || cmd.Flags().Changed("types")) {
+				return usageErrorf("--min-importance and --types select nodes for markdown, dot and cytoscape, not %s, which is the whole document", format)
+			}
+			if f != smg.ExportMarkdown && cmd.Flags().Changed("max-content") {
+				return usageErrorf("--max-content is for --format markdown")
+			}
+			opts := &smg.ExportOptions{MinImportance: minImportance, ContentLimit: maxContent}
+			if maxContent <= 0 {
+				opts.ContentLimit = -1
+			}
+			for _, t := range types {
+				opts.Types = append(opts.Types, spec.NodeType(t))
+			}
+			if err := opts.Check(); err != nil {
+				return usageErrorf("%v", err)
+			}
+			// An encrypted memory asks for its password: its export is
+			// then for its owner's eyes only.
+			private := false
+			dopts := a.decodeOptions(args[0])
+			password := dopts.PasswordFunc
+			dopts.PasswordFunc = func() ([]byte, error) {
+				private = true
+				return password()
+			}
+			doc, err := smg.ReadFile(args[0], dopts)
 			if err != nil {
 				return err
 			}
-			var b []byte
-			if format == "jsonld" {
-				b, err = smg.ExpandJSONLD(doc)
-			} else {
-				var s string
-				s, err = smg.NQuads(doc)
-				b = []byte(s)
-			}
-			if err != nil {
+			b, err := smg.Export(doc, f, opts)
+			if errors.Is(err, smg.ErrBadExport) {
+				return usageErrorf("%v", err)
+			} else if err != nil {
 				return inFile(args[0], err)
 			}
 			if out != "" {
-				return os.WriteFile(out, b, 0o644)
+				return smg.WriteBytes(out, b, private)
 			}
 			_, err = a.stdout.Write(b)
 			return err
 		}),
 	}
-	cmd.Flags().StringVar(&format, "format", "", "jsonld (expanded JSON-LD) or nquads (RDF N-Quads)")
+	cmd.Flags().StringVar(&format, "format", "", "jsonld, nquads, markdown, dot or cytoscape")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to this file instead of stdout")
+	cmd.Flags().Float64Var(&minImportance, "min-importance", 0, "leave out the nodes less important than this (0 to 1)")
+	cmd.Flags().StringSliceVar(&types, "types", nil, "keep the nodes of these types only: concept, decision, problem, solution, fact, artifact")
+	cmd.Flags().IntVar(&maxContent, "max-content", smg.DefaultContentLimit, "markdown: show an artifact's latest version when it is at most this many bytes (0: never)")
 	_ = cmd.MarkFlagRequired("format")
 	return cmd
+}
+
+// exportFormatNames are the values of export's --format.
+func exportFormatNames() []string {
+	names := make([]string, len(smg.ExportFormats))
+	for i, f := range smg.ExportFormats {
+		names[i] = string(f)
+	}
+	return names
 }
 
 // decodeFile reads and decodes the named file, getting its password when
