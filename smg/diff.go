@@ -59,6 +59,21 @@ type Changes struct {
 	Archive     []FieldChange `json:"archive,omitempty"`
 	VectorIndex []FieldChange `json:"vectorIndex,omitempty"`
 	Embeddings  TurnChanges   `json:"embeddings,omitzero"`
+	// Private are the collaborators' private parts (spec §4.6) added,
+	// removed or changed.
+	Private []PrivateChange `json:"private,omitempty"`
+}
+
+// PrivateChange is a collaborator's private part added, removed or
+// changed. Sealed tells whether it is sealed (in the second document, or
+// in the first for a part removed); a part changed in the clear on both
+// sides has the changes of its memory, a sealed one only the fact that it
+// changed, since its content cannot be read.
+type PrivateChange struct {
+	Change  Change   `json:"change"`
+	Owner   string   `json:"owner"`
+	Sealed  bool     `json:"sealed"`
+	Changes *Changes `json:"changes,omitempty"`
 }
 
 // FieldChange is a member whose value differs: Old and New are its JSON
@@ -157,7 +172,7 @@ func (c *Changes) Empty() bool {
 	return len(c.Document) == 0 && len(c.Metadata) == 0 && len(c.WorkingMemory) == 0 &&
 		c.RecentTurns.IsZero() && len(c.Nodes) == 0 && len(c.Edges) == 0 && len(c.Graph) == 0 &&
 		len(c.Artifacts) == 0 && len(c.Vault) == 0 && len(c.Blocks) == 0 && len(c.Archive) == 0 &&
-		len(c.VectorIndex) == 0 && c.Embeddings.IsZero()
+		len(c.VectorIndex) == 0 && c.Embeddings.IsZero() && len(c.Private) == 0
 }
 
 // Diff returns what changed from a to b. Neither is modified. The diff of
@@ -186,7 +201,7 @@ func Diff(a, b *spec.Document, opts *DiffOptions) (*Changes, error) {
 		return nil, fmt.Errorf("smg: diff: the second document: %w: %v", ErrInvalid, err)
 	}
 	c := &Changes{Base: hashJSON(ja), Target: hashJSON(jb)}
-	sections := []string{"metadata", "workingMemory", "semanticGraph", "artifactVault", "deepArchive"}
+	sections := []string{"metadata", "workingMemory", "semanticGraph", "artifactVault", "deepArchive", "privateContexts"}
 	c.Document = fieldChanges(va, vb, sections...)
 	c.Metadata = fieldChanges(obj(va, "metadata"), obj(vb, "metadata"))
 
@@ -267,6 +282,20 @@ func Diff(a, b *spec.Document, opts *DiffOptions) (*Changes, error) {
 	xa, xb := obj(da, "vectorIndex"), obj(db, "vectorIndex")
 	c.VectorIndex = fieldChanges(xa, xb, "embeddings")
 	c.Embeddings = turnChanges(obj(xa, "embeddings"), obj(xb, "embeddings"))
+
+	var err2 error
+	entries(obj(va, "privateContexts"), obj(vb, "privateContexts"), func(ch Change, owner string, old, new map[string]any) {
+		pa, pb := privateOf(a, owner), privateOf(b, owner)
+		pc := PrivateChange{Change: ch, Owner: owner, Sealed: new["sealed"] != nil || new == nil && old["sealed"] != nil}
+		if ch == Changed && pa.Memory != nil && pb.Memory != nil {
+			pc.Changes, err = Diff(pa.Memory, pb.Memory, opts)
+			err2 = cmp.Or(err2, err)
+		}
+		c.Private = append(c.Private, pc)
+	})
+	if err2 != nil {
+		return nil, err2
+	}
 	return c, nil
 }
 

@@ -113,6 +113,26 @@ func (c *Changes) WriteText(w io.Writer, opts *TextOptions) error {
 		p.fieldLines("", c.VectorIndex)
 		p.turns("embedding of turn", c.Embeddings)
 	}
+	if len(c.Private) > 0 {
+		p.section("private contexts")
+		for _, pc := range c.Private {
+			s := pc.Owner + " (in the clear)"
+			if pc.Sealed {
+				s = pc.Owner + " (sealed)"
+			}
+			p.entry(pc.Change, s)
+			if pc.Changes != nil {
+				var inner strings.Builder
+				if err := pc.Changes.WriteText(&inner, &TextOptions{Color: p.color}); err != nil {
+					return err
+				}
+				lines := strings.Split(strings.TrimSuffix(inner.String(), "\n"), "\n")
+				for _, l := range lines[min(2, len(lines)):] { // without its ---/+++ header
+					p.line("", "    "+l)
+				}
+			}
+		}
+	}
 	return p.w.Flush()
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -233,4 +234,49 @@ func mustLoad(t *testing.T, b []byte) *smg.Memory {
 	}
 	t.Cleanup(func() { m.Close() })
 	return m
+}
+
+func TestDiffPrivateContexts(t *testing.T) {
+	base := mustMarshal(t, sharedMemory(t, nil))
+	m := mustLoad(t, base)
+	alice, err := m.Private("alice", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rememberAll(t, alice, smg.Fact{Content: "Alice owns the receipt template", Category: "project"})
+	if err := m.AddCollaborator(smg.Collaborator{ID: "carol"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Private("carol", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SealPrivate("carol", []byte("carol's"), weakKDF); err != nil {
+		t.Fatal(err)
+	}
+	c, err := smg.Diff(mustUnmarshal(t, base), mustUnmarshal(t, mustMarshal(t, m)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Private) != 2 {
+		t.Fatalf("private changes %+v", c.Private)
+	}
+	a, carol := c.Private[0], c.Private[1]
+	if a.Owner != "alice" || a.Change != smg.Changed || a.Sealed || a.Changes == nil ||
+		!slices.ContainsFunc(a.Changes.Nodes, func(n smg.NodeChange) bool {
+			return n.Change == smg.Added && n.Label == "Alice owns the receipt template"
+		}) {
+		t.Errorf("alice's part: %+v", a)
+	}
+	if carol.Owner != "carol" || carol.Change != smg.Added || !carol.Sealed || carol.Changes != nil {
+		t.Errorf("carol's part: %+v", carol)
+	}
+	var text strings.Builder
+	if err := c.WriteText(&text, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"@@ private contexts @@\n~ alice (in the clear)\n    @@ nodes @@\n    + fact-alice-owns-the-receipt-template", "\n+ carol (sealed)\n"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text lacks %q:\n%s", want, text.String())
+		}
+	}
 }
