@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"slices"
@@ -137,7 +138,8 @@ func (m *Memory) PrivateParts() []PrivateInfo {
 // wrong one, with [ErrWrongPassword]. A part opened with a password stays
 // sealed with it; a password given for a part in the clear, or a new one,
 // seals it from then on (with the default key derivation; see
-// [Memory.SealPrivate] to choose another). The errors are
+// [Memory.SealPrivate] to choose another). A part opened already is
+// returned without a password, but not with a wrong one. The errors are
 // [*PrivateError]s.
 func (m *Memory) Private(owner string, password []byte) (*Memory, error) {
 	m.mu.Lock()
@@ -152,6 +154,10 @@ func (m *Memory) Private(owner string, password []byte) (*Memory, error) {
 		m.priv = append(m.priv, p)
 		slices.SortFunc(m.priv, func(a, b *privatePart) int { return cmp.Compare(a.owner, b.owner) })
 		m.gen++
+	}
+	if p.mem != nil && p.password != nil && password != nil && subtle.ConstantTimeCompare(p.password, password) != 1 {
+		// Opened already, with its password: a wrong one still fails.
+		return nil, &PrivateError{Owner: owner, Err: ErrWrongPassword}
 	}
 	if p.mem == nil {
 		mem, err := m.openPart(p, password)

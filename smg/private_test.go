@@ -139,6 +139,9 @@ func TestSealedPrivateContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := again.Private("alice", []byte("a guess")); !errors.Is(err, smg.ErrWrongPassword) {
+		t.Errorf("a wrong password, the part open: err = %v, want ErrWrongPassword", err)
+	}
 	if facts := alice.Facts(smg.FactFilter{}); len(facts) != 2 {
 		t.Errorf("alice's part holds %d facts, want 2", len(facts))
 	}
