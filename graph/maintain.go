@@ -117,10 +117,18 @@ func (r MaintenanceReport) Count(kind ChangeKind) int {
 	return n
 }
 
-// Clock is the memory's own clock: the later of metadata.modified and
-// metadata.maintenance.lastRun (spec §4.5). Zero for an empty memory.
+// Clock is the memory's own clock: the later of its last dated turn's time
+// and metadata.maintenance.lastRun (spec §4.7). Edits (a fact remembered,
+// a pin, a fork) do not move it: only the conversation and maintenance
+// do. Zero for a memory without dated turns.
 func (b *Builder) Clock() time.Time {
-	t := b.meta.Modified
+	var t time.Time
+	for i := len(b.times) - 1; i >= 0; i-- {
+		if !b.times[i].IsZero() {
+			t = b.times[i]
+			break
+		}
+	}
 	if mt := b.meta.Maintenance; mt != nil && mt.LastRun.After(t) {
 		t = mt.LastRun
 	}
@@ -128,7 +136,7 @@ func (b *Builder) Clock() time.Time {
 }
 
 // decayClock is the time activation is computed at: the last turn's
-// time, or maintenance's clock when it is later (spec §4.5).
+// time, or maintenance's clock when it is later (spec §4.7).
 func (b *Builder) decayClock(lastTurn time.Time) time.Time {
 	if mt := b.meta.Maintenance; mt != nil && mt.LastRun.After(lastTurn) {
 		return mt.LastRun

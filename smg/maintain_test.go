@@ -250,3 +250,38 @@ func FuzzMaintain(f *testing.F) {
 		}
 	})
 }
+
+// TestMaintainClockIgnoresEdits checks that an edit made long after the
+// conversation (a fact remembered, a pin) does not age the memory: its
+// clock is its last turn's, so nothing the conversation made is stale.
+func TestMaintainClockIgnoresEdits(t *testing.T) {
+	ctx := context.Background()
+	later := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC) // the turns are of November 2025
+	m := smg.New(&smg.Options{Now: func() time.Time { return later }})
+	defer m.Close()
+	if _, err := m.IngestAll(ctx, checkoutTurns(t)); err != nil {
+		t.Fatal(err)
+	}
+	r, err := m.Remember(ctx, smg.Fact{Content: "I prefer short answers", Category: "preference"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Pin(ctx, r.Fact.ID); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := m.Maintain(ctx, smg.MaintainOptions{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := rep.Count(smg.ChangePrune); n != 0 || rep.Now.Year() != 2025 {
+		t.Errorf("after an edit in 2027: clock %v, %d nodes pruned", rep.Now, n)
+	}
+	// The same memory a year and a half on, by the wall clock, is stale.
+	rep, err = m.Maintain(ctx, smg.MaintainOptions{DryRun: true, Now: later})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Count(smg.ChangePrune) == 0 {
+		t.Error("nothing is stale a year and a half after the conversation")
+	}
+}

@@ -35,8 +35,10 @@ func (a *app) maintainCommand() *cobra.Command {
   rebase     an artifact's latest version, when many patches lead to it,
              is stored in full (same content, same hash)
 
-Time is the memory's own clock (its last change), not today's date, so an
-old conversation imported today is not stale; --now sets another (a
+Time is the memory's own clock (its last dated turn, or the last
+maintenance run), not today's date, so an old conversation imported today
+is not stale, and an edit (a fact remembered, a pin) does not make the
+rest of the memory old; --now sets another (a
 date, a timestamp, or "now" for the wall clock). --dry-run prints the
 same changes and writes nothing.`,
 		Args: exactFiles(1),
