@@ -2,6 +2,7 @@ package smg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/go-json-experiment/json"
@@ -83,15 +84,17 @@ func (m *Memory) WaitIndex(ctx context.Context) error {
 	return e.Wait(ctx)
 }
 
-// Close releases the memory's index, stopping the indexing under way. The
-// memory stays usable: the next context builds the index again.
+// Close releases the memory's index and its private parts', stopping the
+// indexing under way. The memory stays usable: the next context builds the
+// index again.
 func (m *Memory) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	err := m.closePrivate()
 	if m.eng == nil {
-		return nil
+		return err
 	}
-	err := m.eng.Close()
+	err = errors.Join(err, m.eng.Close())
 	m.eng = nil
 	return err
 }

@@ -79,6 +79,8 @@ type Memory struct {
 	// private parts, by owner (private.go).
 	collabs []Collaborator
 	priv    []*privatePart
+	// private: m is a collaborator's private part, which has none.
+	private bool
 }
 
 // New returns an empty memory.

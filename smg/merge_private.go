@@ -2,6 +2,7 @@ package smg
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"slices"
 	"strings"
@@ -39,6 +40,7 @@ func (m *merger) mergePrivate() (collabs []spec.Collaborator, parts []spec.Priva
 		return d != nil && slices.ContainsFunc(d.Metadata.Collaborators, func(c spec.Collaborator) bool { return c.ID == id })
 	}
 	byID := map[string]spec.Collaborator{}
+	kept := map[string]bool{}                              // removed on one side, kept by preference
 	for _, d := range []*spec.Document{m.theirs, m.ours} { // ours' names win
 		for _, c := range d.Metadata.Collaborators {
 			byID[c.ID] = c
@@ -46,12 +48,32 @@ func (m *merger) mergePrivate() (collabs []spec.Collaborator, parts []spec.Priva
 	}
 	for _, id := range sortedKeys(byID) {
 		if had(b, id) && (!had(m.ours, id) || !had(m.theirs, id)) {
-			continue // removed on one side
+			// Removed on one side: a conflict if the other changed their
+			// part, as for a node.
+			remover, keeper := Ours, m.theirs
+			if had(m.ours, id) {
+				remover, keeper = Theirs, m.ours
+			}
+			if samePart(privateOf(b, id), privateOf(keeper, id)) {
+				continue
+			}
+			m.rep.Conflicts = append(m.rep.Conflicts, MergeConflict{Private: id, RemovedBy: remover, Fields: []string{"private part"}, Chosen: m.opts.Prefer})
+			if m.opts.Prefer == "" || m.opts.Prefer == remover {
+				continue // removed; without a preference the merge fails
+			}
+			kept[id] = true
 		}
 		collabs = append(collabs, byID[id])
 	}
 	for _, c := range collabs {
 		pb, po, pt := privateOf(b, c.ID), privateOf(m.ours, c.ID), privateOf(m.theirs, c.ID)
+		if kept[c.ID] { // the conflict above: the side preferred, as it is
+			if part := cmp.Or(po, pt); part != nil {
+				parts = append(parts, *part)
+				m.rep.Private = append(m.rep.Private, MergePrivate{Owner: c.ID, How: string(m.opts.Prefer)})
+			}
+			continue
+		}
 		how, part, err := m.mergePart(c.ID, pb, po, pt)
 		if err != nil {
 			return nil, nil, err

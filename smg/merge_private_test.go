@@ -84,3 +84,37 @@ func TestMergePrivateParts(t *testing.T) {
 		t.Error("--prefer theirs did not take theirs' sealed part")
 	}
 }
+
+func TestMergeRemovedCollaborator(t *testing.T) {
+	base := mustMarshal(t, sharedMemory(t, nil))
+	o := mustLoad(t, base)
+	if err := o.RemoveCollaborator("bob"); err != nil {
+		t.Fatal(err)
+	}
+	ours := mustUnmarshal(t, mustMarshal(t, o))
+	theirs := changePrivate(t, base, "bob", nil, func(p *smg.Memory) {
+		rememberAll(t, p, smg.Fact{Content: "Bob is learning Rust", Category: "context"})
+	})
+	_, _, err := smg.Merge(mustUnmarshal(t, base), ours, theirs, smg.MergeOptions{})
+	var ce *smg.ConflictError
+	if !errors.As(err, &ce) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Private != "bob" || ce.Conflicts[0].RemovedBy != smg.Ours {
+		t.Fatalf("err = %v, want one conflict: bob removed by ours, his part changed by theirs", err)
+	}
+	merged, _, err := smg.Merge(mustUnmarshal(t, base), ours, theirs, smg.MergeOptions{Prefer: smg.Theirs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(merged.PrivateContexts) != 2 || merged.PrivateContexts[1].Owner != "bob" || len(merged.Metadata.Collaborators) != 2 {
+		t.Errorf("--prefer theirs: collaborators %+v, parts %d", merged.Metadata.Collaborators, len(merged.PrivateContexts))
+	}
+	merged, _, err = smg.Merge(mustUnmarshal(t, base), ours, theirs, smg.MergeOptions{Prefer: smg.Ours})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(merged.PrivateContexts) != 1 || len(merged.Metadata.Collaborators) != 1 {
+		t.Errorf("--prefer ours: collaborators %+v, parts %d", merged.Metadata.Collaborators, len(merged.PrivateContexts))
+	}
+	if err := smg.Validate(merged, &smg.ValidateOptions{SkipJSONLD: true}); err != nil {
+		t.Error(err)
+	}
+}

@@ -25,6 +25,9 @@ var (
 	ErrNotCollaborator = errors.New("not a collaborator of the memory")
 	// ErrSealed: the private part is sealed, and no password was given.
 	ErrSealed = errors.New("the private part is sealed with its owner's password")
+	// ErrPrivateMemory: a private part has no collaborators or private
+	// parts of its own (spec §4.6).
+	ErrPrivateMemory = errors.New("a private part has no collaborators of its own")
 	// ErrBadCollaborator: an id that is not an id of spec §2.3.
 	ErrBadCollaborator = errors.New("a collaborator's id is 1 to 128 letters, digits, '.', '_', '~' or '-', starting with a letter or a digit")
 )
@@ -85,6 +88,9 @@ func (m *Memory) AddCollaborator(c Collaborator) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.private {
+		return fmt.Errorf("collaborator %q: %w", c.ID, ErrPrivateMemory)
+	}
 	if i := slices.IndexFunc(m.collabs, func(x Collaborator) bool { return x.ID == c.ID }); i >= 0 {
 		m.collabs[i].Name = c.Name
 	} else {
@@ -144,6 +150,9 @@ func (m *Memory) PrivateParts() []PrivateInfo {
 func (m *Memory) Private(owner string, password []byte) (*Memory, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.private {
+		return nil, &PrivateError{Owner: owner, Err: ErrPrivateMemory}
+	}
 	if !slices.ContainsFunc(m.collabs, func(c Collaborator) bool { return c.ID == owner }) {
 		return nil, &PrivateError{Owner: owner, Err: ErrNotCollaborator}
 	}
@@ -151,6 +160,7 @@ func (m *Memory) Private(owner string, password []byte) (*Memory, error) {
 	if p == nil {
 		p = &privatePart{owner: owner}
 		p.mem = New(&Options{ID: privateID(owner), Scope: privateScope(owner), Config: m.cfg, Now: m.now, Embedder: m.emb})
+		p.mem.private = true
 		m.priv = append(m.priv, p)
 		slices.SortFunc(m.priv, func(a, b *privatePart) int { return cmp.Compare(a.owner, b.owner) })
 		m.gen++
@@ -168,6 +178,9 @@ func (m *Memory) Private(owner string, password []byte) (*Memory, error) {
 		p.fileGen = mem.generation()
 	}
 	if password != nil && p.password == nil {
+		if err := envelope.CheckSeal(password, p.seal.sealOptions()); err != nil {
+			return nil, &PrivateError{Owner: owner, Err: err}
+		}
 		p.password, p.fileOK = bytes.Clone(password), false
 		m.gen++
 	}
@@ -184,11 +197,16 @@ func (m *Memory) SealPrivate(owner string, password []byte, opts *EncodeOptions)
 	if p == nil || p.mem == nil {
 		return &PrivateError{Owner: owner, Err: errors.New("the private part is not open")}
 	}
-	p.password, p.fileOK = bytes.Clone(password), false
-	p.seal = EncodeOptions{}
+	seal := EncodeOptions{}
 	if opts != nil {
-		p.seal = EncodeOptions{KDF: opts.KDF, InsecureKDF: opts.InsecureKDF, Rand: opts.Rand}
+		seal = EncodeOptions{KDF: opts.KDF, InsecureKDF: opts.InsecureKDF, Rand: opts.Rand}
 	}
+	if password != nil {
+		if err := envelope.CheckSeal(password, seal.sealOptions()); err != nil {
+			return &PrivateError{Owner: owner, Err: err}
+		}
+	}
+	p.password, p.fileOK, p.seal = bytes.Clone(password), false, seal
 	m.gen++
 	return nil
 }
@@ -241,6 +259,10 @@ func (m *Memory) openPart(p *privatePart, password []byte) (*Memory, error) {
 			return nil, fmt.Errorf("its sealed memory: %w", err)
 		}
 		p.password = bytes.Clone(password)
+		if kdf, err := envelope.Describe(p.file.Sealed); err == nil {
+			p.seal.KDF = kdf // sealed again as it was, not with the default
+			p.seal.InsecureKDF = true
+		}
 	}
 	if doc == nil {
 		return nil, fmt.Errorf("%w: it holds neither a memory nor a sealed one", ErrInvalid)
@@ -249,7 +271,11 @@ func (m *Memory) openPart(p *privatePart, password []byte) (*Memory, error) {
 		// A part moved from another owner's place.
 		return nil, fmt.Errorf("%w: its memory is not scoped to its owner", ErrInvalid)
 	}
-	return Load(doc, &m.cfg)
+	mem, err := Load(doc, &m.cfg)
+	if err == nil {
+		mem.private = true
+	}
+	return mem, err
 }
 
 // privateID is the memory id of owner's private part.
@@ -261,6 +287,17 @@ func privateID(owner string) string {
 // privateScope is the scope of owner's private part.
 func privateScope(owner string) *spec.Scope {
 	return &spec.Scope{Kind: spec.ScopeUser, ID: owner}
+}
+
+// closePrivate closes the opened private parts' indexes. m.mu is held.
+func (m *Memory) closePrivate() error {
+	var errs []error
+	for _, p := range m.priv {
+		if p.mem != nil {
+			errs = append(errs, p.mem.Close())
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // generation is the count of m's changes.
@@ -286,9 +323,12 @@ func (m *Memory) withPrivate(doc *spec.Document) error {
 				p.file, p.fileGen, p.fileOK = pc, gen, true
 			}
 		}
-		if p.file.Owner != "" { // a new part that failed to seal has none
-			doc.PrivateContexts = append(doc.PrivateContexts, clonePrivate(p.file))
+		if p.file.Owner == "" || p.password != nil && p.file.Sealed == nil {
+			// A new part that failed to seal, or one that is to be
+			// sealed: never in the clear.
+			continue
 		}
+		doc.PrivateContexts = append(doc.PrivateContexts, clonePrivate(p.file))
 	}
 	return errors.Join(errs...)
 }

@@ -283,3 +283,23 @@ func TestDiffPrivateContexts(t *testing.T) {
 		}
 	}
 }
+
+func TestPrivatePartRules(t *testing.T) {
+	m := sharedMemory(t, nil)
+	bob, err := m.Private("bob", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bob.AddCollaborator(smg.Collaborator{ID: "eve"}); !errors.Is(err, smg.ErrPrivateMemory) {
+		t.Errorf("a collaborator of a private part: err = %v, want ErrPrivateMemory", err)
+	}
+	if err := m.SealPrivate("bob", []byte{}, nil); err == nil {
+		t.Error("sealing with an empty password was accepted")
+	}
+	if err := m.SealPrivate("bob", []byte("pw"), &smg.EncodeOptions{KDF: smg.KDF{Function: "nope"}}); err == nil {
+		t.Error("sealing with an unknown key derivation was accepted")
+	}
+	if _, err := mustLoad(t, mustMarshal(t, m)).Private("bob", nil); err != nil {
+		t.Errorf("bob's part after refused seals: %v", err)
+	}
+}

@@ -60,6 +60,8 @@ var invalidInput = []error{
 	smg.ErrConflict,
 	smg.ErrMergeBase,
 	smg.ErrInvalidID,
+	smg.ErrBadCollaborator,
+	smg.ErrPrivateMemory,
 	smg.ErrNotDelta,
 	smg.ErrWrongBase,
 }

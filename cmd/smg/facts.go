@@ -53,6 +53,9 @@ no longer valid. Facts of the categories identity, preference and
 relationship are in every context; the others are found by search.`,
 		Args: fileAndText("FACT", "the fact to save"),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			if seal && private == "" {
+				return usageErrorf("--seal seals a private part: name it with --private (without it the fact would be shared, in the clear)")
+			}
 			f, err := a.fileMemory(args[0], &smg.Options{})
 			if err != nil {
 				return err

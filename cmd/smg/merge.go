@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -130,6 +131,16 @@ printed as a report, or as JSON with --json.`,
 				base, docs, passwords = docs[0], docs[1:], append(passwords[1:], passwords[0])
 			}
 			merged, rep, err := smg.Merge(base, docs[0], docs[1], smg.MergeOptions{Prefer: side})
+			if ce, ok := errors.AsType[*smg.ConflictError](err); ok {
+				// Every conflict, not only those the error's message names.
+				if asJSON {
+					_ = a.writeJSON(rep)
+				} else {
+					for _, c := range ce.Conflicts {
+						fmt.Fprintf(a.stdout, "conflict  %s\n", c)
+					}
+				}
+			}
 			if err != nil {
 				return err
 			}

@@ -64,7 +64,16 @@ func TestPrivateCommands(t *testing.T) {
 	}
 	succeed(t, nil, "validate", name)
 
+	if r := run(t, alicePW, "remember", name, "I like tea", "--seal"); r.status != exitUsage {
+		t.Errorf("--seal without --private: status %d: %s", r.status, r.stderr)
+	}
+	if r := run(t, nil, "collaborators", "add", name, "not an id"); r.status != exitInvalid {
+		t.Errorf("a bad collaborator id: status %d: %s", r.status, r.stderr)
+	}
 	succeed(t, nil, "collaborators", "remove", name, "alice")
+	if doc, err := smg.ReadFile(name, nil); err != nil || len(doc.PrivateContexts) != 1 || doc.PrivateContexts[0].Owner != "bob" {
+		t.Errorf("after removing alice, the private parts: %v %+v", err, doc)
+	}
 	if out := succeed(t, nil, "collaborators", name); strings.Contains(out, "alice") || !strings.Contains(out, "bob") {
 		t.Errorf("after removing alice:\n%s", out)
 	}

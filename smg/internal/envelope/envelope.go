@@ -137,23 +137,12 @@ type SealOptions struct {
 
 // Seal encrypts plaintext under password and returns the envelope.
 func Seal(plaintext, password []byte, opts SealOptions) ([]byte, error) {
-	if len(password) == 0 {
-		return nil, ErrNoPassword
+	if err := CheckSeal(password, opts); err != nil {
+		return nil, err
 	}
 	kdf := opts.KDF
 	if kdf.Function == "" {
 		kdf = DefaultArgon2id
-	}
-	if err := checkKDF(kdf, Limits{MaxMemoryKiB: ^uint32(0), MaxTimeCost: ^uint32(0), MaxIterations: int(^uint(0) >> 1)}); err != nil {
-		return nil, err
-	}
-	if !opts.InsecureKDF {
-		switch {
-		case kdf.Function == Argon2id && (kdf.MemoryKiB < MinArgon2idMemoryKiB || kdf.TimeCost < MinArgon2idTimeCost):
-			return nil, fmt.Errorf("%w: argon2id needs memoryKiB ≥ %d and timeCost ≥ %d", ErrWeakKDF, MinArgon2idMemoryKiB, MinArgon2idTimeCost)
-		case kdf.Function == PBKDF2 && kdf.Iterations < MinPBKDF2Iterations:
-			return nil, fmt.Errorf("%w: pbkdf2-sha256 needs iterations ≥ %d", ErrWeakKDF, MinPBKDF2Iterations)
-		}
 	}
 	rnd := opts.Rand
 	if rnd == nil {
@@ -212,6 +201,31 @@ func Open(data, password []byte, lim Limits) ([]byte, error) {
 		return nil, ErrTampered
 	}
 	return plain, nil
+}
+
+// CheckSeal tells, without deriving a key, whether [Seal] would accept
+// password and opts: a password that is not empty, a known key
+// derivation, and parameters at least the minimums unless InsecureKDF.
+func CheckSeal(password []byte, opts SealOptions) error {
+	if len(password) == 0 {
+		return ErrNoPassword
+	}
+	kdf := opts.KDF
+	if kdf.Function == "" {
+		kdf = DefaultArgon2id
+	}
+	if err := checkKDF(kdf, Limits{MaxMemoryKiB: ^uint32(0), MaxTimeCost: ^uint32(0), MaxIterations: int(^uint(0) >> 1)}); err != nil {
+		return err
+	}
+	if !opts.InsecureKDF {
+		switch {
+		case kdf.Function == Argon2id && (kdf.MemoryKiB < MinArgon2idMemoryKiB || kdf.TimeCost < MinArgon2idTimeCost):
+			return fmt.Errorf("%w: argon2id needs memoryKiB ≥ %d and timeCost ≥ %d", ErrWeakKDF, MinArgon2idMemoryKiB, MinArgon2idTimeCost)
+		case kdf.Function == PBKDF2 && kdf.Iterations < MinPBKDF2Iterations:
+			return fmt.Errorf("%w: pbkdf2-sha256 needs iterations ≥ %d", ErrWeakKDF, MinPBKDF2Iterations)
+		}
+	}
+	return nil
 }
 
 // Describe returns an envelope's key derivation without opening it.
