@@ -42,6 +42,22 @@ func newEntityIndex() entityIndex {
 	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}}
 }
 
+// forget removes every trace of the entity key: a name mentioned again
+// after its node was removed makes one new node, as a name never seen
+// does.
+func (x *entityIndex) forget(key string) {
+	delete(x.byKey, key)
+	delete(x.mid, key)
+	delete(x.pending, key)
+	for w, keys := range x.edgeWords {
+		if keys = slices.DeleteFunc(keys, func(k string) bool { return k == key }); len(keys) == 0 {
+			delete(x.edgeWords, w)
+		} else {
+			x.edgeWords[w] = keys
+		}
+	}
+}
+
 // entityKey is the key of a named thing: its analyzed terms, or, when
 // analysis leaves nothing (stop words only), its lowercase form.
 func (b *Builder) entityKey(kind, text string) string {

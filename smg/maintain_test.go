@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -283,5 +284,46 @@ func TestMaintainClockIgnoresEdits(t *testing.T) {
 	}
 	if rep.Count(smg.ChangePrune) == 0 {
 		t.Error("nothing is stale a year and a half after the conversation")
+	}
+}
+
+// TestRemovedNameComesBackOnce checks that a concept forgotten (or pruned)
+// and then named again is one node again, not two: the name's and its
+// phrase's counts start afresh.
+func TestRemovedNameComesBackOnce(t *testing.T) {
+	ctx := context.Background()
+	m := smg.New(nil)
+	defer m.Close()
+	if _, err := m.IngestAll(ctx, checkoutTurns(t)); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Forget(ctx, "concept-stripe-checkout"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.Marshal(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := smg.Unmarshal(b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := smg.Load(doc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	turn := smg.Turn{Role: "user", Content: "Should we go back to Stripe Checkout for the mobile app?", Timestamp: time.Date(2025, 11, 4, 10, 0, 0, 0, time.UTC)}
+	if err := again.Ingest(ctx, turn); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, n := range again.Document().SemanticGraph.Nodes {
+		if strings.EqualFold(n.Label, "Stripe Checkout") {
+			ids = append(ids, n.ID)
+		}
+	}
+	if len(ids) != 1 {
+		t.Errorf("Stripe Checkout, named again, is %d nodes: %v", len(ids), ids)
 	}
 }
