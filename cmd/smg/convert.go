@@ -90,14 +90,8 @@ thousands. It works offline: the JSON-LD context is embedded in smg.`,
 			}
 			// An encrypted memory asks for its password: its export is
 			// then for its owner's eyes only.
-			private := false
-			dopts := a.decodeOptions(args[0])
-			password := dopts.PasswordFunc
-			dopts.PasswordFunc = func() ([]byte, error) {
-				private = true
-				return password()
-			}
-			doc, err := smg.ReadFile(args[0], dopts)
+			var password []byte
+			doc, err := smg.ReadFile(args[0], a.keepingPassword(args[0], &password))
 			if err != nil {
 				return err
 			}
@@ -108,7 +102,7 @@ thousands. It works offline: the JSON-LD context is embedded in smg.`,
 				return inFile(args[0], err)
 			}
 			if out != "" {
-				return smg.WriteBytes(out, b, private)
+				return smg.WriteBytes(out, b, password != nil)
 			}
 			_, err = a.stdout.Write(b)
 			return err

@@ -32,12 +32,12 @@ When A or B is encrypted, the differential file is encrypted with its
 password too: it holds B's new content.`,
 		Args: exactFiles(2),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			var pw passwords
-			docA, err := smg.ReadFile(args[0], pw.decodeOptions(a, args[0]))
+			var pwA, pwB []byte
+			docA, err := smg.ReadFile(args[0], a.keepingPassword(args[0], &pwA))
 			if err != nil {
 				return err
 			}
-			docB, err := smg.ReadFile(args[1], pw.decodeOptions(a, args[1]))
+			docB, err := smg.ReadFile(args[1], a.keepingPassword(args[1], &pwB))
 			if err != nil {
 				return err
 			}
@@ -46,7 +46,7 @@ password too: it holds B's new content.`,
 				if err != nil {
 					return err
 				}
-				if err := smg.WriteDeltaFile(out, d, &smg.EncodeOptions{Password: pw.get()}); err != nil {
+				if err := smg.WriteDeltaFile(out, d, outputOptions(pwB, pwA)); err != nil {
 					return err
 				}
 				fi, err := os.Stat(out)
@@ -86,12 +86,12 @@ result is encrypted with its password; its content is B's, its bytes are
 not (encryption is fresh each time).`,
 		Args: exactFiles(2),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			var pw passwords
-			base, err := smg.ReadFile(args[0], pw.decodeOptions(a, args[0]))
+			var pwBase, pwDelta []byte
+			base, err := smg.ReadFile(args[0], a.keepingPassword(args[0], &pwBase))
 			if err != nil {
 				return err
 			}
-			d, err := smg.ReadDeltaFile(args[1], pw.decodeOptions(a, args[1]))
+			d, err := smg.ReadDeltaFile(args[1], a.keepingPassword(args[1], &pwDelta))
 			if err != nil {
 				return err
 			}
@@ -99,38 +99,11 @@ not (encryption is fresh each time).`,
 			if err != nil {
 				return fmt.Errorf("applying %s to %s: %w", args[1], args[0], err)
 			}
-			return smg.WriteFile(cmp.Or(out, args[0]), doc, &smg.EncodeOptions{Password: pw.get()})
+			return smg.WriteFile(cmp.Or(out, args[0]), doc, outputOptions(pwDelta, pwBase))
 		}),
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the result here instead of replacing BASE")
 	return cmd
-}
-
-// passwords keeps the passwords the app got for the encrypted files a
-// command read, so that what it writes from them is encrypted too.
-type passwords struct{ got [][]byte }
-
-// decodeOptions are the app's options to read the named file, keeping
-// its password if it asks for one.
-func (p *passwords) decodeOptions(a *app, name string) *smg.DecodeOptions {
-	opts := a.decodeOptions(name)
-	ask := opts.PasswordFunc
-	opts.PasswordFunc = func() ([]byte, error) {
-		pw, err := ask()
-		if err == nil {
-			p.got = append(p.got, pw)
-		}
-		return pw, err
-	}
-	return opts
-}
-
-// get returns the password of the last encrypted file read, or nil.
-func (p *passwords) get() []byte {
-	if len(p.got) == 0 {
-		return nil
-	}
-	return p.got[len(p.got)-1]
 }
 
 // colorOutput reports whether to colour what goes to stdout: only on a

@@ -118,14 +118,7 @@ func (a *app) ingestInto(ctx context.Context, name, project string, inputs []inp
 	var password []byte // of an encrypted memory, which stays encrypted
 	before := 0
 	if _, err := os.Stat(name); err == nil {
-		opts := a.decodeOptions(name)
-		ask := opts.PasswordFunc
-		opts.PasswordFunc = func() ([]byte, error) {
-			p, err := ask()
-			password = p
-			return p, err
-		}
-		if m, err = smg.Open(name, &smg.OpenOptions{Decode: *opts}); err != nil {
+		if m, err = smg.Open(name, &smg.OpenOptions{Decode: *a.keepingPassword(name, &password)}); err != nil {
 			return err
 		}
 		before = m.Turns()

@@ -16,14 +16,7 @@ import (
 // the password that opened it: nil for a file that is not encrypted.
 func (a *app) readKeepingPassword(name string) (*spec.Document, []byte, error) {
 	var password []byte
-	opts := a.decodeOptions(name)
-	get := opts.PasswordFunc
-	opts.PasswordFunc = func() ([]byte, error) {
-		p, err := get()
-		password = p
-		return p, err
-	}
-	doc, err := smg.ReadFile(name, opts)
+	doc, err := smg.ReadFile(name, a.keepingPassword(name, &password))
 	return doc, password, err
 }
 

@@ -30,6 +30,22 @@ func (a *app) decodeOptions(name string) *smg.DecodeOptions {
 	return &smg.DecodeOptions{PasswordFunc: a.passwordFunc(name), Limits: a.limits}
 }
 
+// keepingPassword are the options to read the named file with, as
+// decodeOptions, that also store in *kept the password it asked for, if
+// it did: what is written from an encrypted file is encrypted too.
+func (a *app) keepingPassword(name string, kept *[]byte) *smg.DecodeOptions {
+	opts := a.decodeOptions(name)
+	ask := opts.PasswordFunc
+	opts.PasswordFunc = func() ([]byte, error) {
+		p, err := ask()
+		if err == nil {
+			*kept = p
+		}
+		return p, err
+	}
+	return opts
+}
+
 // passwordFunc returns a function that gets the password of the named file.
 func (a *app) passwordFunc(name string) func() ([]byte, error) {
 	return func() ([]byte, error) { return a.password(name) }
