@@ -117,18 +117,25 @@ func (r MaintenanceReport) Count(kind ChangeKind) int {
 	return n
 }
 
-// Clock is the memory's own clock: the later of its last dated turn's time
+// latestTime is the time of the latest dated turn: the last turn's, unless
+// the archive is not in time order (a merge of unrelated memories puts
+// theirs' turns after ours', whatever their dates). Zero without one.
+func (b *Builder) latestTime() time.Time {
+	var t time.Time
+	for _, u := range b.times {
+		if u.After(t) {
+			t = u
+		}
+	}
+	return t
+}
+
+// Clock is the memory's own clock: the later of its latest dated turn's time
 // and metadata.maintenance.lastRun (spec §4.7). Edits (a fact remembered,
 // a pin, a fork) do not move it: only the conversation and maintenance
 // do. Zero for a memory without dated turns.
 func (b *Builder) Clock() time.Time {
-	var t time.Time
-	for i := len(b.times) - 1; i >= 0; i-- {
-		if !b.times[i].IsZero() {
-			t = b.times[i]
-			break
-		}
-	}
+	t := b.latestTime()
 	if mt := b.meta.Maintenance; mt != nil && mt.LastRun.After(t) {
 		t = mt.LastRun
 	}

@@ -79,11 +79,7 @@ func (b *Builder) nodes(edges []spec.Edge) []spec.Node {
 	for _, d := range degree {
 		maxDegree = max(maxDegree, d)
 	}
-	now := importance.Use{Turn: b.turns}
-	if b.turns > 0 {
-		now.Time = b.times[b.turns-1]
-	}
-	now.Time = b.decayClock(now.Time)
+	now := importance.Use{Turn: b.turns, Time: b.decayClock(b.latestTime())}
 	ids := b.store.IDs()
 	out := make([]spec.Node, 0, len(ids))
 	for _, id := range ids {
