@@ -265,8 +265,8 @@ type MergeRename struct {
 // an edge both reweighted keeps the stronger weight.
 //
 // A node one side removed (forgot) stays removed unless the other side
-// changed it (its text, validity, pin, metadata…; being mentioned again is
-// not a change); likewise an edge removed on one side and reweighted on
+// changed it (its text, validity, pin, metadata…) or mentioned it in
+// turns after the base's; likewise an edge removed on one side and reweighted on
 // the other. Those are conflicts: with [MergeOptions.Prefer] the preferred
 // side's state is taken and the conflict is reported; without, Merge
 // changes nothing and returns a [*ConflictError] listing every conflict.

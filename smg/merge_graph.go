@@ -404,11 +404,16 @@ func (m *merger) mergeNodes() {
 }
 
 // removedOn decides a node of the base that one side removed and the
-// other kept as o or t: removed, unless the other side changed it, which
-// is a conflict.
+// other kept as o or t: removed, unless the other side changed it or
+// mentioned it in turns after the base's, which is a conflict.
 func (m *merger) removedOn(remover Side, b, o, t *spec.Node) {
 	kept := cmp.Or(o, t)
 	fields := editedFields(b, kept)
+	if slices.ContainsFunc(kept.Mentions, func(turn int) bool { return turn > m.baseN }) {
+		// Mentioned in turns the remover never saw: a node pruned as
+		// untouched that the other side touched again.
+		fields = append(fields, "new mentions")
+	}
 	if len(fields) == 0 {
 		m.change(remover, MergeRemoved, b.ID, nil, nil)
 		return

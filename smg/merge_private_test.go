@@ -2,7 +2,9 @@ package smg_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
@@ -116,5 +118,50 @@ func TestMergeRemovedCollaborator(t *testing.T) {
 	}
 	if err := smg.Validate(merged, &smg.ValidateOptions{SkipJSONLD: true}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestMergeRemovedThenMentioned checks that a node one side removed (as
+// maintenance prunes what looks untouched) and the other side mentioned
+// in new turns is a conflict, not a silent removal.
+func TestMergeRemovedThenMentioned(t *testing.T) {
+	ctx := context.Background()
+	turns := checkoutTurns(t)
+	const split = 12
+	full := smg.New(&smg.Options{ID: "shop"})
+	defer full.Close()
+	if _, err := full.IngestAll(ctx, turns); err != nil {
+		t.Fatal(err)
+	}
+	id := ""
+	for _, n := range full.Document().SemanticGraph.Nodes {
+		if n.Type == spec.NodeConcept && n.FirstMentioned <= split && n.LastMentioned > split {
+			id = n.ID
+			break
+		}
+	}
+	if id == "" {
+		t.Fatal("no concept of the first turns is mentioned again later")
+	}
+	m := smg.New(&smg.Options{ID: "shop"})
+	defer m.Close()
+	if _, err := m.IngestAll(ctx, turns[:split]); err != nil {
+		t.Fatal(err)
+	}
+	base := mustMarshal(t, m)
+	o := mustLoad(t, base)
+	if err := o.Forget(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	th := mustLoad(t, base)
+	if _, err := th.IngestAll(ctx, turns[split:]); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := smg.Merge(mustUnmarshal(t, base), mustUnmarshal(t, mustMarshal(t, o)), mustUnmarshal(t, mustMarshal(t, th)), smg.MergeOptions{})
+	var ce *smg.ConflictError
+	if !errors.As(err, &ce) || !slices.ContainsFunc(ce.Conflicts, func(c smg.MergeConflict) bool {
+		return c.Node == id && c.RemovedBy == smg.Ours && slices.Contains(c.Fields, "new mentions")
+	}) {
+		t.Errorf("err = %v, want a conflict on %s: removed by ours, mentioned anew by theirs", err, id)
 	}
 }
