@@ -140,6 +140,9 @@ func NewDelta(a, b *spec.Document) (*Delta, error) {
 // a delta that does not give a document whose content hash is d.Target
 // fails with a [*DeltaError]. base is not modified.
 func Patch(base *spec.Document, d *Delta) (*spec.Document, error) {
+	if d == nil {
+		return nil, errors.New("smg: patch: no delta")
+	}
 	js, err := canonicalJSON(base)
 	if err != nil {
 		return nil, err

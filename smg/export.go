@@ -89,7 +89,7 @@ func (o *ExportOptions) Check() error {
 // An unknown format, or options that select nothing meaningful, are
 // ErrBadExport. [WriteBytes] puts an export into a file atomically.
 func Export(doc *spec.Document, f ExportFormat, opts *ExportOptions) ([]byte, error) {
-	if err := opts.Check(); err != nil {
+	if err := checkExport(doc, opts); err != nil {
 		return nil, err
 	}
 	switch f {
@@ -115,6 +115,14 @@ type exportGraph struct {
 	nodes []*spec.Node
 	byID  map[string]*spec.Node
 	edges []spec.Edge
+}
+
+// checkExport checks the arguments of an export.
+func checkExport(doc *spec.Document, opts *ExportOptions) error {
+	if doc == nil {
+		return fmt.Errorf("%w: no document", ErrBadExport)
+	}
+	return opts.Check()
 }
 
 // selectGraph returns the part of doc's graph that opts select. A

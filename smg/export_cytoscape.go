@@ -87,7 +87,7 @@ type CytoscapeEdgeData struct {
 // CytoscapeElementsOf returns the part of doc's semantic graph that opts
 // select as Cytoscape.js elements; [Cytoscape] writes it as JSON.
 func CytoscapeElementsOf(doc *spec.Document, opts *ExportOptions) (*CytoscapeGraph, error) {
-	if err := opts.Check(); err != nil {
+	if err := checkExport(doc, opts); err != nil {
 		return nil, err
 	}
 	g := selectGraph(doc, opts)

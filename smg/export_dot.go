@@ -53,7 +53,7 @@ const (
 // the same memory always gives the same text. It escapes every string it
 // hands to the draw package, which does not.
 func DOT(doc *spec.Document, opts *ExportOptions) ([]byte, error) {
-	if err := opts.Check(); err != nil {
+	if err := checkExport(doc, opts); err != nil {
 		return nil, err
 	}
 	sel := selectGraph(doc, opts)

@@ -45,7 +45,7 @@ const markdownConcepts = 20
 // escaped, so that it reads as written and never as markup; times are in
 // UTC. The same memory always gives the same report.
 func Markdown(doc *spec.Document, opts *ExportOptions) ([]byte, error) {
-	if err := opts.Check(); err != nil {
+	if err := checkExport(doc, opts); err != nil {
 		return nil, err
 	}
 	if opts == nil {

@@ -834,3 +834,14 @@ func ExampleCytoscapeElementsOf() {
 	// decision-retry-three-times:solves:problem-fetch-times-out 0.9
 	// problem-fetch-times-out:about:concept-requests 0.6
 }
+
+func TestExportNoDocument(t *testing.T) {
+	for _, f := range smg.ExportFormats {
+		if _, err := smg.Export(nil, f, nil); !errors.Is(err, smg.ErrBadExport) {
+			t.Errorf("%s of no document: err = %v, want ErrBadExport", f, err)
+		}
+	}
+	if _, err := smg.Patch(spec.New("x", time.Unix(0, 0)), nil); err == nil {
+		t.Error("a patch with no delta did not fail")
+	}
+}

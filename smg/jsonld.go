@@ -3,6 +3,7 @@ package smg
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -47,6 +48,9 @@ func ldOptions(doc *spec.Document) *ld.JsonLdOptions {
 
 // ldInput is doc as the generic JSON value json-gold expects.
 func ldInput(doc *spec.Document) (any, error) {
+	if doc == nil {
+		return nil, errors.New("smg: JSON-LD of no document")
+	}
 	shared := *doc
 	shared.PrivateContexts = nil // private: never exported (spec §10.1)
 	js, err := canonicalJSON(&shared)
