@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -301,5 +303,38 @@ func TestPrivatePartRules(t *testing.T) {
 	}
 	if _, err := mustLoad(t, mustMarshal(t, m)).Private("bob", nil); err != nil {
 		t.Errorf("bob's part after refused seals: %v", err)
+	}
+}
+
+// TestSharedVector opens the private parts of the shared memory's test
+// vector: bob's in the clear, alice's with the vectors' password.
+func TestSharedVector(t *testing.T) {
+	raw, err := os.ReadFile("../testdata/vectors/ok-shared.vec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := smgtest.Parse("ok-shared.vec", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mustLoad(t, v.Body)
+	if _, err := m.Private("alice", nil); !errors.Is(err, smg.ErrSealed) {
+		t.Errorf("alice's part without a password: %v", err)
+	}
+	for owner, pw := range map[string][]byte{"alice": []byte("correct horse battery staple"), "bob": nil} {
+		p, err := m.Private(owner, pw)
+		if err != nil {
+			t.Fatalf("%s's part: %v", owner, err)
+		}
+		if p.Turns() != 4 {
+			t.Errorf("%s's part holds %d turns, want the small memory's 4", owner, p.Turns())
+		}
+	}
+	// Opened and unchanged, the parts are written as they were read.
+	got, want := mustUnmarshal(t, mustMarshal(t, m)).PrivateContexts, mustUnmarshal(t, v.Body).PrivateContexts
+	gb, err1 := spec.MarshalCanonical(got)
+	wb, err2 := spec.MarshalCanonical(want)
+	if err1 != nil || err2 != nil || !bytes.Equal(gb, wb) {
+		t.Errorf("the private parts, opened and unchanged, are written otherwise (%v, %v)", err1, err2)
 	}
 }

@@ -276,6 +276,7 @@ func vectors(small, full *spec.Document) []*vec {
 			[]byte(`"iterations":1000`), []byte(`"iterations":1000000000`), 1)).Password = password
 
 	vs = append(vs, invalidVectors(small, full)...)
+	vs = append(vs, sharedVectors(small)...)
 	return vs
 }
 
