@@ -48,7 +48,7 @@ func (b *Builder) create(id string, typ spec.NodeType, label string) *spec.Node 
 // text, keyed by the text's normal form; n is the node when it is new, for
 // the caller to fill in, and nil when the statement was made before.
 func (b *Builder) statement(typ spec.NodeType, text, label string) (id string, n *spec.Node) {
-	key := string(typ) + ":" + normKey(text)
+	key := string(typ) + ":" + NameKey(text)
 	if id = b.ents.byKey[key]; id != "" {
 		return id, nil
 	}
@@ -278,7 +278,7 @@ func (b *Builder) conceptsIn(ts *turnState, text string) []string {
 // the concepts it decides about.
 func (b *Builder) decision(ts *turnState, d classify.Decision) {
 	outcome, alts := b.resolveOptions(d.Outcome, d.Alternatives, ts.turn)
-	key := normKey(outcome)
+	key := NameKey(outcome)
 	if key == "" {
 		return
 	}
@@ -312,7 +312,7 @@ func (b *Builder) decision(ts *turnState, d classify.Decision) {
 			continue
 		}
 		for _, a := range append([]string{d.Replaces}, alts...) {
-			if a != "" && sameThing(b.info[old].outcomeKey, normKey(a)) {
+			if a != "" && sameThing(b.info[old].outcomeKey, NameKey(a)) {
 				o.ValidTo = ts.t.Timestamp
 				b.store.Link(id, old, spec.RelSupersedes, supersedes)
 				replaced = replaced || strings.EqualFold(a, d.Replaces)
@@ -322,7 +322,7 @@ func (b *Builder) decision(ts *turnState, d classify.Decision) {
 	}
 	if d.Replaces != "" && !replaced {
 		// "We switched from X to Y": X was decided before this memory saw it.
-		okey := normKey(d.Replaces)
+		okey := NameKey(d.Replaces)
 		oid := b.decisionKeys[okey]
 		if oid == "" {
 			oid = b.newID("decision", d.Replaces, "decision:"+okey)
@@ -392,7 +392,7 @@ func (b *Builder) resolveOptions(outcome string, alts []string, turn int) (strin
 		}
 		match := ""
 		for _, o := range set.options {
-			if sameThing(normKey(o), normKey(outcome)) {
+			if sameThing(NameKey(o), NameKey(outcome)) {
 				match = o
 				break
 			}
@@ -409,7 +409,7 @@ func (b *Builder) resolveOptions(outcome string, alts []string, turn int) (strin
 			}
 			known := false
 			for k, a := range alts {
-				if sameThing(normKey(a), normKey(o)) {
+				if sameThing(NameKey(a), NameKey(o)) {
 					if len(o) > len(a) {
 						alts[k] = o
 					}
@@ -450,8 +450,10 @@ func hasAlternative(as []spec.Alternative, o string) bool {
 	return false
 }
 
-// normKey is a comparison key for short texts: lowercase words.
-func normKey(s string) string {
+// NameKey is how two names (or other short texts) are compared: without case, and with any run
+// of characters other than letters and digits as one space ("Node.js"
+// and "node js" are one name).
+func NameKey(s string) string {
 	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}), " ")

@@ -159,9 +159,9 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 		}
 	}
 
-	key := string(spec.NodeFact) + ":" + normKey(st.Text)
+	key := string(spec.NodeFact) + ":" + NameKey(st.Text)
 	if id := b.ents.byKey[key]; id != "" && b.store.Node(id).Scope != scope {
-		key = string(spec.NodeFact) + "@" + scope + ":" + normKey(st.Text) // the same words, of another scope
+		key = string(spec.NodeFact) + "@" + scope + ":" + NameKey(st.Text) // the same words, of another scope
 	}
 	id := b.ents.byKey[key]
 	var n *spec.Node

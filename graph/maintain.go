@@ -254,7 +254,7 @@ func (b *Builder) mergeNodes() []Change {
 		}
 		parent[id] = id
 		for _, name := range b.names(id) {
-			key := string(n.Type) + ":" + normKey(name)
+			key := string(n.Type) + ":" + NameKey(name)
 			if strings.HasSuffix(key, ":") {
 				continue
 			}

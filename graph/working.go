@@ -30,7 +30,7 @@ func (b *Builder) currentGoals() []string {
 	var out []string
 	seen := map[string]bool{}
 	for i := len(b.goals) - 1; i >= 0 && len(out) < b.cfg.Goals; i-- {
-		k := normKey(b.goals[i].text)
+		k := NameKey(b.goals[i].text)
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, capitalize(b.goals[i].text))

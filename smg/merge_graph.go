@@ -562,23 +562,17 @@ func (m *merger) sameEntity(o, t *spec.Node) bool {
 	case o.Type == spec.NodeArtifact:
 		return o.ArtifactID == t.ArtifactID
 	case o.Type == spec.NodeFact:
-		return o.Scope == t.Scope && (normName(graph.FactText(o)) == normName(graph.FactText(t)) || m.dupes.same(o, t))
+		return o.Scope == t.Scope && (graph.NameKey(graph.FactText(o)) == graph.NameKey(graph.FactText(t)) || m.dupes.same(o, t))
 	}
 	names := func(n *spec.Node) []string {
-		out := []string{normName(n.Label)}
+		out := []string{graph.NameKey(n.Label)}
 		for _, a := range n.Aliases {
-			out = append(out, normName(a))
+			out = append(out, graph.NameKey(a))
 		}
 		return out
 	}
 	on := names(o)
 	return slices.ContainsFunc(names(t), func(s string) bool { return slices.Contains(on, s) })
-}
-
-// normName is a name compared without case, extra spaces and final
-// punctuation.
-func normName(s string) string {
-	return strings.TrimRight(strings.ToLower(strings.Join(strings.Fields(s), " ")), ".!?,;:")
 }
 
 // entityIndex finds, for a node of theirs, ours' node of the same entity
@@ -598,12 +592,12 @@ func (m *merger) entities() *entityIndex {
 			continue
 		}
 		k := string(n.Type) + "\x00"
-		if _, ok := ix.labels[k+normName(n.Label)]; !ok {
-			ix.labels[k+normName(n.Label)] = id
+		if _, ok := ix.labels[k+graph.NameKey(n.Label)]; !ok {
+			ix.labels[k+graph.NameKey(n.Label)] = id
 		}
 		for _, a := range n.Aliases {
-			if _, ok := ix.aliases[k+normName(a)]; !ok {
-				ix.aliases[k+normName(a)] = id
+			if _, ok := ix.aliases[k+graph.NameKey(a)]; !ok {
+				ix.aliases[k+graph.NameKey(a)] = id
 			}
 		}
 		if n.Type == spec.NodeFact && n.ValidTo.IsZero() {
@@ -621,7 +615,7 @@ func (ix *entityIndex) match(m *merger, t *spec.Node) (string, string) {
 	}
 	k := string(t.Type) + "\x00"
 	if t.Type == spec.NodeFact {
-		if id := ix.labels[k+normName(t.Label)]; id != "" && m.on[id].Scope == t.Scope {
+		if id := ix.labels[k+graph.NameKey(t.Label)]; id != "" && m.on[id].Scope == t.Scope {
 			return id, "label"
 		}
 		if t.ValidTo.IsZero() {
@@ -633,14 +627,14 @@ func (ix *entityIndex) match(m *merger, t *spec.Node) (string, string) {
 		}
 		return "", ""
 	}
-	if id := ix.labels[k+normName(t.Label)]; id != "" {
+	if id := ix.labels[k+graph.NameKey(t.Label)]; id != "" {
 		return id, "label"
 	}
-	if id := ix.aliases[k+normName(t.Label)]; id != "" {
+	if id := ix.aliases[k+graph.NameKey(t.Label)]; id != "" {
 		return id, "alias"
 	}
 	for _, a := range t.Aliases {
-		if id := cmp.Or(ix.labels[k+normName(a)], ix.aliases[k+normName(a)]); id != "" {
+		if id := cmp.Or(ix.labels[k+graph.NameKey(a)], ix.aliases[k+graph.NameKey(a)]); id != "" {
 			return id, "alias"
 		}
 	}
