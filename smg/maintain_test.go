@@ -300,19 +300,7 @@ func TestRemovedNameComesBackOnce(t *testing.T) {
 	if err := m.Forget(ctx, "concept-stripe-checkout"); err != nil {
 		t.Fatal(err)
 	}
-	b, err := m.Marshal(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := smg.Unmarshal(b, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, err := smg.Load(doc, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer again.Close()
+	again := mustLoad(t, mustMarshal(t, m))
 	turn := smg.Turn{Role: "user", Content: "Should we go back to Stripe Checkout for the mobile app?", Timestamp: time.Date(2025, 11, 4, 10, 0, 0, 0, time.UTC)}
 	if err := again.Ingest(ctx, turn); err != nil {
 		t.Fatal(err)
