@@ -279,7 +279,7 @@ func TestDiffPrivateContexts(t *testing.T) {
 	if err := c.WriteText(&text, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"@@ private contexts @@\n~ alice (in the clear)\n    @@ nodes @@\n    + fact-alice-owns-the-receipt-template", "\n+ carol (sealed)\n"} {
+	for _, want := range []string{"@@ private contexts @@\n~ alice (in the clear)\n", "\n    @@ nodes @@\n    + fact-alice-owns-the-receipt-template (fact)", "\n+ carol (sealed)\n"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the text lacks %q:\n%s", want, text.String())
 		}
