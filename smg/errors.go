@@ -112,19 +112,24 @@ type Problem struct {
 
 func (p Problem) String() string { return p.Path + ": " + p.Message }
 
-func (e *ValidationError) Error() string {
+func (e *ValidationError) Error() string { return listMessage(ErrInvalid, "problem", e.Problems, 5) }
+
+// listMessage is the message of an error that lists items: the sentinel,
+// how many items (noun, in the plural unless one), and the first most of
+// them, then how many more.
+func listMessage[T fmt.Stringer](sentinel error, noun string, items []T, most int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%v: %d problem", ErrInvalid, len(e.Problems))
-	if len(e.Problems) != 1 {
+	fmt.Fprintf(&b, "%v: %d %s", sentinel, len(items), noun)
+	if len(items) != 1 {
 		b.WriteByte('s')
 	}
-	for i, p := range e.Problems {
-		if i == 5 {
-			fmt.Fprintf(&b, "; and %d more", len(e.Problems)-5)
+	for i, it := range items {
+		if i == most {
+			fmt.Fprintf(&b, "; and %d more", len(items)-most)
 			break
 		}
 		b.WriteString("; ")
-		b.WriteString(p.String())
+		b.WriteString(it.String())
 	}
 	return b.String()
 }

@@ -58,22 +58,7 @@ type ConflictError struct {
 	Conflicts []MergeConflict
 }
 
-func (e *ConflictError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%v: %d conflict", ErrConflict, len(e.Conflicts))
-	if len(e.Conflicts) != 1 {
-		b.WriteByte('s')
-	}
-	for i, c := range e.Conflicts {
-		if i == 10 {
-			fmt.Fprintf(&b, "; and %d more", len(e.Conflicts)-10)
-			break
-		}
-		b.WriteString("; ")
-		b.WriteString(c.String())
-	}
-	return b.String()
-}
+func (e *ConflictError) Error() string { return listMessage(ErrConflict, "conflict", e.Conflicts, 10) }
 
 func (e *ConflictError) Unwrap() error { return ErrConflict }
 
