@@ -300,10 +300,13 @@ type DeepArchive struct {
 type ArchiveBlock struct {
 	ID string `json:"id"`
 	// TurnRange is the first and last turn number, inclusive.
-	TurnRange        [2]int         `json:"turnRange"`
-	FirstTimestamp   time.Time      `json:"firstTimestamp,omitzero"`
-	LastTimestamp    time.Time      `json:"lastTimestamp,omitzero"`
-	Summary          string         `json:"summary,omitempty"`
+	TurnRange      [2]int    `json:"turnRange"`
+	FirstTimestamp time.Time `json:"firstTimestamp,omitzero"`
+	LastTimestamp  time.Time `json:"lastTimestamp,omitzero"`
+	Summary        string    `json:"summary,omitempty"`
+	// SummaryModel names the model that wrote Summary; empty when the
+	// writer wrote it itself (§8.1, §8.2.2).
+	SummaryModel     string         `json:"summaryModel,omitempty"`
 	KeyPoints        []string       `json:"keyPoints,omitempty"`
 	TurnCount        int            `json:"turnCount"`
 	UncompressedSize int64          `json:"uncompressedSize"`

@@ -165,6 +165,11 @@ func vectors(small, full *spec.Document) []*vec {
 	}), compact))
 	add("ok-unicode", "ok", "non-ASCII text everywhere: emoji, U+2028, combining marks, <&>, in nodes, turns and an artifact's patches", encode(unicodeMemory(), compact))
 	add("ok-content-refs", "ok", "the full memory with the code of its archived turns stored as references to artifact versions", encode(withContentRefs(full, nil), compact))
+	add("ok-model-summary", "ok", "an archive block whose summary a model wrote, named by summaryModel; the other block's summary is the writer's own", encode(edit(full, func(d *spec.Document) {
+		b := &d.DeepArchive.Blocks[0]
+		b.Summary = "Dana picks Stripe Elements over Checkout so the card form matches the site, then the webhook's 401 is traced to verifying a re-read body and fixed."
+		b.SummaryModel = "example-chat-1"
+	}), compact))
 	add("ok-snapshots", "ok", "an artifact of seven versions with a full copy every three (v1, v4, v7) and patches between", encode(snapshotMemory(), compact))
 	add("ok-timestamps", "ok", "timestamps keep their UTC offset and fractional seconds", encode(edit(minimal, func(d *spec.Document) {
 		d.Metadata.Created = mustTime("2025-06-01T10:00:00.25+02:00")

@@ -245,6 +245,10 @@ func invalidVectors(small, full *spec.Document) []*vec {
 		b.TurnRange = [2]int{1, 4}
 		d.DeepArchive.Blocks[0] = b
 	}), "$.deepArchive.blocks[0].compressedData")
+	add("invalid-summary-model-alone", "a block that names the model of a summary it does not have", edit(small, func(d *spec.Document) {
+		d.DeepArchive.Blocks[0].Summary = ""
+		d.DeepArchive.Blocks[0].SummaryModel = "example-chat-1"
+	}), "$.deepArchive.blocks[0]")
 	add("invalid-turn-count", "a block's turnCount that disagrees with its range", edit(small, func(d *spec.Document) {
 		d.DeepArchive.Blocks[0].TurnCount = 3
 	}), "$.deepArchive.blocks[0].turnCount", "$.metadata.totalExchanges")
