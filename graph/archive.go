@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/artifacts"
@@ -111,6 +112,56 @@ func (a *archiveState) blocks(cfg Config) []spec.ArchiveBlock {
 		}
 	}
 	return out
+}
+
+// ErrInvalidSummary reports a block summary the builder cannot keep: for
+// a block that is not closed, empty, not UTF-8, or without the name of
+// its model.
+var ErrInvalidSummary = errors.New("invalid block summary")
+
+// Sealed is the number of closed blocks of the archive: the first Sealed
+// blocks of [Builder.Document], each of BlockSize turns, whose turns
+// never change.
+func (b *Builder) Sealed() int { return len(b.arch.closed) }
+
+// SetBlockSummary makes text, written by model, the summary of the closed
+// block with the given id, in place of the extractive one (spec §8.2.2),
+// with its summaryModel. The block's keyPoints stay the builder's. The
+// summary is kept through [Load] while the block's turns are the same.
+func (b *Builder) SetBlockSummary(id, text, model string) error {
+	text = strings.TrimSpace(text)
+	switch {
+	case text == "" || !utf8.ValidString(text):
+		return fmt.Errorf("%w: block %s: the summary is empty or not UTF-8", ErrInvalidSummary, id)
+	case strings.TrimSpace(model) == "" || !utf8.ValidString(model):
+		return fmt.Errorf("%w: block %s: no model named", ErrInvalidSummary, id)
+	}
+	for i := range b.arch.closed {
+		if c := &b.arch.closed[i]; c.ID == id {
+			c.Summary, c.SummaryModel = text, model
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: block %s is not a closed block of the archive", ErrInvalidSummary, id)
+}
+
+// keepModelSummaries gives each closed block the summary of the block of
+// blocks with its id and contentHash, when a model wrote that summary:
+// continuing a memory keeps what its summarizer wrote. An extractive
+// summary is the builder's to write again.
+func (a *archiveState) keepModelSummaries(blocks []spec.ArchiveBlock) {
+	byID := make(map[string]*spec.ArchiveBlock, len(blocks))
+	for i := range blocks {
+		if blocks[i].SummaryModel != "" && blocks[i].Summary != "" {
+			byID[blocks[i].ID] = &blocks[i]
+		}
+	}
+	for i := range a.closed {
+		c := &a.closed[i]
+		if d := byID[c.ID]; d != nil && d.ContentHash == c.ContentHash {
+			c.Summary, c.SummaryModel = d.Summary, d.SummaryModel
+		}
+	}
 }
 
 // summary is the extractive summary of a block: the sentences that carry

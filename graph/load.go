@@ -26,9 +26,9 @@ const maxLoadBlock = 64 << 20
 // it gives after more turns is the one it would give had it ingested every
 // turn in one go. On top of the replay it keeps what the document holds
 // beyond its turns: its metadata, pinned nodes, nodes and edges that no
-// turn made (facts saved directly, say), and the members this version does
-// not know (spec §9.3). The document's block size and snapshot interval
-// override cfg's.
+// turn made (facts saved directly, say), the block summaries a model
+// wrote, and the members this version does not know (spec §9.3). The
+// document's block size and snapshot interval override cfg's.
 func Load(doc *spec.Document, cfg Config) (*Builder, error) {
 	if doc.DeepArchive.BlockSize > 0 {
 		cfg.BlockSize = doc.DeepArchive.BlockSize
@@ -63,7 +63,9 @@ func Load(doc *spec.Document, cfg Config) (*Builder, error) {
 // facts saved directly, pins, edits), and what the replay made that the
 // document does not hold was removed after the turns (a fact forgotten,
 // an edge dropped) and stays removed. An edge weaker than the writer
-// keeps is not in any document, so the replay's weak edges stay.
+// keeps is not in any document, so the replay's weak edges stay. A closed
+// block keeps the document's summary when a model wrote it (spec §8.2.2);
+// its keyPoints are the replay's, as the builder always writes them.
 func (b *Builder) overlay(doc *spec.Document) {
 	inDoc := make(map[string]bool, len(doc.SemanticGraph.Nodes))
 	for i := range doc.SemanticGraph.Nodes {
@@ -114,6 +116,7 @@ func (b *Builder) overlay(doc *spec.Document) {
 			b.store.Unlink(e.From, e.To, e.Relation)
 		}
 	}
+	b.arch.keepModelSummaries(doc.DeepArchive.Blocks)
 	for id, a := range doc.ArtifactVault.Artifacts {
 		if b.vault.arts[id] == nil {
 			st := &artState{art: a}

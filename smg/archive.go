@@ -65,7 +65,10 @@ type BlockInfo struct {
 	UncompressedSize int64     `json:"uncompressedSize"`
 	CompressedSize   int64     `json:"compressedSize"`
 	Summary          string    `json:"summary,omitempty"`
-	KeyPoints        []string  `json:"keyPoints,omitempty"`
+	// SummaryModel names the model that wrote Summary; empty when the
+	// writer wrote it (spec §8.2.2).
+	SummaryModel string   `json:"summaryModel,omitempty"`
+	KeyPoints    []string `json:"keyPoints,omitempty"`
 }
 
 // NewArchive returns a reader of the archive of doc. Zero fields of lim
@@ -107,6 +110,7 @@ func (a *Archive) Blocks() []BlockInfo {
 			UncompressedSize: b.UncompressedSize,
 			CompressedSize:   int64(len(b.CompressedData)),
 			Summary:          b.Summary,
+			SummaryModel:     b.SummaryModel,
 			KeyPoints:        slices.Clone(b.KeyPoints),
 		}
 	}

@@ -23,7 +23,9 @@
 // join branches again; [Memory.Maintain] prunes, merges, decays and
 // rebases; [Memory.Private] holds a collaborator's private part, sealed
 // with their own password if they wish, and [Memory.ContextFor] answers
-// for one collaborator without another's notes.
+// for one collaborator without another's notes. Model providers are
+// optional: an [Embedder] adds search by meaning, and a [Summarizer] writes
+// the summaries of archive blocks ([Memory.SummarizeBlocks]).
 //
 // Errors wrap the sentinels of errors.go (ErrNotSMG, ErrUnsupportedVersion,
 // ErrMalformed, ErrTruncated, ErrLimit, ErrInvalid, ErrPasswordRequired,

@@ -51,18 +51,22 @@ func meaningVector(s string) []float32 {
 	return v
 }
 
-// embeddingServer is an OpenAI-compatible server of meaningVector: fail,
-// while set, makes it answer with that status.
-type embeddingServer struct {
+// providerServer is an OpenAI-compatible server: its embeddings are
+// meaningVector, and its summary of a text (see summarize_test.go) is
+// "Zeppelin notes: " and the text's first line. fail, while set, makes it
+// answer with that status.
+type providerServer struct {
 	*httptest.Server
 	requests atomic.Int32
 	inputs   atomic.Int32
 	fail     atomic.Int32
 }
 
-func newEmbeddingServer(t *testing.T) (*embeddingServer, *provider.OpenAI) {
+// newProviderServer returns a test server and a client of it, of the
+// embedding model meaning-256 and the chat model summ-1.
+func newProviderServer(t *testing.T) (*providerServer, *provider.OpenAI) {
 	t.Helper()
-	s := &embeddingServer{}
+	s := &providerServer{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.requests.Add(1)
 		if st := s.fail.Load(); st != 0 {
@@ -70,23 +74,35 @@ func newEmbeddingServer(t *testing.T) (*embeddingServer, *provider.OpenAI) {
 			return
 		}
 		var req struct {
-			Model string
-			Input []string
+			Model    string
+			Input    []string
+			Messages []struct{ Role, Content string }
 		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || r.URL.Path != "/v1/embeddings" || req.Model != "meaning-256" {
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 			http.Error(w, "bad request", http.StatusBadRequest)
 			return
 		}
-		s.inputs.Add(int32(len(req.Input)))
-		data := make([]map[string]any, len(req.Input))
-		for i, in := range req.Input {
-			data[i] = map[string]any{"object": "embedding", "index": i, "embedding": meaningVector(in)}
+		switch {
+		case r.URL.Path == "/v1/embeddings" && req.Model == "meaning-256":
+			s.inputs.Add(int32(len(req.Input)))
+			data := make([]map[string]any, len(req.Input))
+			for i, in := range req.Input {
+				data[i] = map[string]any{"object": "embedding", "index": i, "embedding": meaningVector(in)}
+			}
+			json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
+		case r.URL.Path == "/v1/chat/completions" && req.Model == "summ-1" && len(req.Messages) == 2:
+			_, text, _ := strings.Cut(req.Messages[1].Content, "\n\n")
+			json.NewEncoder(w).Encode(map[string]any{
+				"object":  "chat.completion",
+				"choices": []map[string]any{{"index": 0, "message": map[string]any{"role": "assistant", "content": zeppelin(text)}}},
+			})
+		default:
+			http.Error(w, "bad request", http.StatusBadRequest)
 		}
-		json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
 	}))
 	t.Cleanup(s.Close)
 	c, err := provider.NewOpenAI(provider.Config{
-		BaseURL: s.URL + "/v1", EmbedModel: "meaning-256", APIKey: "test-key",
+		BaseURL: s.URL + "/v1", EmbedModel: "meaning-256", ChatModel: "summ-1", APIKey: "test-key",
 		MaxRetries: -1, Backoff: time.Millisecond,
 	})
 	if err != nil {
@@ -108,7 +124,7 @@ const carQuestion = "Which automobile was purchased?"
 // shares no word with it, before and after a save.
 func TestEmbedderEndToEnd(t *testing.T) {
 	ctx := context.Background()
-	srv, c := newEmbeddingServer(t)
+	srv, c := newProviderServer(t)
 
 	plain := smg.New(nil)
 	if _, err := plain.IngestAll(ctx, carTurns); err != nil {
@@ -185,7 +201,7 @@ func TestEmbedderEndToEnd(t *testing.T) {
 // TestIngestAllEmbedsInBatches checks that IngestAll asks for many
 // vectors at a time, and stores every one.
 func TestIngestAllEmbedsInBatches(t *testing.T) {
-	srv, c := newEmbeddingServer(t)
+	srv, c := newProviderServer(t)
 	m := smg.New(&smg.Options{Embedder: c, Config: smg.Config{BlockSize: 50}})
 	turns := make([]smg.Turn, 300)
 	for i := range turns {
@@ -222,7 +238,7 @@ func TestIngestAllEmbedsInBatches(t *testing.T) {
 // kept, the failure reported, and the vector made later.
 func TestIngestEmbeddingFails(t *testing.T) {
 	ctx := context.Background()
-	srv, c := newEmbeddingServer(t)
+	srv, c := newProviderServer(t)
 	m := smg.New(&smg.Options{Embedder: c})
 	srv.fail.Store(http.StatusServiceUnavailable)
 	err := m.Ingest(ctx, carTurns[1])
@@ -285,7 +301,7 @@ func TestIngestEmbeddingFails(t *testing.T) {
 // TestEmbedderConcurrent ingests and asks at once, for the race detector.
 func TestEmbedderConcurrent(t *testing.T) {
 	ctx := context.Background()
-	_, c := newEmbeddingServer(t)
+	_, c := newProviderServer(t)
 	m := smg.New(&smg.Options{Embedder: c})
 	var wg sync.WaitGroup
 	wg.Go(func() {

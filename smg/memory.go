@@ -47,6 +47,9 @@ type Options struct {
 	// Embedder, when set, embeds every turn ingested and every question
 	// (see [Embedder]). It must be safe for concurrent use.
 	Embedder Embedder
+	// Summarizer, when set, summarizes each archive block as it closes
+	// (see [Summarizer]). It must be safe for concurrent use.
+	Summarizer Summarizer
 }
 
 // Memory is a memory being built and used: turns go in, contexts and a
@@ -75,6 +78,8 @@ type Memory struct {
 	cache, key string
 	// emb embeds turns and questions; nil: none (embed.go).
 	emb Embedder
+	// sum summarizes archive blocks; nil: none (summarize.go).
+	sum Summarizer
 	// collabs are the people who share the memory, and priv their
 	// private parts, by owner (private.go).
 	collabs []Collaborator
@@ -91,7 +96,7 @@ func New(opts *Options) *Memory {
 	return &Memory{b: graph.New(opts.Config, graph.Options{
 		ID: opts.ID, ProjectID: opts.ProjectID, ProjectName: opts.ProjectName,
 		Description: opts.Description, Tags: opts.Tags, Scope: opts.Scope, Now: opts.Now,
-	}), cfg: opts.Config, now: opts.Now, emb: opts.Embedder}
+	}), cfg: opts.Config, now: opts.Now, emb: opts.Embedder, sum: opts.Summarizer}
 }
 
 // Load continues the memory of a document: turns ingested after it are
@@ -131,6 +136,10 @@ type OpenOptions struct {
 	// (see [Embedder]); the file's vectors are used when they are of its
 	// model. It must be safe for concurrent use.
 	Embedder Embedder
+	// Summarizer, when set, summarizes each archive block as it closes
+	// (see [Summarizer]); [Memory.SummarizeBlocks] summarizes the blocks
+	// the file has. It must be safe for concurrent use.
+	Summarizer Summarizer
 }
 
 // IndexCacheDir is the usual index cache of the named file: a hidden
@@ -164,7 +173,7 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, bool, error
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", name, err)
 	}
-	m.emb = opts.Embedder
+	m.emb, m.sum = opts.Embedder, opts.Summarizer
 	if opts.IndexCache != "" && !d.Form.Encrypted {
 		sum := sha256.Sum256(raw)
 		m.cache, m.key = opts.IndexCache, hex.EncodeToString(sum[:])
@@ -192,16 +201,21 @@ func (m *Memory) builder() (*graph.Builder, error) {
 // vector. The turn is in the memory before it is embedded: an embedding
 // that fails leaves it there without a vector, and Ingest returns an error
 // that matches ErrEmbedding ([Memory.EmbedMissing] tries again).
+//
+// With a [Summarizer], a turn that closes an archive block has the block
+// summarized, after the turn is in; a summary that fails leaves the
+// block's extractive one, and Ingest returns an error that matches
+// ErrSummarizing ([Memory.SummarizeBlocks] tries again).
 func (m *Memory) Ingest(ctx context.Context, t Turn) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	first, _, err := m.add(ctx, []Turn{t}, false)
+	first, _, sealed, err := m.add(ctx, []Turn{t}, false)
 	if err != nil || first == 0 {
 		return err
 	}
 	_, err = m.embedTurns(ctx, []int{first}, []string{t.Content})
-	return err
+	return errors.Join(err, m.summarizeSealed(ctx, sealed))
 }
 
 // IngestAll adds turns in order. It stops at the first turn that fails, or
@@ -212,9 +226,10 @@ func (m *Memory) Ingest(ctx context.Context, t Turn) error {
 // With an [Embedder], it then embeds the turns it added, many at a time,
 // and stores their vectors; an embedding that fails is reported as
 // [Memory.Ingest] reports it, and the count is still that of the turns
-// added.
+// added. With a [Summarizer], it then summarizes the archive blocks the
+// turns closed, as [Memory.Ingest] does.
 func (m *Memory) IngestAll(ctx context.Context, turns []Turn) (int, error) {
-	first, n, err := m.add(ctx, turns, true)
+	first, n, sealed, err := m.add(ctx, turns, true)
 	if n > 0 && first > 0 && m.emb != nil {
 		nums, texts := make([]int, n), make([]string, n)
 		for i := range n {
@@ -224,37 +239,40 @@ func (m *Memory) IngestAll(ctx context.Context, turns []Turn) (int, error) {
 			err = errors.Join(err, eerr)
 		}
 	}
+	if n > 0 && first > 0 {
+		err = errors.Join(err, m.summarizeSealed(ctx, sealed))
+	}
 	return n, err
 }
 
-// add adds turns in order, and returns the number of the first and how
-// many it added. It stops at the first turn that fails, with its error
-// (which names the turn's place in turns if numbered), or when ctx is
-// done, with ctx's.
-func (m *Memory) add(ctx context.Context, turns []Turn, numbered bool) (first, added int, err error) {
+// add adds turns in order, and returns the number of the first, how many
+// it added, and how many archive blocks were closed before them. It stops
+// at the first turn that fails, with its error (which names the turn's
+// place in turns if numbered), or when ctx is done, with ctx's.
+func (m *Memory) add(ctx context.Context, turns []Turn, numbered bool) (first, added, sealed int, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.off {
-		return 0, len(turns), ctx.Err() // first 0: nothing stored
+		return 0, len(turns), 0, ctx.Err() // first 0: nothing stored
 	}
 	b, err := m.builder()
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
-	first = b.Turns() + 1
+	first, sealed = b.Turns()+1, b.Sealed()
 	for i, t := range turns {
 		if err := ctx.Err(); err != nil {
-			return first, i, err
+			return first, i, sealed, err
 		}
 		m.gen++
 		if err := b.Add(t); err != nil {
 			if numbered {
 				err = fmt.Errorf("turn %d: %w", i+1, err)
 			}
-			return first, i, err
+			return first, i, sealed, err
 		}
 	}
-	return first, len(turns), nil
+	return first, len(turns), sealed, nil
 }
 
 // Turns is the number of turns the memory has taken in.

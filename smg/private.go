@@ -159,7 +159,7 @@ func (m *Memory) Private(owner string, password []byte) (*Memory, error) {
 	p := m.part(owner)
 	if p == nil {
 		p = &privatePart{owner: owner}
-		p.mem = New(&Options{ID: privateID(owner), Scope: privateScope(owner), Config: m.cfg, Now: m.now, Embedder: m.emb})
+		p.mem = New(&Options{ID: privateID(owner), Scope: privateScope(owner), Config: m.cfg, Now: m.now, Embedder: m.emb, Summarizer: m.sum})
 		p.mem.private = true
 		m.priv = append(m.priv, p)
 		slices.SortFunc(m.priv, func(a, b *privatePart) int { return cmp.Compare(a.owner, b.owner) })

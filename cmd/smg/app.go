@@ -107,6 +107,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.unpinCommand(),
 		a.collaboratorsCommand(),
 		a.maintainCommand(),
+		a.summarizeCommand(),
 		a.forkCommand(),
 		a.mergeCommand(),
 		a.diffCommand(),

@@ -9,9 +9,9 @@
 // Nothing in smg needs a provider: without one, retrieval is full text and
 // the graph, and every summary is extractive. The packages that use a
 // provider declare the interface they call, with the same methods as the
-// ones here (restore.Embedder, smg.Embedder), so that any value of this
-// package, or any other with those methods, plugs in; this package imports
-// nothing of smg but spec.
+// ones here (restore.Embedder, smg.Embedder, smg.Summarizer), so that any
+// value of this package, or any other with those methods, plugs in; this
+// package imports nothing of smg but spec.
 //
 // Vectors are stored in a memory's file as spec/smg-v1.md §8.3 says, by
 // [spec.EncodeVector]; [Cosine] compares two of them.
@@ -35,8 +35,11 @@ type Embedder interface {
 }
 
 // A Summarizer writes a summary of text in at most maxWords words.
+// ChatModel names the model, as a memory's archive block records it
+// (summaryModel).
 type Summarizer interface {
 	Summarize(ctx context.Context, text string, maxWords int) (string, error)
+	ChatModel() string
 }
 
 // Cosine returns the cosine similarity of a and b, in [-1, 1]: their dot
