@@ -22,7 +22,7 @@ type Embedder = restore.Embedder
 // ErrEmbedding reports turns that could not be embedded. The turns are in
 // the memory all the same, without vectors: [Memory.EmbedMissing] embeds
 // them later.
-var ErrEmbedding = errors.New("embedding turns")
+var ErrEmbedding = errors.New("embedding")
 
 // ErrInvalidEmbedding reports a vector the memory cannot keep: empty, not
 // finite, or of other dimensions than the memory's vectors of the same
@@ -80,8 +80,9 @@ func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string) (in
 	return stored, nil
 }
 
-// turnList names turns in an error: "turn 7", "turns 7 to 12" (not all
-// of them, when some had no content).
+// turnList names turns in an error, after ErrEmbedding ("embedding turn
+// 7"): "turn 7", "turns 7 to 12" (not all of them, when some had no
+// content).
 func turnList(nums []int) string {
 	if len(nums) == 1 {
 		return fmt.Sprintf("turn %d", nums[0])

@@ -2,107 +2,32 @@ package smg_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/provider"
+	"github.com/smg-memory/smg/smg/smgtest"
 )
 
 // The memory's client is a smg.Embedder.
 var _ smg.Embedder = (*provider.OpenAI)(nil)
 
-// synonyms are the test server's meanings: words of one meaning get one
-// vector.
-var synonyms = map[string]string{
-	"car": "vehicle", "automobile": "vehicle", "sedan": "vehicle",
-	"bought": "buy", "purchased": "buy", "purchase": "buy",
-}
-
-var fillerWords = map[string]bool{"a": true, "the": true, "i": true, "which": true, "was": true, "with": true}
-
-// meaningVector is the test server's embedding of a text: a bag of its
-// words' meanings, hashed into 256 dimensions.
-func meaningVector(s string) []float32 {
-	v := make([]float32, 256)
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if fillerWords[w] {
-			continue
-		}
-		if m, ok := synonyms[w]; ok {
-			w = "meaning:" + m
-		}
-		h := fnv.New32a()
-		h.Write([]byte(w))
-		v[h.Sum32()%255]++
-	}
-	v[255] = 0.01 // never zero
-	return v
-}
-
-// providerServer is an OpenAI-compatible server: its embeddings are
-// meaningVector, and its summary of a text (see summarize_test.go) is
-// "Zeppelin notes: " and the text's first line. fail, while set, makes it
-// answer with that status.
-type providerServer struct {
-	*httptest.Server
-	requests atomic.Int32
-	inputs   atomic.Int32
-	fail     atomic.Int32
-}
-
-// newProviderServer returns a test server and a client of it, of the
-// embedding model meaning-256 and the chat model summ-1.
-func newProviderServer(t *testing.T) (*providerServer, *provider.OpenAI) {
+// newProviderServer starts a server of smgtest.MeaningVector, whose
+// summaries are zeppelin's (summarize_test.go), and returns a client of it
+// that never retries.
+func newProviderServer(t *testing.T) (*smgtest.ProviderServer, *provider.OpenAI) {
 	t.Helper()
-	s := &providerServer{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.requests.Add(1)
-		if st := s.fail.Load(); st != 0 {
-			http.Error(w, `{"error":{"message":"the model is loading"}}`, int(st))
-			return
-		}
-		var req struct {
-			Model    string
-			Input    []string
-			Messages []struct{ Role, Content string }
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		switch {
-		case r.URL.Path == "/v1/embeddings" && req.Model == "meaning-256":
-			s.inputs.Add(int32(len(req.Input)))
-			data := make([]map[string]any, len(req.Input))
-			for i, in := range req.Input {
-				data[i] = map[string]any{"object": "embedding", "index": i, "embedding": meaningVector(in)}
-			}
-			json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
-		case r.URL.Path == "/v1/chat/completions" && req.Model == "summ-1" && len(req.Messages) == 2:
-			_, text, _ := strings.Cut(req.Messages[1].Content, "\n\n")
-			json.NewEncoder(w).Encode(map[string]any{
-				"object":  "chat.completion",
-				"choices": []map[string]any{{"index": 0, "message": map[string]any{"role": "assistant", "content": zeppelin(text)}}},
-			})
-		default:
-			http.Error(w, "bad request", http.StatusBadRequest)
-		}
-	}))
-	t.Cleanup(s.Close)
+	s := smgtest.NewProviderServer(t)
+	s.Summarize = zeppelin
 	c, err := provider.NewOpenAI(provider.Config{
-		BaseURL: s.URL + "/v1", EmbedModel: "meaning-256", ChatModel: "summ-1", APIKey: "test-key",
+		BaseURL: s.BaseURL(), EmbedModel: smgtest.EmbeddingModel, ChatModel: smgtest.ChatModel, APIKey: "test-key",
 		MaxRetries: -1, Backoff: time.Millisecond,
 	})
 	if err != nil {
@@ -144,7 +69,7 @@ func TestEmbedderEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := srv.requests.Load(); n != 3 {
+	if n := srv.Requests.Load(); n != 3 {
 		t.Errorf("%d requests for 3 turns", n)
 	}
 	r, err = m.Context(ctx, carQuestion, nil)
@@ -174,7 +99,7 @@ func TestEmbedderEndToEnd(t *testing.T) {
 	if err := m.Save(name, nil); err != nil {
 		t.Fatal(err)
 	}
-	before := srv.requests.Load()
+	before := srv.Requests.Load()
 	opened, err := smg.Open(name, &smg.OpenOptions{Embedder: c})
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +111,7 @@ func TestEmbedderEndToEnd(t *testing.T) {
 	if !hasTurn(r, 2) {
 		t.Errorf("the opened memory lacks turn 2:\n%s", r.Text)
 	}
-	if n := srv.requests.Load() - before; n != 1 {
+	if n := srv.Requests.Load() - before; n != 1 {
 		t.Errorf("%d requests for a question on an opened memory, want 1", n)
 	}
 	// More turns after opening: the file's vectors and the new one.
@@ -213,10 +138,10 @@ func TestIngestAllEmbedsInBatches(t *testing.T) {
 		t.Fatalf("IngestAll = %d, %v", n, err)
 	}
 	// 299 texts: 256 then 43, in requests of 64.
-	if got := srv.requests.Load(); got != 4+1 {
+	if got := srv.Requests.Load(); got != 4+1 {
 		t.Errorf("%d requests, want 5", got)
 	}
-	if got := srv.inputs.Load(); got != 299 {
+	if got := srv.Inputs.Load(); got != 299 {
 		t.Errorf("%d texts embedded, want 299", got)
 	}
 	vi := m.Document().DeepArchive.VectorIndex
@@ -234,13 +159,48 @@ func TestIngestAllEmbedsInBatches(t *testing.T) {
 	}
 }
 
+// TestIngestDeferred checks that turns ingested with their embedding
+// deferred cost no request until EmbedMissing, which embeds them all at
+// once.
+func TestIngestDeferred(t *testing.T) {
+	ctx := context.Background()
+	srv, c := newProviderServer(t)
+	m := smg.New(&smg.Options{Embedder: c})
+	for _, tu := range carTurns {
+		if err := m.IngestDeferred(ctx, tu); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.IngestDeferred(ctx, smg.Turn{Role: "narrator", Content: "x"}); !errors.Is(err, smg.ErrInvalidTurn) {
+		t.Errorf("IngestDeferred of an invalid turn = %v", err)
+	}
+	if n := srv.Requests.Load(); n != 0 || m.Turns() != 3 || m.Document().DeepArchive.VectorIndex != nil {
+		t.Fatalf("%d requests, %d turns, before EmbedMissing", n, m.Turns())
+	}
+	if n, err := m.EmbedMissing(ctx); n != 3 || err != nil {
+		t.Fatalf("EmbedMissing = %d, %v", n, err)
+	}
+	if n := srv.Requests.Load(); n != 1 {
+		t.Errorf("%d requests for 3 turns deferred, want 1", n)
+	}
+	r, err := m.Context(ctx, carQuestion, nil)
+	if err != nil || !hasTurn(r, 2) {
+		t.Fatalf("Context = %v, %v", r, err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := m.IngestDeferred(cancelled, carTurns[0]); !errors.Is(err, context.Canceled) || m.Turns() != 3 {
+		t.Errorf("IngestDeferred with a cancelled context = %v, %d turns", err, m.Turns())
+	}
+}
+
 // TestIngestEmbeddingFails checks that a turn whose embedding fails is
 // kept, the failure reported, and the vector made later.
 func TestIngestEmbeddingFails(t *testing.T) {
 	ctx := context.Background()
 	srv, c := newProviderServer(t)
 	m := smg.New(&smg.Options{Embedder: c})
-	srv.fail.Store(http.StatusServiceUnavailable)
+	srv.Fail.Store(http.StatusServiceUnavailable)
 	err := m.Ingest(ctx, carTurns[1])
 	if !errors.Is(err, smg.ErrEmbedding) {
 		t.Fatalf("Ingest = %v, want ErrEmbedding", err)
@@ -269,7 +229,7 @@ func TestIngestEmbeddingFails(t *testing.T) {
 		t.Errorf("Context with no vectors at all: %v, warnings %q", err, r.Warnings)
 	}
 
-	srv.fail.Store(0)
+	srv.Fail.Store(0)
 	if n, err := m.EmbedMissing(ctx); n != 4 || err != nil {
 		t.Fatalf("EmbedMissing = %d, %v", n, err)
 	}
@@ -285,7 +245,7 @@ func TestIngestEmbeddingFails(t *testing.T) {
 	}
 
 	// The provider fails at question time: a context all the same.
-	srv.fail.Store(http.StatusTooManyRequests)
+	srv.Fail.Store(http.StatusTooManyRequests)
 	r, err = m.Context(ctx, carQuestion, nil)
 	if err != nil {
 		t.Fatalf("a failing provider failed the context: %v", err)

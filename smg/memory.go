@@ -218,6 +218,25 @@ func (m *Memory) Ingest(ctx context.Context, t Turn) error {
 	return errors.Join(err, m.summarizeSealed(ctx, sealed))
 }
 
+// IngestDeferred adds one turn as [Memory.Ingest] does, but leaves its
+// embedding to [Memory.EmbedMissing], whatever the memory's [Embedder]. A
+// program that adds many turns one at a time (an import that reports its
+// progress, or skips the turns that fail) calls it for each and
+// EmbedMissing once at the end: a few requests to the embedder instead of
+// one a turn, and, when the embedder is down, one failure instead of one
+// a turn. Until then the turn has no vector, and contexts find it by full
+// text only.
+func (m *Memory) IngestDeferred(ctx context.Context, t Turn) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	first, _, sealed, err := m.add(ctx, []Turn{t}, false)
+	if err != nil || first == 0 {
+		return err
+	}
+	return m.summarizeSealed(ctx, sealed)
+}
+
 // IngestAll adds turns in order. It stops at the first turn that fails, or
 // when ctx is done, and returns how many it added. Ingesting turns one at a
 // time, or in several calls, gives the same memory. A memory that is off

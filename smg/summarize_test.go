@@ -77,8 +77,8 @@ func TestSummarizeBlocksEndToEnd(t *testing.T) {
 	if n != 2 || err != nil {
 		t.Fatalf("SummarizeBlocks = %d, %v; want the 2 closed blocks", n, err)
 	}
-	if srv.requests.Load() != 2 {
-		t.Errorf("%d requests for 2 blocks", srv.requests.Load())
+	if srv.Requests.Load() != 2 {
+		t.Errorf("%d requests for 2 blocks", srv.Requests.Load())
 	}
 	doc := m.Document()
 	checkBlocks(t, doc, 2, "summ-1")
@@ -88,8 +88,8 @@ func TestSummarizeBlocksEndToEnd(t *testing.T) {
 	if err := smg.Validate(doc, nil); err != nil {
 		t.Fatalf("the document is not valid: %v", err)
 	}
-	if n, err := m.SummarizeBlocks(ctx); n != 0 || err != nil || srv.requests.Load() != 2 {
-		t.Errorf("SummarizeBlocks again = %d, %v after %d requests; want 0 and no request", n, err, srv.requests.Load())
+	if n, err := m.SummarizeBlocks(ctx); n != 0 || err != nil || srv.Requests.Load() != 2 {
+		t.Errorf("SummarizeBlocks again = %d, %v after %d requests; want 0 and no request", n, err, srv.Requests.Load())
 	}
 
 	// The live index finds a word that only the model's summary holds.
@@ -134,7 +134,7 @@ func TestSummarizeBlocksEndToEnd(t *testing.T) {
 func TestSummarizeBlocksServerFails(t *testing.T) {
 	ctx := context.Background()
 	srv, c := newProviderServer(t)
-	srv.fail.Store(http.StatusServiceUnavailable)
+	srv.Fail.Store(http.StatusServiceUnavailable)
 	m := smg.New(&smg.Options{Config: smg.Config{BlockSize: 2}})
 	if _, err := m.IngestAll(ctx, parcelTurns(1, 11)); err != nil {
 		t.Fatal(err)
@@ -162,7 +162,7 @@ func TestSummarizeBlocksServerFails(t *testing.T) {
 	if !strings.Contains(err.Error(), "5 blocks; block-0001; block-0002") {
 		t.Errorf("the message %q does not name the blocks", err)
 	}
-	if got := srv.requests.Load(); got != 3 {
+	if got := srv.Requests.Load(); got != 3 {
 		t.Errorf("%d requests, want 3: the rest are not tried after 3 failures in a row", got)
 	}
 	checkBlocks(t, opened.Document(), 0, "")
@@ -173,7 +173,7 @@ func TestSummarizeBlocksServerFails(t *testing.T) {
 		t.Fatalf("the file is not valid: %v", err)
 	}
 
-	srv.fail.Store(0)
+	srv.Fail.Store(0)
 	if n, err := opened.SummarizeBlocks(ctx); n != 5 || err != nil {
 		t.Fatalf("SummarizeBlocks with the server back = %d, %v", n, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/provider"
 )
 
 // version is the version of the smg command.
@@ -32,6 +33,10 @@ type app struct {
 	// limits bound what the commands read; zero fields take the library's
 	// defaults. Tests lower them to read hostile files quickly.
 	limits smg.Limits
+	// tuneProvider, when set, adjusts the configuration of the model
+	// provider read from the environment: tests make one that fails fail
+	// at once, without waiting to try again.
+	tuneProvider func(*provider.Config)
 
 	// started is set when a command's own code starts to run: an error
 	// that comes before is a usage error.
@@ -57,9 +62,16 @@ The password of an encrypted file is read from the environment variable
 SMG_PASSWORD or, when it is unset or empty, asked for on the terminal
 without echo. It is never taken from a flag.
 
+A model provider of embeddings is optional: with SMG_PROVIDER_URL (an
+OpenAI-compatible API's root, like http://localhost:11434/v1 for Ollama)
+and/or SMG_EMBED_MODEL set, and SMG_API_KEY when the server wants a key,
+ingest, remember, context, search and mcp use it ('smg embed --help');
+--no-provider does without it for one run.
+
 Exit codes:
   0  success
-  1  any other failure (I/O, and the unexpected)
+  1  any other failure (I/O, a model provider that fails, and the
+     unexpected)
   2  usage error: unknown command or flag, missing argument, bad flag value
   3  invalid input: not an smg file, unsupported version, malformed,
      truncated, over a limit, invalid, tampered, not encrypted (decrypt),
@@ -97,6 +109,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.archiveCommand(),
 		a.contextCommand(),
 		a.searchCommand(),
+		a.embedCommand(),
 		a.toolsCommand(),
 		a.mcpCommand(),
 		a.demoCommand(),

@@ -39,14 +39,19 @@ User" and "About This Workspace", and take at most --fact-budget tokens.
 --scope keeps only the facts of the scopes named ("user", "user:dana",
 "workspace:crawler"…; a scope holds those within it). --as adds a
 collaborator's private part of FILE, asking for its password when it is
-sealed (or reading it from ` + privateEnv + `), and no one else's.`
+sealed (or reading it from ` + privateEnv + `), and no one else's.
+
+With a model provider of embeddings (see 'smg embed --help'), the question
+is embedded, and the turns nearest it in meaning are found too, when the
+file holds vectors of the provider's model. A provider that fails costs
+the vectors, never the context: a warning says so.`
 
 func (a *app) contextCommand() *cobra.Command {
 	var budget, factBudget int
 	var tokenizer string
 	var with, scopes []string
 	var as string
-	var asJSON, noCache bool
+	var asJSON, noCache, noProvider bool
 	cmd := &cobra.Command{
 		Use:   "context FILE QUESTION",
 		Short: "Assemble the context for a question inside a token budget, with its provenance",
@@ -65,10 +70,14 @@ func (a *app) contextCommand() *cobra.Command {
 					return usageErrorf("--scope: %v", err)
 				}
 			}
+			emb, err := a.embedder(noProvider)
+			if err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			var memories []*smg.Memory
 			for _, name := range append([]string{args[0]}, with...) {
-				m, err := a.openIndexed(ctx, name, noCache)
+				m, err := a.openIndexed(ctx, name, noCache, emb)
 				if err != nil {
 					return err
 				}
@@ -88,6 +97,9 @@ func (a *app) contextCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			for _, w := range res.Warnings {
+				fmt.Fprintf(a.stderr, "smg: warning: %s\n", w)
+			}
 			if asJSON {
 				return a.writeJSON(res)
 			}
@@ -102,6 +114,7 @@ func (a *app) contextCommand() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the context and its provenance as JSON")
 	cmd.Flags().StringVar(&as, "as", "", "compose FILE's memory with this collaborator's private part (see 'smg collaborators')")
 	cmd.Flags().BoolVar(&noCache, "no-index-cache", false, "neither read nor write the index cache beside FILE")
+	noProviderFlag(cmd, &noProvider)
 	return cmd
 }
 
@@ -123,9 +136,10 @@ func fileAndText(what, example string) cobra.PositionalArgs {
 
 // openIndexed opens the named memory and waits until its index holds every
 // turn: a command run once should give the whole answer, and the cache it
-// leaves (unless noCache) makes the next run fast.
-func (a *app) openIndexed(ctx context.Context, name string, noCache bool) (*smg.Memory, error) {
-	opts := &smg.OpenOptions{Decode: *a.decodeOptions(name)}
+// leaves (unless noCache) makes the next run fast. emb, when not nil,
+// embeds the questions asked of it.
+func (a *app) openIndexed(ctx context.Context, name string, noCache bool, emb smg.Embedder) (*smg.Memory, error) {
+	opts := &smg.OpenOptions{Decode: *a.decodeOptions(name), Embedder: emb}
 	if !noCache {
 		opts.IndexCache = smg.IndexCacheDir(name)
 	}

@@ -60,6 +60,8 @@ them. FILE must not exist.`,
 			if err != nil {
 				return err
 			}
+			// Never a model provider, even when the environment names
+			// one: the demo stays offline, and prints the same every time.
 			m := smg.New(&smg.Options{ProjectName: "shop"})
 			n := 0
 			for _, c := range res.Conversations {
@@ -85,7 +87,7 @@ them. FILE must not exist.`,
 			// Answer from the file, as smg context would: what the demo
 			// shows is what was saved. Without a cache, so that the demo
 			// leaves only the file it names.
-			saved, err := a.openIndexed(ctx, out, true)
+			saved, err := a.openIndexed(ctx, out, true, nil)
 			if err != nil {
 				return err
 			}

@@ -12,7 +12,7 @@ import (
 // Exit statuses; main.go and the root command's help document them.
 const (
 	exitOK       = 0
-	exitFailure  = 1 // I/O, and the unexpected
+	exitFailure  = 1 // I/O, a model provider that fails, and the unexpected
 	exitUsage    = 2 // unknown command or flag, missing argument, bad flag value
 	exitInvalid  = 3 // the input is not a valid smg file, or not in the state the command needs
 	exitPassword = 4 // no password, a wrong one, or two entries that differ
@@ -74,11 +74,14 @@ func exitStatus(err error) (status int, hint string) {
 	}
 	var ue *usageError
 	var pe *passwordError
+	var ee *embeddingError
 	switch {
 	case errors.As(err, &ue):
 		return exitUsage, fmt.Sprintf("run '%s --help' for usage", cmp.Or(ue.command, "smg"))
 	case errors.As(err, &pe):
 		return exitPassword, ""
+	case errors.As(err, &ee):
+		return exitFailure, ee.hint()
 	case errors.Is(err, smg.ErrWrongPassword) && errors.As(err, new(*smg.PrivateError)):
 		return exitPassword, "check the password of the private part; " + privateEnv + ", when set, is used instead of asking"
 	case errors.Is(err, smg.ErrNotCollaborator):

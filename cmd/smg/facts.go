@@ -20,10 +20,14 @@ import (
 // fileMemory opens the memory of the named file to change it. With
 // create, a missing file (and its folder, like ~/.smg) is a new memory of
 // those options, written at the first change. An encrypted file asks for
-// its password and is written encrypted again.
-func (a *app) fileMemory(name string, create *smg.Options) (*smg.FileMemory, error) {
-	opts := &smg.FileOptions{Open: smg.OpenOptions{Decode: *a.decodeOptions(name)}, Create: create}
+// its password and is written encrypted again. emb, when not nil, embeds
+// the memory's new turns, facts and questions.
+func (a *app) fileMemory(name string, create *smg.Options, emb smg.Embedder) (*smg.FileMemory, error) {
+	opts := &smg.FileOptions{Open: smg.OpenOptions{Decode: *a.decodeOptions(name), Embedder: emb}}
 	if create != nil {
+		c := *create
+		c.Embedder = emb
+		opts.Create = &c
 		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
 			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 				return nil, err
@@ -35,7 +39,7 @@ func (a *app) fileMemory(name string, create *smg.Options) (*smg.FileMemory, err
 
 func (a *app) rememberCommand() *cobra.Command {
 	var category, scope, reasoning, private string
-	var pin, asJSON, seal bool
+	var pin, asJSON, seal, noProvider bool
 	cmd := &cobra.Command{
 		Use:   "remember FILE FACT",
 		Short: "Save a fact about the user or the workspace in a memory",
@@ -47,7 +51,9 @@ is: user (the default, or the memory's own scope), user:NAME,
 workspace:NAME, drive:, app:, team: or file:NAME.
 
 A fact the memory already holds is not saved again: remember prints the
-one it holds. A fact that contradicts a current one ("User lives in
+one it holds. With a model provider of embeddings (see 'smg embed --help'),
+a fact whose vector is nearly that of a saved one (cosine above 0.95) is
+one it holds too. A fact that contradicts a current one ("User lives in
 Berlin" after "User lives in Paris") supersedes it; the old one stays,
 no longer valid. Facts of the categories identity, preference and
 relationship are in every context; the others are found by search.`,
@@ -56,7 +62,11 @@ relationship are in every context; the others are found by search.`,
 			if seal && private == "" {
 				return usageErrorf("--seal seals a private part: name it with --private (without it the fact would be shared, in the clear)")
 			}
-			f, err := a.fileMemory(args[0], &smg.Options{})
+			emb, err := a.embedder(noProvider)
+			if err != nil {
+				return err
+			}
+			f, err := a.fileMemory(args[0], &smg.Options{}, emb)
 			if err != nil {
 				return err
 			}
@@ -97,6 +107,7 @@ relationship are in every context; the others are found by search.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was saved as JSON")
 	cmd.Flags().StringVar(&private, "private", "", "save it in this collaborator's private part (see 'smg collaborators')")
 	cmd.Flags().BoolVar(&seal, "seal", false, "with --private: seal the part with its owner's password ("+privateEnv+")")
+	noProviderFlag(cmd, &noProvider)
 	return cmd
 }
 
@@ -117,7 +128,7 @@ func (a *app) nodesChange(use, short, long, done string, change func(ctx context
 			return nil
 		},
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			f, err := a.fileMemory(args[0], nil)
+			f, err := a.fileMemory(args[0], nil, nil)
 			if err != nil {
 				return err
 			}

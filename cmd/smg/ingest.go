@@ -26,7 +26,7 @@ type input struct {
 
 func (a *app) ingestCommand() *cobra.Command {
 	var out, format, project string
-	var strict, split bool
+	var strict, split, noProvider bool
 	cmd := &cobra.Command{
 		Use:   "ingest INPUT... -o FILE.smg",
 		Short: "Build a memory from conversations, or add them to one",
@@ -55,7 +55,15 @@ An export or a session file can hold several conversations, each with an id.
 A malformed turn is reported with its file and position and skipped; with
 --strict it fails the whole run. Either way FILE.smg is the old memory or the
 complete new one, never a partial one. With --split each conversation of the
-inputs becomes its own memory, FILE-ID.smg.`,
+inputs becomes its own memory, FILE-ID.smg.
+
+With a model provider of embeddings (see 'smg embed --help'), unless
+--no-provider, ingest embeds the turns of FILE.smg that have no vector of
+its model, all at once before it saves: those it adds, and those of a
+memory made without the provider, or with another model. When the
+provider fails, the memory is saved all the same, with every turn, and
+ingest fails (exit status 1): 'smg embed FILE.smg' embeds what lacks a
+vector later.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("missing INPUT")
@@ -66,6 +74,10 @@ inputs becomes its own memory, FILE-ID.smg.`,
 			f, err := importer.ParseFormat(format)
 			if err != nil {
 				return usageErrorf("%v", err)
+			}
+			emb, err := a.embedder(noProvider)
+			if err != nil {
+				return err
 			}
 			// Read every input before touching the output: a failure in
 			// strict mode leaves it as it was.
@@ -91,13 +103,28 @@ inputs becomes its own memory, FILE-ID.smg.`,
 			}
 			bar := a.progressBar(total)
 			defer bar.finish()
-			if !split {
-				return a.ingestInto(cmd.Context(), out, project, inputs, strict, bar)
-			}
-			for i, in := range inputs {
-				if err := a.ingestInto(cmd.Context(), splitName(out, in.conv.ID, i+1), project, inputs[i:i+1], strict, bar); err != nil {
-					return err
+			names, groups := []string{out}, [][]input{inputs}
+			if split {
+				names, groups = nil, nil
+				for i, in := range inputs {
+					names, groups = append(names, splitName(out, in.conv.ID, i+1)), append(groups, inputs[i:i+1])
 				}
+			}
+			// Once the provider fails, the memories after are saved
+			// without vectors rather than making it fail again for each.
+			var failed *embeddingError
+			for i, name := range names {
+				err := a.ingestInto(cmd.Context(), name, project, groups[i], strict, bar, emb)
+				if e, ok := errors.AsType[*embeddingError](err); ok && failed == nil {
+					failed, emb = e, nil
+				} else if err != nil {
+					return err
+				} else if failed != nil {
+					failed.files = append(failed.files, name)
+				}
+			}
+			if failed != nil {
+				return failed
 			}
 			return nil
 		}),
@@ -107,23 +134,26 @@ inputs becomes its own memory, FILE-ID.smg.`,
 	cmd.Flags().BoolVar(&strict, "strict", false, "fail on the first malformed turn instead of skipping it")
 	cmd.Flags().BoolVar(&split, "split", false, "write one memory per conversation, FILE-ID.smg")
 	cmd.Flags().StringVar(&project, "project", "", "the project name of a new memory")
+	noProviderFlag(cmd, &noProvider)
 	_ = cmd.MarkFlagRequired("output")
 	return cmd
 }
 
 // ingestInto adds conversations to the memory in the named file, or to a
-// new one, and saves it.
-func (a *app) ingestInto(ctx context.Context, name, project string, inputs []input, strict bool, bar *progress) error {
+// new one, and saves it. With emb, it embeds the memory's turns that lack
+// a vector before it saves; when that fails, it saves all the same and
+// returns an *embeddingError.
+func (a *app) ingestInto(ctx context.Context, name, project string, inputs []input, strict bool, bar *progress, emb smg.Embedder) error {
 	var m *smg.Memory
 	var password []byte // of an encrypted memory, which stays encrypted
 	before := 0
 	if _, err := os.Stat(name); err == nil {
-		if m, err = smg.Open(name, &smg.OpenOptions{Decode: *a.keepingPassword(name, &password)}); err != nil {
+		if m, err = smg.Open(name, &smg.OpenOptions{Decode: *a.keepingPassword(name, &password), Embedder: emb}); err != nil {
 			return err
 		}
 		before = m.Turns()
 	} else if errors.Is(err, fs.ErrNotExist) {
-		m = smg.New(&smg.Options{ProjectName: project})
+		m = smg.New(&smg.Options{ProjectName: project, Embedder: emb})
 	} else {
 		return err
 	}
@@ -132,7 +162,7 @@ func (a *app) ingestInto(ctx context.Context, name, project string, inputs []inp
 	}
 	for _, in := range inputs {
 		for i, t := range in.conv.Turns {
-			if err := m.Ingest(ctx, t); err != nil {
+			if err := m.IngestDeferred(ctx, t); err != nil {
 				if strict || !errors.Is(err, smg.ErrInvalidTurn) {
 					return fmt.Errorf("%s: turn %d: %w", in.file, i+1, err)
 				}
@@ -140,6 +170,12 @@ func (a *app) ingestInto(ctx context.Context, name, project string, inputs []inp
 			}
 			bar.add()
 		}
+	}
+	// All the turns at once, before the one save: a few requests to the
+	// provider, and what it embedded before failing is saved too.
+	embedded, embedErr := m.EmbedMissing(ctx)
+	if embedErr != nil && !errors.Is(embedErr, smg.ErrEmbedding) {
+		return embedErr // not the provider's: the memory could not be read
 	}
 	var opts *smg.EncodeOptions
 	if password != nil {
@@ -149,8 +185,15 @@ func (a *app) ingestInto(ctx context.Context, name, project string, inputs []inp
 		return err
 	}
 	doc := m.Document()
-	fmt.Fprintf(a.stdout, "%s: %d turns (%d new), %d nodes, %d edges, %d artifacts\n", name, doc.Metadata.TotalExchanges,
+	fmt.Fprintf(a.stdout, "%s: %d turns (%d new), %d nodes, %d edges, %d artifacts", name, doc.Metadata.TotalExchanges,
 		doc.Metadata.TotalExchanges-before, len(doc.SemanticGraph.Nodes), len(doc.SemanticGraph.Edges), len(doc.ArtifactVault.Artifacts))
+	if emb != nil {
+		fmt.Fprintf(a.stdout, ", %d turns embedded (%s)", embedded, emb.Model())
+	}
+	fmt.Fprintln(a.stdout)
+	if embedErr != nil {
+		return &embeddingError{files: []string{name}, err: fmt.Errorf("%s: the turns are saved, but not all their vectors: %w", name, embedErr)}
+	}
 	return nil
 }
 

@@ -6,7 +6,8 @@
 // to them):
 //
 //	0  success
-//	1  any other failure: I/O, and the unexpected
+//	1  any other failure: I/O, a model provider that fails, and the
+//	   unexpected
 //	2  usage error: unknown command or flag, missing argument, bad flag value
 //	3  invalid input: not an smg file, unsupported version, malformed,
 //	   truncated, over a limit, invalid, tampered, not encrypted (decrypt),
@@ -16,7 +17,9 @@
 //
 // The password of an encrypted file comes from the environment variable
 // SMG_PASSWORD or, when it is unset or empty, from a prompt on the
-// terminal; never from a flag.
+// terminal; never from a flag. The optional model provider of embeddings
+// comes from SMG_PROVIDER_URL, SMG_EMBED_MODEL and SMG_API_KEY (see
+// provider.go).
 package main
 
 import "os"

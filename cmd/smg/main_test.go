@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/provider"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/golden")
@@ -55,6 +56,8 @@ func runWith(t testing.TB, env map[string]string, answers []string, lim smg.Limi
 			return []byte(p), nil
 		},
 		limits: lim,
+		// A provider that fails fails at once: the tests never wait.
+		tuneProvider: func(c *provider.Config) { c.MaxRetries = -1 },
 	}
 	status := a.run(args)
 	return result{status: status, stdout: stdout.String(), stderr: stderr.String()}

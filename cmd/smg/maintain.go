@@ -66,7 +66,7 @@ same changes and writes nothing.`,
 					return err
 				}
 			} else {
-				f, err := a.fileMemory(args[0], nil)
+				f, err := a.fileMemory(args[0], nil, nil)
 				if err != nil {
 					return err
 				}

@@ -36,10 +36,14 @@ seconds for the lock gets an error instead. An encrypted file stays
 encrypted; its password comes from SMG_PASSWORD (or the terminal, when
 there is one; an MCP client usually gives none).
 
+With a model provider of embeddings (see 'smg embed --help'), the turns
+and facts saved get vectors, and searches and contexts use them.
+
 Stdout carries the protocol and nothing else; messages go to stderr.`
 
 func (a *app) mcpCommand() *cobra.Command {
 	var memory, workspace string
+	var noProvider bool
 	cmd := &cobra.Command{
 		Use:   "mcp --memory FILE [--workspace FILE]",
 		Short: "Serve the memory tools to an MCP client over stdio",
@@ -52,14 +56,18 @@ func (a *app) mcpCommand() *cobra.Command {
 			if workspace != "" && sameFile(memory, workspace) {
 				return usageErrorf("--memory and --workspace name the same file, %s", memory)
 			}
-			user, err := a.fileMemory(memory, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeUser}})
+			emb, err := a.embedder(noProvider)
+			if err != nil {
+				return err
+			}
+			user, err := a.fileMemory(memory, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeUser}}, emb)
 			if err != nil {
 				return err
 			}
 			defer user.Close()
 			var ws *smg.FileMemory
 			if workspace != "" {
-				if ws, err = a.fileMemory(workspace, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeWorkspace}}); err != nil {
+				if ws, err = a.fileMemory(workspace, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeWorkspace}}, emb); err != nil {
 					return err
 				}
 				defer ws.Close()
@@ -75,6 +83,7 @@ func (a *app) mcpCommand() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&memory, "memory", "", "the user's memory `FILE` (created when it does not exist)")
 	cmd.Flags().StringVar(&workspace, "workspace", "", "a workspace's memory `FILE`, for facts of a workspace scope (created when it does not exist)")
+	noProviderFlag(cmd, &noProvider)
 	return cmd
 }
 

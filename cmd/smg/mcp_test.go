@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/provider"
 	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/smg/tools"
 )
@@ -90,11 +91,16 @@ func startMCP(t testing.TB, ctx context.Context, args ...string) *mcpServer {
 	return startMCPEnv(t, ctx, nil, args...)
 }
 
-// startMCPEnv is startMCP with env added to the process's environment.
+// startMCPEnv is startMCP with env added to the process's environment,
+// from which a model provider is left out.
 func startMCPEnv(t testing.TB, ctx context.Context, env []string, args ...string) *mcpServer {
 	t.Helper()
 	cmd := exec.Command(smgBinary(t), append([]string{"mcp"}, args...)...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return k == provider.EnvURL || k == provider.EnvEmbedModel || k == provider.EnvChatModel
+	})
+	cmd.Env = append(cmd.Env, env...)
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "smg-test", Version: "0"}, nil)

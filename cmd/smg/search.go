@@ -12,7 +12,7 @@ import (
 
 func (a *app) searchCommand() *cobra.Command {
 	var limit int
-	var asJSON, noCache bool
+	var asJSON, noCache, noProvider bool
 	cmd := &cobra.Command{
 		Use:   "search FILE TEXT",
 		Short: "Full-text search over a memory's nodes, turns and archive blocks",
@@ -24,14 +24,23 @@ summary.
 
 It waits until every turn is indexed. The index is cached beside the file
 as context does (see 'smg context --help'); --no-index-cache neither reads
-nor writes the cache.`,
+nor writes the cache.
+
+With a model provider of embeddings (see 'smg embed --help'), the turns
+nearest TEXT in meaning are found too, when the file holds vectors of the
+provider's model; the scores are then on a context's scale. A provider
+that fails costs the vectors, silently.`,
 		Args: fileAndText("TEXT", "the words to look for"),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			if limit < 1 {
 				return usageErrorf("--limit must be at least 1, not %d", limit)
 			}
+			emb, err := a.embedder(noProvider)
+			if err != nil {
+				return err
+			}
 			ctx := cmd.Context()
-			m, err := a.openIndexed(ctx, args[0], noCache)
+			m, err := a.openIndexed(ctx, args[0], noCache, emb)
 			if err != nil {
 				return err
 			}
@@ -52,6 +61,7 @@ nor writes the cache.`,
 	cmd.Flags().IntVarP(&limit, "limit", "n", 10, "the most hits to print")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the hits as JSON")
 	cmd.Flags().BoolVar(&noCache, "no-index-cache", false, "neither read nor write the index cache beside FILE")
+	noProviderFlag(cmd, &noProvider)
 	return cmd
 }
 

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
-	"github.com/smg-memory/smg/smg/provider"
 )
 
 // summaryReport is what summarize prints: the model, and the blocks it
@@ -51,7 +50,7 @@ one block was summarized; a block the model fails on keeps its extractive
 summary, and the command then exits 1 after writing the others.`,
 		Args: exactFiles(1),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			sum, err := a.summarizerFromEnv()
+			sum, err := a.summarizer()
 			if err != nil {
 				return err
 			}
@@ -115,26 +114,4 @@ func (a *app) printSummaries(r summaryReport) error {
 	}
 	_, err := fmt.Fprintf(a.stdout, "%s: %d blocks summarized by %s%s\n", r.File, len(r.Blocks), r.Model, left)
 	return err
-}
-
-// summarizerFromEnv is the model the environment names, as
-// [provider.FromEnv] reads it but through a.lookupEnv (tests give the
-// command its environment): SMG_PROVIDER_URL, SMG_CHAT_MODEL and
-// SMG_API_KEY. Neither of the first two set is a usage error that names
-// them.
-func (a *app) summarizerFromEnv() (*provider.OpenAI, error) {
-	env := func(key string) string {
-		v, _ := a.lookupEnv(key)
-		return v
-	}
-	cfg := provider.Config{BaseURL: env(provider.EnvURL), ChatModel: env(provider.EnvChatModel), APIKey: env(provider.EnvAPIKey)}
-	if cfg.BaseURL == "" && cfg.ChatModel == "" {
-		return nil, usageErrorf("summarize needs a model: set %s (an OpenAI-compatible API's root, such as http://localhost:11434/v1) and %s (the model), and %s if the server wants a key",
-			provider.EnvURL, provider.EnvChatModel, provider.EnvAPIKey)
-	}
-	c, err := provider.NewOpenAI(cfg)
-	if err != nil {
-		return nil, usageErrorf("%s: %v", provider.EnvURL, err)
-	}
-	return c, nil
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -125,16 +126,41 @@ var ErrNotConfigured = errors.New("provider: not configured (set SMG_PROVIDER_UR
 // of the first three gives ErrNotConfigured, so that a program can leave
 // providers off unless asked.
 func FromEnv() (*OpenAI, error) {
-	cfg := Config{
-		BaseURL:    os.Getenv(EnvURL),
-		EmbedModel: os.Getenv(EnvEmbedModel),
-		ChatModel:  os.Getenv(EnvChatModel),
-	}
-	if cfg.BaseURL == "" && cfg.EmbedModel == "" && cfg.ChatModel == "" {
-		return nil, ErrNotConfigured
+	cfg, err := ConfigFromEnv(os.LookupEnv)
+	if err != nil {
+		return nil, err
 	}
 	return NewOpenAI(cfg)
 }
+
+// ConfigFromEnv returns the configuration [FromEnv] makes its client of,
+// looking the environment variables up with lookupEnv (os.LookupEnv for
+// the process's own environment; a program that keeps its own, or a
+// test, passes another): SMG_PROVIDER_URL, SMG_EMBED_MODEL,
+// SMG_CHAT_MODEL and SMG_API_KEY or, for OpenAI's own server only,
+// OPENAI_API_KEY. A variable set to the empty string is unset; the
+// fields of what is unset are left empty, for [NewOpenAI]'s defaults. An
+// environment that sets none of the first three gives ErrNotConfigured.
+// The values are not checked: NewOpenAI checks them.
+func ConfigFromEnv(lookupEnv func(key string) (string, bool)) (Config, error) {
+	get := func(key string) string {
+		v, _ := lookupEnv(key)
+		return v
+	}
+	cfg := Config{BaseURL: get(EnvURL), EmbedModel: get(EnvEmbedModel), ChatModel: get(EnvChatModel)}
+	if cfg.BaseURL == "" && cfg.EmbedModel == "" && cfg.ChatModel == "" {
+		return Config{}, ErrNotConfigured
+	}
+	cfg.APIKey = get(EnvAPIKey)
+	if u, err := url.Parse(cmp.Or(cfg.BaseURL, DefaultBaseURL)); err == nil && cfg.APIKey == "" && isOpenAI(u) {
+		cfg.APIKey = get(EnvOpenAIKey)
+	}
+	return cfg, nil
+}
+
+// isOpenAI reports whether u is on OpenAI's own server, the only one
+// OPENAI_API_KEY is sent to.
+func isOpenAI(u *url.URL) bool { return strings.EqualFold(u.Hostname(), "api.openai.com") }
 
 // NewOpenAI returns a client of the API cfg describes. The base URL must be
 // an absolute http or https URL.
@@ -155,7 +181,7 @@ func NewOpenAI(cfg Config) (*OpenAI, error) {
 	if cfg.APIKey == "" {
 		cfg.APIKey = os.Getenv(EnvAPIKey)
 	}
-	if cfg.APIKey == "" && strings.EqualFold(u.Hostname(), "api.openai.com") {
+	if cfg.APIKey == "" && isOpenAI(u) {
 		cfg.APIKey = os.Getenv(EnvOpenAIKey)
 	}
 	if cfg.Timeout == 0 {

@@ -573,6 +573,45 @@ func TestFromEnv(t *testing.T) {
 	}
 }
 
+// TestConfigFromEnv reads an environment that is not the process's.
+func TestConfigFromEnv(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want provider.Config
+		err  error
+	}{
+		{env: nil, err: provider.ErrNotConfigured},
+		{env: map[string]string{provider.EnvURL: "", provider.EnvAPIKey: "k"}, err: provider.ErrNotConfigured},
+		{
+			env:  map[string]string{provider.EnvURL: "http://localhost:11434/v1", provider.EnvEmbedModel: "nomic-embed-text", provider.EnvOpenAIKey: "sk-openai"},
+			want: provider.Config{BaseURL: "http://localhost:11434/v1", EmbedModel: "nomic-embed-text"},
+		},
+		{
+			env:  map[string]string{provider.EnvChatModel: "gpt-4o", provider.EnvAPIKey: "k-smg", provider.EnvOpenAIKey: "sk-openai"},
+			want: provider.Config{ChatModel: "gpt-4o", APIKey: "k-smg"},
+		},
+		// OpenAI's server, by default or by name: its key.
+		{
+			env:  map[string]string{provider.EnvEmbedModel: "text-embedding-3-large", provider.EnvOpenAIKey: "sk-openai"},
+			want: provider.Config{EmbedModel: "text-embedding-3-large", APIKey: "sk-openai"},
+		},
+		{
+			env:  map[string]string{provider.EnvURL: "https://API.openai.com/v1", provider.EnvOpenAIKey: "sk-openai"},
+			want: provider.Config{BaseURL: "https://API.openai.com/v1", APIKey: "sk-openai"},
+		},
+		// Not checked here: NewOpenAI does.
+		{env: map[string]string{provider.EnvURL: "localhost:11434"}, want: provider.Config{BaseURL: "localhost:11434"}},
+	} {
+		got, err := provider.ConfigFromEnv(func(k string) (string, bool) {
+			v, ok := tc.env[k]
+			return v, ok
+		})
+		if !errors.Is(err, tc.err) || got != tc.want {
+			t.Errorf("ConfigFromEnv(%v) = %+v, %v, want %+v, %v", tc.env, got, err, tc.want, tc.err)
+		}
+	}
+}
+
 func TestCosine(t *testing.T) {
 	for _, tc := range []struct {
 		a, b []float32

@@ -1,6 +1,7 @@
 // Package smgtest provides what tests of .smg readers need: the test
-// vectors of testdata/vectors, the error each expected outcome names, and
-// cheap, deterministic encryption settings.
+// vectors of testdata/vectors, the error each expected outcome names,
+// cheap, deterministic encryption settings, and a model provider of
+// deterministic embeddings ([ProviderServer]).
 //
 // A vector file is one case. It starts with a header of "key: value" lines,
 // ends the header with an empty line, and holds the case's bytes after it,

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/provider"
+)
+
+// errNothingToEmbed ends an update that embedded nothing: the file is not
+// written.
+var errNothingToEmbed = errors.New("nothing to embed")
+
+// embedReport is what 'smg embed --json' prints.
+type embedReport struct {
+	File     string `json:"file"`
+	Model    string `json:"model"`
+	Embedded int    `json:"embedded"`
+}
+
+func (a *app) embedCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "embed FILE",
+		Short: "Embed the turns of a memory that have no vector, with the model provider of the environment",
+		Long: `Embed stores in FILE a vector of each of its turns that has none of the
+model provider's model: the turns of a memory made without a provider, or
+whose embedding failed (see 'smg ingest --help'), or all of them after a
+change of model (the vectors of the old one are dropped: those of a memory
+are of one model). It prints how many it embedded; run again, it embeds
+none and leaves the file as it is.
+
+The provider is named in the environment: SMG_PROVIDER_URL, the root of an
+OpenAI-compatible API (like http://localhost:11434/v1 for Ollama), and/or
+SMG_EMBED_MODEL, the model; SMG_API_KEY when the server wants a key. With
+one, ingest, remember, context, search and mcp embed too, unless given
+--no-provider: turns are stored with their vectors and questions are
+embedded, so that the turns nearest a question in meaning are found as
+well as those that share its words.
+
+The file is written atomically, under the lock that other smg processes (an
+MCP server) respect, and an encrypted file stays encrypted. When the
+provider fails part of the way, what it embedded is saved, and embed fails
+(exit status 1): run it again to embed the rest.`,
+		Args: exactFiles(1),
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			emb, err := a.embedder(false)
+			if err != nil {
+				return err
+			}
+			if emb == nil {
+				return usageErrorf("no model provider of embeddings: set %s (the API's root, like http://localhost:11434/v1) and/or %s (the model), and %s when the server wants a key",
+					provider.EnvURL, provider.EnvEmbedModel, provider.EnvAPIKey)
+			}
+			name := args[0]
+			f, err := a.fileMemory(name, nil, emb)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			ctx := cmdContext(cmd)
+			var n int
+			var embedErr error
+			err = f.Update(ctx, func(m *smg.Memory) error {
+				n, embedErr = m.EmbedMissing(ctx)
+				switch {
+				case n > 0:
+					return nil // saved, even when the provider failed after
+				case embedErr != nil:
+					return embedErr
+				}
+				return errNothingToEmbed
+			})
+			if err != nil && !errors.Is(err, errNothingToEmbed) && !errors.Is(err, smg.ErrEmbedding) {
+				return err // the file could not be read, or written
+			}
+			if asJSON {
+				err = a.writeJSON(embedReport{File: name, Model: emb.Model(), Embedded: n})
+			} else {
+				_, err = fmt.Fprintf(a.stdout, "%s: %d turns embedded (%s)\n", name, n, emb.Model())
+			}
+			if embedErr != nil {
+				return &embeddingError{files: []string{name}, err: fmt.Errorf("%s: %w", name, embedErr)}
+			}
+			return err
+		}),
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the file, the model and how many turns were embedded as JSON")
+	return cmd
+}
