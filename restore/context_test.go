@@ -3,8 +3,11 @@ package restore
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/smg-memory/smg/spec"
 )
 
 // checkout is the engine of the memory of the bundled coding
@@ -133,4 +136,59 @@ func TestEngineReadsReferencedCode(t *testing.T) {
 	if !strings.Contains(tu.Content, "PaymentElement") {
 		t.Errorf("turn 4 lacks its code: %q", tu.Content)
 	}
+}
+
+// TestFactsInTheBudget checks how facts the question did not find take
+// their place in a context: a fact always loaded ranks below everything
+// the question found, so it has the room of working memory's share and
+// no more; and a fact only the graph reached goes in through the turn
+// that stated it, not as a line of its own, while a fact the search found
+// has its line.
+func TestFactsInTheBudget(t *testing.T) {
+	doc := checkoutAt(t, 8, 0)[0]
+	const from = "decision-stripe-elements" // the question finds it; an edge leads to the graph's fact
+	doc.SemanticGraph.Nodes = append(doc.SemanticGraph.Nodes,
+		spec.Node{ID: "fact-nurse", Type: spec.NodeFact, Category: spec.CategoryIdentity, Label: "Dana works nights as a nurse",
+			Importance: 1, Activation: 1, FirstMentioned: 2, Mentions: []int{2}},
+		spec.Node{ID: "fact-reached", Type: spec.NodeFact, Category: spec.CategoryProject, Label: "Dana keeps receipts in a shoebox",
+			Importance: 1, Activation: 1, FirstMentioned: 4, Mentions: []int{4}},
+	)
+	doc.SemanticGraph.Edges = append(doc.SemanticGraph.Edges, spec.Edge{From: from, To: "fact-reached", Relation: spec.RelRelatedTo, Strength: 1})
+	e := newEngine(t, doc, nil)
+
+	query := "Why did we choose Stripe Elements?"
+	cands := e.candidates(query, mustSearch(t, e, query), nil, nil)
+	byKey := map[string]cand{}
+	for _, c := range cands {
+		byKey[c.key] = c
+	}
+	always, ok := byKey["n:fact-nurse"]
+	if !ok {
+		t.Fatal("the identity fact is not a candidate: it is always loaded")
+	}
+	for _, c := range cands {
+		if c.item.Kind == "turn" && c.item.Parts["search"] > 0 && c.item.Score <= always.item.Score {
+			t.Errorf("turn %d, found by the search, scores %v, not above the unfound fact always loaded (%v)", c.item.Turn, c.item.Score, always.item.Score)
+		}
+	}
+	if c, ok := byKey["n:fact-reached"]; ok {
+		t.Errorf("a fact only the graph reached has a line of its own: %+v", c.item)
+	}
+	if c := byKey[turnKey(4)]; c.item.Parts["statement"] == 0 {
+		t.Errorf("the turn that stated the fact the graph reached gets nothing from it: %+v", c.item)
+	}
+
+	found := e.candidates("receipts shoebox", mustSearch(t, e, "receipts shoebox"), nil, nil)
+	if !slices.ContainsFunc(found, func(c cand) bool { return c.key == "n:fact-reached" }) {
+		t.Error("a fact the search found has no line")
+	}
+}
+
+func mustSearch(t *testing.T, e *Engine, q string) []hit {
+	t.Helper()
+	hits, err := search(e.ix, q, searchHits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hits
 }
