@@ -86,16 +86,48 @@ const (
 )
 
 // strongest returns the k strongest of edges, strongest first, ties in
-// the order of edges. It sorts a copy only for the few nodes a spread
-// reaches: sorting every node's edges at each update of a live memory
-// cost more than the spreads it saved.
+// the order of edges: the first k of a stable sort by strength, picked
+// in one pass rather than by sorting a hub's thousands of edges.
 func strongest(edges []spec.Edge, k int) []spec.Edge {
 	if len(edges) <= k {
 		return edges
 	}
-	s := slices.Clone(edges)
-	slices.SortStableFunc(s, func(a, b spec.Edge) int { return cmp.Compare(b.Strength, a.Strength) })
-	return s[:k]
+	top := make([]int, 0, k+1)
+	for j := range edges {
+		s := edges[j].Strength
+		if len(top) == k && !(s > edges[top[k-1]].Strength) {
+			continue
+		}
+		p := len(top)
+		for p > 0 && s > edges[top[p-1]].Strength {
+			p--
+		}
+		top = slices.Insert(top, p, j)
+		if len(top) > k {
+			top = top[:k]
+		}
+	}
+	out := make([]spec.Edge, len(top))
+	for i, j := range top {
+		out[i] = edges[j]
+	}
+	return out
+}
+
+// fanout returns the edges of node id the spread follows: its
+// spreadFanout strongest, worked out once per version of the graph. e.rw
+// is held for reading.
+func (e *Engine) fanout(id string) []spec.Edge {
+	edges := e.adj[id]
+	if len(edges) <= spreadFanout {
+		return edges
+	}
+	if f, ok := e.fanouts.Load(id); ok {
+		return f.([]spec.Edge)
+	}
+	f := strongest(edges, spreadFanout)
+	e.fanouts.Store(id, f)
+	return f
 }
 
 // cand is something a context may include. Turns of one date share a
@@ -109,6 +141,10 @@ type cand struct {
 	fact  bool // a fact node's line
 	must  bool // goes in first (guaranteed)
 	src   int
+	// parts, when set, become item.Parts, rounded, if the candidate is
+	// chosen: most are not, and rounding them all cost more than
+	// choosing.
+	parts map[string]float64
 }
 
 // Source is one of the memories a context is composed from ([Compose]).
@@ -193,17 +229,21 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 		}
 		for j := range cs {
 			c := &cs[j]
-			c.item.Tokens = e.count(tk, c.key, c.text) + 1
+			if c.item.Kind == "turn" {
+				c.item.Tokens = e.turns.count(tk, c.item.Turn, c.text) + 1
+			} else {
+				c.item.Tokens = e.count(tk, c.key, c.text) + 1
+			}
 			c.src, c.item.Memory = i, s.Name
 			if len(sources) > 1 {
 				c.key = strconv.Itoa(i) + ":" + c.key
 			}
 			if boost != 1 {
 				c.item.Score = round4(c.item.Score * boost)
-				if c.item.Parts == nil {
-					c.item.Parts = map[string]float64{}
+				if c.parts == nil {
+					c.parts = map[string]float64{}
 				}
-				c.item.Parts["scope"] = boost
+				c.parts["scope"] = boost
 			}
 		}
 		cands = append(cands, cs...)
@@ -234,6 +274,9 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 	}
 	res := &Result{Text: text, Tokens: tokens, Budget: budget, Tokenizer: tk.Name(), Items: make([]Item, 0, len(chosen))}
 	for _, c := range ordered(chosen) {
+		if c.parts != nil {
+			c.item.Parts = roundAll(c.parts)
+		}
 		res.Items = append(res.Items, c.item)
 	}
 	return res, nil
@@ -299,7 +342,7 @@ func (e *Engine) candidates(query string, hits []hit, scopes []string, vec map[i
 		for depth := 1; depth <= 2; depth++ {
 			var next []string
 			for _, from := range frontier {
-				for _, ed := range strongest(e.adj[from], spreadFanout) {
+				for _, ed := range e.fanout(from) {
 					to := ed.To
 					if to == from {
 						to = ed.From
@@ -412,9 +455,18 @@ func (e *Engine) candidates(query string, hits []hit, scopes []string, vec map[i
 	// A question that names a speaker asks about what they said: when it
 	// names one, the turns of speakers it does not name count for less.
 	words := questionWords(query)
+	speakers := map[string]bool{} // whether the question names a speaker
+	nameOf := func(speaker string) bool {
+		v, ok := speakers[speaker]
+		if !ok {
+			v = names(words, speaker)
+			speakers[speaker] = v
+		}
+		return v
+	}
 	named := false
 	for n := range turnScore {
-		if t, _ := e.turn(n); names(words, t.Speaker) {
+		if t, _ := e.turn(n); nameOf(t.Speaker) {
 			named = true
 			break
 		}
@@ -422,24 +474,21 @@ func (e *Engine) candidates(query string, hits []hit, scopes []string, vec map[i
 	for _, n := range sortedKeysInt(turnScore) {
 		parts := turnScore[n]
 		s := max(parts["search"], parts["statement"], parts["neighbor"]) + vectorWeight*parts["vector"]
-		t, _ := e.turn(n)
+		t, shown, _ := e.turns.shownTurn(n)
 		if dated[n] {
 			parts["date"] = dateFactor
 			s = s*dateFactor + dateFloor
 		}
-		if named && t.Speaker != "" && !names(words, t.Speaker) {
+		if named && t.Speaker != "" && !nameOf(t.Speaker) {
 			parts["speaker"] = otherSpeaker
 			s *= otherSpeaker
 		}
-		group := ""
-		if d := dateOf(t.Timestamp); d != "" {
-			group = "[" + d + "]"
-		}
 		out = append(out, cand{
 			key:   turnKey(n),
-			text:  turnLine(t),
-			group: group,
-			item:  Item{Section: secHistory, Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp, Score: round4(s), Parts: roundAll(parts)},
+			text:  shown.line,
+			group: shown.group,
+			item:  Item{Section: secHistory, Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp, Score: round4(s)},
+			parts: parts,
 		})
 	}
 	return out
@@ -454,7 +503,21 @@ func (e *Engine) nodeCand(n *spec.Node, s float64, parts map[string]float64, sco
 	if n.Type == spec.NodeFact && !spec.InScopes(n.Scope, scopes) {
 		return cand{}, false
 	}
-	it := Item{Section: secKnowledge, Kind: "node", NodeID: n.ID, Score: round4(s), Parts: roundAll(parts)}
+	var c cand
+	if v, ok := e.lines.Load(n.ID); ok {
+		c = v.(cand)
+	} else {
+		c = e.nodeLine(n)
+		e.lines.Store(n.ID, c)
+	}
+	c.item.Score, c.parts = round4(s), parts
+	return c, true
+}
+
+// nodeLine is a node's line in a context, unscored; nodeCand keeps it
+// for the version of the graph (e.lines).
+func (e *Engine) nodeLine(n *spec.Node) cand {
+	it := Item{Section: secKnowledge, Kind: "node", NodeID: n.ID}
 	if t, ok := e.source[n.ID]; ok {
 		tu, _ := e.turn(t)
 		it.Turn, it.ExternalID, it.Timestamp = t, tu.ExternalID, tu.Timestamp
@@ -495,7 +558,7 @@ func (e *Engine) nodeCand(n *spec.Node, s float64, parts map[string]float64, sco
 	if d := dateOf(it.Timestamp); d != "" {
 		line.WriteString(" (" + d + ")")
 	}
-	return cand{key: "n:" + n.ID, text: line.String(), item: it, fact: n.Type == spec.NodeFact, must: guaranteed(n)}, true
+	return cand{key: "n:" + n.ID, text: line.String(), item: it, fact: n.Type == spec.NodeFact, must: guaranteed(n)}
 }
 
 // artifactCand is an artifact node's content, at the version it points at.
@@ -541,12 +604,7 @@ func turnLine(t spec.Turn) string {
 // What must go in goes first, whatever the shares. Facts take at most
 // facts tokens, when facts is positive.
 func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) []cand {
-	slices.SortStableFunc(cands, func(a, b cand) int {
-		if c := cmp.Compare(b.item.Score, a.item.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.key, b.key)
-	})
+	cands = byScore(cands)
 	shares := [pools]float64{alloc.Working, alloc.Knowledge, alloc.Artifacts, alloc.History}
 	total := shares[0] + shares[1] + shares[2] + shares[3]
 	var caps [pools]int
@@ -628,6 +686,28 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) [
 		}
 	}
 	return chosen
+}
+
+// byScore returns cands best first, ties by key, in the order of a
+// stable sort. It sorts their indices: a candidate is large, and moving
+// it at each step of the sort cost more than the sort.
+func byScore(cands []cand) []cand {
+	order := make([]int, len(cands))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		a, b := &cands[i], &cands[j]
+		if c := cmp.Compare(b.item.Score, a.item.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.key, b.key)
+	})
+	out := make([]cand, len(cands))
+	for i, j := range order {
+		out[i] = cands[j]
+	}
+	return out
 }
 
 // ordered puts chosen items in the order of the text: by section, then

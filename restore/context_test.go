@@ -167,15 +167,15 @@ func TestFactsInTheBudget(t *testing.T) {
 		t.Fatal("the identity fact is not a candidate: it is always loaded")
 	}
 	for _, c := range cands {
-		if c.item.Kind == "turn" && c.item.Parts["search"] > 0 && c.item.Score <= always.item.Score {
+		if c.item.Kind == "turn" && c.parts["search"] > 0 && c.item.Score <= always.item.Score {
 			t.Errorf("turn %d, found by the search, scores %v, not above the unfound fact always loaded (%v)", c.item.Turn, c.item.Score, always.item.Score)
 		}
 	}
 	if c, ok := byKey["n:fact-reached"]; ok {
 		t.Errorf("a fact only the graph reached has a line of its own: %+v", c.item)
 	}
-	if c := byKey[turnKey(4)]; c.item.Parts["statement"] == 0 {
-		t.Errorf("the turn that stated the fact the graph reached gets nothing from it: %+v", c.item)
+	if c := byKey[turnKey(4)]; c.parts["statement"] == 0 {
+		t.Errorf("the turn that stated the fact the graph reached gets nothing from it: %+v", c.parts)
 	}
 
 	found := e.candidates("receipts shoebox", mustSearch(t, e, "receipts shoebox"), nil, nil)

@@ -68,6 +68,12 @@ type Engine struct {
 	// a turn's line is the same for every question, and counting it with
 	// a BPE tokenizer costs more than finding it.
 	counts sync.Map
+	// fanouts are the edges the graph spread follows from a node with
+	// many, by node id (Engine.fanout); setGraph forgets them.
+	fanouts sync.Map
+	// lines are the nodes' lines in a context (Engine.nodeLine), by
+	// node id; setGraph forgets them.
+	lines sync.Map
 }
 
 // Config sets how an engine builds its index. The zero value builds it
@@ -152,6 +158,8 @@ func (e *Engine) setGraph(doc *spec.Document, turns *turnStore) {
 	e.adj = map[string][]spec.Edge{}
 	e.source = map[string]int{}
 	e.always = nil
+	e.fanouts.Clear()
+	e.lines.Clear()
 	for i := range doc.SemanticGraph.Nodes {
 		n := &doc.SemanticGraph.Nodes[i]
 		e.nodes[n.ID] = n

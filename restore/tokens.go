@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
@@ -43,13 +44,17 @@ func NewTokenizer(name string) (Tokenizer, error) {
 
 var (
 	loaderOnce sync.Once
+	loader     *rankLoader
 	encMu      sync.Mutex
 	encodings  = map[string]*tiktoken.Tiktoken{}
 )
 
 func bpe(name, encoding string) (Tokenizer, error) {
 	// tiktoken-go's default loader downloads the tables; ours are embedded.
-	loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
+	loaderOnce.Do(func() {
+		loader = &rankLoader{inner: tiktoken_loader.NewOfflineLoader()}
+		tiktoken.SetBpeLoader(loader)
+	})
 	encMu.Lock()
 	defer encMu.Unlock()
 	enc := encodings[encoding]
@@ -60,17 +65,29 @@ func bpe(name, encoding string) (Tokenizer, error) {
 		}
 		encodings[encoding] = enc
 	}
-	return bpeTokenizer{name: name, enc: enc}, nil
+	tk := bpeTokenizer{name: name, enc: enc}
+	if encoding == "cl100k_base" {
+		tk.ranks = loader.loaded(encoding)
+	}
+	return tk, nil
 }
 
 type bpeTokenizer struct {
 	name string
 	enc  *tiktoken.Tiktoken
+	// ranks, when set, count valid UTF-8 without tiktoken-go's regular
+	// expression (bpe.go): cl100k's.
+	ranks map[string]int
 }
 
 func (t bpeTokenizer) Name() string { return t.name }
 
-func (t bpeTokenizer) Count(s string) int { return len(t.enc.EncodeOrdinary(s)) }
+func (t bpeTokenizer) Count(s string) int {
+	if t.ranks != nil && utf8.ValidString(s) {
+		return countCL100K(s, t.ranks)
+	}
+	return len(t.enc.EncodeOrdinary(s))
+}
 
 // estimator counts tokens from words and punctuation, calibrated against
 // cl100k on chat text. It is an estimate: a context packed with it keeps

@@ -2,6 +2,7 @@ package restore
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/graph"
@@ -24,12 +25,33 @@ type turnStore struct {
 
 	mu     sync.Mutex
 	blocks [][]spec.Turn // decoded blocks, by index; nil until read
+	shown  [][]shownTurn // how a context shows their turns, by index
+	// tokens are the token counts of the turns' lines, by tokenizer name
+	// and turn number: the count plus one, 0 until counted.
+	tokens map[string][]atomic.Int32
+}
+
+// shownTurn is how a context shows a turn: its line, and the line of its
+// date it goes under ("" when it has none). Worked out once, when its
+// block is read.
+type shownTurn struct {
+	line, group string
+}
+
+func showTurn(t spec.Turn) shownTurn {
+	st := shownTurn{line: turnLine(t)}
+	if d := dateOf(t.Timestamp); d != "" {
+		st.group = "[" + d + "]"
+	}
+	return st
 }
 
 func newTurnStore(doc *spec.Document) *turnStore {
 	s := &turnStore{r: graph.NewTurnReader(doc, -1)}
 	s.ranges = make([][2]int, s.r.Len())
 	s.blocks = make([][]spec.Turn, s.r.Len())
+	s.shown = make([][]shownTurn, s.r.Len())
+	s.tokens = map[string][]atomic.Int32{}
 	for i := range s.ranges {
 		first, last := s.r.Range(i)
 		s.ranges[i] = [2]int{first, last}
@@ -47,11 +69,41 @@ func (s *turnStore) carry(old *turnStore) {
 	defer old.mu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for name := range old.tokens {
+		s.tokens[name] = make([]atomic.Int32, s.n+1)
+	}
 	for i, rg := range s.ranges {
 		if i < len(old.ranges) && old.ranges[i] == rg {
-			s.blocks[i] = old.blocks[i]
+			s.blocks[i], s.shown[i] = old.blocks[i], old.shown[i]
+			// And so are the token counts of its turns.
+			for name, counts := range old.tokens {
+				for n := rg[0]; n <= rg[1] && n < len(counts); n++ {
+					s.tokens[name][n].Store(counts[n].Load())
+				}
+			}
 		}
 	}
+}
+
+// count returns the tokens of turn n's line as tk counts them, counting
+// them once.
+func (s *turnStore) count(tk Tokenizer, n int, line string) int {
+	s.mu.Lock()
+	counts := s.tokens[tk.Name()]
+	if counts == nil {
+		counts = make([]atomic.Int32, s.n+1)
+		s.tokens[tk.Name()] = counts
+	}
+	s.mu.Unlock()
+	if n < 0 || n >= len(counts) {
+		return tk.Count(line)
+	}
+	if c := counts[n].Load(); c > 0 {
+		return int(c - 1)
+	}
+	c := tk.Count(line)
+	counts[n].Store(int32(c + 1))
+	return c
 }
 
 // block returns the turns of block i, decoding them if need be.
@@ -66,8 +118,12 @@ func (s *turnStore) block(i int) ([]spec.Turn, error) {
 	if err != nil {
 		return nil, err
 	}
+	shown := make([]shownTurn, len(b))
+	for j, t := range b {
+		shown[j] = showTurn(t)
+	}
 	s.mu.Lock()
-	s.blocks[i] = b
+	s.blocks[i], s.shown[i] = b, shown
 	s.mu.Unlock()
 	return b, nil
 }
@@ -76,16 +132,25 @@ func (s *turnStore) block(i int) ([]spec.Turn, error) {
 // a turn the archive does not have: a damaged block costs its own turns,
 // not the context.
 func (s *turnStore) turn(n int) (spec.Turn, bool) {
+	t, _, ok := s.shownTurn(n)
+	return t, ok
+}
+
+// shownTurn is turn n and how a context shows it.
+func (s *turnStore) shownTurn(n int) (spec.Turn, shownTurn, bool) {
 	i, ok := s.r.Find(n)
 	if !ok {
-		return spec.Turn{}, false
+		return spec.Turn{}, shownTurn{}, false
 	}
 	b, err := s.block(i)
 	if err != nil {
-		return spec.Turn{}, false
+		return spec.Turn{}, shownTurn{}, false
 	}
 	if j := n - s.ranges[i][0]; j >= 0 && j < len(b) && b[j].Turn == n {
-		return b[j], true
+		s.mu.Lock()
+		st := s.shown[i][j]
+		s.mu.Unlock()
+		return b[j], st, true
 	}
-	return spec.Turn{}, false
+	return spec.Turn{}, shownTurn{}, false
 }

@@ -234,6 +234,10 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 	} else {
 		out.Form.Compressed = true
 		var buf bytes.Buffer
+		// Room for the text at a usual ratio (a .smg file is about a
+		// sixth of its JSON), so that it is not copied as it grows; no
+		// more than a hostile file's few bytes can ask for.
+		buf.Grow(int(min(int64(len(inner))*8, lim.MaxDocumentSize, 64<<20)))
 		in := &probeReader{r: bytes.NewReader(inner)}
 		src := &sourceReader{r: brotli.NewReader(in), max: lim.MaxDocumentSize, left: lim.MaxDocumentSize}
 		h, err = scan(io.TeeReader(src, &buf), lim)

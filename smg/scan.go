@@ -111,28 +111,43 @@ func scanWith(s *scanner, r io.Reader) (header, error) {
 }
 
 func (s *scanner) write(p []byte) error {
+	// The next quote and backslash of p from i on, len(p) when there is
+	// none; found again only once i has passed them, so that p is
+	// searched once for each.
+	nextQuote, nextSlash := -1, -1
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		var err error
 		switch {
-		case s.str && s.mode == keepNone && !s.esc && c != '"' && c != '\\':
-			// The run of a string that is not kept up to its next quote
-			// or backslash: most of a document's bytes.
-			n := bytes.IndexAny(p[i:], `"\`)
-			if n < 0 {
-				n = len(p) - i
+		case s.str && !s.esc && c != '"' && c != '\\':
+			// The run of a string up to its next quote or backslash:
+			// most of a document's bytes.
+			if nextQuote < i {
+				nextQuote = indexFrom(p, i, '"')
 			}
-			s.strLen += n
-			if s.strLen > s.lim.MaxStringLength {
-				return s.limitError("MaxStringLength", int64(s.lim.MaxStringLength))
+			if nextSlash < i {
+				nextSlash = indexFrom(p, i, '\\')
 			}
+			if err := s.stringRun(p[i:min(nextQuote, nextSlash)]); err != nil {
+				return err
+			}
+			n := min(nextQuote, nextSlash) - i
 			s.off += int64(n)
 			i += n - 1
 			continue
 		case s.str:
 			err = s.stringByte(c)
 		case s.scalar && isScalarByte(c):
-			err = s.scalarByte(c)
+			n := 1
+			for i+n < len(p) && isScalarByte(p[i+n]) {
+				n++
+			}
+			if err := s.scalarRun(p[i : i+n]); err != nil {
+				return err
+			}
+			s.off += int64(n)
+			i += n - 1
+			continue
 		case s.scalar:
 			if err = s.endScalar(); err == nil {
 				err = s.structural(c)
@@ -145,6 +160,48 @@ func (s *scanner) write(p []byte) error {
 		}
 		s.off++
 	}
+	return nil
+}
+
+// indexFrom returns the index of the first c of p from i on, or len(p).
+func indexFrom(p []byte, i int, c byte) int {
+	if n := bytes.IndexByte(p[i:], c); n >= 0 {
+		return i + n
+	}
+	return len(p)
+}
+
+// stringRun takes a run of a string's bytes, none of them a quote or a
+// backslash, as stringByte would take them one by one.
+func (s *scanner) stringRun(run []byte) error {
+	s.strLen += len(run)
+	if s.strLen > s.lim.MaxStringLength {
+		return s.limitError("MaxStringLength", int64(s.lim.MaxStringLength))
+	}
+	switch s.mode {
+	case keepName:
+		top := s.top()
+		if room := maxName - len(top.name); len(run) > room {
+			top.name, top.nameLong = append(top.name, run[:room]...), true
+		} else {
+			top.name = append(top.name, run...)
+		}
+	case keepValue:
+		s.val = append(s.val, run[:min(len(run), maxHeaderValue-len(s.val))]...)
+	}
+	return nil
+}
+
+// scalarRun takes a run of a scalar's bytes, as scalarByte would take them
+// one by one; s.off is where the run starts, and where the error is when
+// the scalar is too long.
+func (s *scanner) scalarRun(run []byte) error {
+	if room := maxHeaderValue - len(s.val); len(run) > room {
+		s.val = append(s.val, run[:room]...)
+		s.off += int64(room)
+		return s.scalarByte(run[room])
+	}
+	s.val = append(s.val, run...)
 	return nil
 }
 
@@ -332,11 +389,30 @@ func (s *scanner) endScalar() error {
 	case "true", "false", "null":
 		return nil
 	}
+	if plainDecimal(v) {
+		return nil
+	}
 	if _, err := strconv.ParseFloat(string(v), 64); errors.Is(err, strconv.ErrRange) {
 		return &DecodeError{Path: s.path(), Offset: s.off - int64(len(v)), Err: ErrMalformed, Msg: fmt.Sprintf("number %.40s is not a finite double", v)}
 	}
 	// Anything else that is not a number, json.Unmarshal reports.
 	return nil
+}
+
+// plainDecimal reports whether v is written with digits, minus signs and
+// points alone, fewer than 300 of them: ParseFloat finds it finite, or
+// not a number at all, and so need not be asked. Nearly every number of
+// a document is one.
+func plainDecimal(v []byte) bool {
+	if len(v) >= 300 {
+		return false
+	}
+	for _, c := range v {
+		if (c < '0' || c > '9') && c != '-' && c != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *scanner) close() error {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -26,6 +27,9 @@ type latencyOptions struct {
 	tokenizer string
 	count     int
 	live      int
+	// profile, when set, is a directory for a CPU profile of each
+	// measure (read, open, cached, context, live).
+	profile string
 }
 
 // latencyReport is what latency measures on one memory. Times are
@@ -92,6 +96,7 @@ once.`,
 	f.StringVar(&o.tokenizer, "tokenizer", restore.CL100K, "count tokens with cl100k, o200k or estimate")
 	f.IntVar(&o.count, "count", 5, "runs of each cold-open measure")
 	f.IntVar(&o.live, "live", 50, "turns ingested into the live memory, each followed by a context")
+	f.StringVar(&o.profile, "profile", "", "write a CPU profile of each measure into this directory (read, open, cached, context, live .pprof)")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return cmd
 }
@@ -168,11 +173,18 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 	opts := &smg.ContextOptions{Budget: o.budget, Tokenizer: tk}
 	q0 := questions[0]
 
+	prof := profiler{dir: o.profile}
+	if err := prof.start("read"); err != nil {
+		return nil, err
+	}
 	decode, err := timeMedian(o.count, func() error { _, err := smg.ReadFile(name, nil); return err })
 	if err != nil {
 		return nil, err
 	}
 	rep.DecodeMs = ms(decode)
+	if err := prof.start("open"); err != nil {
+		return nil, err
+	}
 
 	var first, ready []time.Duration
 	for range o.count {
@@ -198,6 +210,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 	cache := filepath.Join(dir, "index")
 	var writes, cached []time.Duration
 	for range o.count {
+		prof.stop()
 		os.RemoveAll(cache)
 		start := time.Now()
 		om, err := smg.Open(name, &smg.OpenOptions{IndexCache: cache})
@@ -210,6 +223,9 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 		writes = append(writes, time.Since(start))
 		om.Close()
 
+		if err := prof.start("cached"); err != nil {
+			return nil, err
+		}
 		start = time.Now()
 		om, err = smg.Open(name, &smg.OpenOptions{IndexCache: cache})
 		if err != nil {
@@ -220,6 +236,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 			return nil, err
 		}
 		cached = append(cached, time.Since(start))
+		prof.stop()
 		om.Close()
 		if r.Partial {
 			fmt.Fprintln(warn, "latency: the context after opening the cache was partial: the cache was not used")
@@ -236,6 +253,9 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 	if err := om.WaitIndex(ctx); err != nil {
 		return nil, err
 	}
+	if err := prof.start("context"); err != nil {
+		return nil, err
+	}
 	var calls []time.Duration
 	for _, q := range questions {
 		start := time.Now()
@@ -245,6 +265,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 		calls = append(calls, time.Since(start))
 	}
 	rep.Context = percentiles(calls)
+	prof.stop()
 
 	// Live: a turn, then a question, with the index brought up to date in
 	// between.
@@ -253,6 +274,10 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 	}
 	defer m.Close()
 	calls = calls[:0]
+	if err := prof.start("live"); err != nil {
+		return nil, err
+	}
+	defer prof.stop()
 	for i, t := range live {
 		if err := m.Ingest(ctx, t); err != nil {
 			return nil, err
@@ -290,4 +315,44 @@ peak memory                  %8.0f MB
 		r.DecodeMs, r.FirstContextMs, partial, r.IndexReadyMs, r.CachedContextMs, r.IndexCachedMs,
 		r.Context.P50, r.Context.P99, r.Context.Calls, r.LiveTurnContext.P50, r.LiveTurnContext.P99, r.LiveTurnContext.Calls, r.PeakRSSMB)
 	return err
+}
+
+// profiler writes a CPU profile of each measure into dir, when dir is set:
+// NAME-1.pprof, NAME-2.pprof… for the runs of a measure, which
+// `go tool pprof` reads together.
+type profiler struct {
+	dir  string
+	runs map[string]int
+	f    *os.File
+}
+
+// start ends the profile under way, if any, and starts one for name.
+func (p *profiler) start(name string) error {
+	p.stop()
+	if p.dir == "" {
+		return nil
+	}
+	if p.runs == nil {
+		p.runs = map[string]int{}
+	}
+	p.runs[name]++
+	f, err := os.Create(filepath.Join(p.dir, fmt.Sprintf("%s-%d.pprof", name, p.runs[name])))
+	if err != nil {
+		return fmt.Errorf("latency: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("latency: %w", err)
+	}
+	p.f = f
+	return nil
+}
+
+// stop ends the profile under way, if any.
+func (p *profiler) stop() {
+	if p.f != nil {
+		pprof.StopCPUProfile()
+		p.f.Close()
+		p.f = nil
+	}
 }

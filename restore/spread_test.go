@@ -1,0 +1,64 @@
+package restore
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/smg-memory/smg/spec"
+)
+
+// TestStrongest checks the one-pass pick of the strongest edges against
+// the first k of a stable sort, ties and all; k edges or fewer are
+// followed as they are.
+func TestStrongest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := range 60 {
+		for _, k := range []int{1, 3, 16} {
+			edges := make([]spec.Edge, n)
+			for i := range edges {
+				// Few distinct strengths: many ties.
+				edges[i] = spec.Edge{From: "a", To: strconv.Itoa(i), Strength: float64(rng.IntN(5)) / 4}
+			}
+			want := slices.Clone(edges)
+			if n > k {
+				slices.SortStableFunc(want, func(a, b spec.Edge) int { return cmp.Compare(b.Strength, a.Strength) })
+				want = want[:k]
+			}
+			got := strongest(edges, k)
+			if !slices.EqualFunc(got, want, func(a, b spec.Edge) bool { return a.To == b.To }) {
+				t.Fatalf("n=%d k=%d: strongest = %v, want %v", n, k, got, want)
+			}
+		}
+	}
+}
+
+// TestTurnCountsCarried checks that an update keeps the token counts of
+// the turns of the blocks it keeps, and only those: the last block grows,
+// and its turns are counted again.
+func TestTurnCountsCarried(t *testing.T) {
+	docs := checkoutAt(t, 4, 10, 0)
+	old := newTurnStore(docs[0])
+	tk := countingTokenizer{n: new(int)}
+	for n := 1; n <= old.n; n++ {
+		old.count(tk, n, "x")
+	}
+	counted := *tk.n
+	store := newTurnStore(docs[1])
+	store.carry(old)
+	for n := 1; n <= store.n; n++ {
+		store.count(tk, n, "x")
+	}
+	// Blocks of 4: turns 1–8 are kept, 9–10 were in a block that grew.
+	if again := *tk.n - counted; again != store.n-8 {
+		t.Errorf("after the update, %d turns were counted; want the %d after turn 8", again, store.n-8)
+	}
+}
+
+// countingTokenizer counts one token a byte, and how often it counts.
+type countingTokenizer struct{ n *int }
+
+func (countingTokenizer) Name() string         { return "counting" }
+func (c countingTokenizer) Count(s string) int { *c.n++; return len(s) }
