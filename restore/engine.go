@@ -64,9 +64,10 @@ type Engine struct {
 	// the memory has some (vectors.go); guarded by rw.
 	vecs *vectorIndex
 
-	// counts caches the token counts of candidates, by tokenizer and key:
-	// a turn's line is the same for every question, and counting it with
-	// a BPE tokenizer costs more than finding it.
+	// counts caches the token counts of candidates other than turns (the
+	// turn store keeps those), by tokenizer and key: a node's line is the
+	// same for every question until the graph changes, and counting it
+	// with a BPE tokenizer costs more than finding it.
 	counts sync.Map
 	// fanouts are the edges the graph spread follows from a node with
 	// many, by node id (Engine.fanout); setGraph forgets them.
@@ -355,7 +356,7 @@ func (e *Engine) Update(doc *spec.Document) error {
 	}
 	e.rw.Lock()
 	e.setGraph(doc, store)
-	e.forgetCounts()
+	e.counts.Clear() // the nodes' lines may have changed; the turns' counts are the store's
 	e.rw.Unlock()
 	return nil
 }
@@ -380,20 +381,9 @@ func (e *Engine) rebuild(doc *spec.Document) error {
 	}
 	old.Close()
 	e.setGraph(doc, store)
-	e.forgetCounts()
+	e.counts.Clear() // the nodes' lines may have changed; the turns' counts are the store's
 	e.startTurns(store, 1, "")
 	return nil
-}
-
-// forgetCounts drops the token counts of everything but turns, whose
-// text never changes. e.rw is held.
-func (e *Engine) forgetCounts() {
-	e.counts.Range(func(k, _ any) bool {
-		if _, key, _ := strings.Cut(k.(string), "\x00"); !strings.HasPrefix(key, kindTurn+":") {
-			e.counts.Delete(k)
-		}
-		return true
-	})
 }
 
 // Close stops the indexing, if it is under way, and releases the index.
