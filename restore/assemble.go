@@ -384,21 +384,21 @@ func (e *Engine) candidates(query string, hits []hit, scopes []string, vec map[i
 		id, s := r.id, r.s
 		n := e.nodes[id]
 		parts := nodeScore[id]
-		if t, ok := e.source[id]; ok {
+		t, stated := e.source[id]
+		if stated {
 			if turnScore[t] == nil {
 				turnScore[t] = map[string]float64{}
 			}
 			raise(turnScore[t], "statement", s*sourceShare)
 		}
-		c, ok := e.nodeCand(n, s, parts, scopes)
-		if _, stated := e.source[id]; ok && stated && n.Type == spec.NodeFact && parts["search"] == 0 && !c.must {
+		if stated && n.Type == spec.NodeFact && parts["search"] == 0 && !guaranteed(n) {
 			// A fact only the graph reached goes in through the turn
 			// that stated it, raised above: the turn says it too, with
 			// its date and speaker, and a line of its own would spend
 			// the budget on it twice (on LoCoMo, +0.002).
-			ok = false
+			continue
 		}
-		if ok {
+		if c, ok := e.nodeCand(n, s, parts, scopes); ok {
 			out = append(out, c)
 		}
 		if n.Type == spec.NodeArtifact {
