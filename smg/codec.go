@@ -10,7 +10,6 @@ import (
 	"math"
 
 	"github.com/andybalholm/brotli"
-	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/smg-memory/smg/archive"
@@ -223,28 +222,29 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 			return nil, err
 		}
 	}
-	var js []byte
-	var h header
+	// The scanner bounds the text while json reads what it has passed,
+	// on another goroutine: neither waits for the whole text.
+	var plain []byte
+	var src io.Reader
+	in := &probeReader{}
 	if jsonStart(inner) {
 		if int64(len(inner)) > lim.MaxDocumentSize {
 			return nil, &LimitError{Limit: "MaxDocumentSize", Max: lim.MaxDocumentSize}
 		}
-		js = inner
-		h, err = scan(bytes.NewReader(js), lim)
+		plain = inner
 	} else {
 		out.Form.Compressed = true
-		var buf bytes.Buffer
-		// Room for the text at a usual ratio (a .smg file is about a
-		// sixth of its JSON), so that it is not copied as it grows; no
-		// more than a hostile file's few bytes can ask for.
-		buf.Grow(int(min(int64(len(inner))*8, lim.MaxDocumentSize, 64<<20)))
-		in := &probeReader{r: bytes.NewReader(inner)}
-		src := &sourceReader{r: brotli.NewReader(in), max: lim.MaxDocumentSize, left: lim.MaxDocumentSize}
-		h, err = scan(io.TeeReader(src, &buf), lim)
-		js = buf.Bytes()
-		if se, ok := errors.AsType[*sourceError](err); ok {
-			err = decompressError(se.err, len(js), in.n)
-		}
+		in.r = bytes.NewReader(inner)
+		src = &sourceReader{r: brotli.NewReader(in), max: lim.MaxDocumentSize, left: lim.MaxDocumentSize}
+	}
+	doc := new(spec.Document)
+	// Room for the text at a usual ratio (a .smg file is about a sixth of
+	// its JSON), so that it is not copied as it grows; no more than a
+	// hostile file's few bytes can ask for.
+	hint := int(min(int64(len(inner))*8, lim.MaxDocumentSize, 64<<20))
+	js, h, err, uerr := scanAndUnmarshal(plain, src, hint, lim, doc)
+	if se, ok := errors.AsType[*sourceError](err); ok {
+		err = decompressError(se.err, len(js), in.n)
 	}
 	if err != nil {
 		// A document of another major version may break this version's
@@ -261,9 +261,8 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 	if err := checkHeader(h); err != nil {
 		return nil, err
 	}
-	doc := new(spec.Document)
-	if err := json.Unmarshal(js, doc); err != nil {
-		return nil, unmarshalError(js, err)
+	if uerr != nil {
+		return nil, unmarshalError(js, uerr)
 	}
 	out.Doc, out.JSON = doc, js
 	return out, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -563,4 +564,86 @@ func lineColumn(js []byte, off int64) (line, col int) {
 	line = bytes.Count(before, []byte{'\n'}) + 1
 	start := bytes.LastIndexByte(before, '\n') + 1
 	return line, utf8.RuneCount(before[start:]) + 1
+}
+
+// scanAndUnmarshal reads JSON text through a scanner and, at the same
+// time on another goroutine, unmarshals into doc what the scanner has
+// passed: the unmarshaller never reads a byte the scanner has not bounded.
+// The text is plain when that is not nil, else what src reads (a
+// decompressor), for which room is made at about sizeHint bytes. It
+// returns the text, the header, the scanner's error and the
+// unmarshaller's.
+func scanAndUnmarshal(plain []byte, src io.Reader, sizeHint int, lim Limits, doc *spec.Document) (js []byte, h header, err, uerr error) {
+	chunks := make(chan []byte, 64)
+	done := make(chan error, 1)
+	go func() {
+		err := json.UnmarshalRead(&chunkReader{ch: chunks}, doc)
+		for range chunks {
+			// The rest, after an error: the scanner goes on to the end.
+		}
+		done <- err
+	}()
+	s := &scanner{lim: lim, stack: make([]frame, 0, 16)}
+	err = func() error {
+		defer close(chunks)
+		if plain != nil {
+			js = plain
+			for off := 0; off < len(plain); off += scanChunk {
+				p := plain[off:min(off+scanChunk, len(plain))]
+				if err := s.write(p); err != nil {
+					return err
+				}
+				chunks <- p
+			}
+			return s.close()
+		}
+		js = make([]byte, 0, sizeHint)
+		for {
+			if cap(js)-len(js) < scanChunk {
+				// Chunks already sent keep the old array: it is not
+				// written again.
+				js = slices.Grow(js, scanChunk)
+			}
+			n, rerr := src.Read(js[len(js):min(len(js)+scanChunk, cap(js))])
+			p := js[len(js) : len(js)+n]
+			js = js[:len(js)+n]
+			if err := s.write(p); err != nil {
+				return err
+			}
+			if n > 0 {
+				chunks <- p
+			}
+			if rerr == io.EOF {
+				return s.close()
+			}
+			if rerr != nil {
+				return rerr
+			}
+		}
+	}()
+	uerr = <-done
+	return js, s.h, err, uerr
+}
+
+// scanChunk is how much text the scanner passes at a time.
+const scanChunk = 64 << 10
+
+// chunkReader reads the chunks of a channel, in order, until it is
+// closed.
+type chunkReader struct {
+	ch  chan []byte
+	cur []byte
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	for len(r.cur) == 0 {
+		c, ok := <-r.ch
+		if !ok {
+			return 0, io.EOF
+		}
+		r.cur = c
+	}
+	n := copy(p, r.cur)
+	r.cur = r.cur[n:]
+	return n, nil
 }
