@@ -3,6 +3,7 @@ package restore
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/gob"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,20 +12,77 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/smg-memory/smg/spec"
 )
 
 // cacheVersion names what an index cache holds: the version of the
-// index's mapping and of what it indexes of a node, a block and a turn.
+// index's mapping, of what it indexes of a node, a block and a turn, and
+// of the copy of the document beside it.
 // Changing any of them must change it, so that old caches are rebuilt.
-const cacheVersion = "smg-index 2"
+const cacheVersion = "smg-index 3"
 
 // The files of an index cache besides Bleve's own: the key it was made
-// for, and Bleve's metadata, which an index built in memory does not
-// have.
+// for, Bleve's metadata, which an index built in memory does not have,
+// and the document the index was made from, in gob: read back about
+// three times faster than its file's JSON is decompressed, bounded and
+// unmarshalled.
 const (
 	cacheKeyFile  = "smg-key"
 	cacheMetaFile = "index_meta.json"
+	cacheDocFile  = "document.gob"
 )
+
+func init() {
+	// The values of a node's free-form metadata besides JSON's scalars.
+	gob.Register(map[string]any{})
+	gob.Register([]any{})
+}
+
+// Cached is an index cache opened for a key: its index and the document
+// it was made from.
+type Cached struct {
+	ix  bleve.Index
+	doc *spec.Document
+}
+
+// OpenCached opens the index cache in dir when it was made for key (see
+// [Config]): opening a file, a caller reads the document from it instead
+// of decoding the file again, and hands it to [New] in [Config].Cached.
+// Any failure is a miss. The files are checked against the sums of the
+// key file, which guard against damage, not against someone who may
+// write to the cache: the cache is trusted as the file itself is.
+func OpenCached(dir, key string) (*Cached, bool) {
+	if !checkCache(dir, key) {
+		return nil, false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, cacheDocFile))
+	if err != nil {
+		return nil, false
+	}
+	doc := new(spec.Document)
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(doc); err != nil {
+		return nil, false
+	}
+	ix, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
+	if err != nil {
+		return nil, false
+	}
+	return &Cached{ix: ix, doc: doc}, true
+}
+
+// Document is the document the cache was made from.
+func (c *Cached) Document() *spec.Document { return c.doc }
+
+// Close releases the cache's index, unless [New] has taken it.
+func (c *Cached) Close() error {
+	if c.ix == nil {
+		return nil
+	}
+	err := c.ix.Close()
+	c.ix = nil
+	return err
+}
 
 // openCache opens the index in dir if it was made for key, read-only so
 // that other processes may read it too. Any failure is a miss: the
@@ -32,13 +90,7 @@ const (
 // the index, checked before Bleve reads them: Bleve trusts its files, and
 // a damaged segment could make it panic rather than fail.
 func openCache(dir, key string) (bleve.Index, bool) {
-	b, err := os.ReadFile(filepath.Join(dir, cacheKeyFile))
-	head := cacheKey(key)
-	if err != nil || !bytes.HasPrefix(b, head) {
-		return nil, false
-	}
-	sums, err := fileSums(dir)
-	if err != nil || !bytes.Equal(b[len(head):], sums) {
+	if !checkCache(dir, key) {
 		return nil, false
 	}
 	ix, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
@@ -46,6 +98,18 @@ func openCache(dir, key string) (bleve.Index, bool) {
 		return nil, false
 	}
 	return ix, true
+}
+
+// checkCache reports whether the cache in dir was made for key and its
+// files are the ones it was made with.
+func checkCache(dir, key string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, cacheKeyFile))
+	head := cacheKey(key)
+	if err != nil || !bytes.HasPrefix(b, head) {
+		return false
+	}
+	sums, err := fileSums(dir)
+	return err == nil && bytes.Equal(b[len(head):], sums)
 }
 
 func cacheKey(key string) []byte { return []byte(cacheVersion + "\n" + key + "\n") }
@@ -72,10 +136,11 @@ func fileSums(dir string) ([]byte, error) {
 	return out.Bytes(), err
 }
 
-// writeCache writes a copy of ix to dir, for key. It writes a new
-// directory beside dir and renames it into place, so that a reader sees
-// the old cache or the new one, never half of one.
-func writeCache(ix bleve.Index, dir, key string) (err error) {
+// writeCache writes a copy of ix, and doc, the document it was made from,
+// to dir, for key. It writes a new directory beside dir and renames it
+// into place, so that a reader sees the old cache or the new one, never
+// half of one.
+func writeCache(ix bleve.Index, doc *spec.Document, dir, key string) (err error) {
 	adv, err := ix.Advanced()
 	if err != nil {
 		return err
@@ -102,6 +167,13 @@ func writeCache(ix bleve.Index, dir, key string) (err error) {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(tmp, cacheMetaFile), []byte(`{"storage":"scorch","index_type":"scorch"}`), 0o644); err != nil {
+		return err
+	}
+	var gobDoc bytes.Buffer
+	if err := gob.NewEncoder(&gobDoc).Encode(doc); err != nil {
+		return fmt.Errorf("copying the document: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, cacheDocFile), gobDoc.Bytes(), 0o644); err != nil {
 		return err
 	}
 	// The key goes in last: a directory without it is no cache.

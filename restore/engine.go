@@ -90,6 +90,10 @@ type Config struct {
 	// the copy there, replacing what it held. Empty Cache or Key: no
 	// cache.
 	Cache, Key string
+	// Cached, when set, is the cache of Cache and Key, opened already:
+	// New uses its index rather than opening the cache again, and closes
+	// it with the engine. Its document must be the one New is given.
+	Cached *Cached
 	// Embedder, when set, embeds each question, so that a context or a
 	// search finds the turns nearest it in meaning among those the
 	// memory holds vectors of, made by the same model (see [Embedder]).
@@ -126,6 +130,10 @@ func New(doc *spec.Document, cfg *Config) (*Engine, error) {
 		e.cfg = *cfg
 	}
 	e.setGraph(doc, newTurnStore(doc))
+	if c := e.cfg.Cached; c != nil && c.ix != nil {
+		e.ix, e.readOnly, c.ix = c.ix, true, nil
+		return e, nil
+	}
 	if e.cfg.Cache != "" && e.cfg.Key != "" {
 		if ix, ok := openCache(e.cfg.Cache, e.cfg.Key); ok {
 			e.ix, e.readOnly = ix, true
@@ -222,21 +230,30 @@ func (e *Engine) indexGraph(doc *spec.Document) error {
 const turnBatch = 1000
 
 // startTurns indexes the turns of store from turn first on, in the
-// background, and then, if cache is set, writes the index there.
+// background, and then, if cache is set, writes the index there with the
+// engine's document, unless an update came first: the cache is of the
+// document its key names. e.upd is held, or e is new.
 func (e *Engine) startTurns(store *turnStore, first int, cache string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	job := &indexJob{done: make(chan struct{}), cancel: cancel}
 	e.job = job
+	doc := e.doc
 	go func() {
 		defer close(job.done)
 		if beforeTurns != nil {
 			beforeTurns()
 		}
 		job.err = e.indexTurns(ctx, store, first)
-		if job.err == nil && cache != "" {
-			if err := writeCache(e.ix, cache, e.cfg.Key); err != nil {
-				job.cacheErr = fmt.Errorf("%w: %w", ErrIndexCache, err)
-			}
+		if job.err != nil || cache == "" {
+			return
+		}
+		e.upd.Lock()
+		defer e.upd.Unlock()
+		if e.doc != doc {
+			return
+		}
+		if err := writeCache(e.ix, doc, cache, e.cfg.Key); err != nil {
+			job.cacheErr = fmt.Errorf("%w: %w", ErrIndexCache, err)
 		}
 	}()
 }

@@ -1,6 +1,7 @@
 package restore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -311,4 +312,79 @@ func TestTurnDateIndexed(t *testing.T) {
 	if len(found) == 0 || found[0].Kind != "turn" || found[0].Turn != 2 {
 		t.Errorf("the turn of July is not found first: %+v", found)
 	}
+}
+
+// The cache keeps the document it was made from: it reads back as the
+// same document, and an engine given the opened cache answers as the one
+// that made it, without indexing.
+func TestCachedDocument(t *testing.T) {
+	doc := checkoutAt(t, 4, 0)[0]
+	// Free-form metadata of every JSON kind survives the copy.
+	doc.SemanticGraph.Nodes[0].Metadata = map[string]any{"s": "x", "n": 1.5, "b": true, "z": nil, "a": []any{"y", 2.0}, "o": map[string]any{"k": []any{}}}
+	dir := filepath.Join(t.TempDir(), "memory.index")
+	first := newEngine(t, doc, &Config{Cache: dir, Key: "k"})
+	if err := first.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := OpenCached(dir, "another"); ok {
+		t.Fatal("a cache made for another key was opened")
+	}
+	c, ok := OpenCached(dir, "k")
+	if !ok {
+		t.Fatal("the cache was not opened")
+	}
+	want, err := spec.MarshalCanonical(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := spec.MarshalCanonical(c.Document())
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("the cached document differs from the one the cache was made from: %v\n%s\n%s", err, got, want)
+	}
+	e := newEngine(t, c.Document(), &Config{Cache: dir, Key: "k", Cached: c})
+	if !e.readOnly || !e.Complete() {
+		t.Fatal("the engine did not take the opened cache's index")
+	}
+	sameContexts(t, e, first)
+	if err := c.Close(); err != nil {
+		t.Errorf("closing a cache the engine took: %v", err)
+	}
+
+	// A damaged copy of the document is a miss.
+	path := filepath.Join(dir, cacheDocFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0x20
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := OpenCached(dir, "k"); ok {
+		c.Close()
+		t.Error("a cache whose document changed was opened")
+	}
+}
+
+// An engine updated while its turns are indexed in the background does
+// not write its index to the cache: the cache's key names the document it
+// was opened with, and the index holds more.
+func TestNoCacheAfterAnUpdate(t *testing.T) {
+	docs := checkoutAt(t, 4, 13, 0)
+	dir := filepath.Join(t.TempDir(), "memory.index")
+	hold := make(chan struct{})
+	beforeTurns = func() { <-hold }
+	defer func() { beforeTurns = nil }()
+	e := newEngine(t, docs[0], &Config{Background: true, Cache: dir, Key: "k"})
+	if err := e.Update(docs[1]); err != nil {
+		t.Fatal(err)
+	}
+	close(hold)
+	if err := e.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the cache was written after an update: %v", err)
+	}
+	sameMatches(t, e, newEngine(t, docs[1], nil))
 }

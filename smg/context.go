@@ -91,6 +91,10 @@ func (m *Memory) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	err := m.closePrivate()
+	if m.cached != nil {
+		err = errors.Join(err, m.cached.Close())
+		m.cached = nil
+	}
 	if m.eng == nil {
 		return err
 	}
@@ -121,8 +125,13 @@ func (m *Memory) engine() (*restore.Engine, error) {
 	if m.b == nil {
 		// An opened file: its cache, if any, or its turns in the
 		// background, so that the first context need not wait for them.
-		cfg.Background, cfg.Cache, cfg.Key = true, m.cache, m.key
+		cfg.Background, cfg.Cache, cfg.Key, cfg.Cached = true, m.cache, m.key, m.cached
+	} else if m.cached != nil {
+		// Turns came in after the opening: the cache is of an older
+		// document.
+		m.cached.Close()
 	}
+	m.cached = nil
 	e, err := restore.New(doc, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("indexing the memory: %w", err)

@@ -1,7 +1,9 @@
 package smg_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -166,5 +168,84 @@ func TestOpenedDocument(t *testing.T) {
 	doc.SemanticGraph.Nodes = nil
 	if again := o.Document(); len(again.SemanticGraph.Nodes) == 0 {
 		t.Error("changing the document changed the memory")
+	}
+}
+
+// A file opened a second time with its index cache is read from the copy
+// the cache keeps: the same memory, the same contexts; and the limits of
+// the opening still hold, as they would reading the file.
+func TestOpenFromTheIndexCache(t *testing.T) {
+	ctx := context.Background()
+	m := smg.New(nil)
+	if _, err := m.IngestAll(ctx, checkoutTurns(t)); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "m.smg")
+	if err := m.Save(name, nil); err != nil {
+		t.Fatal(err)
+	}
+	open := func(opts *smg.OpenOptions) (*smg.Memory, error) {
+		o, err := smg.Open(name, opts)
+		if err == nil {
+			t.Cleanup(func() { o.Close() })
+		}
+		return o, err
+	}
+	plain, err := open(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := &smg.OpenOptions{IndexCache: smg.IndexCacheDir(name)}
+	first, err := open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := first.WaitIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(opts.IndexCache, "document.gob")); err != nil {
+		t.Fatalf("the cache keeps no document: %v", err)
+	}
+	cached, err := open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := smg.Marshal(plain.Document(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := smg.Marshal(cached.Document(), nil)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("the memory opened from the cache differs from the file's: %v", err)
+	}
+	for _, q := range []string{"database locked", "why Stripe Elements?"} {
+		g, err := cached.Context(ctx, q, &smg.ContextOptions{Budget: 400})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := plain.Context(ctx, q, &smg.ContextOptions{Budget: 400, Wait: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Partial || g.Text != w.Text {
+			t.Errorf("%q: partial %v, or the contexts differ:\n%s\n---\n%s", q, g.Partial, g.Text, w.Text)
+		}
+	}
+	// Turns go on from the cached memory as from the file's.
+	turn := smg.Turn{Role: "user", Content: "The warehouse in Rotterdam ships the parcels on Tuesdays."}
+	for _, o := range []*smg.Memory{cached, plain} {
+		if err := o.Ingest(ctx, turn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, b := cached.Turns(), plain.Turns(); a != b {
+		t.Errorf("%d turns after a turn from the cache, %d from the file", a, b)
+	}
+
+	// Stricter limits than the cache was made under: the file's nodes are
+	// too many, cache or not.
+	lim := smg.OpenOptions{IndexCache: opts.IndexCache, Decode: smg.DecodeOptions{Limits: smg.Limits{MaxNodes: 2}}}
+	if _, err := open(&lim); !errors.Is(err, smg.ErrLimit) {
+		t.Errorf("opened with MaxNodes 2 and a cache: %v, want ErrLimit", err)
 	}
 }
