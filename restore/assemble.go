@@ -118,7 +118,7 @@ func strongest(edges []spec.Edge, k int) []spec.Edge {
 // spreadFanout strongest, worked out once per version of the graph. e.rw
 // is held for reading.
 func (e *Engine) fanout(id string) []spec.Edge {
-	edges := e.adj[id]
+	edges := e.edgesOf(id)
 	if len(edges) <= spreadFanout {
 		return edges
 	}
@@ -308,6 +308,14 @@ func (e *Engine) candidates(query string, hits []hit, scopes []string, vec map[i
 		m[part] = max(m[part], v)
 	}
 	var nodeHits []string
+	var found []int
+	for _, h := range hits {
+		if h.kind == kindTurn {
+			n, _ := strconv.Atoi(h.key)
+			found = append(found, n)
+		}
+	}
+	e.turns.prefetch(found)
 	for _, h := range hits {
 		s := h.score / maxScore
 		switch h.kind {
@@ -423,6 +431,11 @@ func (e *Engine) candidates(query string, hits []hit, scopes []string, vec map[i
 	// the question but follows a turn that does. What a turn's
 	// neighbours lend it adds up, so that a turn amid several found ones
 	// counts for more than a turn beside one.
+	found = found[:0]
+	for t := range turnScore {
+		found = append(found, t-neighborReach, t, t+neighborReach)
+	}
+	e.turns.prefetch(found)
 	for _, t := range sortedKeysInt(turnScore) {
 		s := max(turnScore[t]["search"], turnScore[t]["statement"]) + vectorWeight*turnScore[t]["vector"]
 		from, _ := e.turn(t)

@@ -1,6 +1,7 @@
 package restore
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -126,6 +127,37 @@ func (s *turnStore) block(i int) ([]spec.Turn, error) {
 	s.blocks[i], s.shown[i] = b, shown
 	s.mu.Unlock()
 	return b, nil
+}
+
+// prefetch decodes the blocks of turns ns that are not decoded yet, on as
+// many goroutines as can run: the first answer from an index opened from
+// the cache reads dozens of blocks. A block that cannot be read is left
+// to the turns asked of it.
+func (s *turnStore) prefetch(ns []int) {
+	var todo []int
+	seen := map[int]bool{}
+	s.mu.Lock()
+	for _, n := range ns {
+		if i, ok := s.r.Find(n); ok && s.blocks[i] == nil && !seen[i] {
+			seen[i] = true
+			todo = append(todo, i)
+		}
+	}
+	s.mu.Unlock()
+	workers := min(runtime.GOMAXPROCS(0), len(todo))
+	if workers < 2 {
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for k := next.Add(1) - 1; k < int64(len(todo)); k = next.Add(1) - 1 {
+				s.block(todo[k])
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // turn returns turn n. A turn whose block cannot be read is missing, like
