@@ -53,15 +53,18 @@ type Cached struct {
 // key file, which guard against damage, not against someone who may
 // write to the cache: the cache is trusted as the file itself is.
 func OpenCached(dir, key string) (*Cached, bool) {
-	if !checkCache(dir, key) {
-		return nil, false
-	}
 	b, err := os.ReadFile(filepath.Join(dir, cacheDocFile))
 	if err != nil {
 		return nil, false
 	}
+	// The document is decoded while the files are checked, and dropped
+	// if they fail: damage costs the decoding at most, as gob checks the
+	// lengths it reads against its input.
+	checked := make(chan bool, 1)
+	go func() { checked <- checkCache(dir, key) }()
 	doc := new(spec.Document)
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(doc); err != nil {
+	err = gob.NewDecoder(bytes.NewReader(b)).Decode(doc)
+	if !<-checked || err != nil {
 		return nil, false
 	}
 	ix, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
