@@ -53,6 +53,10 @@ type Cached struct {
 // key file, which guard against damage, not against someone who may
 // write to the cache: the cache is trusted as the file itself is.
 func OpenCached(dir, key string) (*Cached, bool) {
+	want, ok := cacheSums(dir, key)
+	if !ok {
+		return nil, false
+	}
 	b, err := os.ReadFile(filepath.Join(dir, cacheDocFile))
 	if err != nil {
 		return nil, false
@@ -61,7 +65,10 @@ func OpenCached(dir, key string) (*Cached, bool) {
 	// if they fail: damage costs the decoding at most, as gob checks the
 	// lengths it reads against its input.
 	checked := make(chan bool, 1)
-	go func() { checked <- checkCache(dir, key) }()
+	go func() {
+		sums, err := fileSums(dir)
+		checked <- err == nil && bytes.Equal(sums, want)
+	}()
 	doc := new(spec.Document)
 	err = gob.NewDecoder(bytes.NewReader(b)).Decode(doc)
 	if !<-checked || err != nil {
@@ -106,13 +113,23 @@ func openCache(dir, key string) (bleve.Index, bool) {
 // checkCache reports whether the cache in dir was made for key and its
 // files are the ones it was made with.
 func checkCache(dir, key string) bool {
-	b, err := os.ReadFile(filepath.Join(dir, cacheKeyFile))
-	head := cacheKey(key)
-	if err != nil || !bytes.HasPrefix(b, head) {
+	want, ok := cacheSums(dir, key)
+	if !ok {
 		return false
 	}
 	sums, err := fileSums(dir)
-	return err == nil && bytes.Equal(b[len(head):], sums)
+	return err == nil && bytes.Equal(sums, want)
+}
+
+// cacheSums returns the sums the key file of the cache in dir lists, if
+// it was made for key.
+func cacheSums(dir, key string) ([]byte, bool) {
+	b, err := os.ReadFile(filepath.Join(dir, cacheKeyFile))
+	head := cacheKey(key)
+	if err != nil || !bytes.HasPrefix(b, head) {
+		return nil, false
+	}
+	return b[len(head):], true
 }
 
 func cacheKey(key string) []byte { return []byte(cacheVersion + "\n" + key + "\n") }
