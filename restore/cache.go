@@ -65,17 +65,14 @@ func OpenCached(dir, key string) (*Cached, bool) {
 	// if they fail: damage costs the decoding at most, as gob checks the
 	// lengths it reads against its input.
 	checked := make(chan bool, 1)
-	go func() {
-		sums, err := fileSums(dir)
-		checked <- err == nil && bytes.Equal(sums, want)
-	}()
+	go func() { checked <- filesMatch(dir, want) }()
 	doc := new(spec.Document)
 	err = gob.NewDecoder(bytes.NewReader(b)).Decode(doc)
 	if !<-checked || err != nil {
 		return nil, false
 	}
-	ix, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
-	if err != nil {
+	ix, ok := openIndex(dir)
+	if !ok {
 		return nil, false
 	}
 	return &Cached{ix: ix, doc: doc}, true
@@ -100,23 +97,22 @@ func (c *Cached) Close() error {
 // the index, checked before Bleve reads them: Bleve trusts its files, and
 // a damaged segment could make it panic rather than fail.
 func openCache(dir, key string) (bleve.Index, bool) {
-	if !checkCache(dir, key) {
+	want, ok := cacheSums(dir, key)
+	if !ok || !filesMatch(dir, want) {
 		return nil, false
 	}
-	ix, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
-	if err != nil {
-		return nil, false
-	}
-	return ix, true
+	return openIndex(dir)
 }
 
-// checkCache reports whether the cache in dir was made for key and its
-// files are the ones it was made with.
-func checkCache(dir, key string) bool {
-	want, ok := cacheSums(dir, key)
-	if !ok {
-		return false
-	}
+// openIndex opens the checked index in dir, read-only.
+func openIndex(dir string) (bleve.Index, bool) {
+	ix, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
+	return ix, err == nil
+}
+
+// filesMatch reports whether the files of the cache in dir have the sums
+// want, which its key file lists.
+func filesMatch(dir string, want []byte) bool {
 	sums, err := fileSums(dir)
 	return err == nil && bytes.Equal(sums, want)
 }
