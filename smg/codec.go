@@ -226,6 +226,7 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 	// on another goroutine: neither waits for the whole text.
 	var plain []byte
 	var src io.Reader
+	var hint int
 	in := &probeReader{}
 	if jsonStart(inner) {
 		if int64(len(inner)) > lim.MaxDocumentSize {
@@ -236,12 +237,12 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 		out.Form.Compressed = true
 		in.r = bytes.NewReader(inner)
 		src = &sourceReader{r: brotli.NewReader(in), max: lim.MaxDocumentSize, left: lim.MaxDocumentSize}
+		// Room for the text at a usual ratio (a .smg file is about a
+		// sixth of its JSON), so that it is not copied as it grows; no
+		// more than a hostile file's few bytes can ask for.
+		hint = int(min(int64(len(inner))*8, lim.MaxDocumentSize, 64<<20))
 	}
 	doc := new(spec.Document)
-	// Room for the text at a usual ratio (a .smg file is about a sixth of
-	// its JSON), so that it is not copied as it grows; no more than a
-	// hostile file's few bytes can ask for.
-	hint := int(min(int64(len(inner))*8, lim.MaxDocumentSize, 64<<20))
 	js, h, err, uerr := scanAndUnmarshal(plain, src, hint, lim, doc)
 	if se, ok := errors.AsType[*sourceError](err); ok {
 		err = decompressError(se.err, len(js), in.n)
