@@ -33,6 +33,12 @@ type indexDoc struct {
 // cmd/smg-bench measures it against. Scorch in memory, not
 // bleve.NewMemOnly: measured here, the older format builds and searches
 // 3–6 times slower.
+//
+// The index keeps only what a match query scored by BM25 reads: no
+// stored text, no term vectors, no doc values (nothing sorts or facets
+// on the text) and no "_all" field (every query names its field).
+// Bleve makes the last two by default; without them 10,000 turns index
+// about 15% quicker.
 func NewTextIndex() (bleve.Index, error) {
 	im := bleve.NewIndexMapping()
 	im.ScoringModel = index.BM25Scoring
@@ -42,8 +48,10 @@ func NewTextIndex() (bleve.Index, error) {
 	text.Store = false
 	text.IncludeTermVectors = false
 	text.IncludeInAll = false
+	text.DocValues = false
 	dm := bleve.NewDocumentMapping()
 	dm.AddFieldMappingsAt("text", text)
+	dm.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
 	im.DefaultMapping = dm
 	im.StoreDynamic = false
 	im.IndexDynamic = false
