@@ -249,28 +249,49 @@ func (e *Engine) indexGraph(doc *spec.Document) error {
 			want[kindBlock+":"+b.ID] = t
 		}
 	}
-	batch := e.ix.NewBatch()
+	// In batches indexed at once, made of a fixed number of documents in
+	// the order of their ids: Bleve's BM25 takes its average length of a
+	// document from the sizes of each segment's dictionary, so the same
+	// documents split otherwise would score otherwise.
+	var changed []string
 	for id, text := range want {
 		if e.indexed[id] != text {
-			if err := batch.Index(id, indexDoc{Text: text}); err != nil {
-				return fmt.Errorf("restore: indexing %s: %w", id, err)
+			changed = append(changed, id)
+		}
+	}
+	slices.Sort(changed)
+	bt := newBatcher(context.Background(), e.ix, graphBatch)
+	err := func() error {
+		for _, id := range changed {
+			if err := bt.index(id, want[id]); err != nil {
+				return err
 			}
 		}
-	}
-	for id := range e.indexed {
-		if _, ok := want[id]; !ok {
-			batch.Delete(id)
+		for _, id := range sortedKeys(e.indexed) {
+			if _, ok := want[id]; !ok {
+				if err := bt.delete(id); err != nil {
+					return err
+				}
+			}
 		}
-	}
-	if err := e.ix.Batch(batch); err != nil {
+		return nil
+	}()
+	if err := bt.finish(err); err != nil {
 		return fmt.Errorf("restore: indexing: %w", err)
 	}
 	e.indexed = want
 	return nil
 }
 
-// turnBatch is how many turns go into the index at a time in the
-// background: a context asked meanwhile waits for at most one batch.
+// graphBatch is how many nodes and block summaries go into a batch of
+// the index: 10,000 turns make about 9,000 of them, so two batches, one
+// per core here. A constant, so that the same document is indexed in the
+// same segments on every machine, and scores the same.
+const graphBatch = 5000
+
+// turnBatch is how many turns go into a batch of the index in the
+// background, and so what a context asked meanwhile may miss of the
+// turns indexed so far: the batches being indexed, one per core.
 const turnBatch = 1000
 
 // startTurns indexes the turns of store from turn first on, in the
@@ -308,43 +329,37 @@ var beforeTurns func()
 
 // indexTurns adds the turns of store from turn first on to the index.
 func (e *Engine) indexTurns(ctx context.Context, store *turnStore, first int) error {
-	batch := e.ix.NewBatch()
-	flush := func() error {
-		if batch.Size() == 0 {
-			return nil
-		}
-		if err := e.ix.Batch(batch); err != nil {
-			return fmt.Errorf("restore: indexing turns: %w", err)
-		}
-		batch.Reset()
-		return nil
-	}
-	for i, rg := range store.ranges {
-		if rg[1] < first {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		turns, err := store.block(i)
-		if err != nil {
-			return fmt.Errorf("restore: %w", err)
-		}
-		for _, t := range turns {
-			if t.Turn < first {
+	bt := newBatcher(ctx, e.ix, turnBatch)
+	err := func() error {
+		for i, rg := range store.ranges {
+			if rg[1] < first {
 				continue
 			}
-			if err := batch.Index(turnKey(t.Turn), indexDoc{Text: turnText(t)}); err != nil {
-				return fmt.Errorf("restore: indexing turn %d: %w", t.Turn, err)
-			}
-		}
-		if batch.Size() >= turnBatch {
-			if err := flush(); err != nil {
+			if err := ctx.Err(); err != nil {
 				return err
 			}
+			turns, err := store.block(i)
+			if err != nil {
+				return err
+			}
+			for _, t := range turns {
+				if t.Turn < first {
+					continue
+				}
+				if err := bt.index(turnKey(t.Turn), turnText(t)); err != nil {
+					return err
+				}
+			}
 		}
+		return nil
+	}()
+	if err := bt.finish(err); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("restore: indexing turns: %w", err)
 	}
-	return flush()
+	return nil
 }
 
 // ErrIndexCache reports an index cache that could not be written. The
