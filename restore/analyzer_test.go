@@ -1,0 +1,133 @@
+package restore
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/registry"
+
+	"github.com/smg-memory/smg/smg/importer"
+)
+
+// analyzers returns the engine's analyzer and Bleve's "en", which it
+// must agree with.
+func analyzers(t testing.TB) (smg, bleveEn analysis.Analyzer) {
+	t.Helper()
+	cache := registry.NewCache()
+	var err error
+	if smg, err = cache.AnalyzerNamed(analyzerName); err != nil {
+		t.Fatal(err)
+	}
+	if bleveEn, err = cache.AnalyzerNamed(en.AnalyzerName); err != nil {
+		t.Fatal(err)
+	}
+	return smg, bleveEn
+}
+
+// sameTokens reports whether two token streams are the same.
+func sameTokens(got, want analysis.TokenStream) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if !reflect.DeepEqual(*got[i], *want[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiSeeds are texts at the edges of Unicode word segmentation.
+var asciiSeeds = []string{
+	"", "a", "_", "__", "1", "_1", "1_", "a_1", "1_a", "a.b", "a..b", "a.", ".a",
+	"a:b", "a;b", "1;2", "1:2", "1,000.50", "3.14", "e.g.", "U.S.A.", "don't", "Dana's",
+	"a'", "'a", "a_.b", "a._b", "1.a", "a.1", "1a.b", "a1.2", "1_2.3", "x-ray", "c++",
+	"foo@bar.com", "http://x.io/a_b?c=1&d=2", "\r\n\tA\x00b\x7fc", "It's 10:30; we're at 1,2,3.",
+	"The workers kept hitting \"database is locked\" errors (SQLite).",
+	"Café ümlaut – naïve “quotes” don’t", "日本語のテキスト", "emoji 🎉 ok",
+}
+
+func TestAnalyzerAgreesWithEnglish(t *testing.T) {
+	smg, bleveEn := analyzers(t)
+	texts := append([]string(nil), asciiSeeds...)
+	// The bundled conversation, and the benchmark's when they are here.
+	files, _ := filepath.Glob("../../shared/bench/aider-dev/[0-9]*.md")
+	files = append([]string{"../testdata/conversations/checkout.json", "../../shared/bench/locomo-dev.json"}, files...)
+	for i, f := range files {
+		res, err := importer.ReadFile(f, importer.Options{})
+		if err != nil {
+			if i == 0 {
+				t.Fatal(err)
+			}
+			continue
+		}
+		for _, c := range res.Conversations {
+			for _, tu := range c.Turns {
+				texts = append(texts, turnText(tu))
+			}
+		}
+	}
+	if len(texts) < len(asciiSeeds)+30 {
+		t.Fatalf("only %d texts", len(texts))
+	}
+	for _, s := range texts {
+		if got, want := smg.Analyze([]byte(s)), bleveEn.Analyze([]byte(s)); !sameTokens(got, want) {
+			t.Errorf("%q:\n%s\nwant\n%s", s, got, want)
+		}
+	}
+}
+
+func FuzzAnalyzer(f *testing.F) {
+	for _, s := range asciiSeeds {
+		f.Add(s)
+	}
+	if data, err := os.ReadFile("../testdata/conversations/checkout.json"); err == nil {
+		f.Add(string(data[:min(len(data), 2000)]))
+	}
+	smg, bleveEn := analyzers(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		// The text, and the text made ASCII, which takes the quick
+		// path; each twice: the second time, the stems come from the
+		// stemmer's store.
+		ascii := []byte(s)
+		for i := range ascii {
+			ascii[i] &= 0x7f
+		}
+		for _, in := range []string{s, s, string(ascii), string(ascii)} {
+			if got, want := smg.Analyze([]byte(in)), bleveEn.Analyze([]byte(in)); !sameTokens(got, want) {
+				t.Fatalf("%q:\n%s\nwant\n%s", in, got, want)
+			}
+		}
+	})
+}
+
+// BenchmarkAnalyzer analyzes the turns of the bundled conversation, and
+// of LoCoMo's when they are here, with the engine's analyzer and with
+// Bleve's "en".
+func BenchmarkAnalyzer(b *testing.B) {
+	var texts [][]byte
+	for _, f := range []string{"../../shared/bench/locomo-dev.json", "../testdata/conversations/checkout.json"} {
+		if res, err := importer.ReadFile(f, importer.Options{}); err == nil {
+			for _, c := range res.Conversations {
+				for _, tu := range c.Turns {
+					texts = append(texts, []byte(turnText(tu)))
+				}
+			}
+		}
+	}
+	smg, bleveEn := analyzers(b)
+	for _, a := range []struct {
+		name string
+		an   analysis.Analyzer
+	}{{"smg-en", smg}, {"en", bleveEn}} {
+		b.Run(a.name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				a.an.Analyze(texts[i%len(texts)])
+			}
+		})
+	}
+}
