@@ -8,8 +8,9 @@
 // It reads English with cue phrases and patterns, not a model: what it
 // finds is what a careful reader would mark on a first pass, and the graph
 // package decides, across turns, what becomes a node. Terms (tokens, stop
-// words, stemming) come from bleve's English analysis, so that classify and
-// the search index agree on what a term is.
+// words, stemming) come from bleve's English analysis ([English]), which
+// the search index uses too, so that classify and the index agree on what
+// a term is.
 package classify
 
 import (
@@ -75,11 +76,11 @@ type Analyzer struct {
 // New returns an Analyzer.
 func New() *Analyzer {
 	cache := registry.NewCache()
-	a, err := cache.AnalyzerNamed(en.AnalyzerName)
+	a, err := English(cache)
 	if err != nil {
-		// The English analyzer is compiled into bleve; not finding it is a
+		// Its filters are compiled into bleve; not finding them is a
 		// build error, not a run-time condition.
-		panic("classify: bleve's English analyzer: " + err.Error())
+		panic("classify: bleve's English analysis: " + err.Error())
 	}
 	stop, err := cache.TokenMapNamed(en.StopName)
 	if err != nil {

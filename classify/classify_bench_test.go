@@ -12,15 +12,24 @@ import (
 // benchTexts returns the texts of LoCoMo's turns (../shared/bench), or
 // skips.
 func benchTexts(b *testing.B) []string {
-	raw, err := os.ReadFile("../../shared/bench/locomo-dev.json")
+	out, err := locomoTexts()
 	if err != nil {
 		b.Skip("no LoCoMo data:", err)
+	}
+	return out
+}
+
+// locomoTexts returns the texts of LoCoMo's turns (../shared/bench).
+func locomoTexts() ([]string, error) {
+	raw, err := os.ReadFile("../../shared/bench/locomo-dev.json")
+	if err != nil {
+		return nil, err
 	}
 	var samples []struct {
 		Conversation map[string]json.RawMessage `json:"conversation"`
 	}
 	if err := json.Unmarshal(raw, &samples); err != nil {
-		b.Fatal(err)
+		return nil, err
 	}
 	var out []string
 	for _, s := range samples {
@@ -36,7 +45,7 @@ func benchTexts(b *testing.B) []string {
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // aiderTexts returns the exchanges of the aider histories of

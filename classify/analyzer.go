@@ -1,4 +1,4 @@
-package restore
+package classify
 
 import (
 	"bytes"
@@ -12,9 +12,11 @@ import (
 	"github.com/blevesearch/go-porterstemmer"
 )
 
-// analyzerName names the engine's analyzer in Bleve's registry. It gives
-// the very tokens of Bleve's "en" analyzer (Unicode words, possessives
-// stripped, lower case, stop words removed, Porter stems), quicker:
+// English returns smg's English analyzer, made of the token filters of
+// cache: the very tokens of Bleve's "en" analyzer (Unicode words,
+// possessives stripped, lower case, stop words removed, Porter stems),
+// quicker. It is what the classifier and the search index take terms
+// with, so that they agree on what a term is.
 //
 //   - Text that is all ASCII, as most chat is, is split into words by a
 //     loop over its bytes that follows the rules of Unicode word
@@ -23,17 +25,10 @@ import (
 //   - Porter stems are kept, by word: chat repeats its words.
 //
 // On LoCoMo's turns it analyzes 3.5 times quicker, with 2 allocations a
-// turn where "en" makes 43 (BenchmarkAnalyzer). FuzzAnalyzer checks that
-// its tokens are those of "en" for any text.
-const analyzerName = "smg-en"
-
-func init() {
-	if err := registry.RegisterAnalyzer(analyzerName, newAnalyzer); err != nil {
-		panic(err)
-	}
-}
-
-func newAnalyzer(_ map[string]any, cache *registry.Cache) (analysis.Analyzer, error) {
+// turn where "en" makes 43 (BenchmarkEnglish). FuzzEnglish checks that
+// its tokens are those of "en" for any text. It is safe for concurrent
+// use.
+func English(cache *registry.Cache) (analysis.Analyzer, error) {
 	var filters []analysis.TokenFilter
 	for _, name := range []string{en.PossessiveName, lowercase.Name, en.StopName} {
 		f, err := cache.TokenFilterNamed(name)

@@ -1,25 +1,25 @@
-package restore
+package classify
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/registry"
-
-	"github.com/smg-memory/smg/smg/importer"
 )
 
-// analyzers returns the engine's analyzer and Bleve's "en", which it
+// analyzers returns smg's English analyzer and Bleve's "en", which it
 // must agree with.
 func analyzers(t testing.TB) (smg, bleveEn analysis.Analyzer) {
 	t.Helper()
 	cache := registry.NewCache()
 	var err error
-	if smg, err = cache.AnalyzerNamed(analyzerName); err != nil {
+	if smg, err = English(cache); err != nil {
 		t.Fatal(err)
 	}
 	if bleveEn, err = cache.AnalyzerNamed(en.AnalyzerName); err != nil {
@@ -51,37 +51,45 @@ var asciiSeeds = []string{
 	"Café ümlaut – naïve “quotes” don’t", "日本語のテキスト", "emoji 🎉 ok",
 }
 
-func TestAnalyzerAgreesWithEnglish(t *testing.T) {
-	smg, bleveEn := analyzers(t)
+// englishTexts are the seeds, the turns of the bundled coding
+// conversation, and those of the benchmark's conversations when they are
+// here.
+func englishTexts(t testing.TB) []string {
+	t.Helper()
 	texts := append([]string(nil), asciiSeeds...)
-	// The bundled conversation, and the benchmark's when they are here.
+	raw, err := os.ReadFile("../testdata/conversations/checkout.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turns []struct{ Speaker, Content string }
+	if err := json.Unmarshal(raw, &turns); err != nil || len(turns) < 15 {
+		t.Fatalf("checkout.json: %d turns, %v", len(turns), err)
+	}
+	for _, tu := range turns {
+		texts = append(texts, tu.Speaker+": "+tu.Content)
+	}
+	if lt, err := locomoTexts(); err == nil {
+		texts = append(texts, lt...)
+	}
 	files, _ := filepath.Glob("../../shared/bench/aider-dev/[0-9]*.md")
-	files = append([]string{"../testdata/conversations/checkout.json", "../../shared/bench/locomo-dev.json"}, files...)
-	for i, f := range files {
-		res, err := importer.ReadFile(f, importer.Options{})
-		if err != nil {
-			if i == 0 {
-				t.Fatal(err)
-			}
-			continue
-		}
-		for _, c := range res.Conversations {
-			for _, tu := range c.Turns {
-				texts = append(texts, turnText(tu))
-			}
+	for _, f := range files {
+		if raw, err := os.ReadFile(f); err == nil {
+			texts = append(texts, strings.Split(string(raw), "\n#### ")...)
 		}
 	}
-	if len(texts) < len(asciiSeeds)+30 {
-		t.Fatalf("only %d texts", len(texts))
-	}
-	for _, s := range texts {
+	return texts
+}
+
+func TestEnglishAgreesWithBleve(t *testing.T) {
+	smg, bleveEn := analyzers(t)
+	for _, s := range englishTexts(t) {
 		if got, want := smg.Analyze([]byte(s)), bleveEn.Analyze([]byte(s)); !sameTokens(got, want) {
 			t.Errorf("%q:\n%s\nwant\n%s", s, got, want)
 		}
 	}
 }
 
-func FuzzAnalyzer(f *testing.F) {
+func FuzzEnglish(f *testing.F) {
 	for _, s := range asciiSeeds {
 		f.Add(s)
 	}
@@ -105,28 +113,18 @@ func FuzzAnalyzer(f *testing.F) {
 	})
 }
 
-// BenchmarkAnalyzer analyzes the turns of the bundled conversation, and
-// of LoCoMo's when they are here, with the engine's analyzer and with
-// Bleve's "en".
-func BenchmarkAnalyzer(b *testing.B) {
-	var texts [][]byte
-	for _, f := range []string{"../../shared/bench/locomo-dev.json", "../testdata/conversations/checkout.json"} {
-		if res, err := importer.ReadFile(f, importer.Options{}); err == nil {
-			for _, c := range res.Conversations {
-				for _, tu := range c.Turns {
-					texts = append(texts, []byte(turnText(tu)))
-				}
-			}
-		}
-	}
+// BenchmarkEnglish analyzes the turns of LoCoMo with smg's English
+// analyzer and with Bleve's "en".
+func BenchmarkEnglish(b *testing.B) {
+	texts := benchTexts(b)
 	smg, bleveEn := analyzers(b)
 	for _, a := range []struct {
 		name string
 		an   analysis.Analyzer
-	}{{"smg-en", smg}, {"en", bleveEn}} {
+	}{{"smg", smg}, {"bleve-en", bleveEn}} {
 		b.Run(a.name, func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
-				a.an.Analyze(texts[i%len(texts)])
+				a.an.Analyze([]byte(texts[i%len(texts)]))
 			}
 		})
 	}
