@@ -65,12 +65,53 @@ func Compress(raw []byte, quality int) []byte {
 	return buf.Bytes()
 }
 
+// maxRatio bounds the size a block claims by its compressed size: text
+// compresses 3–5 times here, and a buffer too small only grows.
+const maxRatio = 32
+
+// readers keeps Brotli readers for reuse: a reader keeps its ring buffer
+// and Huffman tables across streams, which a new one allocates again.
+var readers sync.Pool
+
 // Decompress returns the bytes of a Brotli stream, at most maxSize of them.
+// It is safe for concurrent use.
 func Decompress(compressed []byte, maxSize int64) ([]byte, error) {
-	r := brotli.NewReader(bytes.NewReader(compressed))
-	out, err := io.ReadAll(io.LimitReader(r, maxSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	return decompress(compressed, 0, maxSize)
+}
+
+// decompress is Decompress into a buffer made for size bytes at once,
+// when size is known (as an archive block records it): a wrong size
+// costs only growing the buffer, as an unknown one does. The size is
+// taken up to maxSize and to maxRatio times the compressed data, so
+// that a file that claims more makes no larger buffer than its data can
+// fill.
+func decompress(compressed []byte, size, maxSize int64) ([]byte, error) {
+	r, _ := readers.Get().(*brotli.Reader)
+	if r == nil {
+		r = brotli.NewReader(bytes.NewReader(compressed))
+	} else {
+		r.Reset(bytes.NewReader(compressed))
+	}
+	defer func() {
+		r.Reset(nil) // keep no reference to the data in the pool
+		readers.Put(r)
+	}()
+	// Room for one byte more than the size, so that the read that meets
+	// the end of the stream needs no more, as io.ReadAll reads.
+	out := make([]byte, 0, max(min(size, maxSize, maxRatio*int64(len(compressed))), 511)+1)
+	lr := io.LimitReader(r, maxSize+1)
+	for {
+		if len(out) == cap(out) {
+			out = append(out, 0)[:len(out)]
+		}
+		n, err := lr.Read(out[len(out):cap(out)])
+		out = out[:len(out)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
 	}
 	if int64(len(out)) > maxSize {
 		return nil, fmt.Errorf("%w (%d bytes)", ErrTooLarge, maxSize)

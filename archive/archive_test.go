@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -38,7 +39,82 @@ func FuzzDecompress(f *testing.F) {
 		if err == nil && len(out) > 1<<16 {
 			t.Fatalf("%d bytes past the limit", len(out))
 		}
+		// Whatever size a block claims, it decompresses to the same.
+		for _, size := range []int64{1, int64(len(out)), 1 << 40} {
+			got, gotErr := decompress(b, size, 1<<16)
+			if !bytes.Equal(got, out) || (gotErr == nil) != (err == nil) {
+				t.Fatalf("claiming %d bytes: %d bytes, %v; want %d, %v", size, len(got), gotErr, len(out), err)
+			}
+		}
 	})
+}
+
+// TestDecompressReusesReaders checks that a pooled reader decompresses as
+// a fresh one, after streams of other sizes, after a corrupt stream, and
+// on several goroutines at once.
+func TestDecompressReusesReaders(t *testing.T) {
+	var raws, streams [][]byte
+	for i := range 4 {
+		raw := bytes.Repeat([]byte(fmt.Sprintf(`{"turn":%d,"content":"text %d"},`, i, i*i)), 10+i*500)
+		raws, streams = append(raws, raw), append(streams, Compress(raw, DefaultQuality))
+	}
+	check := func(t *testing.T) {
+		for i, c := range streams {
+			if _, err := Decompress(c[:len(c)/2], 1<<20); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("cut in half: %v", err)
+			}
+			got, err := decompress(c, int64(len(raws[i])), 1<<24)
+			if err != nil || !bytes.Equal(got, raws[i]) {
+				t.Errorf("stream %d: %d bytes, %v; want %d", i, len(got), err, len(raws[i]))
+			}
+		}
+	}
+	for range 3 {
+		check(t)
+	}
+	done := make(chan bool)
+	for range 4 {
+		go func() {
+			check(t)
+			done <- true
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}
+
+// TestDecompressSize checks that the size a block claims sizes the buffer
+// once, and that a wrong claim changes nothing but the buffer.
+func TestDecompressSize(t *testing.T) {
+	// Text that compresses as turns do, a few times, not a thousand.
+	var raw []byte
+	words := strings.Fields("the webhook returns 401 in production and the Stripe dashboard says no signatures found matching the expected payload so we switched from SQLite to PostgreSQL because workers kept hitting locks")
+	for i := range 3000 {
+		raw = fmt.Appendf(raw, `{"turn":%d,"content":"%s %s %d"},`, i, words[i*7%len(words)], words[i*i%len(words)], i*i%977)
+	}
+	c := Compress(raw, DefaultQuality)
+	if len(raw) > maxRatio*len(c) {
+		t.Fatalf("the text compresses %d times", len(raw)/len(c))
+	}
+	for _, size := range []int64{0, 1, int64(len(raw)) - 1, int64(len(raw)), int64(len(raw)) + 1, 1 << 40} {
+		got, err := decompress(c, size, 1<<24)
+		if err != nil || !bytes.Equal(got, raw) {
+			t.Errorf("claiming %d bytes: %d bytes, %v", size, len(got), err)
+		}
+		if _, err := decompress(c, size, int64(len(raw)-1)); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("claiming %d bytes, one byte over the limit: %v", size, err)
+		}
+	}
+	got, _ := decompress(c, int64(len(raw)), 1<<24)
+	if cap(got) != len(raw)+1 {
+		t.Errorf("the true size made a buffer of %d bytes for %d", cap(got), len(raw))
+	}
+	small := Compress([]byte("hello"), DefaultQuality)
+	got, err := decompress(small, 1<<40, 1<<30)
+	if bound := maxRatio*len(small) + 512; err != nil || cap(got) > bound {
+		t.Errorf("a claim of 2^40 bytes made a buffer of %d bytes, over %d (%v)", cap(got), bound, err)
+	}
 }
 
 // TestCompressReusesWriters checks that a pooled writer gives the same

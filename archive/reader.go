@@ -29,6 +29,9 @@ var ErrNoBlock = errors.New("no such archive block")
 type Block struct {
 	First, Last int
 	Data        []byte
+	// Size is the size of the decompressed data, when known (0 when
+	// not): the block is decompressed into a buffer of that size at once.
+	Size int64
 }
 
 // BlockError reports a block that could not be read: its data does not
@@ -184,7 +187,7 @@ func (r *Reader[T]) Block(i int) (T, error) {
 // load decompresses and decodes block i.
 func (r *Reader[T]) load(i int) (T, error) {
 	var zero T
-	raw, err := Decompress(r.blocks[i].Data, r.maxSize)
+	raw, err := decompress(r.blocks[i].Data, r.blocks[i].Size, r.maxSize)
 	if err != nil {
 		return zero, &BlockError{Index: i, Err: err}
 	}

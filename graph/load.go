@@ -171,7 +171,7 @@ func NewTurnReader(doc *spec.Document, cacheSize int) *archive.Reader[[]spec.Tur
 	list := doc.DeepArchive.Blocks
 	blocks := make([]archive.Block, len(list))
 	for i, b := range list {
-		blocks[i] = archive.Block{First: b.TurnRange[0], Last: b.TurnRange[1], Data: b.CompressedData}
+		blocks[i] = archive.Block{First: b.TurnRange[0], Last: b.TurnRange[1], Data: b.CompressedData, Size: b.UncompressedSize}
 	}
 	content := VaultContent(&doc.ArtifactVault)
 	decode := func(i int, raw []byte) ([]spec.Turn, error) {
