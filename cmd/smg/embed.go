@@ -10,9 +10,9 @@ import (
 	"github.com/smg-memory/smg/smg/provider"
 )
 
-// errNothingToEmbed ends an update that embedded nothing: the file is not
-// written.
-var errNothingToEmbed = errors.New("nothing to embed")
+// errNothingToWrite ends an update that changed nothing (that embedded or
+// summarized nothing): the file is not written.
+var errNothingToWrite = errors.New("nothing to write")
 
 // embedReport is what 'smg embed --json' prints.
 type embedReport struct {
@@ -56,7 +56,7 @@ provider fails part of the way, what it embedded is saved, and embed fails
 					provider.EnvURL, provider.EnvEmbedModel, provider.EnvAPIKey)
 			}
 			name := args[0]
-			f, err := a.fileMemory(name, nil, emb)
+			f, err := a.fileMemory(name, nil, smg.OpenOptions{Embedder: emb})
 			if err != nil {
 				return err
 			}
@@ -72,9 +72,9 @@ provider fails part of the way, what it embedded is saved, and embed fails
 				case embedErr != nil:
 					return embedErr
 				}
-				return errNothingToEmbed
+				return errNothingToWrite
 			})
-			if err != nil && !errors.Is(err, errNothingToEmbed) && !errors.Is(err, smg.ErrEmbedding) {
+			if err != nil && !errors.Is(err, errNothingToWrite) && !errors.Is(err, smg.ErrEmbedding) {
 				return err // the file could not be read, or written
 			}
 			if asJSON {

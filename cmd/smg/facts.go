@@ -17,16 +17,19 @@ import (
 	"github.com/smg-memory/smg/spec"
 )
 
-// fileMemory opens the memory of the named file to change it. With
+// fileMemory opens the memory of the named file to change it, under the
+// file's lock, so that a change never overwrites another process's. With
 // create, a missing file (and its folder, like ~/.smg) is a new memory of
 // those options, written at the first change. An encrypted file asks for
-// its password and is written encrypted again. emb, when not nil, embeds
-// the memory's new turns, facts and questions.
-func (a *app) fileMemory(name string, create *smg.Options, emb smg.Embedder) (*smg.FileMemory, error) {
-	opts := &smg.FileOptions{Open: smg.OpenOptions{Decode: *a.decodeOptions(name), Embedder: emb}}
+// its password and is written encrypted again. open gives the providers:
+// its Embedder, when not nil, embeds the memory's new turns, facts and
+// questions, and its Summarizer summarizes blocks.
+func (a *app) fileMemory(name string, create *smg.Options, open smg.OpenOptions) (*smg.FileMemory, error) {
+	open.Decode = *a.decodeOptions(name)
+	opts := &smg.FileOptions{Open: open}
 	if create != nil {
 		c := *create
-		c.Embedder = emb
+		c.Embedder, c.Summarizer = open.Embedder, open.Summarizer
 		opts.Create = &c
 		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
 			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
@@ -66,7 +69,7 @@ relationship are in every context; the others are found by search.`,
 			if err != nil {
 				return err
 			}
-			f, err := a.fileMemory(args[0], &smg.Options{}, emb)
+			f, err := a.fileMemory(args[0], &smg.Options{}, smg.OpenOptions{Embedder: emb})
 			if err != nil {
 				return err
 			}
@@ -128,7 +131,7 @@ func (a *app) nodesChange(use, short, long, done string, change func(ctx context
 			return nil
 		},
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			f, err := a.fileMemory(args[0], nil, nil)
+			f, err := a.fileMemory(args[0], nil, smg.OpenOptions{})
 			if err != nil {
 				return err
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,48 +139,46 @@ vector later.`,
 }
 
 // ingestInto adds conversations to the memory in the named file, or to a
-// new one, and saves it. With emb, it embeds the memory's turns that lack
-// a vector before it saves; when that fails, it saves all the same and
-// returns an *embeddingError.
+// new one, and writes it, under the file's lock. With emb, it embeds the
+// memory's turns that lack a vector before it writes; when that fails, it
+// writes all the same and returns an *embeddingError.
 func (a *app) ingestInto(ctx context.Context, name, project string, inputs []input, strict bool, bar *progress, emb smg.Embedder) error {
-	var m *smg.Memory
-	var password []byte // of an encrypted memory, which stays encrypted
-	before := 0
-	if _, err := os.Stat(name); err == nil {
-		if m, err = smg.Open(name, &smg.OpenOptions{Decode: *a.keepingPassword(name, &password), Embedder: emb}); err != nil {
-			return err
-		}
-		before = m.Turns()
-	} else if errors.Is(err, fs.ErrNotExist) {
-		m = smg.New(&smg.Options{ProjectName: project, Embedder: emb})
-	} else {
-		return err
-	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	for _, in := range inputs {
-		for i, t := range in.conv.Turns {
-			if err := m.IngestDeferred(ctx, t); err != nil {
-				if strict || !errors.Is(err, smg.ErrInvalidTurn) {
-					return fmt.Errorf("%s: turn %d: %w", in.file, i+1, err)
+	// Under the file's lock, so that the turns are added on top of
+	// whatever another process (an MCP server, say) wrote meanwhile.
+	f, err := a.fileMemory(name, &smg.Options{ProjectName: project}, smg.OpenOptions{Embedder: emb})
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var m *smg.Memory
+	var before, embedded int
+	var embedErr error
+	err = f.Update(ctx, func(fm *smg.Memory) error {
+		m, before = fm, fm.Turns()
+		for _, in := range inputs {
+			for i, t := range in.conv.Turns {
+				if err := m.IngestDeferred(ctx, t); err != nil {
+					if strict || !errors.Is(err, smg.ErrInvalidTurn) {
+						return fmt.Errorf("%s: turn %d: %w", in.file, i+1, err)
+					}
+					fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v (skipped)\n", in.file, i+1, err)
 				}
-				fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v (skipped)\n", in.file, i+1, err)
+				bar.add()
 			}
-			bar.add()
 		}
-	}
-	// All the turns at once, before the one save: a few requests to the
-	// provider, and what it embedded before failing is saved too.
-	embedded, embedErr := m.EmbedMissing(ctx)
-	if embedErr != nil && !errors.Is(embedErr, smg.ErrEmbedding) {
-		return embedErr // not the provider's: the memory could not be read
-	}
-	var opts *smg.EncodeOptions
-	if password != nil {
-		opts = &smg.EncodeOptions{Password: password}
-	}
-	if err := m.Save(name, opts); err != nil {
+		// All the turns at once, before the one write: a few requests
+		// to the provider, and what it embedded before failing is
+		// written too.
+		embedded, embedErr = m.EmbedMissing(ctx)
+		if embedErr != nil && !errors.Is(embedErr, smg.ErrEmbedding) {
+			return embedErr // not the provider's: the memory could not be read
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	doc := m.Document()

@@ -197,8 +197,8 @@ func TestIngestMalformed(t *testing.T) {
 	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
 		t.Errorf("a failed strict ingest left %s: %v", fresh, err)
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("temporary files left behind: %v", entries)
+	if got := entries(t, dir); len(got) != 1 {
+		t.Errorf("temporary files left behind: %v", got)
 	}
 }
 

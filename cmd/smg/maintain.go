@@ -66,7 +66,7 @@ same changes and writes nothing.`,
 					return err
 				}
 			} else {
-				f, err := a.fileMemory(args[0], nil, nil)
+				f, err := a.fileMemory(args[0], nil, smg.OpenOptions{})
 				if err != nil {
 					return err
 				}

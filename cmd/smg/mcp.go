@@ -60,14 +60,14 @@ func (a *app) mcpCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			user, err := a.fileMemory(memory, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeUser}}, emb)
+			user, err := a.fileMemory(memory, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeUser}}, smg.OpenOptions{Embedder: emb})
 			if err != nil {
 				return err
 			}
 			defer user.Close()
 			var ws *smg.FileMemory
 			if workspace != "" {
-				if ws, err = a.fileMemory(workspace, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeWorkspace}}, emb); err != nil {
+				if ws, err = a.fileMemory(workspace, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeWorkspace}}, smg.OpenOptions{Embedder: emb}); err != nil {
 					return err
 				}
 				defer ws.Close()

@@ -128,7 +128,7 @@ func (a *app) collaboratorsCommand() *cobra.Command {
 
 // update changes the memory of the named file with fn and writes it.
 func (a *app) update(cmd *cobra.Command, name string, fn func(m *smg.Memory) error) error {
-	f, err := a.fileMemory(name, nil, nil)
+	f, err := a.fileMemory(name, nil, smg.OpenOptions{})
 	if err != nil {
 		return err
 	}

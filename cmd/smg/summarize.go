@@ -46,7 +46,8 @@ or a local server such as Ollama's http://localhost:11434/v1), SMG_CHAT_MODEL
 OPENAI_API_KEY is sent to OpenAI's own server only).
 
 The file is written atomically, encrypted again if it was, when at least
-one block was summarized; a block the model fails on keeps its extractive
+one block was summarized, under its lock (.FILE.lock beside it) and on top
+of what another process wrote meanwhile; a block the model fails on keeps its extractive
 summary, and the command then exits 1 after writing the others.`,
 		Args: exactFiles(1),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
@@ -55,36 +56,37 @@ summary, and the command then exits 1 after writing the others.`,
 				return err
 			}
 			name := args[0]
-			var password []byte // of an encrypted memory, which stays encrypted
-			m, err := smg.Open(name, &smg.OpenOptions{Decode: *a.keepingPassword(name, &password), Summarizer: sum})
+			f, err := a.fileMemory(name, nil, smg.OpenOptions{Summarizer: sum})
 			if err != nil {
 				return err
 			}
-			defer m.Close()
-			before := map[string]string{} // block id → model of its summary
-			for _, b := range m.Document().DeepArchive.Blocks {
-				before[b.ID] = b.SummaryModel
-			}
-			n, serr := m.SummarizeBlocks(cmdContext(cmd))
-			if n > 0 {
-				var opts *smg.EncodeOptions
-				if password != nil {
-					opts = &smg.EncodeOptions{Password: password}
-				}
-				if err := m.Save(name, opts); err != nil {
-					return errors.Join(serr, err)
-				}
-			}
+			defer f.Close()
+			// Under the file's lock, so that the summaries are written
+			// on top of whatever another process wrote meanwhile.
+			var n int
+			var serr error
 			r := summaryReport{File: name, Model: sum.ChatModel(), Blocks: []summaryEntry{}}
-			if se, ok := errors.AsType[*smg.SummaryError](serr); ok {
-				r.Left = se.Blocks
-			}
-			if n > 0 {
+			err = f.Update(cmdContext(cmd), func(m *smg.Memory) error {
+				before := map[string]string{} // block id → model of its summary
+				for _, b := range m.Document().DeepArchive.Blocks {
+					before[b.ID] = b.SummaryModel
+				}
+				n, serr = m.SummarizeBlocks(cmdContext(cmd))
+				if n == 0 {
+					return errNothingToWrite
+				}
 				for _, b := range m.Document().DeepArchive.Blocks {
 					if b.SummaryModel == r.Model && before[b.ID] != r.Model {
 						r.Blocks = append(r.Blocks, summaryEntry{ID: b.ID, Turns: b.TurnRange, Summary: b.Summary})
 					}
 				}
+				return nil // written, even when the model failed on some
+			})
+			if err != nil && !errors.Is(err, errNothingToWrite) {
+				return errors.Join(serr, err) // the file could not be read, or written
+			}
+			if se, ok := errors.AsType[*smg.SummaryError](serr); ok {
+				r.Left = se.Blocks
 			}
 			if asJSON {
 				err = a.writeJSON(r)
