@@ -253,13 +253,21 @@ func (e *Engine) indexGraph(doc *spec.Document) error {
 	// the order of their ids: Bleve's BM25 takes its average length of a
 	// document from the sizes of each segment's dictionary, so the same
 	// documents split otherwise would score otherwise.
-	var changed []string
+	// Only what changed is sorted: an update after a live turn changes a
+	// few of the thousands of ids.
+	var changed, gone []string
 	for id, text := range want {
 		if e.indexed[id] != text {
 			changed = append(changed, id)
 		}
 	}
+	for id := range e.indexed {
+		if _, ok := want[id]; !ok {
+			gone = append(gone, id)
+		}
+	}
 	slices.Sort(changed)
+	slices.Sort(gone)
 	bt := newBatcher(context.Background(), e.ix, graphBatch)
 	err := func() error {
 		for _, id := range changed {
@@ -267,11 +275,9 @@ func (e *Engine) indexGraph(doc *spec.Document) error {
 				return err
 			}
 		}
-		for _, id := range sortedKeys(e.indexed) {
-			if _, ok := want[id]; !ok {
-				if err := bt.delete(id); err != nil {
-					return err
-				}
+		for _, id := range gone {
+			if err := bt.delete(id); err != nil {
+				return err
 			}
 		}
 		return nil
