@@ -63,7 +63,6 @@ summary, and the command then exits 1 after writing the others.`,
 			defer f.Close()
 			// Under the file's lock, so that the summaries are written
 			// on top of whatever another process wrote meanwhile.
-			var n int
 			var serr error
 			r := summaryReport{File: name, Model: sum.ChatModel(), Blocks: []summaryEntry{}}
 			err = f.Update(cmdContext(cmd), func(m *smg.Memory) error {
@@ -71,6 +70,7 @@ summary, and the command then exits 1 after writing the others.`,
 				for _, b := range m.Document().DeepArchive.Blocks {
 					before[b.ID] = b.SummaryModel
 				}
+				var n int
 				n, serr = m.SummarizeBlocks(cmdContext(cmd))
 				if n == 0 {
 					return errNothingToWrite
