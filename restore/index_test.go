@@ -84,14 +84,24 @@ func TestBatcher(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := bt.delete("n:4"); err != nil {
+		if err := bt.finish(nil); err != nil {
 			t.Fatal(err)
+		}
+		if n, err := ix.DocCount(); err != nil || n != 10 {
+			t.Errorf("%d documents (%v), want 10", n, err)
+		}
+		// Removals in batches of one, indexed at once.
+		bt = newBatcher(context.Background(), ix, 1)
+		for _, id := range []string{"n:4", "n:7", "n:9"} {
+			if err := bt.delete(id); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if err := bt.finish(nil); err != nil {
 			t.Fatal(err)
 		}
-		if n, err := ix.DocCount(); err != nil || n != 9 {
-			t.Errorf("%d documents (%v), want 9", n, err)
+		if n, err := ix.DocCount(); err != nil || n != 7 {
+			t.Errorf("%d documents (%v) after removing 3, want 7", n, err)
 		}
 	})
 	t.Run("a failed batch", func(t *testing.T) {
