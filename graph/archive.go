@@ -145,23 +145,35 @@ func (b *Builder) SetBlockSummary(id, text, model string) error {
 	return fmt.Errorf("%w: block %s is not a closed block of the archive", ErrInvalidSummary, id)
 }
 
-// keepModelSummaries gives each closed block the summary of the block of
-// blocks with its id and contentHash, when a model wrote that summary:
-// continuing a memory keeps what its summarizer wrote. An extractive
-// summary is the builder's to write again.
-func (a *archiveState) keepModelSummaries(blocks []spec.ArchiveBlock) {
-	byID := make(map[string]*spec.ArchiveBlock, len(blocks))
+// KeepModelSummaries gives each closed block the summary of the block of
+// blocks with its id and contentHash, when a model wrote that summary, and
+// returns how many closed blocks took one. Where blocks hold the same block
+// twice (two memories of one conversation), the first wins. The contentHash
+// covers the turns and their numbers, so a summary never goes to other
+// turns. An extractive summary is the builder's to write again.
+func (b *Builder) KeepModelSummaries(blocks []spec.ArchiveBlock) int {
+	return b.arch.keepModelSummaries(blocks)
+}
+
+func (a *archiveState) keepModelSummaries(blocks []spec.ArchiveBlock) int {
+	type key struct{ id, hash string }
+	summarized := make(map[key]*spec.ArchiveBlock, len(blocks))
 	for i := range blocks {
-		if blocks[i].SummaryModel != "" && blocks[i].Summary != "" {
-			byID[blocks[i].ID] = &blocks[i]
+		d := &blocks[i]
+		k := key{d.ID, d.ContentHash}
+		if _, dup := summarized[k]; !dup && d.SummaryModel != "" && d.Summary != "" {
+			summarized[k] = d
 		}
 	}
+	kept := 0
 	for i := range a.closed {
 		c := &a.closed[i]
-		if d := byID[c.ID]; d != nil && d.ContentHash == c.ContentHash {
+		if d := summarized[key{c.ID, c.ContentHash}]; d != nil {
 			c.Summary, c.SummaryModel = d.Summary, d.SummaryModel
+			kept++
 		}
 	}
+	return kept
 }
 
 // summary is the extractive summary of a block: the sentences that carry

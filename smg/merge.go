@@ -97,9 +97,13 @@ type MergeReport struct {
 	Private []MergePrivate `json:"private,omitempty"`
 	// DroppedEdges counts the edges left out because a node they link
 	// is not in the merge; DroppedEmbeddings the vectors of theirs left
-	// out because ours' index is of another model.
+	// out because ours' index is of another model; DroppedSummaries the
+	// archive blocks summarized by a model whose turns are not a block
+	// of the merge (theirs' new turns, renumbered), whose blocks have an
+	// extractive summary again ('smg summarize' writes them anew).
 	DroppedEdges      int `json:"droppedEdges,omitzero"`
 	DroppedEmbeddings int `json:"droppedEmbeddings,omitzero"`
+	DroppedSummaries  int `json:"droppedSummaries,omitzero"`
 }
 
 // MergeEdge names an edge.
@@ -270,8 +274,11 @@ type MergeRename struct {
 // and key points, the artifact vault (theirs' new versions of an artifact
 // follow ours', their patches made again), the turns' references to it,
 // working memory (recent turns, goals, summary), totalExchanges and
-// transcriptBytes are those of the merged conversation. The vector index
-// keeps ours' vectors and theirs' (renumbered) when both are of one model.
+// transcriptBytes are those of the merged conversation. A block summary a
+// model wrote stays with its block while the block's turns are the same
+// (ours', and the base's); those of theirs' new turns are counted in
+// MergeReport.DroppedSummaries. The vector index keeps ours' vectors and
+// theirs' (renumbered) when both are of one model.
 //
 // Merge is deterministic: the same inputs give the same document. It
 // costs about what ingesting the merged turns costs.
@@ -473,6 +480,18 @@ func (m *merger) build(collabs []spec.Collaborator, parts []spec.PrivateContext)
 	if err != nil {
 		return nil, fmt.Errorf("merging: rebuilding the merged memory: %w", err)
 	}
+	// What a model wrote of a block stays while the block's turns are
+	// the same: ours' blocks, and the base's that theirs shares. Theirs'
+	// new turns take new numbers, so their summaries describe no block
+	// of the merge: the report counts them.
+	sides := slices.Concat(m.ours.DeepArchive.Blocks, m.theirs.DeepArchive.Blocks)
+	summarized := map[string]bool{}
+	for _, blk := range sides {
+		if blk.SummaryModel != "" && blk.Summary != "" {
+			summarized[blk.ContentHash] = true
+		}
+	}
+	m.rep.DroppedSummaries = len(summarized) - b.KeepModelSummaries(sides)
 	out := b.Document()
 	m.fixArtifactNodes(out)
 	out.Metadata.Collaborators, out.PrivateContexts = collabs, parts

@@ -425,3 +425,30 @@ func TestFork(t *testing.T) {
 		t.Errorf("a bad id: %v", err)
 	}
 }
+
+// TestMergeKeepsModelSummaries checks that the blocks a model summarized
+// keep their summaries through a merge while their turns are the same,
+// and that the merge reports those it could not keep: theirs' new turns
+// take new numbers, so their blocks are not the blocks summarized.
+func TestMergeKeepsModelSummaries(t *testing.T) {
+	ctx := context.Background()
+	f := &fakeSummarizer{model: "fake-1", answer: zeppelin}
+	m := smg.New(&smg.Options{Now: mergeClock, Summarizer: f, Config: smg.Config{BlockSize: 4}})
+	defer m.Close()
+	if _, err := m.IngestAll(ctx, parcelTurns(1, 8)); err != nil {
+		t.Fatal(err)
+	}
+	base := m.Document()
+	checkBlocks(t, base, 2, "fake-1")
+	ours := mergeGrow(t, base, parcelTurns(9, 2), nil)
+	theirs := mergeGrow(t, base, parcelTurns(20, 4), nil)
+	// Theirs' block of turns 9-12, summarized by another model.
+	tb := &theirs.DeepArchive.Blocks[2]
+	tb.Summary, tb.SummaryModel = "Parcels 20 to 23.", "fake-2"
+
+	merged, rep := mergeOK(t, base, ours, theirs, smg.MergeOptions{})
+	checkBlocks(t, merged, 2, "fake-1")
+	if rep.DroppedSummaries != 1 {
+		t.Errorf("%d model summaries reported dropped, want 1 (theirs' block of turns 9-12, now 11-14)", rep.DroppedSummaries)
+	}
+}

@@ -210,4 +210,7 @@ func writeMergeReport(w io.Writer, out string, rep *smg.MergeReport) {
 	if rep.DroppedEmbeddings > 0 {
 		fmt.Fprintf(w, "  dropped   %d vector%s of theirs, of another model than ours'\n", rep.DroppedEmbeddings, plural(rep.DroppedEmbeddings, "", "s"))
 	}
+	if rep.DroppedSummaries > 0 {
+		fmt.Fprintf(w, "  dropped   %d model summar%s of theirs' blocks, whose turns were renumbered ('smg summarize' writes them again)\n", rep.DroppedSummaries, plural(rep.DroppedSummaries, "y", "ies"))
+	}
 }
