@@ -218,7 +218,7 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 	var cands []cand
 	for i, s := range sources {
 		e := s.Engine
-		hits, err := search(e.ix, query, searchHits)
+		hits, err := search(e.ix, query, searchHits, e.bm25())
 		if err != nil {
 			return nil, err
 		}

@@ -186,7 +186,7 @@ func TestFactsInTheBudget(t *testing.T) {
 
 func mustSearch(t *testing.T, e *Engine, q string) []hit {
 	t.Helper()
-	hits, err := search(e.ix, q, searchHits)
+	hits, err := search(e.ix, q, searchHits, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

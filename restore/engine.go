@@ -57,6 +57,12 @@ type Engine struct {
 	// indexed is what the index holds of each node and block, by
 	// document id, so that Update indexes only what changed.
 	indexed map[string]string
+	// fresh counts the terms of an index built at once of the engine's
+	// documents, from its first update on (stats.go); guarded by upd.
+	// cardinality is its sum as of the document searches see, guarded
+	// by rw; 0 while the index is as built at once.
+	fresh       *freshStats
+	cardinality int
 
 	// upd serializes updates.
 	upd sync.Mutex
@@ -285,8 +291,38 @@ func (e *Engine) indexGraph(doc *spec.Document) error {
 	if err := bt.finish(err); err != nil {
 		return fmt.Errorf("restore: indexing: %w", err)
 	}
+	if e.fresh != nil {
+		e.fresh.setGraph(want, changed, gone)
+	}
 	e.indexed = want
 	return nil
+}
+
+// countFresh counts the terms of an index built at once of the documents
+// the engine has indexed, or is indexing: its nodes and blocks, and the
+// turns of store. e.upd is held.
+func (e *Engine) countFresh(store *turnStore) (*freshStats, error) {
+	an := e.ix.Mapping().AnalyzerNamed(analyzerName)
+	if an == nil {
+		return nil, fmt.Errorf("restore: the index has no analyzer %q", analyzerName)
+	}
+	fs := newFreshStats(an)
+	ids := make([]string, 0, len(e.indexed))
+	for id := range e.indexed {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	fs.setGraph(e.indexed, ids, nil)
+	for i := range store.ranges {
+		turns, err := store.block(i)
+		if err != nil {
+			return nil, fmt.Errorf("restore: %w", err)
+		}
+		for _, t := range turns {
+			fs.addTurn(turnText(t))
+		}
+	}
+	return fs, nil
 }
 
 // graphBatch is how many nodes and block summaries go into a batch of
@@ -314,7 +350,7 @@ func (e *Engine) startTurns(store *turnStore, first int, cache string) {
 		if beforeTurns != nil {
 			beforeTurns()
 		}
-		job.err = e.indexTurns(ctx, store, first)
+		job.err = e.indexTurns(ctx, store, first, nil)
 		if job.err != nil || cache == "" {
 			return
 		}
@@ -334,7 +370,7 @@ func (e *Engine) startTurns(store *turnStore, first int, cache string) {
 var beforeTurns func()
 
 // indexTurns adds the turns of store from turn first on to the index.
-func (e *Engine) indexTurns(ctx context.Context, store *turnStore, first int) error {
+func (e *Engine) indexTurns(ctx context.Context, store *turnStore, first int, fs *freshStats) error {
 	bt := newBatcher(ctx, e.ix, turnBatch)
 	err := func() error {
 		for i, rg := range store.ranges {
@@ -352,8 +388,12 @@ func (e *Engine) indexTurns(ctx context.Context, store *turnStore, first int) er
 				if t.Turn < first {
 					continue
 				}
-				if err := bt.index(turnKey(t.Turn), turnText(t)); err != nil {
+				text := turnText(t)
+				if err := bt.index(turnKey(t.Turn), text); err != nil {
 					return err
+				}
+				if fs != nil {
+					fs.addTurn(text)
 				}
 			}
 		}
@@ -424,6 +464,13 @@ func (e *Engine) Update(doc *spec.Document) error {
 	e.rw.RLock()
 	old := e.turns
 	e.rw.RUnlock()
+	if e.fresh == nil {
+		fs, err := e.countFresh(old)
+		if err != nil {
+			return err
+		}
+		e.fresh = fs
+	}
 	store := newTurnStore(doc)
 	store.carry(old)
 	if err := e.indexGraph(doc); err != nil {
@@ -432,11 +479,12 @@ func (e *Engine) Update(doc *spec.Document) error {
 	if store.n > old.n {
 		// The turns the engine had are being indexed, or are: these
 		// are the ones after them.
-		if err := e.indexTurns(context.Background(), store, old.n+1); err != nil {
+		if err := e.indexTurns(context.Background(), store, old.n+1, e.fresh); err != nil {
 			return err
 		}
 	}
 	e.rw.Lock()
+	e.cardinality = e.fresh.cardinality()
 	e.setGraph(doc, store)
 	e.counts.Clear() // the nodes' lines may have changed; the turns' counts are the store's
 	e.rw.Unlock()
@@ -456,6 +504,7 @@ func (e *Engine) rebuild(doc *spec.Document) error {
 	store.carry(e.turns)
 	old := e.ix
 	e.ix, e.readOnly, e.indexed = ix, false, map[string]string{}
+	e.fresh, e.cardinality = nil, 0 // built at once
 	if err := e.indexGraph(doc); err != nil {
 		e.ix, e.readOnly = old, true
 		ix.Close()
@@ -533,7 +582,7 @@ func (e *Engine) Search(ctx context.Context, text string, limit int) ([]Item, er
 	}
 	e.rw.RLock()
 	defer e.rw.RUnlock()
-	hits, err := search(e.ix, text, limit)
+	hits, err := search(e.ix, text, limit, e.bm25())
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -81,31 +79,6 @@ func sameContexts(t *testing.T, got, want *Engine) {
 	}
 }
 
-// sameMatches checks that two engines' indexes match the same things for
-// every question, whatever their scores: an index that was updated
-// counts the documents it replaced in its statistics for a while, so its
-// scores, and the contexts it gives, may differ a little from those of a
-// fresh one.
-func sameMatches(t *testing.T, got, want *Engine) {
-	t.Helper()
-	for _, q := range checkoutQuestions {
-		var ids [2][]string
-		for i, e := range []*Engine{got, want} {
-			items, err := e.Search(context.Background(), q, 1000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, it := range items {
-				ids[i] = append(ids[i], fmt.Sprint(it.Kind, it.NodeID, it.Turn))
-			}
-			slices.Sort(ids[i])
-		}
-		if !slices.Equal(ids[0], ids[1]) {
-			t.Errorf("%q: the updated index matches\n%v\nwant\n%v", q, ids[0], ids[1])
-		}
-	}
-}
-
 func TestUpdateIndexesWhatChanged(t *testing.T) {
 	docs := checkoutAt(t, 4, 6, 13, 0)
 	e := newEngine(t, docs[0], nil)
@@ -122,10 +95,28 @@ func TestUpdateIndexesWhatChanged(t *testing.T) {
 	if r.Partial {
 		t.Error("a context of a complete index says it is partial")
 	}
-	sameMatches(t, e, newEngine(t, docs[2], nil))
+	sameContexts(t, e, newEngine(t, docs[2], nil))
 	if n, _ := e.ix.DocCount(); n != uint64(len(e.indexed)+e.turns.n) {
 		t.Errorf("the index holds %d documents, want %d nodes and blocks and %d turns", n, len(e.indexed), e.turns.n)
 	}
+}
+
+// A live memory updates its engine at every turn, and its index grows a
+// segment with each: its contexts are those of the same memory opened
+// afresh all the same (stats.go).
+func TestLiveUpdatesScoreAsBuiltAtOnce(t *testing.T) {
+	var cuts []int
+	for n := 2; n <= 20; n++ {
+		cuts = append(cuts, n)
+	}
+	docs := checkoutAt(t, 4, cuts...)
+	e := newEngine(t, docs[0], nil)
+	for _, doc := range docs[1:] {
+		if err := e.Update(doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sameContexts(t, e, newEngine(t, docs[len(docs)-1], nil))
 }
 
 func TestBackgroundIndexing(t *testing.T) {
@@ -386,5 +377,5 @@ func TestNoCacheAfterAnUpdate(t *testing.T) {
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("the cache was written after an update: %v", err)
 	}
-	sameMatches(t, e, newEngine(t, docs[1], nil))
+	sameContexts(t, e, newEngine(t, docs[1], nil))
 }

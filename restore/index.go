@@ -11,6 +11,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/registry"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
 
@@ -200,11 +201,16 @@ type hit struct {
 }
 
 // search returns the best k documents for text, best first, ties by id.
-func search(ix bleve.Index, text string, k int) ([]hit, error) {
+// stats, when set, are the statistics BM25 scores with, in place of the
+// index's own.
+func search(ix bleve.Index, text string, k int, stats *bsearch.BM25Stats) ([]hit, error) {
 	q := query.NewMatchQuery(text)
 	q.SetField("text")
 	req := bleve.NewSearchRequestOptions(q, k, 0, false)
 	req.SortBy([]string{"-_score", "_id"})
+	if stats != nil {
+		req.PreSearchData = map[string]any{bsearch.BM25PreSearchDataKey: stats}
+	}
 	res, err := ix.Search(req)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)

@@ -57,12 +57,12 @@ func TestSameDocumentSameScores(t *testing.T) {
 		t.Fatal(err)
 	}
 	const q = "own7 left100 right2500 own9000"
-	want, err := search(one, q, 50)
+	want, err := search(one, q, 50, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := newEngine(t, doc, nil)
-	got, err := search(e.ix, q, 50)
+	got, err := search(e.ix, q, 50, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

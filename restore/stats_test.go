@@ -1,0 +1,121 @@
+package restore
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/spec"
+)
+
+// bleveCardinality is what Bleve's BM25 divides by the number of
+// documents: the sum of the sizes of the segments' dictionaries.
+func bleveCardinality(t *testing.T, e *Engine) int {
+	t.Helper()
+	adv, err := e.ix.Advanced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	n, err := r.(index.BM25Reader).FieldCardinality("text")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// wordTurns returns, for each of cuts, the document of a memory of that
+// many turns, of words drawn from a small vocabulary with numbers, so that
+// each batch of turns has a dictionary of its own size; and of nodes
+// enough for two batches, which share words.
+func wordTurns(t *testing.T, cuts ...int) []*spec.Document {
+	t.Helper()
+	words := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa")
+	r := rand.New(rand.NewPCG(3, 4))
+	b := graph.New(graph.Config{BlockSize: 50}, graph.Options{})
+	t0 := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
+	var docs []*spec.Document
+	for _, cut := range cuts {
+		for b.Turns() < cut {
+			var sb strings.Builder
+			for range 6 {
+				fmt.Fprintf(&sb, "%s%d ", words[r.IntN(len(words))], r.IntN(300))
+			}
+			n := b.Turns() + 1
+			err := b.Add(spec.Turn{Turn: n, Role: "user", Speaker: "Dana", Content: sb.String(), Timestamp: t0.Add(time.Duration(n) * time.Minute)})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		doc := b.Document()
+		// Nodes enough for two batches of them, which share words.
+		for i := range graphBatch + 200 {
+			doc.SemanticGraph.Nodes = append(doc.SemanticGraph.Nodes, spec.Node{
+				ID:    fmt.Sprintf("concept-%05d", i),
+				Type:  spec.NodeConcept,
+				Label: fmt.Sprintf("own%d shared%d", i, i%50),
+			})
+		}
+		docs = append(docs, doc)
+	}
+	return docs
+}
+
+// An engine's count of the terms of an index built at once is Bleve's,
+// for an index built at once; and after updates, that of an index built
+// at once of the updated document.
+func TestFreshStatsCountAsBleve(t *testing.T) {
+	docs := wordTurns(t, 2*turnBatch+300, 2*turnBatch+700, 3*turnBatch+10)
+	e := newEngine(t, docs[0], nil)
+	fs, err := e.countFresh(e.turns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bleveCardinality(t, e)
+	if got := fs.cardinality(); got != want {
+		t.Errorf("counted %d terms, Bleve's index has %d", got, want)
+	}
+	// The count depends on the batches: that of one batch of each kind
+	// is another.
+	one := newFreshStats(fs.an)
+	terms := map[string]bool{}
+	for _, text := range e.indexed {
+		for _, term := range one.distinct(text) {
+			terms[term] = true
+		}
+	}
+	graphTerms := len(terms)
+	for i := range e.turns.ranges {
+		turns, err := e.turns.block(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tu := range turns {
+			for _, term := range one.distinct(turnText(tu)) {
+				terms[term+"\x00turn"] = true
+			}
+		}
+	}
+	if len(terms) == want || graphTerms == fs.graph || len(terms)-graphTerms == fs.full+len(fs.last) {
+		t.Fatalf("one batch of each kind makes the count of the batches (%d, %d of nodes, %d of turns): the test cannot tell them apart", len(terms), graphTerms, len(terms)-graphTerms)
+	}
+
+	for _, doc := range docs[1:] {
+		if err := e.Update(doc); err != nil {
+			t.Fatal(err)
+		}
+		fresh := newEngine(t, doc, nil)
+		if got, want := e.cardinality, bleveCardinality(t, fresh); got != want {
+			t.Errorf("after an update to %d turns: counted %d terms, an index built at once has %d", e.turns.n, got, want)
+		}
+	}
+}
