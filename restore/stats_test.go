@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/smg-memory/smg/graph"
@@ -117,5 +118,121 @@ func TestFreshStatsCountAsBleve(t *testing.T) {
 		if got, want := e.cardinality, bleveCardinality(t, fresh); got != want {
 			t.Errorf("after an update to %d turns: counted %d terms, an index built at once has %d", e.turns.n, got, want)
 		}
+	}
+}
+
+// segments returns how many segments an engine's index has.
+func segments(t *testing.T, e *Engine) int {
+	t.Helper()
+	e.rw.RLock()
+	defer e.rw.RUnlock()
+	adv, err := e.ix.Advanced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	return len(r.(*scorch.IndexSnapshot).Segments())
+}
+
+// An engine updated turn by turn builds its index again in the background
+// every compactAfter updates, so that its segments stay few; what updates
+// came meanwhile are in the new index, and the contexts are those of an
+// engine built at once all along.
+func TestCompaction(t *testing.T) {
+	defer func(n int) { compactAfter = n }(compactAfter)
+	compactAfter = 5
+	var cuts []int
+	for n := 2; n <= 20; n++ {
+		cuts = append(cuts, n)
+	}
+	docs := checkoutAt(t, 4, cuts...)
+	reached, release := make(chan struct{}), make(chan struct{})
+	beforeSwap = func() {
+		close(reached)
+		<-release
+	}
+	defer func() { beforeSwap = nil }()
+	e := newEngine(t, docs[0], nil)
+	built := segments(t, e)
+	update := func(doc *spec.Document) {
+		t.Helper()
+		if err := e.Update(doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := 1
+	for ; e.compacting == nil; k++ {
+		update(docs[k])
+	}
+	<-reached
+	// Updates while the new index is being built go to the old one, and
+	// then to the new one too.
+	update(docs[k])
+	update(docs[k+1])
+	more := segments(t, e)
+	beforeSwap = nil
+	e.upd.Lock()
+	c := e.compacting
+	e.upd.Unlock()
+	close(release)
+	<-c.done
+	if n := segments(t, e); n >= more || n > built+2 {
+		t.Errorf("%d segments after the compaction: %d before it, %d built at once", n, more, built)
+	}
+	if n, _ := e.ix.DocCount(); n != uint64(len(e.indexed)+e.turns.n) {
+		t.Errorf("the new index holds %d documents, want %d nodes and blocks and %d turns", n, len(e.indexed), e.turns.n)
+	}
+	sameContexts(t, e, newEngine(t, docs[k+1], nil))
+	for _, doc := range docs[k+2:] {
+		update(doc)
+	}
+	e.upd.Lock()
+	if c := e.compacting; c != nil {
+		e.upd.Unlock()
+		<-c.done
+	} else {
+		e.upd.Unlock()
+	}
+	sameContexts(t, e, newEngine(t, docs[len(docs)-1], nil))
+}
+
+// Closing an engine stops its compaction, and waits for it.
+func TestCloseDuringCompaction(t *testing.T) {
+	defer func(n int) { compactAfter = n }(compactAfter)
+	compactAfter = 2
+	docs := checkoutAt(t, 4, 4, 8, 12)
+	reached, release := make(chan struct{}), make(chan struct{})
+	beforeSwap = func() {
+		close(reached)
+		<-release
+	}
+	defer func() { beforeSwap = nil }()
+	e, err := New(docs[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range docs[1:] {
+		if err := e.Update(doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-reached
+	closed := make(chan error)
+	go func() { closed <- e.Close() }()
+	select {
+	case err := <-closed:
+		t.Fatalf("Close returned (%v) while the compaction was under way", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	if err := <-closed; err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if _, err := e.ix.DocCount(); err == nil {
+		t.Error("the index is open after Close: the compaction put its own in place")
 	}
 }
