@@ -250,7 +250,7 @@ func (e *Engine) edgesOf(id string) []spec.Edge {
 // It returns how many documents it indexed or removed.
 func (e *Engine) indexGraph(doc *spec.Document) (int, error) {
 	want := graphDocs(doc)
-	changed, gone, err := updateGraph(context.Background(), e.ix, e.indexed, want)
+	changed, gone, err := updateGraph(context.Background(), e.ix, e.indexed, want, 0)
 	if err != nil {
 		return 0, err
 	}
@@ -281,8 +281,9 @@ func graphDocs(doc *spec.Document) map[string]string {
 
 // updateGraph brings ix, which holds the documents indexed, to want: it
 // indexes the documents that are new or changed and removes those that
-// are gone, and returns their ids, sorted.
-func updateGraph(ctx context.Context, ix bleve.Index, indexed, want map[string]string) (changed, gone []string, err error) {
+// are gone, par batches at a time (0: one per core), and returns their
+// ids, sorted.
+func updateGraph(ctx context.Context, ix bleve.Index, indexed, want map[string]string, par int) (changed, gone []string, err error) {
 	// In batches indexed at once, made of a fixed number of documents in
 	// the order of their ids: Bleve's BM25 takes its average length of a
 	// document from the sizes of each segment's dictionary, so the same
@@ -301,7 +302,7 @@ func updateGraph(ctx context.Context, ix bleve.Index, indexed, want map[string]s
 	}
 	slices.Sort(changed)
 	slices.Sort(gone)
-	bt := newBatcher(ctx, ix, graphBatch)
+	bt := newBatcher(ctx, ix, graphBatch, par)
 	err = func() error {
 		for _, id := range changed {
 			if err := bt.index(id, want[id]); err != nil {
@@ -373,7 +374,7 @@ func (e *Engine) startTurns(store *turnStore, first int, cache string) {
 		if beforeTurns != nil {
 			beforeTurns()
 		}
-		job.err = indexTurns(ctx, ix, store, first, nil)
+		job.err = indexTurns(ctx, ix, store, first, nil, 0)
 		if job.err != nil || cache == "" {
 			return
 		}
@@ -392,10 +393,11 @@ func (e *Engine) startTurns(store *turnStore, first int, cache string) {
 // background: tests hold the indexing with it.
 var beforeTurns func()
 
-// indexTurns adds the turns of store from turn first on to ix, and
-// counts them in fs, when it is set.
-func indexTurns(ctx context.Context, ix bleve.Index, store *turnStore, first int, fs *freshStats) error {
-	bt := newBatcher(ctx, ix, turnBatch)
+// indexTurns adds the turns of store from turn first on to ix, par
+// batches at a time (0: one per core), and counts them in fs, when it is
+// set.
+func indexTurns(ctx context.Context, ix bleve.Index, store *turnStore, first int, fs *freshStats, par int) error {
+	bt := newBatcher(ctx, ix, turnBatch, par)
 	err := func() error {
 		for i, rg := range store.ranges {
 			if rg[1] < first {
@@ -512,7 +514,7 @@ func (e *Engine) Update(doc *spec.Document) error {
 	if store.n > old.n {
 		// The turns the engine had are being indexed, or are: these
 		// are the ones after them.
-		if err := indexTurns(context.Background(), e.ix, store, old.n+1, e.fresh); err != nil {
+		if err := indexTurns(context.Background(), e.ix, store, old.n+1, e.fresh, 0); err != nil {
 			e.fresh = nil // it counted turns the engine does not have: count again
 			return err
 		}
@@ -583,7 +585,8 @@ func (e *Engine) compact() {
 }
 
 // buildIndex indexes doc's nodes and block summaries and the turns of
-// store in a new index, as New does, and returns it with the text of the
+// store in a new index, as New does but a batch at a time, so that the
+// memory's own work keeps a core, and returns it with the text of the
 // nodes and blocks it holds, by document id; the index, if it made one,
 // even when it fails.
 func buildIndex(ctx context.Context, doc *spec.Document, store *turnStore) (bleve.Index, map[string]string, error) {
@@ -592,10 +595,10 @@ func buildIndex(ctx context.Context, doc *spec.Document, store *turnStore) (blev
 		return nil, nil, fmt.Errorf("restore: %w", err)
 	}
 	want := graphDocs(doc)
-	if _, _, err := updateGraph(ctx, ix, nil, want); err != nil {
+	if _, _, err := updateGraph(ctx, ix, nil, want, 1); err != nil {
 		return ix, nil, err
 	}
-	if err := indexTurns(ctx, ix, store, 1, nil); err != nil {
+	if err := indexTurns(ctx, ix, store, 1, nil, 1); err != nil {
 		return ix, nil, err
 	}
 	return ix, want, nil
@@ -606,11 +609,11 @@ func buildIndex(ctx context.Context, doc *spec.Document, store *turnStore) (blev
 // engine's index. e.upd is held.
 func (e *Engine) swap(ix bleve.Index, indexed map[string]string, store *turnStore) error {
 	want := graphDocs(e.doc)
-	if _, _, err := updateGraph(context.Background(), ix, indexed, want); err != nil {
+	if _, _, err := updateGraph(context.Background(), ix, indexed, want, 0); err != nil {
 		return err
 	}
 	if e.turns.n > store.n {
-		if err := indexTurns(context.Background(), ix, e.turns, store.n+1, nil); err != nil {
+		if err := indexTurns(context.Background(), ix, e.turns, store.n+1, nil, 0); err != nil {
 			return err
 		}
 	}

@@ -98,12 +98,16 @@ type batcher struct {
 	b    *bleve.Batch
 }
 
-// newBatcher returns a batcher of batches of size documents. When ctx is
-// done, or a batch fails, the batches not yet indexed are dropped and
-// finish returns why.
-func newBatcher(ctx context.Context, ix bleve.Index, size int) *batcher {
+// newBatcher returns a batcher of batches of size documents, which
+// indexes up to par batches at a time (0: one per core, at most four).
+// When ctx is done, or a batch fails, the batches not yet indexed are
+// dropped and finish returns why.
+func newBatcher(ctx context.Context, ix bleve.Index, size, par int) *batcher {
+	if par <= 0 {
+		par = min(runtime.GOMAXPROCS(0), 4)
+	}
 	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(min(runtime.GOMAXPROCS(0), 4))
+	g.SetLimit(par)
 	return &batcher{ix: ix, size: size, g: g, ctx: ctx, b: ix.NewBatch()}
 }
 

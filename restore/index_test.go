@@ -78,7 +78,7 @@ func TestBatcher(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer ix.Close()
-		bt := newBatcher(context.Background(), ix, 3)
+		bt := newBatcher(context.Background(), ix, 3, 0)
 		for i := range 10 {
 			if err := bt.index(fmt.Sprintf("n:%d", i), "a word"); err != nil {
 				t.Fatal(err)
@@ -91,7 +91,7 @@ func TestBatcher(t *testing.T) {
 			t.Errorf("%d documents (%v), want 10", n, err)
 		}
 		// Removals in batches of one, indexed at once.
-		bt = newBatcher(context.Background(), ix, 1)
+		bt = newBatcher(context.Background(), ix, 1, 0)
 		for _, id := range []string{"n:4", "n:7", "n:9"} {
 			if err := bt.delete(id); err != nil {
 				t.Fatal(err)
@@ -110,7 +110,7 @@ func TestBatcher(t *testing.T) {
 			t.Fatal(err)
 		}
 		ix.Close()
-		bt := newBatcher(context.Background(), ix, 2)
+		bt := newBatcher(context.Background(), ix, 2, 0)
 		for i := range 10 {
 			if bt.index(fmt.Sprintf("n:%d", i), "a word") != nil {
 				break // the first batch failed: the rest are refused
@@ -127,7 +127,7 @@ func TestBatcher(t *testing.T) {
 		}
 		defer ix.Close()
 		ctx, cancel := context.WithCancel(context.Background())
-		bt := newBatcher(ctx, ix, 2)
+		bt := newBatcher(ctx, ix, 2, 0)
 		if err := bt.index("n:1", "a word"); err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +148,7 @@ func TestBatcher(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer ix.Close()
-		bt := newBatcher(context.Background(), ix, 5)
+		bt := newBatcher(context.Background(), ix, 5, 0)
 		bt.index("n:1", "a word")
 		stop := errors.New("a block could not be read")
 		if err := bt.finish(stop); err != stop {

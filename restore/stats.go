@@ -39,7 +39,7 @@ type freshStats struct {
 	turns int
 	full  int
 	last  map[string]struct{}
-	// seen is reused to count each batch's distinct terms.
+	// seen is reused to count the distinct terms of each batch of nodes.
 	seen map[string]struct{}
 }
 
@@ -47,18 +47,17 @@ func newFreshStats(an analysis.Analyzer) *freshStats {
 	return &freshStats{an: an, terms: map[string][]string{}, last: map[string]struct{}{}, seen: map[string]struct{}{}}
 }
 
-// distinct returns the distinct terms of text, as the index analyzes it.
+// distinct returns the distinct terms of text, as the index analyzes it,
+// sorted. A document has a few dozen terms at most: sorting them costs
+// less than a set.
 func (s *freshStats) distinct(text string) []string {
-	clear(s.seen)
-	var out []string
-	for _, tok := range s.an.Analyze([]byte(text)) {
-		if _, ok := s.seen[string(tok.Term)]; !ok {
-			t := string(tok.Term)
-			s.seen[t] = struct{}{}
-			out = append(out, t)
-		}
+	toks := s.an.Analyze([]byte(text))
+	out := make([]string, len(toks))
+	for i, tok := range toks {
+		out[i] = string(tok.Term)
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // setGraph brings the node and block documents to want: those of changed
@@ -96,8 +95,10 @@ func (s *freshStats) addTurn(text string) {
 		clear(s.last)
 	}
 	s.turns++
-	for _, t := range s.distinct(text) {
-		s.last[t] = struct{}{}
+	for _, tok := range s.an.Analyze([]byte(text)) {
+		if _, ok := s.last[string(tok.Term)]; !ok {
+			s.last[string(tok.Term)] = struct{}{}
+		}
 	}
 }
 
