@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/pprof"
 	"time"
@@ -57,7 +58,12 @@ type latencyReport struct {
 	IndexCachedMs   float64 `json:"index_and_cache_ms"`
 	Context         latency `json:"context_ms"`
 	LiveTurnContext latency `json:"live_turn_context_ms"`
-	PeakRSSMB       float64 `json:"peak_rss_mb"`
+	// LiveContext is every question again on the live memory, after its
+	// live turns; LiveDiffering counts those whose context is not the
+	// one of the same memory loaded afresh (smg.Load of its document).
+	LiveContext   latency `json:"live_context_ms"`
+	LiveDiffering int     `json:"live_contexts_differing"`
+	PeakRSSMB     float64 `json:"peak_rss_mb"`
 }
 
 func latencyCommand(stdout io.Writer) *cobra.Command {
@@ -73,7 +79,9 @@ context and to the whole index, without the index cache; from opening it
 to the first context with the cache; then the latency of a context for each
 question of the file on the whole index, and of a context asked right
 after a turn is ingested into the opened memory (the incremental update
-included). The built memory is dropped before the cold opens, which are
+included); then, after the live turns, the latency of a context for each
+question again, and how many of those contexts differ from the same
+memory's loaded afresh (none should). The built memory is dropped before the cold opens, which are
 of a process that holds nothing else. The tokenizer is loaded before any
 timing: a process loads it once.`,
 		Args: cobra.NoArgs,
@@ -297,6 +305,35 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 		calls = append(calls, time.Since(start))
 	}
 	rep.LiveTurnContext = percentiles(calls)
+	prof.stop()
+
+	// Every question again, on the live memory and on the same memory
+	// loaded afresh: a live memory answers as a fresh one would.
+	fresh, err := smg.Load(om.Document(), nil)
+	if err != nil {
+		return nil, err
+	}
+	defer fresh.Close()
+	if err := fresh.WaitIndex(ctx); err != nil {
+		return nil, err
+	}
+	calls = calls[:0]
+	for _, q := range questions {
+		start := time.Now()
+		got, err := om.Context(ctx, q, opts)
+		if err != nil {
+			return nil, err
+		}
+		calls = append(calls, time.Since(start))
+		want, err := fresh.Context(ctx, q, opts)
+		if err != nil {
+			return nil, err
+		}
+		if got.Text != want.Text || !reflect.DeepEqual(got.Items, want.Items) {
+			rep.LiveDiffering++
+		}
+	}
+	rep.LiveContext = percentiles(calls)
 	rep.PeakRSSMB = peakRSSMB()
 	return rep, nil
 }
@@ -325,10 +362,12 @@ cold open, index cache
   open → index and cache     %8.1f ms
 context, whole index         p50 %6.1f ms  p99 %6.1f ms  (%d questions)
 live: turn → context         p50 %6.1f ms  p99 %6.1f ms  (%d turns)
+context, after the live turns p50 %6.1f ms  p99 %6.1f ms  (%d questions; %d differ from a fresh load)
 peak memory                  %8.0f MB
 `, r.Data, r.Turns, r.Nodes, r.Edges, r.FileBytes, r.BuildS, r.Budget, r.Tokenizer,
 		r.DecodeMs, r.FirstContextMs, partial, r.IndexReadyMs, r.CachedContextMs, r.IndexCachedMs,
-		r.Context.P50, r.Context.P99, r.Context.Calls, r.LiveTurnContext.P50, r.LiveTurnContext.P99, r.LiveTurnContext.Calls, r.PeakRSSMB)
+		r.Context.P50, r.Context.P99, r.Context.Calls, r.LiveTurnContext.P50, r.LiveTurnContext.P99, r.LiveTurnContext.Calls,
+		r.LiveContext.P50, r.LiveContext.P99, r.LiveContext.Calls, r.LiveDiffering, r.PeakRSSMB)
 	return err
 }
 
