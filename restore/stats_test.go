@@ -9,16 +9,16 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
-	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
 )
 
-// bleveCardinality is what Bleve's BM25 divides by the number of
-// documents: the sum of the sizes of the segments' dictionaries.
-func bleveCardinality(t *testing.T, e *Engine) int {
+// snapshot returns a reader of the engine's index as it is, to close.
+func snapshot(t *testing.T, e *Engine) *scorch.IndexSnapshot {
 	t.Helper()
+	e.rw.RLock()
+	defer e.rw.RUnlock()
 	adv, err := e.ix.Advanced()
 	if err != nil {
 		t.Fatal(err)
@@ -27,8 +27,16 @@ func bleveCardinality(t *testing.T, e *Engine) int {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r.(*scorch.IndexSnapshot)
+}
+
+// bleveCardinality is what Bleve's BM25 divides by the number of
+// documents: the sum of the sizes of the segments' dictionaries.
+func bleveCardinality(t *testing.T, e *Engine) int {
+	t.Helper()
+	r := snapshot(t, e)
 	defer r.Close()
-	n, err := r.(index.BM25Reader).FieldCardinality("text")
+	n, err := r.FieldCardinality("text")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,18 +133,9 @@ func TestFreshStatsCountAsBleve(t *testing.T) {
 // segments returns how many segments an engine's index has.
 func segments(t *testing.T, e *Engine) int {
 	t.Helper()
-	e.rw.RLock()
-	defer e.rw.RUnlock()
-	adv, err := e.ix.Advanced()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := snapshot(t, e)
 	defer r.Close()
-	return len(r.(*scorch.IndexSnapshot).Segments())
+	return len(r.Segments())
 }
 
 // An engine updated turn by turn builds its index again in the background
