@@ -1,6 +1,7 @@
 package restore
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -262,4 +263,54 @@ func BenchmarkFreshStats(b *testing.B) {
 			fs.setGraph(want, []string{"n:concept-new"}, nil)
 		}
 	})
+}
+
+// Contexts asked while the engine updates and compacts its index find
+// an open index, whichever one is in place.
+func TestContextsDuringCompaction(t *testing.T) {
+	defer func(n int) { compactAfter = n }(compactAfter)
+	compactAfter = 2
+	var cuts []int
+	for n := 2; n <= 20; n++ {
+		cuts = append(cuts, n)
+	}
+	docs := checkoutAt(t, 4, cuts...)
+	e := newEngine(t, docs[0], nil)
+	stop := make(chan struct{})
+	errs := make(chan error, 1)
+	go func() {
+		defer close(errs)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			q := checkoutQuestions[i%len(checkoutQuestions)]
+			if _, err := e.Context(context.Background(), q, Options{Budget: 300}); err != nil {
+				errs <- err
+				return
+			}
+			if _, err := e.Search(context.Background(), q, 5); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	for _, doc := range docs[1:] {
+		if err := e.Update(doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	if err := <-errs; err != nil {
+		t.Errorf("a context during the updates: %v", err)
+	}
+	e.upd.Lock()
+	c := e.compacting
+	e.upd.Unlock()
+	if c != nil {
+		<-c.done
+	}
+	sameContexts(t, e, newEngine(t, docs[len(docs)-1], nil))
 }
