@@ -3,6 +3,9 @@ package graph
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/smg-memory/smg/spec"
@@ -103,5 +106,49 @@ func TestSetBlockSummaryRefuses(t *testing.T) {
 	}
 	if got := b.Document().DeepArchive.Blocks[0]; got.SummaryModel != "" {
 		t.Errorf("a refused summary was kept: %q by %q", got.Summary, got.SummaryModel)
+	}
+}
+
+// The working memory's summary names the three concepts of most
+// activation times importance, ties by id: those a sort of them all puts
+// first, whatever the scores and however many tie.
+func TestSummaryFocus(t *testing.T) {
+	var turns []spec.Turn
+	for _, name := range strings.Fields("Redis Kafka Postgres Nginx Grafana Terraform Ansible Jenkins") {
+		for _, text := range []string{"We set up %s for the shop today.", "%s keeps failing on the staging box.", "I fixed the %s settings, and %s works now."} {
+			turns = append(turns, spec.Turn{Role: "user", Speaker: "Dana", Content: strings.ReplaceAll(text, "%s", name)})
+		}
+	}
+	b := builder(t, Config{}, turns)
+	doc := b.Document()
+	var concepts []int
+	for i, n := range doc.SemanticGraph.Nodes {
+		if n.Type == spec.NodeConcept && b.info[n.ID] != nil && b.info[n.ID].kind != "person" {
+			concepts = append(concepts, i)
+		}
+	}
+	if len(concepts) < 5 {
+		t.Fatalf("%d concepts: too few to choose three of", len(concepts))
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for round := range 200 {
+		for _, i := range concepts {
+			n := &doc.SemanticGraph.Nodes[i]
+			// Few values, so that scores tie often.
+			n.Activation, n.Importance = float64(r.IntN(3))/2, float64(1+r.IntN(2))/2
+		}
+		sorted := make([]spec.Node, 0, len(concepts))
+		for _, i := range concepts {
+			sorted = append(sorted, doc.SemanticGraph.Nodes[i])
+		}
+		slices.SortFunc(sorted, func(x, y spec.Node) int { return focusOrder(&x, &y) })
+		var names []string
+		for _, n := range sorted[:3] {
+			names = append(names, n.Label)
+		}
+		want := "Focus: " + strings.Join(names, ", ") + "."
+		if got := b.summary(doc); !strings.HasPrefix(got, want) {
+			t.Fatalf("round %d: %q, want it to begin %q", round, got, want)
+		}
 	}
 }
