@@ -126,9 +126,10 @@ func checkExport(doc *spec.Document, opts *ExportOptions) error {
 }
 
 // selectGraph returns the part of doc's graph that opts select. A
-// document that was not validated may name a node twice (the first is
-// kept), link nodes it lacks (the edge is left out) or repeat an edge
-// (the strongest is kept).
+// document that was not validated may have a node without an id (it is
+// left out: nothing can name it), name a node twice (the first is kept),
+// link nodes it lacks (the edge is left out) or repeat an edge (the
+// strongest is kept).
 func selectGraph(doc *spec.Document, opts *ExportOptions) *exportGraph {
 	if opts == nil {
 		opts = &ExportOptions{}
@@ -136,7 +137,7 @@ func selectGraph(doc *spec.Document, opts *ExportOptions) *exportGraph {
 	g := &exportGraph{byID: make(map[string]*spec.Node, len(doc.SemanticGraph.Nodes))}
 	for i := range doc.SemanticGraph.Nodes {
 		n := &doc.SemanticGraph.Nodes[i]
-		if g.byID[n.ID] != nil || n.Importance < opts.MinImportance ||
+		if n.ID == "" || g.byID[n.ID] != nil || n.Importance < opts.MinImportance ||
 			len(opts.Types) > 0 && !slices.Contains(opts.Types, n.Type) {
 			continue
 		}
