@@ -52,6 +52,18 @@ func newEngine(t testing.TB, doc *spec.Document, cfg *Config) *Engine {
 	return e
 }
 
+// turnByTurn returns the documents of the checkout conversation's memory
+// after each of its turns from the second to the twentieth, as a live
+// memory makes them, in blocks of 4 turns.
+func turnByTurn(t testing.TB) []*spec.Document {
+	t.Helper()
+	var cuts []int
+	for n := 2; n <= 20; n++ {
+		cuts = append(cuts, n)
+	}
+	return checkoutAt(t, 4, cuts...)
+}
+
 // questions about the checkout conversation, from its beginning to its end.
 var checkoutQuestions = []string{
 	"Why did we choose Stripe Elements?",
@@ -105,11 +117,7 @@ func TestUpdateIndexesWhatChanged(t *testing.T) {
 // segment with each: its contexts are those of the same memory opened
 // afresh all the same (stats.go).
 func TestLiveUpdatesScoreAsBuiltAtOnce(t *testing.T) {
-	var cuts []int
-	for n := 2; n <= 20; n++ {
-		cuts = append(cuts, n)
-	}
-	docs := checkoutAt(t, 4, cuts...)
+	docs := turnByTurn(t)
 	e := newEngine(t, docs[0], nil)
 	for _, doc := range docs[1:] {
 		if err := e.Update(doc); err != nil {

@@ -146,11 +146,7 @@ func segments(t *testing.T, e *Engine) int {
 func TestCompaction(t *testing.T) {
 	defer func(n int) { compactAfter = n }(compactAfter)
 	compactAfter = 5
-	var cuts []int
-	for n := 2; n <= 20; n++ {
-		cuts = append(cuts, n)
-	}
-	docs := checkoutAt(t, 4, cuts...)
+	docs := turnByTurn(t)
 	reached, release := make(chan struct{}), make(chan struct{})
 	beforeSwap = func() {
 		close(reached)
@@ -270,11 +266,7 @@ func BenchmarkFreshStats(b *testing.B) {
 func TestContextsDuringCompaction(t *testing.T) {
 	defer func(n int) { compactAfter = n }(compactAfter)
 	compactAfter = 2
-	var cuts []int
-	for n := 2; n <= 20; n++ {
-		cuts = append(cuts, n)
-	}
-	docs := checkoutAt(t, 4, cuts...)
+	docs := turnByTurn(t)
 	e := newEngine(t, docs[0], nil)
 	stop := make(chan struct{})
 	errs := make(chan error, 1)
