@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2"
+
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -41,11 +43,7 @@ func pairedNodes(n int) *spec.Document {
 // pairs, and raise the average length from 2 to 3.
 func TestSameDocumentSameScores(t *testing.T) {
 	doc := pairedNodes(2*graphBatch + 100)
-	one, err := NewTextIndex()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer one.Close()
+	one := textIndex(t)
 	b := one.NewBatch()
 	for i := range doc.SemanticGraph.Nodes {
 		n := &doc.SemanticGraph.Nodes[i]
@@ -71,13 +69,20 @@ func TestSameDocumentSameScores(t *testing.T) {
 	}
 }
 
+// textIndex returns a new engine's index, closed when the test ends.
+func textIndex(t *testing.T) bleve.Index {
+	t.Helper()
+	ix, err := NewTextIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
 func TestBatcher(t *testing.T) {
 	t.Run("every document", func(t *testing.T) {
-		ix, err := NewTextIndex()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ix.Close()
+		ix := textIndex(t)
 		bt := newBatcher(context.Background(), ix, 3, 0)
 		for i := range 10 {
 			if err := bt.index(fmt.Sprintf("n:%d", i), "a word"); err != nil {
@@ -105,7 +110,7 @@ func TestBatcher(t *testing.T) {
 		}
 	})
 	t.Run("a failed batch", func(t *testing.T) {
-		ix, err := NewTextIndex()
+		ix, err := NewTextIndex() // closed at once: not textIndex, which closes it again
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,11 +126,7 @@ func TestBatcher(t *testing.T) {
 		}
 	})
 	t.Run("stopped", func(t *testing.T) {
-		ix, err := NewTextIndex()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ix.Close()
+		ix := textIndex(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		bt := newBatcher(ctx, ix, 2, 0)
 		if err := bt.index("n:1", "a word"); err != nil {
@@ -143,11 +144,7 @@ func TestBatcher(t *testing.T) {
 		}
 	})
 	t.Run("the producer's error", func(t *testing.T) {
-		ix, err := NewTextIndex()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ix.Close()
+		ix := textIndex(t)
 		bt := newBatcher(context.Background(), ix, 5, 0)
 		bt.index("n:1", "a word")
 		stop := errors.New("a block could not be read")
