@@ -152,10 +152,6 @@ func (b *Builder) SetBlockSummary(id, text, model string) error {
 // covers the turns and their numbers, so a summary never goes to other
 // turns. An extractive summary is the builder's to write again.
 func (b *Builder) KeepModelSummaries(blocks []spec.ArchiveBlock) int {
-	return b.arch.keepModelSummaries(blocks)
-}
-
-func (a *archiveState) keepModelSummaries(blocks []spec.ArchiveBlock) int {
 	type key struct{ id, hash string }
 	summarized := make(map[key]*spec.ArchiveBlock, len(blocks))
 	for i := range blocks {
@@ -166,8 +162,8 @@ func (a *archiveState) keepModelSummaries(blocks []spec.ArchiveBlock) int {
 		}
 	}
 	kept := 0
-	for i := range a.closed {
-		c := &a.closed[i]
+	for i := range b.arch.closed {
+		c := &b.arch.closed[i]
 		if d := summarized[key{c.ID, c.ContentHash}]; d != nil {
 			c.Summary, c.SummaryModel = d.Summary, d.SummaryModel
 			kept++

@@ -116,7 +116,7 @@ func (b *Builder) overlay(doc *spec.Document) {
 			b.store.Unlink(e.From, e.To, e.Relation)
 		}
 	}
-	b.arch.keepModelSummaries(doc.DeepArchive.Blocks)
+	b.KeepModelSummaries(doc.DeepArchive.Blocks)
 	for id, a := range doc.ArtifactVault.Artifacts {
 		if b.vault.arts[id] == nil {
 			st := &artState{art: a}

@@ -80,7 +80,7 @@ func TestLoadDropsSummaryOfOtherTurns(t *testing.T) {
 	doc.DeepArchive.Blocks[0].Summary, doc.DeepArchive.Blocks[0].SummaryModel = "Something else entirely.", "example-chat-1"
 	doc.DeepArchive.Blocks[1].Summary, doc.DeepArchive.Blocks[1].SummaryModel = "The second block.", "example-chat-1"
 	doc.DeepArchive.Blocks[0].ContentHash = doc.DeepArchive.Blocks[1].ContentHash
-	b.arch.keepModelSummaries(doc.DeepArchive.Blocks)
+	b.KeepModelSummaries(doc.DeepArchive.Blocks)
 	got := b.Document().DeepArchive.Blocks
 	if got[0].SummaryModel != "" || got[0].Summary == "Something else entirely." {
 		t.Errorf("a summary of other turns was kept: %q by %q", got[0].Summary, got[0].SummaryModel)
