@@ -68,6 +68,8 @@ type Engine struct {
 	// Both are guarded by upd.
 	updates    int
 	compacting *compaction
+	// closed is set by Close; guarded by upd.
+	closed bool
 
 	// upd serializes updates.
 	upd sync.Mutex
@@ -665,6 +667,7 @@ func (e *Engine) rebuild(doc *spec.Document) error {
 }
 
 // Close stops the indexing, if it is under way, and releases the index.
+// A second call does nothing.
 func (e *Engine) Close() error {
 	e.upd.Lock()
 	job, c := e.job, e.compacting
@@ -679,6 +682,10 @@ func (e *Engine) Close() error {
 	}
 	e.upd.Lock()
 	defer e.upd.Unlock()
+	if e.closed {
+		return nil // Bleve panics when an index is closed twice
+	}
+	e.closed = true
 	return e.ix.Close()
 }
 

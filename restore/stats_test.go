@@ -232,6 +232,9 @@ func TestCloseDuringCompaction(t *testing.T) {
 	if _, err := e.ix.DocCount(); err == nil {
 		t.Error("the index is open after Close: the compaction put its own in place")
 	}
+	if err := e.Close(); err != nil {
+		t.Errorf("Close again: %v", err)
+	}
 }
 
 // BenchmarkFreshStats measures what an engine's first update costs to
