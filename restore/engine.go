@@ -610,8 +610,9 @@ func buildIndex(ctx context.Context, doc *spec.Document, store *turnStore) (blev
 // of indexed, up to the engine's document and puts it in place of the
 // engine's index. e.upd is held.
 func (e *Engine) swap(ix bleve.Index, indexed map[string]string, store *turnStore) error {
-	want := graphDocs(e.doc)
-	if _, _, err := updateGraph(context.Background(), ix, indexed, want, 0); err != nil {
+	// What the engine's index holds of the nodes and blocks now: those
+	// of its document.
+	if _, _, err := updateGraph(context.Background(), ix, indexed, e.indexed, 0); err != nil {
 		return err
 	}
 	if e.turns.n > store.n {
@@ -621,7 +622,7 @@ func (e *Engine) swap(ix bleve.Index, indexed map[string]string, store *turnStor
 	}
 	e.rw.Lock()
 	old := e.ix
-	e.ix, e.indexed = ix, want
+	e.ix = ix
 	e.rw.Unlock()
 	return old.Close()
 }
