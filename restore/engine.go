@@ -564,10 +564,12 @@ func (e *Engine) compact() {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &compaction{done: make(chan struct{}), cancel: cancel}
 	e.compacting, e.updates = c, 0
-	doc, store := e.doc, e.turns
+	// An update replaces e.indexed, never changes it: the map stays that
+	// of the turns of store.
+	indexed, store := e.indexed, e.turns
 	go func() {
 		defer close(c.done)
-		ix, indexed, err := buildIndex(ctx, doc, store)
+		ix, err := buildIndex(ctx, indexed, store)
 		if beforeSwap != nil {
 			beforeSwap()
 		}
@@ -586,24 +588,22 @@ func (e *Engine) compact() {
 	}()
 }
 
-// buildIndex indexes doc's nodes and block summaries and the turns of
-// store in a new index, as New does but a batch at a time, so that the
-// memory's own work keeps a core, and returns it with the text of the
-// nodes and blocks it holds, by document id; the index, if it made one,
-// even when it fails.
-func buildIndex(ctx context.Context, doc *spec.Document, store *turnStore) (bleve.Index, map[string]string, error) {
+// buildIndex indexes the nodes and block summaries of docs (their text,
+// by document id) and the turns of store in a new index, as New does but
+// a batch at a time, so that the memory's own work keeps a core, and
+// returns it; the index, if it made one, even when it fails.
+func buildIndex(ctx context.Context, docs map[string]string, store *turnStore) (bleve.Index, error) {
 	ix, err := NewTextIndex()
 	if err != nil {
-		return nil, nil, fmt.Errorf("restore: %w", err)
+		return nil, fmt.Errorf("restore: %w", err)
 	}
-	want := graphDocs(doc)
-	if _, _, err := updateGraph(ctx, ix, nil, want, 1); err != nil {
-		return ix, nil, err
+	if _, _, err := updateGraph(ctx, ix, nil, docs, 1); err != nil {
+		return ix, err
 	}
 	if err := indexTurns(ctx, ix, store, 1, nil, 1); err != nil {
-		return ix, nil, err
+		return ix, err
 	}
-	return ix, want, nil
+	return ix, nil
 }
 
 // swap brings ix, built for the turns of store and the nodes and blocks
