@@ -155,8 +155,8 @@ func fileSums(dir string) ([]byte, error) {
 // writeCache writes a copy of ix, and doc, the document it was made from,
 // to dir, for key. It writes a new directory beside dir and renames it
 // into place, so that a reader sees the old cache or the new one, never
-// half of one.
-func writeCache(ix bleve.Index, doc *spec.Document, dir, key string) (err error) {
+// half of one; through guard, when it is set (see [Config.CacheGuard]).
+func writeCache(ix bleve.Index, doc *spec.Document, dir, key string, guard func(put func() error) error) (err error) {
 	adv, err := ix.Advanced()
 	if err != nil {
 		return err
@@ -200,11 +200,19 @@ func writeCache(ix bleve.Index, doc *spec.Document, dir, key string) (err error)
 	if err := os.WriteFile(filepath.Join(tmp, cacheKeyFile), append(cacheKey(key), sums...), 0o644); err != nil {
 		return err
 	}
-	if err := os.RemoveAll(dir); err != nil {
-		return err
+	put := func() error {
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, dir); err != nil {
+			return fmt.Errorf("putting the cache in place: %w", err)
+		}
+		return nil
 	}
-	if err := os.Rename(tmp, dir); err != nil {
-		return fmt.Errorf("putting the cache in place: %w", err)
+	if guard == nil {
+		return put()
 	}
-	return nil
+	err = guard(put)
+	os.RemoveAll(tmp) // when guard did not put it in place
+	return err
 }

@@ -113,6 +113,12 @@ type Config struct {
 	// New uses its index rather than opening the cache again, and closes
 	// it with the engine. Its document must be the one New is given.
 	Cached *Cached
+	// CacheGuard, when set, puts the cache in place: it calls put (which
+	// renames the copy written beside Cache into place) when the cache
+	// is still wanted, and returns put's error; or returns nil without
+	// calling it when the document has changed since, say, so that a
+	// cache never outlives what it was made for.
+	CacheGuard func(put func() error) error
 	// Embedder, when set, embeds each question, so that a context or a
 	// search finds the turns nearest it in meaning among those the
 	// memory holds vectors of, made by the same model (see [Embedder]).
@@ -385,7 +391,7 @@ func (e *Engine) startTurns(store *turnStore, first int, cache string) {
 		if e.doc != doc {
 			return
 		}
-		if err := writeCache(ix, doc, cache, e.cfg.Key); err != nil {
+		if err := writeCache(ix, doc, cache, e.cfg.Key, e.cfg.CacheGuard); err != nil {
 			job.cacheErr = fmt.Errorf("%w: %w", ErrIndexCache, err)
 		}
 	}()

@@ -99,6 +99,12 @@ func Marshal(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return encodeJSON(js, opts)
+}
+
+// encodeJSON encodes js, a document's compact canonical JSON, as opts say.
+func encodeJSON(js []byte, opts *EncodeOptions) ([]byte, error) {
+	var err error
 	if opts.Indent {
 		js, err = indent(js)
 		if err != nil {

@@ -125,7 +125,7 @@ func (m *Memory) engine() (*restore.Engine, error) {
 	if m.b == nil {
 		// An opened file: its cache, if any, or its turns in the
 		// background, so that the first context need not wait for them.
-		cfg.Background, cfg.Cache, cfg.Key, cfg.Cached = true, m.cache, m.key, m.cached
+		cfg.Background, cfg.Cache, cfg.Key, cfg.Cached, cfg.CacheGuard = true, m.cache, m.key, m.cached, m.cacheGuard
 	} else if m.cached != nil {
 		// Turns came in after the opening: the cache is of an older
 		// document.

@@ -155,7 +155,7 @@ func TestFileMemoryLockedAndFailed(t *testing.T) {
 	if _, err := smg.OpenFileMemory(name, nil); err == nil {
 		t.Fatal("opened a file that does not exist, without Create")
 	}
-	f, err := smg.OpenFileMemory(name, &smg.FileOptions{Create: &smg.Options{}, LockTimeout: 50 * time.Millisecond})
+	f, err := smg.OpenFileMemory(name, &smg.FileOptions{Create: &smg.Options{}, Lock: smg.LockOptions{Timeout: 50 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/smg-memory/smg/smg/internal/envelope"
 	"github.com/smg-memory/smg/spec"
@@ -50,37 +53,51 @@ func readLimited(name string, lim Limits) ([]byte, error) {
 
 // WriteFile encodes doc into the named file atomically: it writes a
 // temporary file in the same folder, syncs it and renames it over the old
-// one, so that a failure at any point leaves the old file as it was.
+// one, so that a failure at any point leaves the old file as it was. It
+// refuses, with a [*ValidationError], a document that breaks the rules
+// [Validate] checks (but JSON-LD expansion), and then writes nothing. It
+// takes no lock: see [LockFile].
 func WriteFile(name string, doc *spec.Document, opts *EncodeOptions) error {
-	b, err := Marshal(doc, opts)
+	b, err := marshalValid(doc, opts)
 	if err != nil {
-		return err
+		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	return writeEncoded(name, b, opts)
+}
+
+// marshalValid is [Marshal] of a document that passes [Validate] without
+// JSON-LD expansion, the check a writer makes before it writes: a file
+// that smg writes is a valid one.
+func marshalValid(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
+	if opts == nil {
+		opts = &EncodeOptions{}
+	}
+	js, err := canonicalJSON(doc)
+	if err != nil {
+		return nil, err
+	}
+	if err := validate(doc, js, &ValidateOptions{SkipJSONLD: true}); err != nil {
+		return nil, err
+	}
+	return encodeJSON(js, opts)
 }
 
 // WriteBytes replaces the named file with data atomically, as [WriteFile]
 // does: it writes a temporary file in the same folder, syncs it and
 // renames it over the old one, so that a failure at any point leaves the
-// old file as it was. A file that exists keeps its mode, a new one is
-// made readable by all (0644); private makes it readable by its owner
-// only (0600) either way, as the export of an encrypted memory should be.
+// old file as it was. A file that exists keeps its mode, and a new one
+// gets the mode the umask leaves of 0666; private makes it readable by its
+// owner only (0600) either way, as the export of an encrypted memory
+// should be. Like every function that writes a file, it takes no lock:
+// see [LockFile].
 func WriteBytes(name string, data []byte, private bool) error {
-	if private {
-		return writeAtomic(name, data, 0o600, false)
-	}
-	return writeAtomic(name, data, 0o644, true)
+	return writeAtomic(name, data, private)
 }
 
-// writeEncoded writes b, encoded with opts, atomically: an encrypted
-// file is made readable by its owner only (an existing file keeps its
-// mode).
+// writeEncoded writes b, encoded with opts, atomically: an encrypted file
+// is made readable by its owner only.
 func writeEncoded(name string, b []byte, opts *EncodeOptions) error {
-	perm := fs.FileMode(0o644)
-	if opts != nil && opts.Password != nil {
-		perm = 0o600
-	}
-	return writeAtomic(name, b, perm, true)
+	return writeAtomic(name, b, opts != nil && opts.Password != nil)
 }
 
 // EncryptFile encrypts the .smg file src into dst (which may be src) with
@@ -105,7 +122,7 @@ func EncryptFile(src, dst string, opts *EncodeOptions) error {
 	if err != nil {
 		return fmt.Errorf("encrypting %s: %w", src, err)
 	}
-	return writeAtomic(dst, sealed, 0o600, false)
+	return writeAtomic(dst, sealed, true)
 }
 
 // DecryptFile decrypts the .smg file src into dst (which may be src),
@@ -136,34 +153,42 @@ func DecryptFile(src, dst string, opts *DecodeOptions) error {
 	if _, err := Decode(bytes.NewReader(inner), &DecodeOptions{Limits: lim}); err != nil {
 		return fmt.Errorf("decrypting %s: the decrypted content: %w", src, err)
 	}
-	return writeAtomic(dst, inner, 0o600, true)
+	return writeAtomic(dst, inner, true)
 }
 
 // writeAtomic replaces the named file with data, or leaves it as it was.
-// The file gets perm, or keeps its mode when it exists and keepMode is set.
-func writeAtomic(name string, data []byte, perm fs.FileMode, keepMode bool) (err error) {
-	if fi, err := os.Stat(name); err == nil && keepMode {
-		perm = fi.Mode().Perm()
+// A file that exists keeps its mode, and a new one gets the mode the umask
+// leaves of 0666, unless private: then the file is its owner's only
+// (0600), and the index cache of a memory in the clear that was there is
+// removed, since it holds the memory's text. Its errors name the file,
+// never its temporary file.
+func writeAtomic(name string, data []byte, private bool) (err error) {
+	perm, keep := fs.FileMode(0o666), false
+	if private {
+		perm = 0o600
+	} else if fi, err := os.Stat(name); err == nil {
+		perm, keep = fi.Mode().Perm(), true
 	}
-	dir, base := filepath.Split(name)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	dir := filepath.Dir(name)
+	tmp, err := createTemp(name, perm)
 	if err != nil {
-		return err
+		return fileError(name, err)
 	}
 	defer func() {
 		if err != nil {
 			tmp.Close()
 			os.Remove(tmp.Name())
+			err = fileError(name, err)
 		}
 	}()
 	if _, err = tmp.Write(data); err != nil {
 		return err
 	}
-	if err = tmp.Chmod(perm); err != nil {
-		return err
+	if keep {
+		// The umask does not apply to the mode of the file replaced.
+		if err = tmp.Chmod(perm); err != nil {
+			return err
+		}
 	}
 	if err = tmp.Sync(); err != nil {
 		return err
@@ -179,5 +204,37 @@ func writeAtomic(name string, data []byte, perm fs.FileMode, keepMode bool) (err
 		_ = d.Sync()
 		_ = d.Close()
 	}
+	if private {
+		if err := removeIndexCache(name); err != nil {
+			return fmt.Errorf("%s is encrypted, but its index cache, which holds its text in the clear, could not be removed: %w", name, err)
+		}
+	}
 	return nil
+}
+
+// createTemp creates a new temporary file beside the named one
+// (".NAME.tmp-" and a random number), with perm less the umask.
+func createTemp(name string, perm fs.FileMode) (*os.File, error) {
+	prefix := filepath.Join(filepath.Dir(name), tempPrefix(name))
+	for range 100 {
+		f, err := os.OpenFile(prefix+strconv.FormatUint(rand.Uint64(), 36), os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("writing %s: no free name for a temporary file beside it", name)
+}
+
+// removeIndexCache removes the index cache beside the named file, and the
+// temporary folders of one being written.
+func removeIndexCache(name string) error {
+	cache := IndexCacheDir(name)
+	err := os.RemoveAll(cache)
+	entries, _ := os.ReadDir(filepath.Dir(cache))
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), filepath.Base(cache)+".tmp-") {
+			err = errors.Join(err, os.RemoveAll(filepath.Join(filepath.Dir(cache), e.Name())))
+		}
+	}
+	return err
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/andybalholm/brotli"
+
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/spec"
@@ -76,6 +78,9 @@ type Memory struct {
 	// cache and key are the index cache of an opened file and what it
 	// is made for (indexKey); empty for a memory built here.
 	cache, key string
+	// cacheGuard puts an index cache in place while the file is still
+	// the one the cache is made for (see [cacheGuard]).
+	cacheGuard func(put func() error) error
 	// cached is the index cache, opened with the file, until the engine
 	// takes it.
 	cached *restore.Cached
@@ -168,9 +173,9 @@ func Open(name string, opts *OpenOptions) (*Memory, error) {
 	return m, err
 }
 
-// openBytes is [Open] of the named file's bytes, raw; it tells whether
-// they were encrypted.
-func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, bool, error) {
+// openBytes is [Open] of the named file's bytes, raw; it tells the form
+// they came in.
+func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, fileForm, error) {
 	var key string
 	var doc *spec.Document
 	var cached *restore.Cached
@@ -182,27 +187,53 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, bool, error
 			cached, doc = c, c.Document()
 		}
 	}
-	encrypted := false
+	var form fileForm
 	if doc == nil {
 		d, err := decode(bytes.NewReader(raw), &opts.Decode)
 		if err != nil {
-			return nil, false, fmt.Errorf("%s: %w", name, err)
+			return nil, form, fmt.Errorf("%s: %w", name, err)
 		}
-		doc, encrypted = d.Doc, d.Form.Encrypted
+		doc = d.Doc
+		form = fileForm{encrypted: d.Form.Encrypted, plain: !d.Form.Compressed, indented: indented(d.JSON)}
+	} else {
+		// Never encrypted: the cache is not kept for an encrypted file.
+		form = plainForm(raw)
 	}
 	m, err := Load(doc, &opts.Config)
 	if err != nil {
 		if cached != nil {
 			cached.Close()
 		}
-		return nil, false, fmt.Errorf("%s: %w", name, err)
+		return nil, form, fmt.Errorf("%s: %w", name, err)
 	}
 	m.emb, m.sum = opts.Embedder, opts.Summarizer
-	if key != "" && !encrypted {
+	if key != "" && !form.encrypted {
 		m.cache, m.key, m.cached = opts.IndexCache, key, cached
+		m.cacheGuard = cacheGuard(name, key, opts.Decode.Limits.withDefaults())
 	}
-	return m, encrypted, nil
+	return m, form, nil
 }
+
+// fileForm is the form of a file: encrypted or not, and inside, plain
+// JSON or Brotli-compressed, compact or indented (spec §9.1, §9.2).
+type fileForm struct {
+	encrypted, plain, indented bool
+}
+
+// plainForm is the form of raw, an unencrypted file, read from its first
+// bytes only.
+func plainForm(raw []byte) fileForm {
+	if jsonStart(raw) {
+		return fileForm{plain: true, indented: indented(raw)}
+	}
+	head := make([]byte, 2)
+	n, _ := io.ReadFull(brotli.NewReader(bytes.NewReader(raw)), head)
+	return fileForm{indented: indented(head[:n])}
+}
+
+// indented reports whether js, JSON text that smg wrote or can read, is in
+// the indented canonical form rather than the compact one.
+func indented(js []byte) bool { return bytes.HasPrefix(js, []byte("{\n")) }
 
 // indexKey is what an index cache is made for: a file's bytes, read under
 // lim.
@@ -393,16 +424,28 @@ func (m *Memory) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-// Save writes the memory's file atomically (see [WriteFile]).
+// Save writes the memory's file atomically (see [WriteFile]), taking no
+// lock: [FileMemory] keeps a memory in a file that other processes write
+// too.
 func (m *Memory) Save(name string, opts *EncodeOptions) error {
+	b, err := m.marshalValid(opts)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return writeEncoded(name, b, opts)
+}
+
+// marshalValid is [Memory.Marshal] of a memory that passes the checks a
+// writer makes (see [WriteFile]).
+func (m *Memory) marshalValid(opts *EncodeOptions) ([]byte, error) {
 	doc, err := m.document()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := setCompressionRatio(doc, opts); err != nil {
-		return err
+		return nil, err
 	}
-	return WriteFile(name, doc, opts)
+	return marshalValid(doc, opts)
 }
 
 // setCompressionRatio fills in metadata.compressionRatio: the size of the

@@ -4,19 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
-
-	"github.com/gofrs/flock"
 )
-
-// ErrLocked reports a memory file that another process kept locked for
-// longer than [FileOptions.LockTimeout].
-var ErrLocked = errors.New("the memory file is locked by another process")
 
 // FileOptions tell how to keep a memory in a file shared with other
 // processes.
@@ -29,9 +21,13 @@ type FileOptions struct {
 	// Create, when the file does not exist, makes a new memory of these
 	// options, written at the first change; nil: the file must exist.
 	Create *Options
-	// LockTimeout is how long a change waits for another process's
-	// change to the file to end; zero is 10 seconds.
-	LockTimeout time.Duration
+	// Lock tells how long a change waits for another process's change
+	// to the file to end (see [LockFile]).
+	Lock LockOptions
+	// Reencode writes the file with Encode's form (Brotli or plain JSON,
+	// compact or indented). Without it, a file that exists keeps the form
+	// it has, and only a new file takes Encode's.
+	Reencode bool
 	// MaintainEvery, when above 0, maintains the memory (see
 	// [Memory.Maintain], with Maintain) at every MaintainEvery-th write
 	// of the file, in the same write. The writes are counted in the file
@@ -53,12 +49,12 @@ type FileOptions struct {
 type FileMemory struct {
 	name string
 	opts FileOptions
-	lock *flock.Flock
 
 	mu        sync.Mutex
 	m         *Memory
 	stamp     fileStamp // of the file m was read from or written to
 	encrypted bool      // the file m was read from was
+	form      fileForm  // of the file m was read from
 	password  []byte    // that opened it, when asked for
 }
 
@@ -71,12 +67,9 @@ type fileStamp struct {
 
 // OpenFileMemory opens the memory of the named file. opts may be nil.
 func OpenFileMemory(name string, opts *FileOptions) (*FileMemory, error) {
-	f := &FileMemory{name: name, lock: flock.New(lockName(name))}
+	f := &FileMemory{name: name}
 	if opts != nil {
 		f.opts = *opts
-	}
-	if f.opts.LockTimeout <= 0 {
-		f.opts.LockTimeout = 10 * time.Second
 	}
 	dec := &f.opts.Open.Decode
 	if dec.Password != nil {
@@ -100,11 +93,6 @@ func OpenFileMemory(name string, opts *FileOptions) (*FileMemory, error) {
 	return f, nil
 }
 
-// lockName is the lock file of a memory file: ".NAME.lock" beside it.
-func lockName(name string) string {
-	return filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".lock")
-}
-
 // Name is the file's name.
 func (f *FileMemory) Name() string { return f.name }
 
@@ -125,19 +113,11 @@ func (f *FileMemory) Memory() (*Memory, error) {
 func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	lctx, cancel := context.WithTimeout(ctx, f.opts.LockTimeout)
-	defer cancel()
-	ok, err := f.lock.TryLockContext(lctx, 20*time.Millisecond)
-	if err != nil || !ok {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if err == nil || errors.Is(err, context.DeadlineExceeded) {
-			err = ErrLocked
-		}
-		return fmt.Errorf("%s: %w", f.name, err)
+	unlock, err := LockFile(ctx, f.name, &f.opts.Lock)
+	if err != nil {
+		return err
 	}
-	defer f.lock.Unlock()
+	defer unlock()
 	m, err := f.current()
 	if err != nil {
 		return err
@@ -163,15 +143,15 @@ func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
 	if enc.Password == nil && f.encrypted {
 		enc.Password = f.password
 	}
-	raw, err := m.Marshal(&enc)
+	if f.stamp.raw != nil && !f.opts.Reencode {
+		enc.Plain, enc.Indent = f.form.plain, f.form.indented
+	}
+	raw, err := m.marshalValid(&enc)
+	if err == nil {
+		err = writeAtomic(f.name, raw, enc.Password != nil)
+	}
 	if err != nil {
-		return err
-	}
-	perm := fs.FileMode(0o644)
-	if enc.Password != nil {
-		perm = 0o600
-	}
-	if err := writeAtomic(f.name, raw, perm, true); err != nil {
+		// The memory holds fn's change, which the file does not.
 		f.stamp, f.m = fileStamp{}, nil
 		return err
 	}
@@ -203,11 +183,11 @@ func (f *FileMemory) current() (*Memory, error) {
 		f.stamp.size, f.stamp.mod = fi.Size(), fi.ModTime()
 		return f.m, nil
 	}
-	m, encrypted, err := openBytes(f.name, raw, &f.opts.Open)
+	m, form, err := openBytes(f.name, raw, &f.opts.Open)
 	if err != nil {
 		return nil, err
 	}
-	f.encrypted = encrypted
+	f.encrypted, f.form = form.encrypted, form
 	if f.m != nil {
 		f.m.Close()
 	}

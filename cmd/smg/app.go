@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -37,6 +38,10 @@ type app struct {
 	// provider read from the environment: tests make one that fails fail
 	// at once, without waiting to try again.
 	tuneProvider func(*provider.Config)
+
+	// lockTimeout is --lock-timeout: how long a write waits for another
+	// process's write of the same file.
+	lockTimeout time.Duration
 
 	// started is set when a command's own code starts to run: an error
 	// that comes before is a usage error.
@@ -91,6 +96,14 @@ func (a *app) rootCommand() *cobra.Command {
 		SilenceUsage:  true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
+	root.PersistentFlags().DurationVar(&a.lockTimeout, "lock-timeout", smg.DefaultLockTimeout,
+		"how long a command that writes a memory waits for another process's write of it")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if a.lockTimeout <= 0 {
+			return usageErrorf("--lock-timeout must be above 0, not %v", a.lockTimeout)
+		}
+		return nil
+	}
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.AddCommand(

@@ -195,9 +195,7 @@ func TestArchiveDamaged(t *testing.T) {
 	}
 	b.CompressedData = data
 	name := filepath.Join(t.TempDir(), "damaged.smg")
-	if err := smg.WriteFile(name, doc, nil); err != nil {
-		t.Fatal(err)
-	}
+	writeUnchecked(t, name, doc)
 	unchanged := readOnly(t, name)
 
 	r := run(t, nil, "archive", name)

@@ -251,9 +251,7 @@ func TestValidateOutput(t *testing.T) {
 		From: doc.SemanticGraph.Nodes[0].ID, To: "nowhere", Relation: spec.RelRelatedTo, Strength: 0.5,
 	})
 	bad := filepath.Join(t.TempDir(), "bad.smg")
-	if err := smg.WriteFile(bad, doc, nil); err != nil {
-		t.Fatal(err)
-	}
+	writeUnchecked(t, bad, doc)
 	notSMG := writeTemp(t, "text.smg", []byte("hello\n"))
 
 	r := run(t, nil, "validate", "--skip-jsonld", good, bad, notSMG)

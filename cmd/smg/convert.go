@@ -168,7 +168,9 @@ The password comes from SMG_PASSWORD or is asked for twice on the terminal.`,
 			if err != nil {
 				return err
 			}
-			return smg.EncryptFile(src, dst, &smg.EncodeOptions{Password: password, KDF: k})
+			return a.locked(cmd, dst, func() error {
+				return smg.EncryptFile(src, dst, &smg.EncodeOptions{Password: password, KDF: k})
+			})
 		}),
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the encrypted file here instead of replacing FILE")
@@ -188,8 +190,10 @@ its content is known to be a readable document.
 The password comes from SMG_PASSWORD or is asked for on the terminal.`,
 		Args: exactFiles(1),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			src := args[0]
-			return smg.DecryptFile(src, cmp.Or(out, src), a.decodeOptions(src))
+			src, dst := args[0], cmp.Or(out, args[0])
+			return a.locked(cmd, dst, func() error {
+				return smg.DecryptFile(src, dst, a.decodeOptions(src))
+			})
 		}),
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the decrypted file here instead of replacing FILE")

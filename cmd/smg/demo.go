@@ -71,7 +71,7 @@ them. FILE must not exist.`,
 				}
 				n += k
 			}
-			if err := m.Save(out, nil); err != nil {
+			if err := a.locked(cmd, out, func() error { return m.Save(out, nil) }); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stdout, "Built a memory from checkout.json, a coding conversation of %d turns about a shop's Stripe checkout,\nand saved it to %s:\n\n", n, out)

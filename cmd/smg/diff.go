@@ -86,20 +86,23 @@ result is encrypted with its password; its content is B's, its bytes are
 not (encryption is fresh each time).`,
 		Args: exactFiles(2),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			var pwBase, pwDelta []byte
-			base, err := smg.ReadFile(args[0], a.keepingPassword(args[0], &pwBase))
-			if err != nil {
-				return err
-			}
-			d, err := smg.ReadDeltaFile(args[1], a.keepingPassword(args[1], &pwDelta))
-			if err != nil {
-				return err
-			}
-			doc, err := smg.Patch(base, d)
-			if err != nil {
-				return fmt.Errorf("applying %s to %s: %w", args[1], args[0], err)
-			}
-			return smg.WriteFile(cmp.Or(out, args[0]), doc, outputOptions(pwDelta, pwBase))
+			dst := cmp.Or(out, args[0])
+			return a.locked(cmd, dst, func() error {
+				var pwBase, pwDelta []byte
+				base, err := smg.ReadFile(args[0], a.keepingPassword(args[0], &pwBase))
+				if err != nil {
+					return err
+				}
+				d, err := smg.ReadDeltaFile(args[1], a.keepingPassword(args[1], &pwDelta))
+				if err != nil {
+					return err
+				}
+				doc, err := smg.Patch(base, d)
+				if err != nil {
+					return fmt.Errorf("applying %s to %s: %w", args[1], args[0], err)
+				}
+				return smg.WriteFile(dst, doc, outputOptions(pwDelta, pwBase))
+			})
 		}),
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the result here instead of replacing BASE")

@@ -26,7 +26,7 @@ import (
 // questions, and its Summarizer summarizes blocks.
 func (a *app) fileMemory(name string, create *smg.Options, open smg.OpenOptions) (*smg.FileMemory, error) {
 	open.Decode = *a.decodeOptions(name)
-	opts := &smg.FileOptions{Open: open}
+	opts := &smg.FileOptions{Open: open, Lock: *a.lockOptions()}
 	if create != nil {
 		c := *create
 		c.Embedder, c.Summarizer = open.Embedder, open.Summarizer

@@ -55,7 +55,7 @@ An encrypted FILE gives an OUT encrypted with the same password.`,
 			if err != nil {
 				return inFile(args[0], err)
 			}
-			if err := smg.WriteFile(out, fork, outputOptions(password)); err != nil {
+			if err := a.locked(cmd, out, func() error { return smg.WriteFile(out, fork, outputOptions(password)) }); err != nil {
 				return err
 			}
 			p := fork.Metadata.Lineage.Parents[0]
@@ -137,7 +137,7 @@ printed as a report, or as JSON with --json.`,
 			if err != nil {
 				return err
 			}
-			if err := smg.WriteFile(out, merged, outputOptions(passwords...)); err != nil {
+			if err := a.locked(cmd, out, func() error { return smg.WriteFile(out, merged, outputOptions(passwords...)) }); err != nil {
 				return err
 			}
 			if asJSON {
