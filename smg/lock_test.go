@@ -410,3 +410,31 @@ func TestIndexCacheOnlyOfTheFileAsItIs(t *testing.T) {
 		})
 	}
 }
+
+// An encrypted file written again keeps the key derivation its owner
+// chose.
+func TestFileMemoryKeepsTheKeyDerivation(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "m.smg")
+	pw := []byte("pw")
+	if err := smg.New(nil).Save(name, &smg.EncodeOptions{Password: pw, KDF: smg.DefaultPBKDF2}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := smg.InspectFile(name, &smg.DecodeOptions{Password: pw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := smg.OpenFileMemory(name, &smg.FileOptions{Open: smg.OpenOptions{Decode: smg.DecodeOptions{Password: pw}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	remember(t, f, "User chose PBKDF2 for the memory")
+	after, err := smg.InspectFile(name, &smg.DecodeOptions{Password: pw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, a := *before.Form.KDF, *after.Form.KDF
+	if a.Function != b.Function || a.Iterations != b.Iterations {
+		t.Errorf("written again with %+v, was %+v", a, b)
+	}
+}

@@ -194,7 +194,7 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, fileForm, e
 			return nil, form, fmt.Errorf("%s: %w", name, err)
 		}
 		doc = d.Doc
-		form = fileForm{encrypted: d.Form.Encrypted, plain: !d.Form.Compressed, indented: indented(d.JSON)}
+		form = fileForm{encrypted: d.Form.Encrypted, kdf: d.Form.KDF, plain: !d.Form.Compressed, indented: indented(d.JSON)}
 	} else {
 		// Never encrypted: the cache is not kept for an encrypted file.
 		form = plainForm(raw)
@@ -214,10 +214,13 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, fileForm, e
 	return m, form, nil
 }
 
-// fileForm is the form of a file: encrypted or not, and inside, plain
-// JSON or Brotli-compressed, compact or indented (spec §9.1, §9.2).
+// fileForm is the form of a file: encrypted or not, with which key
+// derivation, and inside, plain JSON or Brotli-compressed, compact or
+// indented (spec §9.1, §9.2).
 type fileForm struct {
-	encrypted, plain, indented bool
+	encrypted       bool
+	kdf             *KDF
+	plain, indented bool
 }
 
 // plainForm is the form of raw, an unencrypted file, read from its first

@@ -8,6 +8,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/smg-memory/smg/smg/internal/envelope"
 )
 
 // FileOptions tell how to keep a memory in a file shared with other
@@ -15,7 +17,9 @@ import (
 type FileOptions struct {
 	// Open reads the file; Encode writes it. An encrypted file is
 	// written encrypted again, with Encode.Password or, when that is
-	// nil, the password that opened it.
+	// nil, the password that opened it and, unless Encode.KDF is set,
+	// the key derivation it had (with a new salt) when that is not
+	// weaker than the minimums of spec §9.5.2.
 	Open   OpenOptions
 	Encode EncodeOptions
 	// Create, when the file does not exist, makes a new memory of these
@@ -142,6 +146,10 @@ func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
 	enc := f.opts.Encode
 	if enc.Password == nil && f.encrypted {
 		enc.Password = f.password
+		if k := f.form.kdf; enc.KDF == (KDF{}) && k != nil && envelope.CheckSeal(enc.Password, envelope.SealOptions{KDF: *k}) == nil {
+			// The key derivation the file's owner chose, with a new salt.
+			enc.KDF = *k
+		}
 	}
 	if f.stamp.raw != nil && !f.opts.Reencode {
 		enc.Plain, enc.Indent = f.form.plain, f.form.indented
