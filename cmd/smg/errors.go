@@ -57,6 +57,7 @@ var invalidInput = []error{
 	smg.ErrInvalidFact,
 	smg.ErrNoNode,
 	importer.ErrUnknownFormat,
+	importer.ErrNoTurns,
 	smg.ErrConflict,
 	smg.ErrMergeBase,
 	smg.ErrInvalidID,
@@ -98,6 +99,8 @@ func exitStatus(err error) (status int, hint string) {
 		return exitInvalid, "smg reads .smg files: Brotli-compressed or plain JSON, encrypted or not"
 	case errors.Is(err, importer.ErrUnknownFormat):
 		return exitInvalid, "name the format with --format " + importer.FormatNames()
+	case errors.Is(err, importer.ErrNoTurns):
+		return exitInvalid, "check the input's format: --format auto recognizes " + importer.FormatNames()
 	case errors.Is(err, smg.ErrLocked):
 		return exitFailure, "another smg (an MCP server, say) is changing the file; try again"
 	case errors.Is(err, smg.ErrNoNode):
