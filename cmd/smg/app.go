@@ -91,6 +91,9 @@ func (a *app) rootCommand() *cobra.Command {
 		SilenceUsage:  true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
+	// Every command's numeric flags are checked against their ranges
+	// (flags.go) before it runs.
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return checkRanges(cmd) }
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.AddCommand(
@@ -99,7 +102,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.catCommand(),
 		a.encryptCommand(),
 		a.decryptCommand(),
-		a.exportCommand(),
+		exportRanged(a.exportCommand()),
 		a.ingestCommand(),
 		a.nodesCommand(),
 		a.showCommand(),
@@ -186,4 +189,12 @@ func (a *app) writeJSON(v any) error {
 	}
 	_, err = a.stdout.Write(append(b, '\n'))
 	return err
+}
+
+// exportRanged gives the numeric flags of export (convert.go) their
+// ranges.
+func exportRanged(cmd *cobra.Command) *cobra.Command {
+	ranged(cmd, "min-importance", 0, 1)
+	ranged(cmd, "max-content", 0, unbounded)
+	return cmd
 }

@@ -62,9 +62,6 @@ instead, with 3 lines of context.`,
 			if cmd.Flags().Changed("version") && cmd.Flags().Changed("diff") {
 				return usageErrorf("--version and --diff exclude each other")
 			}
-			if version < 0 {
-				return usageErrorf("--version counts from 1, not %d", version)
-			}
 			var from, to int
 			if cmd.Flags().Changed("diff") {
 				var ok bool
@@ -90,6 +87,7 @@ instead, with 3 lines of context.`,
 		}),
 	}
 	cmd.Flags().IntVar(&version, "version", 0, "the version to print, from 1 (default the latest)")
+	ranged(cmd, "version", 1, unbounded)
 	cmd.Flags().StringVar(&diff, "diff", "", "print the unified diff from version A to version B")
 	return cmd
 }

@@ -90,7 +90,7 @@ func TestArtifactsCommand(t *testing.T) {
 		{[]string{"artifact", name, "art-checkout-webhook-go", "--diff", "1.."}, exitUsage, "--diff wants"},
 		{[]string{"artifact", name, "art-checkout-webhook-go", "--diff", "a..b"}, exitUsage, "--diff wants"},
 		{[]string{"artifact", name, "art-checkout-webhook-go", "--diff", "1..2", "--version", "2"}, exitUsage, "exclude each other"},
-		{[]string{"artifact", name, "art-checkout-webhook-go", "--version", "-1"}, exitUsage, "--version counts from 1"},
+		{[]string{"artifact", name, "art-checkout-webhook-go", "--version", "-1"}, exitUsage, "--version -1: want a whole number from 1 up"},
 		{[]string{"artifact", name, "art-nowhere"}, exitFailure, `artifact "art-nowhere": not found`},
 		{[]string{"artifact", name, "art-checkout-webhook-go", "--version", "5"}, exitFailure, "version 5 (it has 4): not found"},
 		{[]string{"artifact", name, "art-checkout-webhook-go", "--diff", "1..9"}, exitFailure, "not found"},
@@ -155,7 +155,7 @@ func TestArchiveCommand(t *testing.T) {
 		stderr string
 	}{
 		{[]string{"archive", name, "--turn", "21"}, exitFailure, "turn 21: not found"},
-		{[]string{"archive", name, "--turn", "0"}, exitUsage, "--turn counts from 1"},
+		{[]string{"archive", name, "--turn", "0"}, exitUsage, "--turn 0: want a whole number from 1 up"},
 		{[]string{"archive", name, "--block", "2"}, exitFailure, "archive block 2 (the archive has 1): not found"},
 		{[]string{"archive", name, "--block", "block-0009"}, exitFailure, `archive block "block-0009": not found`},
 		{[]string{"archive", name, "--block", "1", "--turn", "2"}, exitUsage, "exclude each other"},
