@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -19,8 +18,8 @@ import (
 
 // fileMemory opens the memory of the named file to change it, under the
 // file's lock, so that a change never overwrites another process's. With
-// create, a missing file (and its folder, like ~/.smg) is a new memory of
-// those options, written at the first change. An encrypted file asks for
+// create, a missing file is a new memory of those options, written at the
+// first change; its folder must exist (checkFolder). An encrypted file asks for
 // its password and is written encrypted again. open gives the providers:
 // its Embedder, when not nil, embeds the memory's new turns, facts and
 // questions, and its Summarizer summarizes blocks.
@@ -32,7 +31,7 @@ func (a *app) fileMemory(name string, create *smg.Options, open smg.OpenOptions)
 		c.Embedder, c.Summarizer = open.Embedder, open.Summarizer
 		opts.Create = &c
 		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
-			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			if err := checkFolder(name); err != nil {
 				return nil, err
 			}
 		}
