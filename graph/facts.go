@@ -39,10 +39,12 @@ type Fact struct {
 }
 
 // ErrInvalidFact is wrapped by the [*FactError] of a fact that cannot be
-// saved; ErrNoNode by the error of an id the memory does not hold.
+// saved; ErrNoNode by the error of an id the memory does not hold;
+// ErrArtifactNode by that of forgetting an artifact's node.
 var (
-	ErrInvalidFact = errors.New("invalid fact")
-	ErrNoNode      = errors.New("no such node")
+	ErrInvalidFact  = errors.New("invalid fact")
+	ErrNoNode       = errors.New("no such node")
+	ErrArtifactNode = errors.New("an artifact's node goes only with its artifact")
 )
 
 // FactError says what is wrong with a fact, in words a model can act on.
@@ -268,14 +270,15 @@ func (b *Builder) EditFact(id, content string, at time.Time) (spec.Node, error) 
 }
 
 // Forget removes a node and its edges. An artifact node goes with its
-// artifact, not alone: forgetting one is an error.
+// artifact, not alone: forgetting one is an error that wraps
+// ErrArtifactNode.
 func (b *Builder) Forget(id string, at time.Time) error {
 	n := b.store.Node(id)
 	if n == nil {
 		return fmt.Errorf("%w: %q", ErrNoNode, id)
 	}
 	if n.Type == spec.NodeArtifact {
-		return fmt.Errorf("%q is an artifact's node: it cannot be forgotten without its artifact", id)
+		return fmt.Errorf("%q is the node of artifact %s: %w", id, n.ArtifactID, ErrArtifactNode)
 	}
 	b.remove(id)
 	if at.IsZero() {

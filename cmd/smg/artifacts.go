@@ -48,7 +48,9 @@ func (a *app) artifactCommand() *cobra.Command {
 		Long: `Artifact prints the content of a version of an artifact of the vault, exactly
 as it was (nothing added, not even a final newline), reconstructed from the
 vault's full copies and patches and checked against its hash. Versions are
-numbered from 1; without --version it prints the latest.
+numbered from 1; without --version it prints the latest. ID is the
+artifact's id in the vault (art-…, as 'smg artifacts' prints it) or that of
+its node in the graph (artifact-…, as 'smg nodes' prints it).
 
 With --diff A..B it prints the unified diff from version A to version B
 instead, with 3 lines of context.`,

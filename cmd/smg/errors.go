@@ -56,6 +56,7 @@ var invalidInput = []error{
 	smg.ErrInvalidTurn,
 	smg.ErrInvalidFact,
 	smg.ErrNoNode,
+	smg.ErrArtifactNode,
 	importer.ErrUnknownFormat,
 	importer.ErrNoTurns,
 	smg.ErrConflict,
@@ -76,6 +77,7 @@ func exitStatus(err error) (status int, hint string) {
 	var ue *usageError
 	var pe *passwordError
 	var ee *embeddingError
+	var nf *smg.NotFoundError
 	switch {
 	case errors.As(err, &ue):
 		return exitUsage, fmt.Sprintf("run '%s --help' for usage", cmp.Or(ue.command, "smg"))
@@ -103,6 +105,10 @@ func exitStatus(err error) (status int, hint string) {
 		return exitInvalid, "check the input's format: --format auto recognizes " + importer.FormatNames()
 	case errors.Is(err, smg.ErrLocked):
 		return exitFailure, "another smg (an MCP server, say) is changing the file; try again"
+	case errors.As(err, &nf) && nf.Kind == "artifact":
+		return exitInvalid, "'smg artifacts FILE' lists the artifacts; the id of an artifact's node, as 'smg nodes FILE' prints it, names it too"
+	case errors.Is(err, smg.ErrArtifactNode):
+		return exitInvalid, "an artifact's node stays as long as its artifact does"
 	case errors.Is(err, smg.ErrNoNode):
 		return exitInvalid, "'smg facts FILE' lists the ids of facts, 'smg nodes FILE' those of all nodes"
 	case errors.Is(err, smg.ErrConflict):

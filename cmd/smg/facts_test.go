@@ -59,7 +59,7 @@ func TestFactCommands(t *testing.T) {
 		status int
 		says   string
 	}{
-		{[]string{"forget", name, "fact-user-prefers-dark-mode-in-every-editor", "fact-nope"}, exitInvalid, `no such node: "fact-nope"`},
+		{[]string{"forget", name, "fact-user-prefers-dark-mode-in-every-editor", "fact-nope"}, exitInvalid, `no node "fact-nope"`},
 		{[]string{"remember", name, "tiny"}, exitInvalid, "fact content: is 4 characters long; a fact takes 10 to 500"},
 		{[]string{"remember", name, "User likes green tea", "--category", "hobby"}, exitInvalid, `"hobby" is not a category`},
 		{[]string{"remember", name, "User likes green tea", "--scope", "galaxy"}, exitInvalid, `the kind "galaxy"`},

@@ -219,7 +219,7 @@ func TestIngestUsage(t *testing.T) {
 		{[]string{"nodes", filepath.Join(testdataDir, "small.smg"), "--type", "widget"}, exitUsage, `node type "widget"`},
 		{[]string{"nodes", filepath.Join(testdataDir, "small.smg"), "--sort", "size"}, exitUsage, `sort "size"`},
 		{[]string{"show", filepath.Join(testdataDir, "small.smg")}, exitUsage, "want FILE and NODE_ID"},
-		{[]string{"show", filepath.Join(testdataDir, "small.smg"), "concept-nowhere"}, exitFailure, `node "concept-nowhere": not found`},
+		{[]string{"show", filepath.Join(testdataDir, "small.smg"), "concept-nowhere"}, exitInvalid, `no node "concept-nowhere"`},
 	}
 	for _, tt := range tests {
 		r := run(t, nil, tt.args...)
