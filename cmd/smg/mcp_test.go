@@ -150,7 +150,8 @@ func TestMCP(t *testing.T) {
 	defer cancel()
 	dir := t.TempDir()
 	me, ws := filepath.Join(dir, ".smg", "me.smg"), filepath.Join(dir, "crawler.smg") // the files do not exist yet
-	if err := os.Mkdir(filepath.Dir(me), 0o755); err != nil { // smg makes no folders (TestMissingFolder)
+	// smg makes no folders (TestMissingFolder).
+	if err := os.Mkdir(filepath.Dir(me), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	s := startMCP(t, ctx, "--memory", me, "--workspace", ws)
