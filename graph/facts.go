@@ -269,23 +269,62 @@ func (b *Builder) EditFact(id, content string, at time.Time) (spec.Node, error) 
 	return b.factNode(id), nil
 }
 
-// Forget removes a node and its edges. An artifact node goes with its
+// Forgotten is what [Builder.Forget] did.
+type Forgotten struct {
+	// ID is the node removed.
+	ID string `json:"id"`
+	// Restored are the nodes that the removed one, being current,
+	// superseded, and that no other current node supersedes: current
+	// again, as they were before it replaced them. In id order.
+	Restored []string `json:"restored,omitempty"`
+}
+
+// Forget removes a node and its edges. What the node, being current,
+// superseded (a fact, a decision) is current again, unless another
+// current node supersedes it too: forgetting "User lives in Berlin"
+// brings back "User lives in Paris". An artifact node goes with its
 // artifact, not alone: forgetting one is an error that wraps
 // ErrArtifactNode.
-func (b *Builder) Forget(id string, at time.Time) error {
+func (b *Builder) Forget(id string, at time.Time) (Forgotten, error) {
 	n := b.store.Node(id)
 	if n == nil {
-		return fmt.Errorf("%w: %q", ErrNoNode, id)
+		return Forgotten{}, fmt.Errorf("%w: %q", ErrNoNode, id)
 	}
 	if n.Type == spec.NodeArtifact {
-		return fmt.Errorf("%q is the node of artifact %s: %w", id, n.ArtifactID, ErrArtifactNode)
+		return Forgotten{}, fmt.Errorf("%q is the node of artifact %s: %w", id, n.ArtifactID, ErrArtifactNode)
+	}
+	var restore []string
+	if n.ValidTo.IsZero() {
+		for _, old := range b.store.Out(id) {
+			o := b.store.Node(old)
+			if _, ok := b.store.Strength(id, old, spec.RelSupersedes); ok && o != nil && !o.ValidTo.IsZero() && !b.supersededBy(old, id) {
+				restore = append(restore, old)
+			}
+		}
 	}
 	b.remove(id)
+	for _, old := range restore {
+		o := b.store.Node(old)
+		o.ValidTo = time.Time{}
+		o.Version++
+	}
 	if at.IsZero() {
 		at = b.now().UTC().Truncate(time.Second)
 	}
 	b.touchMeta(at)
-	return nil
+	return Forgotten{ID: id, Restored: restore}, nil
+}
+
+// supersededBy tells whether a current node other than but supersedes id.
+func (b *Builder) supersededBy(id, but string) bool {
+	for _, from := range b.store.In(id) {
+		if _, ok := b.store.Strength(from, id, spec.RelSupersedes); ok && from != but {
+			if n := b.store.Node(from); n != nil && n.ValidTo.IsZero() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ClearFacts forgets every fact within scope ("user" clears "user:dana"

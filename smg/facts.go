@@ -129,11 +129,24 @@ func (m *Memory) EditFact(ctx context.Context, id, content string) (spec.Node, e
 	return n, err
 }
 
-// Forget removes a node, a fact usually, and its edges. An id the memory
-// does not hold is a [*NotFoundError]; an artifact's node is not
-// forgotten ([ErrArtifactNode]).
-func (m *Memory) Forget(ctx context.Context, id string) error {
-	return m.change(ctx, func(b *graph.Builder, at time.Time) error { return noNodeOf(b, id, b.Forget(id, at)) })
+// Forgotten is what [Memory.Forget] did: the node it removed, and those
+// that node had superseded that are current again (see
+// [graph.Builder.Forget]).
+type Forgotten = graph.Forgotten
+
+// Forget removes a node, a fact usually, and its edges; what it
+// superseded is current again (forgetting "User lives in Berlin" brings
+// back "User lives in Paris"), as the result says. An id the memory does
+// not hold is a [*NotFoundError]; an artifact's node is not forgotten
+// ([ErrArtifactNode]).
+func (m *Memory) Forget(ctx context.Context, id string) (Forgotten, error) {
+	var f Forgotten
+	err := m.change(ctx, func(b *graph.Builder, at time.Time) error {
+		var err error
+		f, err = b.Forget(id, at)
+		return noNodeOf(b, id, err)
+	})
+	return f, err
 }
 
 // noNodeOf is err, or, when it says the builder holds no node id, a

@@ -150,7 +150,7 @@ func TestMergeRemovedThenMentioned(t *testing.T) {
 	}
 	base := mustMarshal(t, m)
 	o := mustLoad(t, base)
-	if err := o.Forget(ctx, id); err != nil {
+	if _, err := o.Forget(ctx, id); err != nil {
 		t.Fatal(err)
 	}
 	th := mustLoad(t, base)

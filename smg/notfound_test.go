@@ -30,7 +30,8 @@ func TestNotFound(t *testing.T) {
 	}
 	_, err := smg.ShowNode(doc, "postgresql", smg.Limits{})
 	check("ShowNode", err, "node", "concept-postgresql", "decision-postgresql")
-	check("Forget", m.Forget(ctx, "postgresql"), "node", "concept-postgresql", "decision-postgresql")
+	_, err = m.Forget(ctx, "postgresql")
+	check("Forget", err, "node", "concept-postgresql", "decision-postgresql")
 	check("Pin", m.Pin(ctx, "art-checkout-webhook-go"), "node", "artifact-checkout-webhook-go")
 	check("Unpin", m.Unpin(ctx, "nothing-like-it"), "node")
 	_, err = smg.ArtifactContent(doc, "nothing-like-it", 0)
@@ -44,7 +45,7 @@ func TestNotFound(t *testing.T) {
 		t.Errorf("version 2 by node id (%v) differs from that by vault id (%v)", err2, err1)
 	}
 
-	if err := m.Forget(ctx, "artifact-checkout-webhook-go"); !errors.Is(err, smg.ErrArtifactNode) {
+	if _, err := m.Forget(ctx, "artifact-checkout-webhook-go"); !errors.Is(err, smg.ErrArtifactNode) {
 		t.Errorf("forgetting an artifact's node: %v, want ErrArtifactNode", err)
 	}
 }
