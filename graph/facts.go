@@ -111,8 +111,8 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 	if !utf8.ValidString(content) {
 		return Remembered{}, &FactError{"content", "is not valid UTF-8"}
 	}
-	if n := utf8.RuneCountInString(content); n < b.cfg.FactMinChars || n > b.cfg.FactMaxChars {
-		return Remembered{}, &FactError{"content", fmt.Sprintf("is %d characters long; a fact takes %d to %d: one self-contained sentence that says who or what it is about", n, b.cfg.FactMinChars, b.cfg.FactMaxChars)}
+	if n := utf8.RuneCountInString(content); n > b.cfg.FactMaxChars {
+		return Remembered{}, b.lengthError(n, "")
 	}
 	category := strings.ToLower(strings.TrimSpace(f.Category))
 	if category != "" && !slices.Contains(spec.FactCategories, category) {
@@ -133,7 +133,12 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 	default:
 		return Remembered{}, &FactError{"source", fmt.Sprintf("%q is not a source; use %s or %s", f.Source, spec.SourceUser, spec.SourceAI)}
 	}
+	// The length of the fact as saved, in the third person: "I use
+	// vim" is "User uses vim".
 	st := b.an.Statement(content, FactSubject)
+	if err := b.checkLength(st.Text); err != nil {
+		return Remembered{}, err
+	}
 	if category == "" {
 		category = cmp.Or(st.Category, spec.CategoryContext)
 	}
@@ -223,6 +228,26 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 	return Remembered{Fact: b.factNode(id), Supersedes: supersede}, nil
 }
 
+// checkLength checks the length of a fact as it is saved.
+func (b *Builder) checkLength(text string) error {
+	if n := utf8.RuneCountInString(text); n < b.cfg.FactMinChars || n > b.cfg.FactMaxChars {
+		return b.lengthError(n, text)
+	}
+	return nil
+}
+
+// lengthError is the error of a fact of n characters, text as saved
+// (quoted when short) or "" for the text as given.
+func (b *Builder) lengthError(n int, text string) *FactError {
+	what := "is"
+	if text != "" && n < b.cfg.FactMinChars {
+		what = fmt.Sprintf("saved as %q, is", text)
+	} else if text != "" {
+		what = "saved in the third person, is"
+	}
+	return &FactError{"content", fmt.Sprintf("%s %d characters long; a fact takes %d to %d: one self-contained sentence that says who or what it is about", what, n, b.cfg.FactMinChars, b.cfg.FactMaxChars)}
+}
+
 // Scope is whose memory this is (spec §4.3), or nil.
 func (b *Builder) Scope() *spec.Scope { return b.meta.Scope }
 
@@ -244,13 +269,19 @@ func (b *Builder) EditFact(id, content string, at time.Time) (spec.Node, error) 
 		return spec.Node{}, fmt.Errorf("%w: no fact %q", ErrNoNode, id)
 	}
 	content = strings.Join(strings.Fields(content), " ")
-	if c := utf8.RuneCountInString(content); !utf8.ValidString(content) || c < b.cfg.FactMinChars || c > b.cfg.FactMaxChars {
-		return spec.Node{}, &FactError{"content", fmt.Sprintf("is %d characters long; a fact takes %d to %d", c, b.cfg.FactMinChars, b.cfg.FactMaxChars)}
+	if !utf8.ValidString(content) {
+		return spec.Node{}, &FactError{"content", "is not valid UTF-8"}
+	}
+	if n := utf8.RuneCountInString(content); n > b.cfg.FactMaxChars {
+		return spec.Node{}, b.lengthError(n, "")
 	}
 	if at.IsZero() {
 		at = b.now().UTC().Truncate(time.Second)
 	}
 	st := b.an.Statement(content, FactSubject)
+	if err := b.checkLength(st.Text); err != nil {
+		return spec.Node{}, err
+	}
 	old := FactText(n)
 	if old == st.Text {
 		return b.factNode(id), nil

@@ -298,3 +298,30 @@ func TestForgetRestores(t *testing.T) {
 		t.Errorf("after the restore, Rome supersedes %v", r.Supersedes)
 	}
 }
+
+// TestFactLengthAsSaved: a fact's length is that of the fact as saved, in
+// the third person: "I use vim" (9 characters) is "User uses vim" (13).
+func TestFactLengthAsSaved(t *testing.T) {
+	b := New(Config{}, Options{})
+	if r := remember(t, b, Fact{Content: "I use vim"}); r.Fact.Label != "User uses vim" {
+		t.Errorf("saved %+v", r.Fact)
+	}
+	id := remember(t, b, Fact{Content: "User drinks coffee"}).Fact.ID
+	if n, err := b.EditFact(id, "I drink tea", factTime); err != nil || n.Label != "User drinks tea" {
+		t.Errorf("edited: %+v, %v", n, err)
+	}
+	long := "I " + strings.Repeat("x", 496) // 498 characters, 503 as saved
+	for _, c := range []struct{ content, want string }{
+		{"tiny", `fact content: saved as "tiny", is 4 characters long; a fact takes 10 to 500`},
+		{long, "fact content: saved in the third person, is 503 characters long; a fact takes 10 to 500"},
+		{long + "xxx", "fact content: is 501 characters long; a fact takes 10 to 500"},
+	} {
+		_, err := b.Remember(Fact{Content: c.content}, factTime)
+		if !errors.Is(err, ErrInvalidFact) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%.20q: %v, want %q", c.content, err, c.want)
+		}
+		if _, err := b.EditFact(id, c.content, factTime); !errors.Is(err, ErrInvalidFact) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("edit to %.20q: %v, want %q", c.content, err, c.want)
+		}
+	}
+}

@@ -61,7 +61,7 @@ func TestFactCommands(t *testing.T) {
 		says   string
 	}{
 		{[]string{"forget", name, "fact-user-prefers-dark-mode-in-every-editor", "fact-nope"}, exitInvalid, `no node "fact-nope"`},
-		{[]string{"remember", name, "tiny"}, exitInvalid, "fact content: is 4 characters long; a fact takes 10 to 500"},
+		{[]string{"remember", name, "tiny"}, exitInvalid, `fact content: saved as "tiny", is 4 characters long; a fact takes 10 to 500`},
 		{[]string{"remember", name, "User likes green tea", "--category", "hobby"}, exitInvalid, `"hobby" is not a category`},
 		{[]string{"remember", name, "User likes green tea", "--scope", "galaxy"}, exitInvalid, `the kind "galaxy"`},
 		{[]string{"pin", name}, exitUsage, "missing ID"},
@@ -115,5 +115,18 @@ func TestForgetRestores(t *testing.T) {
 	}
 	if len(facts) != 1 || facts[0].ID != "fact-user-lives-in-paris" || !facts[0].ValidTo.IsZero() {
 		t.Errorf("after forget, the facts are %+v", facts)
+	}
+}
+
+// TestRememberShortFact: "I use vim" is 9 characters, but saved as "User
+// uses vim" it is 13: long enough.
+func TestRememberShortFact(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "me.smg")
+	if out := succeed(t, nil, "remember", name, "I use vim"); !strings.HasSuffix(out, ": User uses vim\n") {
+		t.Errorf("remember: %q", out)
+	}
+	r := run(t, nil, "remember", name, "tiny")
+	if r.status != exitInvalid || !strings.Contains(r.stderr, `fact content: saved as "tiny", is 4 characters long; a fact takes 10 to 500`) {
+		t.Errorf("remember tiny: status %d, %s", r.status, r.stderr)
 	}
 }
