@@ -90,7 +90,7 @@ func TestMergePrivateParts(t *testing.T) {
 func TestMergeRemovedCollaborator(t *testing.T) {
 	base := mustMarshal(t, sharedMemory(t, nil))
 	o := mustLoad(t, base)
-	if err := o.RemoveCollaborator("bob"); err != nil {
+	if _, err := o.RemoveCollaborator("bob", nil); err != nil {
 		t.Fatal(err)
 	}
 	ours := mustUnmarshal(t, mustMarshal(t, o))

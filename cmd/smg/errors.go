@@ -87,6 +87,8 @@ func exitStatus(err error) (status int, hint string) {
 		return exitFailure, ee.hint()
 	case errors.Is(err, smg.ErrWrongPassword) && errors.As(err, new(*smg.PrivateError)):
 		return exitPassword, "check the password of the private part; " + privateEnv + ", when set, is used instead of asking"
+	case errors.Is(err, smg.ErrSealedPart):
+		return exitInvalid, "nothing was removed; --force removes the collaborator and destroys the part (its owner can first read it with 'smg facts FILE --private ID')"
 	case errors.Is(err, smg.ErrNotCollaborator):
 		return exitInvalid, "'smg collaborators FILE' lists them, 'smg collaborators add FILE ID' adds one"
 	case errors.Is(err, smg.ErrWrongPassword):
