@@ -62,15 +62,15 @@ func (e *FactError) Unwrap() error { return ErrInvalidFact }
 type Remembered struct {
 	// Fact is the fact saved, or, for a duplicate, the fact the memory
 	// already holds, with its importance computed.
-	Fact spec.Node
+	Fact spec.Node `json:"fact"`
 	// Duplicate: the memory already held the fact; nothing changed.
-	Duplicate bool
+	Duplicate bool `json:"duplicate"`
 	// Similarity is how close a duplicate is to the fact given (1 for
 	// the same words), as [classify.Similarity] measures it.
-	Similarity float64
+	Similarity float64 `json:"similarity"`
 	// Supersedes are the facts the new one replaced: their validity ends
 	// when it begins.
-	Supersedes []string
+	Supersedes []string `json:"supersedes"`
 }
 
 // DuplicateSimilarity is the least [classify.Similarity] at which a fact
