@@ -39,10 +39,12 @@ type Fact struct {
 }
 
 // ErrInvalidFact is wrapped by the [*FactError] of a fact that cannot be
-// saved; ErrNoNode by the error of an id the memory does not hold.
+// saved; ErrNoNode by the error of an id the memory does not hold;
+// ErrArtifactNode by that of forgetting an artifact's node.
 var (
-	ErrInvalidFact = errors.New("invalid fact")
-	ErrNoNode      = errors.New("no such node")
+	ErrInvalidFact  = errors.New("invalid fact")
+	ErrNoNode       = errors.New("no such node")
+	ErrArtifactNode = errors.New("an artifact's node goes only with its artifact")
 )
 
 // FactError says what is wrong with a fact, in words a model can act on.
@@ -60,15 +62,15 @@ func (e *FactError) Unwrap() error { return ErrInvalidFact }
 type Remembered struct {
 	// Fact is the fact saved, or, for a duplicate, the fact the memory
 	// already holds, with its importance computed.
-	Fact spec.Node
+	Fact spec.Node `json:"fact"`
 	// Duplicate: the memory already held the fact; nothing changed.
-	Duplicate bool
+	Duplicate bool `json:"duplicate"`
 	// Similarity is how close a duplicate is to the fact given (1 for
 	// the same words), as [classify.Similarity] measures it.
-	Similarity float64
+	Similarity float64 `json:"similarity"`
 	// Supersedes are the facts the new one replaced: their validity ends
 	// when it begins.
-	Supersedes []string
+	Supersedes []string `json:"supersedes"`
 }
 
 // DuplicateSimilarity is the least [classify.Similarity] at which a fact
@@ -109,8 +111,8 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 	if !utf8.ValidString(content) {
 		return Remembered{}, &FactError{"content", "is not valid UTF-8"}
 	}
-	if n := utf8.RuneCountInString(content); n < b.cfg.FactMinChars || n > b.cfg.FactMaxChars {
-		return Remembered{}, &FactError{"content", fmt.Sprintf("is %d characters long; a fact takes %d to %d: one self-contained sentence that says who or what it is about", n, b.cfg.FactMinChars, b.cfg.FactMaxChars)}
+	if n := utf8.RuneCountInString(content); n > b.cfg.FactMaxChars {
+		return Remembered{}, b.lengthError(n, "")
 	}
 	category := strings.ToLower(strings.TrimSpace(f.Category))
 	if category != "" && !slices.Contains(spec.FactCategories, category) {
@@ -131,7 +133,12 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 	default:
 		return Remembered{}, &FactError{"source", fmt.Sprintf("%q is not a source; use %s or %s", f.Source, spec.SourceUser, spec.SourceAI)}
 	}
+	// The length of the fact as saved, in the third person: "I use
+	// vim" is "User uses vim".
 	st := b.an.Statement(content, FactSubject)
+	if err := b.checkLength(st.Text); err != nil {
+		return Remembered{}, err
+	}
 	if category == "" {
 		category = cmp.Or(st.Category, spec.CategoryContext)
 	}
@@ -221,6 +228,26 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 	return Remembered{Fact: b.factNode(id), Supersedes: supersede}, nil
 }
 
+// checkLength checks the length of a fact as it is saved.
+func (b *Builder) checkLength(text string) error {
+	if n := utf8.RuneCountInString(text); n < b.cfg.FactMinChars || n > b.cfg.FactMaxChars {
+		return b.lengthError(n, text)
+	}
+	return nil
+}
+
+// lengthError is the error of a fact of n characters, text as saved
+// (quoted when short) or "" for the text as given.
+func (b *Builder) lengthError(n int, text string) *FactError {
+	what := "is"
+	if text != "" && n < b.cfg.FactMinChars {
+		what = fmt.Sprintf("saved as %q, is", text)
+	} else if text != "" {
+		what = "saved in the third person, is"
+	}
+	return &FactError{"content", fmt.Sprintf("%s %d characters long; a fact takes %d to %d: one self-contained sentence that says who or what it is about", what, n, b.cfg.FactMinChars, b.cfg.FactMaxChars)}
+}
+
 // Scope is whose memory this is (spec §4.3), or nil.
 func (b *Builder) Scope() *spec.Scope { return b.meta.Scope }
 
@@ -242,13 +269,19 @@ func (b *Builder) EditFact(id, content string, at time.Time) (spec.Node, error) 
 		return spec.Node{}, fmt.Errorf("%w: no fact %q", ErrNoNode, id)
 	}
 	content = strings.Join(strings.Fields(content), " ")
-	if c := utf8.RuneCountInString(content); !utf8.ValidString(content) || c < b.cfg.FactMinChars || c > b.cfg.FactMaxChars {
-		return spec.Node{}, &FactError{"content", fmt.Sprintf("is %d characters long; a fact takes %d to %d", c, b.cfg.FactMinChars, b.cfg.FactMaxChars)}
+	if !utf8.ValidString(content) {
+		return spec.Node{}, &FactError{"content", "is not valid UTF-8"}
+	}
+	if n := utf8.RuneCountInString(content); n > b.cfg.FactMaxChars {
+		return spec.Node{}, b.lengthError(n, "")
 	}
 	if at.IsZero() {
 		at = b.now().UTC().Truncate(time.Second)
 	}
 	st := b.an.Statement(content, FactSubject)
+	if err := b.checkLength(st.Text); err != nil {
+		return spec.Node{}, err
+	}
 	old := FactText(n)
 	if old == st.Text {
 		return b.factNode(id), nil
@@ -267,22 +300,62 @@ func (b *Builder) EditFact(id, content string, at time.Time) (spec.Node, error) 
 	return b.factNode(id), nil
 }
 
-// Forget removes a node and its edges. An artifact node goes with its
-// artifact, not alone: forgetting one is an error.
-func (b *Builder) Forget(id string, at time.Time) error {
+// Forgotten is what [Builder.Forget] did.
+type Forgotten struct {
+	// ID is the node removed.
+	ID string `json:"id"`
+	// Restored are the nodes that the removed one, being current,
+	// superseded, and that no other current node supersedes: current
+	// again, as they were before it replaced them. In id order.
+	Restored []string `json:"restored,omitempty"`
+}
+
+// Forget removes a node and its edges. What the node, being current,
+// superseded (a fact, a decision) is current again, unless another
+// current node supersedes it too: forgetting "User lives in Berlin"
+// brings back "User lives in Paris". An artifact node goes with its
+// artifact, not alone: forgetting one is an error that wraps
+// ErrArtifactNode.
+func (b *Builder) Forget(id string, at time.Time) (Forgotten, error) {
 	n := b.store.Node(id)
 	if n == nil {
-		return fmt.Errorf("%w: %q", ErrNoNode, id)
+		return Forgotten{}, fmt.Errorf("%w: %q", ErrNoNode, id)
 	}
 	if n.Type == spec.NodeArtifact {
-		return fmt.Errorf("%q is an artifact's node: it cannot be forgotten without its artifact", id)
+		return Forgotten{}, fmt.Errorf("%q is the node of artifact %s: %w", id, n.ArtifactID, ErrArtifactNode)
+	}
+	var restore []string
+	if n.ValidTo.IsZero() {
+		for _, old := range b.store.Out(id) {
+			o := b.store.Node(old)
+			if _, ok := b.store.Strength(id, old, spec.RelSupersedes); ok && o != nil && !o.ValidTo.IsZero() && !b.supersededBy(old, id) {
+				restore = append(restore, old)
+			}
+		}
 	}
 	b.remove(id)
+	for _, old := range restore {
+		o := b.store.Node(old)
+		o.ValidTo = time.Time{}
+		o.Version++
+	}
 	if at.IsZero() {
 		at = b.now().UTC().Truncate(time.Second)
 	}
 	b.touchMeta(at)
-	return nil
+	return Forgotten{ID: id, Restored: restore}, nil
+}
+
+// supersededBy tells whether a current node other than but supersedes id.
+func (b *Builder) supersededBy(id, but string) bool {
+	for _, from := range b.store.In(id) {
+		if _, ok := b.store.Strength(from, id, spec.RelSupersedes); ok && from != but {
+			if n := b.store.Node(from); n != nil && n.ValidTo.IsZero() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ClearFacts forgets every fact within scope ("user" clears "user:dana"

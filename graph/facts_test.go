@@ -163,13 +163,13 @@ func TestEditForgetPin(t *testing.T) {
 		t.Errorf("unpin: %v", err)
 	}
 
-	if err := b.Forget(id, factTime); err != nil {
+	if _, err := b.Forget(id, factTime); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := indexOf(b.Document()).nodes[id]; ok {
 		t.Error("a forgotten fact is still there")
 	}
-	if err := b.Forget(id, factTime); !errors.Is(err, ErrNoNode) {
+	if _, err := b.Forget(id, factTime); !errors.Is(err, ErrNoNode) {
 		t.Errorf("forgetting twice: %v", err)
 	}
 	// Forgotten, it can be said again.
@@ -206,7 +206,7 @@ func TestFactsSurviveReload(t *testing.T) {
 	ix := indexOf(b.Document())
 	found := ix.find(t, spec.NodeFact, "Ana prefers the sea")
 	nurse := ix.find(t, spec.NodeFact, "Ben is a nurse")
-	if err := b.Forget(found.ID, factTime); err != nil {
+	if _, err := b.Forget(found.ID, factTime); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := b.EditFact(nurse.ID, "Ben is a nurse at the city hospital", factTime); err != nil {
@@ -242,5 +242,86 @@ func TestFactsSurviveReload(t *testing.T) {
 	// The duplicate check knows the reloaded facts.
 	if r, _ := again.Remember(Fact{Content: "I want my answers in Spanish"}, factTime); !r.Duplicate {
 		t.Errorf("after a reload, a known fact is not a duplicate: %+v", r)
+	}
+}
+
+// TestForgetRestores: forgetting a current fact that superseded another
+// makes that one current again, and says so; forgetting a fact that is
+// itself superseded restores nothing.
+func TestForgetRestores(t *testing.T) {
+	b := New(Config{}, Options{})
+	paris := remember(t, b, Fact{Content: "User lives in Paris"}).Fact
+	berlin := remember(t, b, Fact{Content: "I live in Berlin"}).Fact
+	london := remember(t, b, Fact{Content: "I live in London"})
+	if !slices.Equal(london.Supersedes, []string{berlin.ID}) {
+		t.Fatalf("moving again: %+v", london)
+	}
+	current := func() []string {
+		var ids []string
+		for _, n := range Facts(b.Document(), FactFilter{}) {
+			ids = append(ids, n.ID)
+		}
+		return ids
+	}
+
+	// Berlin is superseded: forgetting it brings nothing back.
+	f, err := b.Forget(berlin.ID, factTime)
+	if err != nil || f.ID != berlin.ID || len(f.Restored) != 0 || !slices.Equal(current(), []string{london.Fact.ID}) {
+		t.Fatalf("forgetting a superseded fact: %+v, %v; current %v", f, err, current())
+	}
+
+	// Forgetting the current London brings back Paris only if London
+	// superseded it: it did not (Berlin did), so nothing is current.
+	f, err = b.Forget(london.Fact.ID, factTime)
+	if err != nil || len(f.Restored) != 0 || len(current()) != 0 {
+		t.Fatalf("forgetting London: %+v, %v; current %v", f, err, current())
+	}
+
+	// Paris, then Berlin that supersedes it: forgetting Berlin restores
+	// Paris, with a new version and no end of validity.
+	b = New(Config{}, Options{})
+	paris = remember(t, b, Fact{Content: "User lives in Paris"}).Fact
+	berlin = remember(t, b, Fact{Content: "I live in Berlin"}).Fact
+	if !slices.Equal(current(), []string{berlin.ID}) {
+		t.Fatalf("current %v", current())
+	}
+	before := b.factNode(paris.ID).Version
+	f, err = b.Forget(berlin.ID, factTime)
+	if err != nil || !slices.Equal(f.Restored, []string{paris.ID}) || !slices.Equal(current(), []string{paris.ID}) {
+		t.Fatalf("forgetting Berlin: %+v, %v; current %v", f, err, current())
+	}
+	if n := b.factNode(paris.ID); !n.ValidTo.IsZero() || n.Version != before+1 {
+		t.Errorf("Paris restored: %+v", n)
+	}
+	// What it holds still supersedes as before.
+	if r := remember(t, b, Fact{Content: "I live in Rome"}); !slices.Equal(r.Supersedes, []string{paris.ID}) {
+		t.Errorf("after the restore, Rome supersedes %v", r.Supersedes)
+	}
+}
+
+// TestFactLengthAsSaved: a fact's length is that of the fact as saved, in
+// the third person: "I use vim" (9 characters) is "User uses vim" (13).
+func TestFactLengthAsSaved(t *testing.T) {
+	b := New(Config{}, Options{})
+	if r := remember(t, b, Fact{Content: "I use vim"}); r.Fact.Label != "User uses vim" {
+		t.Errorf("saved %+v", r.Fact)
+	}
+	id := remember(t, b, Fact{Content: "User drinks coffee"}).Fact.ID
+	if n, err := b.EditFact(id, "I drink tea", factTime); err != nil || n.Label != "User drinks tea" {
+		t.Errorf("edited: %+v, %v", n, err)
+	}
+	long := "I " + strings.Repeat("x", 496) // 498 characters, 503 as saved
+	for _, c := range []struct{ content, want string }{
+		{"tiny", `fact content: saved as "tiny", is 4 characters long; a fact takes 10 to 500`},
+		{long, "fact content: saved in the third person, is 503 characters long; a fact takes 10 to 500"},
+		{long + "xxx", "fact content: is 501 characters long; a fact takes 10 to 500"},
+	} {
+		_, err := b.Remember(Fact{Content: c.content}, factTime)
+		if !errors.Is(err, ErrInvalidFact) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%.20q: %v, want %q", c.content, err, c.want)
+		}
+		if _, err := b.EditFact(id, c.content, factTime); !errors.Is(err, ErrInvalidFact) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("edit to %.20q: %v, want %q", c.content, err, c.want)
+		}
 	}
 }

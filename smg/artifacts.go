@@ -63,14 +63,15 @@ func Artifacts(doc *spec.Document) []ArtifactInfo {
 }
 
 // ArtifactContent returns the full content of version v (from 1) of the
-// artifact id; v = 0 means the latest version. The content is
-// reconstructed from the nearest full copy and checked against the
-// version's hash (spec §7.3). An unknown artifact or version is
-// ErrNotFound; a version that does not reconstruct makes the document
+// artifact id, the vault's id or that of the artifact's node; v = 0 means
+// the latest version. The content is reconstructed from the nearest full
+// copy and checked against the version's hash (spec §7.3). An unknown
+// artifact is a [*NotFoundError], an unknown version ErrNotFound; a
+// version that does not reconstruct makes the document
 // invalid, and its error matches ErrInvalid as well as the cause
 // (artifacts.ErrPatch, artifacts.ErrHashMismatch…).
 func ArtifactContent(doc *spec.Document, id string, v int) (string, error) {
-	a, v, err := artifactVersion(doc, id, v)
+	a, id, v, err := artifactVersion(doc, id, v)
 	if err != nil {
 		return "", err
 	}
@@ -81,20 +82,21 @@ func ArtifactContent(doc *spec.Document, id string, v int) (string, error) {
 	return content, nil
 }
 
-// artifactVersion returns the artifact id and the number of its version v,
-// the latest for 0.
-func artifactVersion(doc *spec.Document, id string, v int) (spec.Artifact, int, error) {
-	a, ok := doc.ArtifactVault.Artifacts[id]
+// artifactVersion returns the artifact id names, its vault id and the
+// number of its version v, the latest for 0.
+func artifactVersion(doc *spec.Document, id string, v int) (spec.Artifact, string, int, error) {
+	vid, ok := artifactID(doc, id)
 	if !ok {
-		return a, 0, fmt.Errorf("artifact %q: %w", id, ErrNotFound)
+		return spec.Artifact{}, "", 0, noArtifact(doc, id)
 	}
+	a := doc.ArtifactVault.Artifacts[vid]
 	if v == 0 {
 		v = len(a.Versions)
 	}
 	if v < 1 || v > len(a.Versions) {
-		return a, 0, fmt.Errorf("artifact %q version %d (it has %d): %w", id, v, len(a.Versions), ErrNotFound)
+		return a, vid, 0, fmt.Errorf("artifact %q version %d (it has %d): %w", vid, v, len(a.Versions), ErrNotFound)
 	}
-	return a, v, nil
+	return a, vid, v, nil
 }
 
 // diffContext is the number of unchanged lines around each change of a
@@ -111,11 +113,11 @@ const diffContext = 3
 // patches are (spec §7.4.4), with no time limit, so the same versions
 // always give the same diff.
 func ArtifactDiff(doc *spec.Document, id string, a, b int) (string, error) {
-	_, a, err := artifactVersion(doc, id, a)
+	_, id, a, err := artifactVersion(doc, id, a)
 	if err != nil {
 		return "", err
 	}
-	_, b, err = artifactVersion(doc, id, b)
+	_, _, b, err = artifactVersion(doc, id, b)
 	if err != nil {
 		return "", err
 	}

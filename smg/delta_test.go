@@ -73,7 +73,7 @@ var historyOps = []historyOp{
 		if len(facts) == 0 {
 			return false
 		}
-		if err := h.m.Forget(context.Background(), facts[h.r.IntN(len(facts))].ID); err != nil {
+		if _, err := h.m.Forget(context.Background(), facts[h.r.IntN(len(facts))].ID); err != nil {
 			t.Fatal(err)
 		}
 		return true

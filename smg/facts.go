@@ -29,12 +29,15 @@ type FactFilter = graph.FactFilter
 type FactError = graph.FactError
 
 // Errors of facts: ErrInvalidFact is wrapped by every [*FactError];
-// ErrNoNode by the error of an id the memory does not hold; ErrDisabled
-// by what a memory that is off refuses (see [Memory.SetEnabled]).
+// ErrNoNode by the error of an id the memory does not hold (a
+// [*NotFoundError]); ErrArtifactNode by that of forgetting an artifact's
+// node; ErrDisabled by what a memory that is off refuses (see
+// [Memory.SetEnabled]).
 var (
-	ErrInvalidFact = graph.ErrInvalidFact
-	ErrNoNode      = graph.ErrNoNode
-	ErrDisabled    = errors.New("memory is off")
+	ErrInvalidFact  = graph.ErrInvalidFact
+	ErrNoNode       = graph.ErrNoNode
+	ErrArtifactNode = graph.ErrArtifactNode
+	ErrDisabled     = errors.New("memory is off")
 )
 
 // DuplicateSimilarity is the similarity from which a fact is taken for one
@@ -126,9 +129,33 @@ func (m *Memory) EditFact(ctx context.Context, id, content string) (spec.Node, e
 	return n, err
 }
 
-// Forget removes a node, a fact usually, and its edges.
-func (m *Memory) Forget(ctx context.Context, id string) error {
-	return m.change(ctx, func(b *graph.Builder, at time.Time) error { return b.Forget(id, at) })
+// Forgotten is what [Memory.Forget] did: the node it removed, and those
+// that node had superseded that are current again (see
+// [graph.Builder.Forget]).
+type Forgotten = graph.Forgotten
+
+// Forget removes a node, a fact usually, and its edges; what it
+// superseded is current again (forgetting "User lives in Berlin" brings
+// back "User lives in Paris"), as the result says. An id the memory does
+// not hold is a [*NotFoundError]; an artifact's node is not forgotten
+// ([ErrArtifactNode]).
+func (m *Memory) Forget(ctx context.Context, id string) (Forgotten, error) {
+	var f Forgotten
+	err := m.change(ctx, func(b *graph.Builder, at time.Time) error {
+		var err error
+		f, err = b.Forget(id, at)
+		return noNodeOf(b, id, err)
+	})
+	return f, err
+}
+
+// noNodeOf is err, or, when it says the builder holds no node id, a
+// [*NotFoundError] with the ids the caller may have meant.
+func noNodeOf(b *graph.Builder, id string, err error) error {
+	if errors.Is(err, ErrNoNode) {
+		return noNode(b.Document().SemanticGraph.Nodes, id)
+	}
+	return err
 }
 
 // ClearFacts forgets every fact of scope, or within it ("user" clears
@@ -142,14 +169,15 @@ func (m *Memory) ClearFacts(ctx context.Context, scope string) ([]string, error)
 	return gone, err
 }
 
-// Pin makes a node always loaded into context; Unpin undoes it.
+// Pin makes a node always loaded into context; Unpin undoes it. An id
+// the memory does not hold is a [*NotFoundError].
 func (m *Memory) Pin(ctx context.Context, id string) error {
-	return m.change(ctx, func(b *graph.Builder, at time.Time) error { return b.Pin(id, true, at) })
+	return m.change(ctx, func(b *graph.Builder, at time.Time) error { return noNodeOf(b, id, b.Pin(id, true, at)) })
 }
 
 // Unpin undoes [Memory.Pin].
 func (m *Memory) Unpin(ctx context.Context, id string) error {
-	return m.change(ctx, func(b *graph.Builder, at time.Time) error { return b.Pin(id, false, at) })
+	return m.change(ctx, func(b *graph.Builder, at time.Time) error { return noNodeOf(b, id, b.Pin(id, false, at)) })
 }
 
 // Facts returns the memory's facts that f selects, by category from

@@ -48,7 +48,7 @@ func TestRememberIntoContext(t *testing.T) {
 	if !slices.ContainsFunc(r.Items, func(it smg.Found) bool { return it.NodeID == proj.Fact.ID }) {
 		t.Errorf("the project fact is not found:\n%s", r.Text)
 	}
-	if err := m.Forget(ctx, pref.Fact.ID); err != nil {
+	if _, err := m.Forget(ctx, pref.Fact.ID); err != nil {
 		t.Fatal(err)
 	}
 	r, err = m.Context(ctx, "how did we fix the webhook?", nil)
@@ -58,7 +58,7 @@ func TestRememberIntoContext(t *testing.T) {
 	if strings.Contains(r.Text, "code first") {
 		t.Error("a forgotten fact is still in context")
 	}
-	if err := m.Forget(ctx, pref.Fact.ID); !errors.Is(err, smg.ErrNoNode) {
+	if _, err := m.Forget(ctx, pref.Fact.ID); !errors.Is(err, smg.ErrNoNode) {
 		t.Errorf("forgetting twice: %v", err)
 	}
 	_, err = m.Remember(ctx, smg.Fact{Content: "too short"})
@@ -285,4 +285,25 @@ func saveFact(t *testing.T, m *smg.Memory, content string) smg.Remembered {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestForgetRestores: Memory.Forget says which facts are current again.
+func TestForgetRestores(t *testing.T) {
+	ctx := context.Background()
+	m := smg.New(nil)
+	paris, err := m.Remember(ctx, smg.Fact{Content: "User lives in Paris"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	berlin, err := m.Remember(ctx, smg.Fact{Content: "I live in Berlin"})
+	if err != nil || !slices.Equal(berlin.Supersedes, []string{paris.Fact.ID}) {
+		t.Fatalf("%+v, %v", berlin, err)
+	}
+	f, err := m.Forget(ctx, berlin.Fact.ID)
+	if err != nil || f.ID != berlin.Fact.ID || !slices.Equal(f.Restored, []string{paris.Fact.ID}) {
+		t.Errorf("Forget: %+v, %v", f, err)
+	}
+	if cur := m.Facts(smg.FactFilter{}); len(cur) != 1 || cur[0].ID != paris.Fact.ID {
+		t.Errorf("current facts: %+v", cur)
+	}
 }

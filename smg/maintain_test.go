@@ -297,7 +297,7 @@ func TestRemovedNameComesBackOnce(t *testing.T) {
 	if _, err := m.IngestAll(ctx, checkoutTurns(t)); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Forget(ctx, "concept-stripe-checkout"); err != nil {
+	if _, err := m.Forget(ctx, "concept-stripe-checkout"); err != nil {
 		t.Fatal(err)
 	}
 	again := mustLoad(t, mustMarshal(t, m))

@@ -140,7 +140,7 @@ func TestMergeRealFork(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := m.Forget(ctx, forgotten); err != nil {
+		if _, err := m.Forget(ctx, forgotten); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -256,7 +256,7 @@ func TestMergeRealForkConflict(t *testing.T) {
 		}
 	})
 	theirs := mergeGrow(t, base, turns[200:220], func(m *smg.Memory) {
-		if err := m.Forget(ctx, fact); err != nil {
+		if _, err := m.Forget(ctx, fact); err != nil {
 			t.Fatal(err)
 		}
 	})

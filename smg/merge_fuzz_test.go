@@ -60,7 +60,7 @@ func FuzzMerge(f *testing.F) {
 		th := grow(base, 2, []string{theirs, ours}, func(m *smg.Memory) {
 			_, _ = m.Remember(ctx, smg.Fact{Content: fact + " on Sundays"})
 			if forgotten != "" {
-				_ = m.Forget(ctx, forgotten)
+				_, _ = m.Forget(ctx, forgotten)
 			}
 		})
 		for _, c := range []struct {

@@ -90,7 +90,7 @@ func TestMergePrivateParts(t *testing.T) {
 func TestMergeRemovedCollaborator(t *testing.T) {
 	base := mustMarshal(t, sharedMemory(t, nil))
 	o := mustLoad(t, base)
-	if err := o.RemoveCollaborator("bob"); err != nil {
+	if _, err := o.RemoveCollaborator("bob", nil); err != nil {
 		t.Fatal(err)
 	}
 	ours := mustUnmarshal(t, mustMarshal(t, o))
@@ -150,7 +150,7 @@ func TestMergeRemovedThenMentioned(t *testing.T) {
 	}
 	base := mustMarshal(t, m)
 	o := mustLoad(t, base)
-	if err := o.Forget(ctx, id); err != nil {
+	if _, err := o.Forget(ctx, id); err != nil {
 		t.Fatal(err)
 	}
 	th := mustLoad(t, base)

@@ -171,10 +171,11 @@ func TestMergeKeepsFivePreviousSummaries(t *testing.T) {
 func TestMergeRemovedAndEdited(t *testing.T) {
 	base, ids := mergeFacts(t, "User's dog is called Biscuit", "User drinks green tea every morning")
 	ours := mergeChange(t, base, func(ctx context.Context, m *smg.Memory) error {
-		if err := m.Forget(ctx, ids[0]); err != nil {
+		if _, err := m.Forget(ctx, ids[0]); err != nil {
 			return err
 		}
-		return m.Forget(ctx, ids[1])
+		_, err := m.Forget(ctx, ids[1])
+		return err
 	})
 	theirs := mergeChange(t, base, func(ctx context.Context, m *smg.Memory) error {
 		_, err := m.EditFact(ctx, ids[0], "User's dog is called Pretzel")

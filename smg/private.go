@@ -30,6 +30,10 @@ var (
 	ErrPrivateMemory = errors.New("a private part has no collaborators of its own")
 	// ErrBadCollaborator: an id that is not an id of spec §2.3.
 	ErrBadCollaborator = errors.New("a collaborator's id is 1 to 128 letters, digits, '.', '_', '~' or '-', starting with a letter or a digit")
+	// ErrSealedPart: removing the collaborator would destroy their sealed
+	// private part, which no one but them can read; see
+	// [RemoveOptions.DestroySealed].
+	ErrSealedPart = errors.New("it is sealed: removing its owner destroys it, and no one else can read it")
 )
 
 // PrivateError is a failure to reach a collaborator's private part.
@@ -101,19 +105,44 @@ func (m *Memory) AddCollaborator(c Collaborator) error {
 	return nil
 }
 
+// RemoveOptions tell what [Memory.RemoveCollaborator] may destroy.
+type RemoveOptions struct {
+	// DestroySealed removes a collaborator whose private part is sealed,
+	// and the part with them, lost to everyone; without it, that is an
+	// error that wraps [ErrSealedPart].
+	DestroySealed bool
+}
+
+// RemovedCollaborator is what [Memory.RemoveCollaborator] removed.
+type RemovedCollaborator struct {
+	Collaborator Collaborator `json:"collaborator"`
+	// Private is their private part, removed with them; nil when they had
+	// none.
+	Private *PrivateInfo `json:"private,omitempty"`
+}
+
 // RemoveCollaborator removes the collaborator of that id and their private
-// part, sealed or not.
-func (m *Memory) RemoveCollaborator(id string) error {
+// part. A sealed part, which no one but its owner can read, is destroyed
+// only with opts.DestroySealed (opts may be nil); without it nothing
+// changes and the error wraps [ErrSealedPart].
+func (m *Memory) RemoveCollaborator(id string, opts *RemoveOptions) (RemovedCollaborator, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	i := slices.IndexFunc(m.collabs, func(x Collaborator) bool { return x.ID == id })
 	if i < 0 {
-		return &PrivateError{Owner: id, Err: ErrNotCollaborator}
+		return RemovedCollaborator{}, &PrivateError{Owner: id, Err: ErrNotCollaborator}
+	}
+	r := RemovedCollaborator{Collaborator: m.collabs[i]}
+	if j := slices.IndexFunc(m.priv, func(p *privatePart) bool { return p.owner == id }); j >= 0 {
+		r.Private = &PrivateInfo{Owner: id, Sealed: m.priv[j].sealed()}
+	}
+	if r.Private != nil && r.Private.Sealed && (opts == nil || !opts.DestroySealed) {
+		return RemovedCollaborator{}, &PrivateError{Owner: id, Err: ErrSealedPart}
 	}
 	m.collabs = slices.Delete(m.collabs, i, i+1)
 	m.priv = slices.DeleteFunc(m.priv, func(p *privatePart) bool { return p.owner == id })
 	m.gen++
-	return nil
+	return r, nil
 }
 
 // PrivateInfo describes a collaborator's private part without opening it.
@@ -128,10 +157,14 @@ func (m *Memory) PrivateParts() []PrivateInfo {
 	defer m.mu.Unlock()
 	out := make([]PrivateInfo, 0, len(m.priv))
 	for _, p := range m.priv {
-		sealed := p.password != nil || (p.mem == nil && p.file.Sealed != nil)
-		out = append(out, PrivateInfo{Owner: p.owner, Sealed: sealed})
+		out = append(out, PrivateInfo{Owner: p.owner, Sealed: p.sealed()})
 	}
 	return out
+}
+
+// sealed tells whether the part is sealed, or is to be when written.
+func (p *privatePart) sealed() bool {
+	return p.password != nil || (p.mem == nil && p.file.Sealed != nil)
 }
 
 // Private returns the private part of the collaborator owner: a memory of

@@ -338,3 +338,30 @@ func TestSharedVector(t *testing.T) {
 		t.Errorf("the private parts, opened and unchanged, are written otherwise (%v, %v)", err1, err2)
 	}
 }
+
+// TestRemoveCollaborator: removing a collaborator says what went with
+// them; one whose private part is sealed is removed only with
+// DestroySealed, and without it nothing changes.
+func TestRemoveCollaborator(t *testing.T) {
+	m := sharedMemory(t, []byte("alice's passphrase"))
+	before := mustMarshal(t, m)
+	_, err := m.RemoveCollaborator("alice", nil)
+	var pe *smg.PrivateError
+	if !errors.Is(err, smg.ErrSealedPart) || !errors.As(err, &pe) || pe.Owner != "alice" {
+		t.Errorf("removing alice: %v, want ErrSealedPart", err)
+	}
+	if !bytes.Equal(mustMarshal(t, m), before) {
+		t.Error("a refused removal changed the memory")
+	}
+	r, err := m.RemoveCollaborator("alice", &smg.RemoveOptions{DestroySealed: true})
+	if err != nil || r.Collaborator.ID != "alice" || r.Collaborator.Name != "Alice" || r.Private == nil || !r.Private.Sealed {
+		t.Errorf("removing alice with DestroySealed: %+v, %v", r, err)
+	}
+	r, err = m.RemoveCollaborator("bob", nil)
+	if err != nil || r.Collaborator.ID != "bob" || r.Private == nil || r.Private.Sealed {
+		t.Errorf("removing bob: %+v, %v", r, err)
+	}
+	if len(m.Collaborators()) != 0 || len(m.PrivateParts()) != 0 {
+		t.Errorf("left %+v and %+v", m.Collaborators(), m.PrivateParts())
+	}
+}

@@ -89,7 +89,7 @@ func ShowNode(doc *spec.Document, id string, lim Limits) (*NodeView, error) {
 	}
 	n := byID[id]
 	if n == nil {
-		return nil, fmt.Errorf("node %q: %w", id, ErrNotFound)
+		return nil, noNode(doc.SemanticGraph.Nodes, id)
 	}
 	v := &NodeView{Node: *n, Out: []EdgeView{}, In: []EdgeView{}}
 	view := func(e spec.Edge, other string) EdgeView {

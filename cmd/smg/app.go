@@ -98,12 +98,12 @@ func (a *app) rootCommand() *cobra.Command {
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.PersistentFlags().DurationVar(&a.lockTimeout, "lock-timeout", smg.DefaultLockTimeout,
 		"how long a command that writes a memory waits for another process's write of it")
-	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
-		if a.lockTimeout <= 0 {
-			return usageErrorf("--lock-timeout must be above 0, not %v", a.lockTimeout)
-		}
-		return nil
+	if err := root.PersistentFlags().SetAnnotation("lock-timeout", rangeAnnotation, []string{"0.001", "86400"}); err != nil {
+		panic(err)
 	}
+	// Every command's numeric flags are checked against their ranges
+	// (flags.go) before it runs.
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return checkRanges(cmd) }
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.AddCommand(
@@ -112,7 +112,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.catCommand(),
 		a.encryptCommand(),
 		a.decryptCommand(),
-		a.exportCommand(),
+		exportRanged(a.exportCommand()),
 		a.ingestCommand(),
 		a.nodesCommand(),
 		a.showCommand(),
@@ -199,4 +199,12 @@ func (a *app) writeJSON(v any) error {
 	}
 	_, err = a.stdout.Write(append(b, '\n'))
 	return err
+}
+
+// exportRanged gives the numeric flags of export (convert.go) their
+// ranges.
+func exportRanged(cmd *cobra.Command) *cobra.Command {
+	ranged(cmd, "min-importance", 0, 1)
+	ranged(cmd, "max-content", 0, unbounded)
+	return cmd
 }

@@ -43,9 +43,6 @@ the block that holds them is decompressed, and a damaged block fails alone.`,
 			if byBlock && byTurn {
 				return usageErrorf("--block and --turn exclude each other")
 			}
-			if byTurn && turn < 1 {
-				return usageErrorf("--turn counts from 1, not %d", turn)
-			}
 			doc, err := a.decodeFile(args[0])
 			if err != nil {
 				return err
@@ -85,6 +82,7 @@ the block that holds them is decompressed, and a damaged block fails alone.`,
 	}
 	cmd.Flags().StringVar(&block, "block", "", "print the turns of this block: its number, from 1, or its id")
 	cmd.Flags().IntVar(&turn, "turn", 0, "print the turn of this number")
+	ranged(cmd, "turn", 1, unbounded)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }

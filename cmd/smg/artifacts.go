@@ -48,7 +48,9 @@ func (a *app) artifactCommand() *cobra.Command {
 		Long: `Artifact prints the content of a version of an artifact of the vault, exactly
 as it was (nothing added, not even a final newline), reconstructed from the
 vault's full copies and patches and checked against its hash. Versions are
-numbered from 1; without --version it prints the latest.
+numbered from 1; without --version it prints the latest. ID is the
+artifact's id in the vault (art-…, as 'smg artifacts' prints it) or that of
+its node in the graph (artifact-…, as 'smg nodes' prints it).
 
 With --diff A..B it prints the unified diff from version A to version B
 instead, with 3 lines of context.`,
@@ -61,9 +63,6 @@ instead, with 3 lines of context.`,
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("version") && cmd.Flags().Changed("diff") {
 				return usageErrorf("--version and --diff exclude each other")
-			}
-			if version < 0 {
-				return usageErrorf("--version counts from 1, not %d", version)
 			}
 			var from, to int
 			if cmd.Flags().Changed("diff") {
@@ -90,6 +89,7 @@ instead, with 3 lines of context.`,
 		}),
 	}
 	cmd.Flags().IntVar(&version, "version", 0, "the version to print, from 1 (default the latest)")
+	ranged(cmd, "version", 1, unbounded)
 	cmd.Flags().StringVar(&diff, "diff", "", "print the unified diff from version A to version B")
 	return cmd
 }

@@ -90,8 +90,8 @@ func TestArtifactsCommand(t *testing.T) {
 		{[]string{"artifact", name, "art-checkout-webhook-go", "--diff", "1.."}, exitUsage, "--diff wants"},
 		{[]string{"artifact", name, "art-checkout-webhook-go", "--diff", "a..b"}, exitUsage, "--diff wants"},
 		{[]string{"artifact", name, "art-checkout-webhook-go", "--diff", "1..2", "--version", "2"}, exitUsage, "exclude each other"},
-		{[]string{"artifact", name, "art-checkout-webhook-go", "--version", "-1"}, exitUsage, "--version counts from 1"},
-		{[]string{"artifact", name, "art-nowhere"}, exitFailure, `artifact "art-nowhere": not found`},
+		{[]string{"artifact", name, "art-checkout-webhook-go", "--version", "-1"}, exitUsage, "--version -1: want a whole number from 1 up"},
+		{[]string{"artifact", name, "art-nowhere"}, exitInvalid, `no artifact "art-nowhere"; did you mean one of art-checkout-webhook-go, art-web-src-paymentform-jsx?`},
 		{[]string{"artifact", name, "art-checkout-webhook-go", "--version", "5"}, exitFailure, "version 5 (it has 4): not found"},
 		{[]string{"artifact", name, "art-checkout-webhook-go", "--diff", "1..9"}, exitFailure, "not found"},
 		{[]string{"artifacts"}, exitUsage, "missing FILE"},
@@ -155,7 +155,7 @@ func TestArchiveCommand(t *testing.T) {
 		stderr string
 	}{
 		{[]string{"archive", name, "--turn", "21"}, exitFailure, "turn 21: not found"},
-		{[]string{"archive", name, "--turn", "0"}, exitUsage, "--turn counts from 1"},
+		{[]string{"archive", name, "--turn", "0"}, exitUsage, "--turn 0: want a whole number from 1 up"},
 		{[]string{"archive", name, "--block", "2"}, exitFailure, "archive block 2 (the archive has 1): not found"},
 		{[]string{"archive", name, "--block", "block-0009"}, exitFailure, `archive block "block-0009": not found`},
 		{[]string{"archive", name, "--block", "1", "--turn", "2"}, exitUsage, "exclude each other"},
@@ -215,4 +215,45 @@ func TestArchiveDamaged(t *testing.T) {
 		}
 	}
 	unchanged("archive")
+}
+
+// TestNodeIDs: every command that takes a node id says the same of one
+// the memory does not hold: exit status 3, the id, the ids like it and
+// one hint; forgetting an artifact's node is invalid input too. The
+// artifact command takes an artifact's node id, as smg nodes prints it,
+// as well as its vault id.
+func TestNodeIDs(t *testing.T) {
+	name, _ := checkoutFile(t)
+	unchanged := readOnly(t, name)
+	const hint = "smg: hint: 'smg facts FILE' lists the ids of facts, 'smg nodes FILE' those of all nodes\n"
+	for _, c := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"show", name, "postgresql"}, "smg: no node \"postgresql\"; did you mean one of concept-postgresql, decision-postgresql?\n" + hint},
+		{[]string{"forget", name, "postgresql"}, "smg: no node \"postgresql\"; did you mean one of concept-postgresql, decision-postgresql?\n" + hint},
+		{[]string{"pin", name, "postgresql"}, "smg: no node \"postgresql\"; did you mean one of concept-postgresql, decision-postgresql?\n" + hint},
+		{[]string{"unpin", name, "postgresql"}, "smg: no node \"postgresql\"; did you mean one of concept-postgresql, decision-postgresql?\n" + hint},
+		{[]string{"show", name, "zzz"}, "smg: no node \"zzz\"\n" + hint},
+		// The vault's id of an artifact, given for a node: its node.
+		{[]string{"show", name, "art-checkout-webhook-go"}, "smg: no node \"art-checkout-webhook-go\"; did you mean artifact-checkout-webhook-go?\n" + hint},
+		{[]string{"pin", name, "art-checkout-webhook-go"}, "smg: no node \"art-checkout-webhook-go\"; did you mean artifact-checkout-webhook-go?\n" + hint},
+		{[]string{"artifact", name, "webhook"}, "smg: no artifact \"webhook\"; did you mean art-checkout-webhook-go?\n"},
+		{[]string{"forget", name, "artifact-checkout-webhook-go"}, "smg: \"artifact-checkout-webhook-go\" is the node of artifact art-checkout-webhook-go: an artifact's node goes only with its artifact\n"},
+	} {
+		r := run(t, nil, c.args...)
+		if r.status != exitInvalid || !strings.HasPrefix(r.stderr, c.stderr) || strings.Count(r.stderr, "hint:") != 1 {
+			t.Errorf("%v: status %d, stderr %q; want %d and %q, and one hint", c.args[:1], r.status, r.stderr, exitInvalid, c.stderr)
+		}
+	}
+	unchanged("the failed commands")
+
+	byVault := succeed(t, nil, "artifact", name, "art-checkout-webhook-go", "--diff", "1..2")
+	byNode := succeed(t, nil, "artifact", name, "artifact-checkout-webhook-go", "--diff", "1..2")
+	if byNode != byVault || !strings.HasPrefix(byNode, "--- art-checkout-webhook-go@v1\n") {
+		t.Errorf("artifact by node id:\n%s\nby vault id:\n%s", byNode, byVault)
+	}
+	if succeed(t, nil, "artifact", name, "artifact-checkout-webhook-go") != succeed(t, nil, "artifact", name, "art-checkout-webhook-go") {
+		t.Error("the latest version by node id differs from that by vault id")
+	}
 }

@@ -58,9 +58,6 @@ func (a *app) contextCommand() *cobra.Command {
 		Long:  contextLong,
 		Args:  fileAndText("QUESTION", "a question, like 'why did we choose Stripe Elements?'"),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			if budget <= 0 {
-				return usageErrorf("--budget must be a positive number of tokens, not %d", budget)
-			}
 			tok, err := restore.NewTokenizer(tokenizer)
 			if err != nil || tokenizer == "" {
 				return usageErrorf("--tokenizer: want cl100k, o200k or estimate, not %q", tokenizer)
@@ -107,10 +104,12 @@ func (a *app) contextCommand() *cobra.Command {
 		}),
 	}
 	cmd.Flags().IntVar(&budget, "budget", restore.DefaultBudget, "the most tokens the context may take")
+	ranged(cmd, "budget", 1, unbounded)
 	cmd.Flags().StringVar(&tokenizer, "tokenizer", restore.CL100K, "what counts tokens: cl100k, o200k or estimate")
 	cmd.Flags().StringSliceVar(&with, "with", nil, "compose with the memory of this file too (repeatable)")
 	cmd.Flags().StringSliceVar(&scopes, "scope", nil, "only the facts of this scope, or within it (repeatable)")
 	cmd.Flags().IntVar(&factBudget, "fact-budget", restore.DefaultFactBudget, "the most tokens facts may take")
+	ranged(cmd, "fact-budget", 1, unbounded)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the context and its provenance as JSON")
 	cmd.Flags().StringVar(&as, "as", "", "compose FILE's memory with this collaborator's private part (see 'smg collaborators')")
 	cmd.Flags().BoolVar(&noCache, "no-index-cache", false, "neither read nor write the index cache beside FILE")

@@ -87,3 +87,31 @@ func TestDemoTemp(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestMissingFolder: no command makes a missing folder: demo -o, mcp
+// --memory (and --workspace), remember and ingest -o all fail with exit
+// status 1, naming the user's file and the folder that is missing, and
+// leave no folder behind.
+func TestMissingFolder(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nonexistent", "x")
+	name := filepath.Join(missing, "m.smg")
+	file, _ := example(t, "small.smg")
+	for _, args := range [][]string{
+		{"demo", "-o", name},
+		{"mcp", "--memory", name},
+		{"mcp", "--memory", file, "--workspace", name},
+		{"remember", name, "User prefers dark mode in editors"},
+		{"ingest", filepath.Join(conversationsDir, "checkout.json"), "-o", name},
+	} {
+		r := run(t, nil, args...)
+		want := "cannot make " + name + ": the folder " + missing + " does not exist"
+		if r.status != exitFailure || !strings.Contains(r.stderr, want) {
+			t.Errorf("%v: status %d, stderr %q; want %d and %q", args, r.status, r.stderr, exitFailure, want)
+		}
+		if got := entries(t, dir); len(got) != 0 {
+			t.Errorf("%v made %q", args, got)
+			os.RemoveAll(filepath.Join(dir, "nonexistent"))
+		}
+	}
+}

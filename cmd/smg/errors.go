@@ -56,7 +56,9 @@ var invalidInput = []error{
 	smg.ErrInvalidTurn,
 	smg.ErrInvalidFact,
 	smg.ErrNoNode,
+	smg.ErrArtifactNode,
 	importer.ErrUnknownFormat,
+	importer.ErrNoTurns,
 	smg.ErrConflict,
 	smg.ErrMergeBase,
 	smg.ErrInvalidID,
@@ -75,6 +77,7 @@ func exitStatus(err error) (status int, hint string) {
 	var ue *usageError
 	var pe *passwordError
 	var ee *embeddingError
+	var nf *smg.NotFoundError
 	switch {
 	case errors.As(err, &ue):
 		return exitUsage, fmt.Sprintf("run '%s --help' for usage", cmp.Or(ue.command, "smg"))
@@ -84,6 +87,8 @@ func exitStatus(err error) (status int, hint string) {
 		return exitFailure, ee.hint()
 	case errors.Is(err, smg.ErrWrongPassword) && errors.As(err, new(*smg.PrivateError)):
 		return exitPassword, "check the password of the private part; " + privateEnv + ", when set, is used instead of asking"
+	case errors.Is(err, smg.ErrSealedPart):
+		return exitInvalid, "nothing was removed; --force removes the collaborator and destroys the part (its owner can first read it with 'smg facts FILE --private ID')"
 	case errors.Is(err, smg.ErrNotCollaborator):
 		return exitInvalid, "'smg collaborators FILE' lists them, 'smg collaborators add FILE ID' adds one"
 	case errors.Is(err, smg.ErrWrongPassword):
@@ -98,8 +103,14 @@ func exitStatus(err error) (status int, hint string) {
 		return exitInvalid, "smg reads .smg files: Brotli-compressed or plain JSON, encrypted or not"
 	case errors.Is(err, importer.ErrUnknownFormat):
 		return exitInvalid, "name the format with --format " + importer.FormatNames()
+	case errors.Is(err, importer.ErrNoTurns):
+		return exitInvalid, "check the input's format: --format auto recognizes " + importer.FormatNames()
 	case errors.Is(err, smg.ErrLocked):
 		return exitFailure, "another smg (an MCP server, say) is changing the file; try again"
+	case errors.As(err, &nf) && nf.Kind == "artifact":
+		return exitInvalid, "'smg artifacts FILE' lists the artifacts; the id of an artifact's node, as 'smg nodes FILE' prints it, names it too"
+	case errors.Is(err, smg.ErrArtifactNode):
+		return exitInvalid, "an artifact's node stays as long as its artifact does"
 	case errors.Is(err, smg.ErrNoNode):
 		return exitInvalid, "'smg facts FILE' lists the ids of facts, 'smg nodes FILE' those of all nodes"
 	case errors.Is(err, smg.ErrConflict):

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -19,8 +18,8 @@ import (
 
 // fileMemory opens the memory of the named file to change it, under the
 // file's lock, so that a change never overwrites another process's. With
-// create, a missing file (and its folder, like ~/.smg) is a new memory of
-// those options, written at the first change. An encrypted file asks for
+// create, a missing file is a new memory of those options, written at the
+// first change; its folder must exist (checkFolder). An encrypted file asks for
 // its password and is written encrypted again. open gives the providers:
 // its Embedder, when not nil, embeds the memory's new turns, facts and
 // questions, and its Summarizer summarizes blocks.
@@ -32,7 +31,7 @@ func (a *app) fileMemory(name string, create *smg.Options, open smg.OpenOptions)
 		c.Embedder, c.Summarizer = open.Embedder, open.Summarizer
 		opts.Create = &c
 		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
-			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			if err := checkFolder(name); err != nil {
 				return nil, err
 			}
 		}
@@ -114,8 +113,9 @@ relationship are in every context; the others are found by search.`,
 	return cmd
 }
 
-// nodesChange makes a command that changes the nodes given by id.
-func (a *app) nodesChange(use, short, long, done string, change func(ctx context.Context, m *smg.Memory, id string) error) *cobra.Command {
+// nodesChange makes a command that changes the nodes given by id. change
+// returns, besides its error, lines to print under the id's.
+func (a *app) nodesChange(use, short, long, done string, change func(ctx context.Context, m *smg.Memory, id string) ([]string, error)) *cobra.Command {
 	var private string
 	cmd := &cobra.Command{
 		Use:   use + " FILE ID...",
@@ -139,24 +139,31 @@ func (a *app) nodesChange(use, short, long, done string, change func(ctx context
 			ctx := cmdContext(cmd)
 			// All or none: the file is written once, when every id was
 			// found.
+			var notes [][]string
 			err = f.Update(ctx, func(m *smg.Memory) error {
+				notes = nil
 				if private != "" {
 					if m, err = a.private(m, private, false); err != nil {
 						return err
 					}
 				}
 				for _, id := range args[1:] {
-					if err := change(ctx, m, id); err != nil {
+					note, err := change(ctx, m, id)
+					if err != nil {
 						return err
 					}
+					notes = append(notes, note)
 				}
 				return nil
 			})
 			if err != nil {
 				return err
 			}
-			for _, id := range args[1:] {
+			for i, id := range args[1:] {
 				fmt.Fprintf(a.stdout, "%s %s\n", done, id)
+				for _, line := range notes[i] {
+					fmt.Fprintf(a.stdout, "  %s\n", line)
+				}
 			}
 			return nil
 		}),
@@ -168,20 +175,29 @@ func (a *app) nodesChange(use, short, long, done string, change func(ctx context
 func (a *app) forgetCommand() *cobra.Command {
 	return a.nodesChange("forget", "Remove facts (or other nodes) from a memory",
 		`Forget removes the nodes of the ids, facts usually, and their edges from the
-memory of FILE. It changes nothing unless every id is found.`, "forgot",
-		func(ctx context.Context, m *smg.Memory, id string) error { return m.Forget(ctx, id) })
+memory of FILE. It changes nothing unless every id is found. What a
+forgotten node had superseded is current again, and forget says so:
+forgetting "User lives in Berlin" brings back "User lives in Paris".`, "forgot",
+		func(ctx context.Context, m *smg.Memory, id string) ([]string, error) {
+			f, err := m.Forget(ctx, id)
+			var notes []string
+			for _, r := range f.Restored {
+				notes = append(notes, "restored "+r+": current again, as before "+id+" superseded it")
+			}
+			return notes, err
+		})
 }
 
 func (a *app) pinCommand() *cobra.Command {
 	return a.nodesChange("pin", "Load facts (or other nodes) into every context",
 		`Pin makes the nodes of the ids always loaded into context, at full
 activation.`, "pinned",
-		func(ctx context.Context, m *smg.Memory, id string) error { return m.Pin(ctx, id) })
+		func(ctx context.Context, m *smg.Memory, id string) ([]string, error) { return nil, m.Pin(ctx, id) })
 }
 
 func (a *app) unpinCommand() *cobra.Command {
 	return a.nodesChange("unpin", "Undo pin", `Unpin undoes 'smg pin'.`, "unpinned",
-		func(ctx context.Context, m *smg.Memory, id string) error { return m.Unpin(ctx, id) })
+		func(ctx context.Context, m *smg.Memory, id string) ([]string, error) { return nil, m.Unpin(ctx, id) })
 }
 
 func (a *app) factsCommand() *cobra.Command {

@@ -48,7 +48,8 @@ func TestFactCommands(t *testing.T) {
 	if out := ok("facts", name); strings.Contains(out, "[pinned] User lives") || !strings.Contains(out, "[pinned] User prefers dark mode") {
 		t.Errorf("after unpin and pin:\n%s", out)
 	}
-	if out := ok("forget", name, "fact-user-lives-in-berlin-now"); out != "forgot fact-user-lives-in-berlin-now\n" {
+	// Paris is current again (TestForgetRestores).
+	if out := ok("forget", name, "fact-user-lives-in-berlin-now"); !strings.HasPrefix(out, "forgot fact-user-lives-in-berlin-now\n  restored fact-user-lives-in-paris") {
 		t.Errorf("forget: %q", out)
 	}
 
@@ -59,8 +60,8 @@ func TestFactCommands(t *testing.T) {
 		status int
 		says   string
 	}{
-		{[]string{"forget", name, "fact-user-prefers-dark-mode-in-every-editor", "fact-nope"}, exitInvalid, `no such node: "fact-nope"`},
-		{[]string{"remember", name, "tiny"}, exitInvalid, "fact content: is 4 characters long; a fact takes 10 to 500"},
+		{[]string{"forget", name, "fact-user-prefers-dark-mode-in-every-editor", "fact-nope"}, exitInvalid, `no node "fact-nope"`},
+		{[]string{"remember", name, "tiny"}, exitInvalid, `fact content: saved as "tiny", is 4 characters long; a fact takes 10 to 500`},
 		{[]string{"remember", name, "User likes green tea", "--category", "hobby"}, exitInvalid, `"hobby" is not a category`},
 		{[]string{"remember", name, "User likes green tea", "--scope", "galaxy"}, exitInvalid, `the kind "galaxy"`},
 		{[]string{"pin", name}, exitUsage, "missing ID"},
@@ -94,5 +95,38 @@ func TestRememberEncrypted(t *testing.T) {
 	}
 	if r := run(t, withPassword("pw"), "facts", name); !strings.Contains(r.stdout, "User deploys on Fridays only") {
 		t.Errorf("facts:\n%s%s", r.stdout, r.stderr)
+	}
+}
+
+// TestForgetRestores: forgetting the fact that superseded another brings
+// the old one back as the current value, and forget says so.
+func TestForgetRestores(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "me.smg")
+	succeed(t, nil, "remember", name, "User lives in Paris", "--category", "identity")
+	succeed(t, nil, "remember", name, "I live in Berlin now")
+	out := succeed(t, nil, "forget", name, "fact-user-lives-in-berlin-now")
+	want := "forgot fact-user-lives-in-berlin-now\n  restored fact-user-lives-in-paris: current again, as before fact-user-lives-in-berlin-now superseded it\n"
+	if out != want {
+		t.Errorf("forget:\n%s\nwant\n%s", out, want)
+	}
+	var facts []spec.Node
+	if err := json.Unmarshal([]byte(succeed(t, nil, "facts", name, "--json", "--all")), &facts); err != nil {
+		t.Fatal(err)
+	}
+	if len(facts) != 1 || facts[0].ID != "fact-user-lives-in-paris" || !facts[0].ValidTo.IsZero() {
+		t.Errorf("after forget, the facts are %+v", facts)
+	}
+}
+
+// TestRememberShortFact: "I use vim" is 9 characters, but saved as "User
+// uses vim" it is 13: long enough.
+func TestRememberShortFact(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "me.smg")
+	if out := succeed(t, nil, "remember", name, "I use vim"); !strings.HasSuffix(out, ": User uses vim\n") {
+		t.Errorf("remember: %q", out)
+	}
+	r := run(t, nil, "remember", name, "tiny")
+	if r.status != exitInvalid || !strings.Contains(r.stderr, `fact content: saved as "tiny", is 4 characters long; a fact takes 10 to 500`) {
+		t.Errorf("remember tiny: status %d, %s", r.status, r.stderr)
 	}
 }

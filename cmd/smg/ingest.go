@@ -53,7 +53,9 @@ An export or a session file can hold several conversations, each with an id.
 
 A malformed turn is reported with its file and position and skipped; with
 --strict it fails the whole run. Either way FILE.smg is the old memory or the
-complete new one, never a partial one. With --split each conversation of the
+complete new one, never a partial one. An input that gives no turn (an
+empty one, or one read in a format it is not in) is an error (exit status
+3), and nothing is written. With --split each conversation of the
 inputs becomes its own memory, FILE-ID.smg.
 
 With a model provider of embeddings (see 'smg embed --help'), unless
@@ -83,22 +85,21 @@ vector later.`,
 			var inputs []input
 			total := 0
 			for _, name := range args {
-				res, err := importer.ReadFile(name, importer.Options{Format: f, Strict: strict})
+				// An input without turns is an error, before anything
+				// is written.
+				res, err := importer.ReadFile(name, importer.Options{Format: f, Strict: strict, RequireTurns: true})
 				if err != nil {
 					return err
 				}
 				for _, skipped := range res.Skipped {
 					fmt.Fprintf(a.stderr, "smg: warning: %v (skipped)\n", skipped)
 				}
-				n := 0
 				for _, c := range res.Conversations {
-					inputs = append(inputs, input{file: name, conv: c})
-					n += len(c.Turns)
+					if len(c.Turns) > 0 {
+						inputs = append(inputs, input{file: name, conv: c})
+						total += len(c.Turns)
+					}
 				}
-				if n == 0 {
-					fmt.Fprintf(a.stderr, "smg: warning: %s: no turns\n", name)
-				}
-				total += n
 			}
 			bar := a.progressBar(total)
 			defer bar.finish()
@@ -158,6 +159,7 @@ func (a *app) ingestInto(ctx context.Context, name, project string, inputs []inp
 	var embedErr error
 	err = f.Update(ctx, func(fm *smg.Memory) error {
 		m, before = fm, fm.Turns()
+		read := 0
 		for _, in := range inputs {
 			for i, t := range in.conv.Turns {
 				if err := m.IngestDeferred(ctx, t); err != nil {
@@ -166,8 +168,14 @@ func (a *app) ingestInto(ctx context.Context, name, project string, inputs []inp
 					}
 					fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v (skipped)\n", in.file, i+1, err)
 				}
+				read++
 				bar.add()
 			}
+		}
+		if m.Turns() == before {
+			// Nothing to write: a new memory is not made, an old one
+			// stays as it was.
+			return fmt.Errorf("%s: not written: none of the %d turns read could be ingested: %w", name, read, importer.ErrNoTurns)
 		}
 		// All the turns at once, before the one write: a few requests
 		// to the provider, and what it embedded before failing is

@@ -219,7 +219,7 @@ func TestIngestUsage(t *testing.T) {
 		{[]string{"nodes", filepath.Join(testdataDir, "small.smg"), "--type", "widget"}, exitUsage, `node type "widget"`},
 		{[]string{"nodes", filepath.Join(testdataDir, "small.smg"), "--sort", "size"}, exitUsage, `sort "size"`},
 		{[]string{"show", filepath.Join(testdataDir, "small.smg")}, exitUsage, "want FILE and NODE_ID"},
-		{[]string{"show", filepath.Join(testdataDir, "small.smg"), "concept-nowhere"}, exitFailure, `node "concept-nowhere": not found`},
+		{[]string{"show", filepath.Join(testdataDir, "small.smg"), "concept-nowhere"}, exitInvalid, `no node "concept-nowhere"`},
 	}
 	for _, tt := range tests {
 		r := run(t, nil, tt.args...)
@@ -230,13 +230,7 @@ func TestIngestUsage(t *testing.T) {
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("a failed ingest wrote %s", out)
 	}
-
-	// An input without turns is no error, but is worth a word.
-	r := ingest(t, nil, writeTemp(t, "empty.json", []byte("[]")), "-o", out)
-	if !strings.Contains(r.stderr, "empty.json: no turns") || !strings.Contains(r.stdout, "0 turns (0 new)") {
-		t.Errorf("an empty input: stdout %q, stderr %q", r.stdout, r.stderr)
-	}
-	validate(t, nil, out)
+	// An input without turns: TestIngestNothing.
 }
 
 // TestIngestSplit writes one memory per conversation of a LoCoMo file.
@@ -390,4 +384,40 @@ func fileSize(name string) int64 {
 		return 0
 	}
 	return fi.Size()
+}
+
+// TestIngestNothing: an input that gives no turns (one read in the wrong
+// format, or an empty one) fails with exit status 3 and a reason, and
+// writes nothing: no new memory, and an old one byte for byte as it was.
+func TestIngestNothing(t *testing.T) {
+	checkout := filepath.Join(conversationsDir, "checkout.json")
+	empty := writeTemp(t, "empty.json", []byte("[]"))
+	old := filepath.Join(t.TempDir(), "old.smg")
+	ingest(t, nil, checkout, "-o", old)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{checkout, "--format", "locomo"}, "no turns in it, read as locomo: 20 malformed, skipped (the first: 2:2: $[0]: no conversation); it looks like transcript"},
+		{[]string{empty}, "empty.json: no turns in it"},
+		// One input without turns fails the run, before the others
+		// are written.
+		{[]string{checkout, empty}, "empty.json: no turns in it"},
+	} {
+		out := filepath.Join(t.TempDir(), "new.smg")
+		unchanged := readOnly(t, old)
+		for _, o := range []string{out, old} {
+			r := run(t, nil, append([]string{"ingest", "-o", o}, c.args...)...)
+			if r.status != exitInvalid || !strings.Contains(r.stderr, c.want) {
+				t.Errorf("ingest %v -o %s: status %d, stderr %q; want %d and %q", c.args, o, r.status, r.stderr, exitInvalid, c.want)
+			}
+			if strings.Count(r.stderr, "\n") > 2 {
+				t.Errorf("ingest %v: more than an error and a hint:\n%s", c.args, r.stderr)
+			}
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("ingest %v made %s: %v", c.args, out, err)
+		}
+		unchanged("ingest " + strings.Join(c.args, " "))
+	}
 }

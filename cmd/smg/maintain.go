@@ -92,6 +92,8 @@ same changes and writes nothing.`,
 	cmd.Flags().StringVar(&now, "now", "", `the time to maintain at: a date, an RFC 3339 timestamp or "now"; default: the memory's clock`)
 	cmd.Flags().Float64Var(&opts.MinEdgeStrength, "min-strength", smg.DefaultMaintainEdgeStrength, "drop edges weaker than this; 0 drops none")
 	cmd.Flags().IntVar(&opts.MaxChain, "max-chain", 0, "store in full an artifact's latest version more than this many patches from a full copy (default: half the snapshot interval; -1: never)")
+	ranged(cmd, "min-strength", 0, 1)
+	ranged(cmd, "max-chain", -1, unbounded)
 	return cmd
 }
 

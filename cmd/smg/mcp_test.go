@@ -149,7 +149,11 @@ func TestMCP(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
-	me, ws := filepath.Join(dir, ".smg", "me.smg"), filepath.Join(dir, "crawler.smg") // .smg does not exist yet
+	me, ws := filepath.Join(dir, ".smg", "me.smg"), filepath.Join(dir, "crawler.smg") // the files do not exist yet
+	// smg makes no folders (TestMissingFolder).
+	if err := os.Mkdir(filepath.Dir(me), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	s := startMCP(t, ctx, "--memory", me, "--workspace", ws)
 
 	if got := s.InitializeResult().Instructions; got != tools.Guidance {

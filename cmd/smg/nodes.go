@@ -50,7 +50,8 @@ or artifact.`,
 	}
 	cmd.Flags().StringVar(&typ, "type", "", "keep the nodes of this type")
 	cmd.Flags().StringVar(&sort, "sort", "importance", "importance, recent or id")
-	cmd.Flags().IntVar(&limit, "limit", 0, "print at most this many nodes")
+	cmd.Flags().IntVar(&limit, "limit", 0, "print at most this many nodes (0: all)")
+	ranged(cmd, "limit", 0, unbounded)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the nodes as JSON")
 	return cmd
 }

@@ -55,7 +55,8 @@ func sealed(m *smg.Memory, owner string) bool {
 const collaboratorsLong = `Collaborators lists the people who share the memory of FILE, and whether
 each has a private part, sealed or in the clear. 'smg collaborators add
 FILE ID [--name NAME]' adds one (or renames them), 'smg collaborators
-remove FILE ID' removes one with their private part.
+remove FILE ID' removes one with their private part (a sealed part only
+with --force: no one else can read it).
 
 A collaborator's private part is a memory of their own inside the shared
 file: 'smg remember FILE FACT --private ID' saves into it, 'smg facts
@@ -114,14 +115,41 @@ func (a *app) collaboratorsCommand() *cobra.Command {
 		}),
 	}
 	add.Flags().StringVar(&name, "name", "", "the collaborator's name")
+	var force bool
 	remove := &cobra.Command{
-		Use:   "remove FILE ID",
+		Use:   "remove FILE ID [--force]",
 		Short: "Remove a collaborator and their private part from a memory",
-		Args:  fileAndText("ID", "the collaborator's id"),
+		Long: `Remove removes the collaborator ID from the memory of FILE, with their
+private part. A sealed private part can be read by no one but its owner:
+removing it destroys what it holds for good, so remove refuses unless
+--force is given.`,
+		Args: fileAndText("ID", "the collaborator's id"),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			return a.update(cmd, args[0], func(m *smg.Memory) error { return m.RemoveCollaborator(args[1]) })
+			var r smg.RemovedCollaborator
+			err := a.update(cmd, args[0], func(m *smg.Memory) error {
+				var err error
+				r, err = m.RemoveCollaborator(args[1], &smg.RemoveOptions{DestroySealed: force})
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			who := r.Collaborator.ID
+			if r.Collaborator.Name != "" {
+				who += " (" + r.Collaborator.Name + ")"
+			}
+			fmt.Fprintf(a.stdout, "removed collaborator %s\n", who)
+			switch {
+			case r.Private == nil:
+			case r.Private.Sealed:
+				fmt.Fprintf(a.stdout, "  and destroyed their sealed private part\n")
+			default:
+				fmt.Fprintf(a.stdout, "  and their private part\n")
+			}
+			return nil
 		}),
 	}
+	remove.Flags().BoolVar(&force, "force", false, "remove a collaborator whose private part is sealed, destroying it")
 	cmd.AddCommand(add, remove)
 	return cmd
 }

@@ -70,11 +70,26 @@ func TestPrivateCommands(t *testing.T) {
 	if r := run(t, nil, "collaborators", "add", name, "not an id"); r.status != exitInvalid {
 		t.Errorf("a bad collaborator id: status %d: %s", r.status, r.stderr)
 	}
-	succeed(t, nil, "collaborators", "remove", name, "alice")
+	// Alice's part is sealed: removing her destroys it, only with
+	// --force; bob's is in the clear.
+	unchanged := readOnly(t, name)
+	r := run(t, nil, "collaborators", "remove", name, "alice")
+	if r.status != exitInvalid || r.stdout != "" ||
+		!strings.Contains(r.stderr, `smg: the private part of "alice": it is sealed: removing its owner destroys it, and no one else can read it`) ||
+		!strings.Contains(r.stderr, "hint: nothing was removed; --force removes the collaborator and destroys the part") {
+		t.Errorf("removing alice without --force: status %d, stdout %q, stderr %q", r.status, r.stdout, r.stderr)
+	}
+	unchanged("collaborators remove without --force")
+	if out := succeed(t, nil, "collaborators", "remove", name, "alice", "--force"); out != "removed collaborator alice (Alice)\n  and destroyed their sealed private part\n" {
+		t.Errorf("collaborators remove --force: %q", out)
+	}
 	if doc, err := smg.ReadFile(name, nil); err != nil || len(doc.PrivateContexts) != 1 || doc.PrivateContexts[0].Owner != "bob" {
 		t.Errorf("after removing alice, the private parts: %v %+v", err, doc)
 	}
 	if out := succeed(t, nil, "collaborators", name); strings.Contains(out, "alice") || !strings.Contains(out, "bob") {
 		t.Errorf("after removing alice:\n%s", out)
+	}
+	if out := succeed(t, nil, "collaborators", "remove", name, "bob"); out != "removed collaborator bob\n  and their private part\n" {
+		t.Errorf("collaborators remove bob: %q", out)
 	}
 }

@@ -32,9 +32,6 @@ provider's model; the scores are then on a context's scale. A provider
 that fails costs the vectors, silently.`,
 		Args: fileAndText("TEXT", "the words to look for"),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			if limit < 1 {
-				return usageErrorf("--limit must be at least 1, not %d", limit)
-			}
 			emb, err := a.embedder(noProvider)
 			if err != nil {
 				return err
@@ -59,6 +56,7 @@ that fails costs the vectors, silently.`,
 		}),
 	}
 	cmd.Flags().IntVarP(&limit, "limit", "n", 10, "the most hits to print")
+	ranged(cmd, "limit", 1, unbounded)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the hits as JSON")
 	cmd.Flags().BoolVar(&noCache, "no-index-cache", false, "neither read nor write the index cache beside FILE")
 	noProviderFlag(cmd, &noProvider)

@@ -212,6 +212,11 @@ type Options struct {
 	Strict bool
 	// Name is the input's name (a file name), for error messages.
 	Name string
+	// RequireTurns makes an input that gives no turn (an empty one, or one
+	// whose every turn was malformed and skipped) an error: an [*Error]
+	// that wraps [ErrNoTurns]. Without it, such an input reads as a
+	// [Result] without turns.
+	RequireTurns bool
 }
 
 // Conversation is one conversation of an input: a LoCoMo file, a ChatGPT
@@ -244,6 +249,10 @@ type Result struct {
 // ErrUnknownFormat is the error (wrapped in an [*Error]) of [Detect], and
 // so of Read with Auto, when the input is in none of the formats.
 var ErrUnknownFormat = errors.New("unknown input format")
+
+// ErrNoTurns is the error (wrapped in an [*Error]) of an input that gives
+// no turn to ingest, with [Options.RequireTurns].
+var ErrNoTurns = errors.New("no turns")
 
 // Error is a malformed turn or input, with where it is.
 type Error struct {
@@ -353,12 +362,33 @@ func read(data []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	n := 0
 	for _, c := range r.res.Conversations {
 		for i := range c.Turns {
 			c.Turns[i].Turn = i + 1
 		}
+		n += len(c.Turns)
+	}
+	if n == 0 && opts.RequireTurns {
+		return nil, r.noTurns(data, f)
 	}
 	return r.res, nil
+}
+
+// noTurns is the error of an input of the format f that gave no turn: it
+// says how many turns were skipped and why the first was, and, when the
+// input looks like another format than the one it was read as, which.
+func (r *reader) noTurns(data []byte, f Format) *Error {
+	msg := fmt.Sprintf("no turns in it, read as %s", f)
+	if k := len(r.res.Skipped); k > 0 {
+		first := *r.res.Skipped[0]
+		first.Name = ""
+		msg += fmt.Sprintf(": %d malformed, skipped (the first: %v)", k, &first)
+	}
+	if g, err := Detect(data[:min(len(data), DetectSize)]); err == nil && g != f {
+		msg += fmt.Sprintf("; it looks like %s", g)
+	}
+	return &Error{Name: r.opts.Name, Msg: msg, Err: ErrNoTurns}
 }
 
 // reader holds the state of one read.

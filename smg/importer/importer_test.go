@@ -425,3 +425,40 @@ func TestReadEqualsReadFile(t *testing.T) {
 		t.Error("Read and ReadFile differ")
 	}
 }
+
+// TestRequireTurns: with RequireTurns, an input that gives no turn is an
+// *Error wrapping ErrNoTurns that says why: nothing in it, or every turn
+// malformed, and the format it looks like when read as another.
+func TestRequireTurns(t *testing.T) {
+	transcript := `[{"role": "user", "content": "hello there"}, {"role": "assistant", "content": "hi"}]`
+	for _, c := range []struct {
+		format Format
+		in     string
+		want   []string
+	}{
+		{Auto, "[]", []string{"in: no turns in it, read as transcript"}},
+		{Claude, `{"uuid": "c", "chat_messages": []}`, []string{"no turns in it, read as claude"}},
+		{LoCoMo, transcript, []string{"read as locomo: 2 malformed, skipped (the first: 1:2: $[0]: no conversation)", "it looks like transcript"}},
+	} {
+		_, err := Read(strings.NewReader(c.in), Options{Format: c.format, Name: "in", RequireTurns: true})
+		var e *Error
+		if !errors.Is(err, ErrNoTurns) || !errors.As(err, &e) {
+			t.Errorf("%s %q: %v, want an *Error wrapping ErrNoTurns", c.format, c.in, err)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s %q: %q does not say %q", c.format, c.in, err, w)
+			}
+		}
+		// Without RequireTurns, the same input reads as nothing.
+		if _, err := Read(strings.NewReader(c.in), Options{Format: c.format}); err != nil {
+			t.Errorf("%s %q without RequireTurns: %v", c.format, c.in, err)
+		}
+	}
+	// An input with turns is read as ever.
+	res, err := Read(strings.NewReader(transcript), Options{RequireTurns: true})
+	if err != nil || len(res.Conversations) != 1 || len(res.Conversations[0].Turns) != 2 {
+		t.Errorf("a transcript: %v, %+v", err, res)
+	}
+}

@@ -287,6 +287,7 @@ func (h *Handler) remove(ctx context.Context, input json.RawMessage) (Reply, err
 	}
 	for _, w := range where {
 		var gone spec.Node
+		var restored []string
 		err := w.f.Update(ctx, func(m *smg.Memory) error {
 			facts := m.Facts(smg.FactFilter{Superseded: true})
 			i := slices.IndexFunc(facts, func(n spec.Node) bool { return n.ID == id })
@@ -294,7 +295,13 @@ func (h *Handler) remove(ctx context.Context, input json.RawMessage) (Reply, err
 				return errNotHere
 			}
 			gone = facts[i]
-			return m.Forget(ctx, id)
+			f, err := m.Forget(ctx, id)
+			for _, r := range f.Restored {
+				if j := slices.IndexFunc(facts, func(n spec.Node) bool { return n.ID == r }); j >= 0 {
+					restored = append(restored, smg.FactText(facts[j]))
+				}
+			}
+			return err
 		})
 		if errors.Is(err, smg.ErrNoNode) {
 			continue
@@ -303,7 +310,11 @@ func (h *Handler) remove(ctx context.Context, input json.RawMessage) (Reply, err
 			return Reply{}, err
 		}
 		content := smg.FactText(gone)
-		return Reply{Success: true, ID: id, Content: content, Memory: w.label, Message: "Removed: " + content}, nil
+		msg := "Removed: " + content
+		for _, r := range restored {
+			msg += "\nCurrent again (it had replaced it): " + r
+		}
+		return Reply{Success: true, ID: id, Content: content, Memory: w.label, Message: msg}, nil
 	}
 	return failed("no saved fact has the id %q; search_memory gives the ids of saved facts", id), nil
 }
