@@ -7,7 +7,10 @@
 // a password. [Decode] and [Unmarshal] read every form, check the format
 // version first, and enforce [Limits] while they read, so that a hostile
 // file fails with a typed error instead of exhausting memory. [WriteFile]
-// replaces a file atomically. [Validate], [ValidateBytes] and
+// replaces a file atomically, and only with a valid document; [LockFile]
+// takes the lock every process that writes a memory file through smg
+// takes, and [FileMemory] changes a memory shared with other processes
+// under it. [Validate], [ValidateBytes] and
 // [ValidateFile] check a document against the whole specification and
 // report every problem with its JSON path. [ExpandJSONLD] and [NQuads]
 // export it as linked data, offline; [Export] also as a Markdown report,

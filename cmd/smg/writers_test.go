@@ -20,7 +20,7 @@ import (
 
 // writerRounds is how many times TestWritersRace races each pair of
 // writers: a few in the usual run, hundreds in .ci/run.
-var writerRounds = flag.Int("writer-rounds", 2, "rounds of each pair of writers in TestWritersRace")
+var writerRounds = flag.Int("writer-rounds", 1, "rounds of each pair of writers in TestWritersRace")
 
 // writer is a command that changes a memory file, FILE in its arguments.
 type writer struct {
