@@ -5,8 +5,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/smgtest"
 )
@@ -20,28 +23,73 @@ var fuzzLimits = smg.Limits{
 	MaxKDFMemoryKiB: 64, MaxKDFTimeCost: 2, MaxKDFIterations: 2000,
 }
 
-// FuzzDecode feeds Decode arbitrary bytes, seeded with every test vector
-// and example memory. Decode never panics; an error is one of the
-// package's and prints; a document that decodes encodes, and that encoding
-// decodes and encodes again to the same bytes.
-func FuzzDecode(f *testing.F) {
+// decodeLimits bound FuzzDecode's and FuzzDecodeDelta's inputs tighter
+// still, so that the work of one input stays small however the fuzzer
+// grows it: the input and its JSON text stop at 64 KiB, lists at a
+// thousand.
+var decodeLimits = smg.Limits{
+	MaxFileSize: 64 << 10, MaxDocumentSize: 64 << 10, MaxStringLength: 8 << 10, MaxListLength: 1000,
+	MaxNodes: 1000, MaxEdges: 1000, MaxBlockSize: 64 << 10,
+	MaxKDFMemoryKiB: 64, MaxKDFTimeCost: 2, MaxKDFIterations: 2000,
+}
+
+// maxSeed bounds the size of a seed's text (decompressed, when it is
+// Brotli): the fuzzer's inputs are mutations of its seeds, about as large,
+// and a document's cost (decoding, encoding twice, validating) grows with
+// its size.
+const maxSeed = 8 << 10
+
+// decodeSeeds are the seeds of FuzzDecode: every test vector and example
+// memory whose text is at most maxSeed bytes (a compressed stream that
+// expands past that, such as the limit vectors' 300 MB in 300 bytes, costs
+// a Brotli window of work per input whatever the limits), and small JSON
+// texts that cross each of decodeLimits instead.
+func decodeSeeds(tb testing.TB) [][]byte {
+	tb.Helper()
 	vs, err := smgtest.Load(vectorDir)
 	if err != nil {
-		f.Fatal(err)
+		tb.Fatal(err)
 	}
+	var seeds [][]byte
 	for _, v := range vs {
-		if len(v.Body) < 1<<20 {
-			f.Add(v.Body)
-		}
+		seeds = append(seeds, v.Body)
 	}
 	for _, name := range []string{"small.smg", "full.smg", "full.smg.json"} {
 		b, err := os.ReadFile(filepath.Join("..", "testdata", name))
 		if err != nil {
-			f.Fatal(err)
+			tb.Fatal(err)
 		}
+		seeds = append(seeds, b)
+	}
+	seeds = slices.DeleteFunc(seeds, func(b []byte) bool {
+		text, err := archive.Decompress(b, maxSeed)
+		if err != nil && !errors.Is(err, archive.ErrTooLarge) {
+			text = b // not Brotli
+		}
+		return errors.Is(err, archive.ErrTooLarge) || len(text) > maxSeed
+	})
+	lim, deep := decodeLimits, smg.DefaultLimits.MaxDepth+1
+	for _, s := range []string{
+		`{"version":"1.0","semanticGraph":{"nodes":[` + strings.Repeat(`{},`, lim.MaxNodes) + `{}]}}`,
+		`{"version":"1.0","semanticGraph":{"edges":[` + strings.Repeat(`{},`, lim.MaxEdges) + `{}]}}`,
+		`{"version":"1.0","x":[` + strings.Repeat(`0,`, lim.MaxListLength) + `0]}`,
+		`{"version":"1.0","x":"` + strings.Repeat("a", lim.MaxStringLength+1) + `"}`,
+		`{"version":"1.0","x":` + strings.Repeat("[", deep) + strings.Repeat("]", deep) + `}`,
+	} {
+		seeds = append(seeds, []byte(s))
+	}
+	return seeds
+}
+
+// FuzzDecode feeds Decode arbitrary bytes, seeded with the test vectors
+// and example memories (see decodeSeeds). Decode never panics; an error
+// is one of the package's and prints; a document that decodes encodes, and
+// that encoding decodes and encodes again to the same bytes.
+func FuzzDecode(f *testing.F) {
+	for _, b := range decodeSeeds(f) {
 		f.Add(b)
 	}
-	opts := &smg.DecodeOptions{Password: []byte("correct horse battery staple"), Limits: fuzzLimits}
+	opts := &smg.DecodeOptions{Password: []byte("correct horse battery staple"), Limits: decodeLimits}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		doc, err := smg.Unmarshal(b, opts)
 		if err != nil {
@@ -63,10 +111,10 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("encoding is not stable: %v\n%s\n%s", err, one, two)
 		}
 		// Validation of any document reports, never panics.
-		_ = smg.Validate(doc, &smg.ValidateOptions{SkipJSONLD: true, Limits: fuzzLimits})
+		_ = smg.Validate(doc, &smg.ValidateOptions{SkipJSONLD: true, Limits: decodeLimits})
 		// Nor does reading its archive: a block reads, or fails alone with
 		// an error that names it.
-		a := smg.NewArchive(doc, fuzzLimits)
+		a := smg.NewArchive(doc, decodeLimits)
 		for i := range a.Len() {
 			if _, err := a.Block(i); err != nil {
 				var be *smg.BlockError

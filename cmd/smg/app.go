@@ -171,6 +171,9 @@ func (a *app) run(args []string) int {
 		ue.command = cmd.CommandPath()
 	}
 	status, hint := exitStatus(err)
+	if errors.As(err, new(*reportedError)) {
+		return status
+	}
 	fmt.Fprintf(a.stderr, "smg: %v\n", err)
 	if hint != "" {
 		fmt.Fprintf(a.stderr, "smg: hint: %s\n", hint)

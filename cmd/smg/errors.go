@@ -32,6 +32,13 @@ func usageErrorf(format string, args ...any) error {
 	return &usageError{err: fmt.Errorf(format, args...)}
 }
 
+// reportedError is an error a command has already reported on stderr:
+// the process ends with its exit status, without printing it again.
+type reportedError struct{ err error }
+
+func (e *reportedError) Error() string { return e.err.Error() }
+func (e *reportedError) Unwrap() error { return e.err }
+
 // errNoTerminal: there is no terminal to ask for a password on.
 var errNoTerminal = errors.New("no terminal to ask for a password")
 

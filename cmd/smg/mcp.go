@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -9,12 +8,10 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/mcpserver"
 	"github.com/smg-memory/smg/smg/tools"
 	"github.com/smg-memory/smg/spec"
 )
@@ -34,7 +31,13 @@ written to its file, atomically, before the tool replies, under a lock
 same file keep each other's changes, and one that waits more than ten
 seconds for the lock gets an error instead. An encrypted file stays
 encrypted; its password comes from SMG_PASSWORD (or the terminal, when
-there is one; an MCP client usually gives none).
+there is one; an MCP client usually gives none). A memory that cannot be
+opened (damaged, or encrypted without its password) is reported on stderr,
+and the tools are served all the same: each call answers the reason, for
+the client's user to read; the exit status is then that of the error.
+
+A line of the client that is not a JSON-RPC message is answered with a
+JSON-RPC error (parse error, invalid request), and the next is read.
 
 With a model provider of embeddings (see 'smg embed --help'), the turns
 and facts saved get vectors, and searches and contexts use them.
@@ -60,22 +63,28 @@ func (a *app) mcpCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			user, err := a.fileMemory(memory, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeUser}}, smg.OpenOptions{Embedder: emb})
-			if err != nil {
-				return err
+			user, ws, openErr := a.mcpMemories(memory, workspace, emb)
+			if user != nil {
+				defer user.Close()
 			}
-			defer user.Close()
-			var ws *smg.FileMemory
-			if workspace != "" {
-				if ws, err = a.fileMemory(workspace, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeWorkspace}}, smg.OpenOptions{Embedder: emb}); err != nil {
-					return err
-				}
+			if ws != nil {
 				defer ws.Close()
+			}
+			opts := &mcpserver.Options{Version: version, Log: a.stderr}
+			if openErr != nil {
+				// Served all the same, so that the client's user reads why
+				// in the conversation rather than "connection closed".
+				opts.Unavailable = a.withHint(openErr)
+				fmt.Fprintf(a.stderr, "smg: %v\nsmg: serving the tools all the same: each call answers this error\n", opts.Unavailable)
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			err = a.serveMCP(ctx, tools.NewHandler(user, ws, nil), &mcp.StdioTransport{})
-			if ctx.Err() != nil {
+			err = mcpserver.New(tools.NewHandler(user, ws, nil), opts).Run(ctx,
+				&mcpserver.LineTransport{Reader: os.Stdin, Writer: os.Stdout, Logger: a.warnings()})
+			switch {
+			case openErr != nil:
+				return &reportedError{openErr} // its exit status, printed above
+			case ctx.Err() != nil:
 				return nil // interrupted: a normal end
 			}
 			return err
@@ -99,32 +108,29 @@ func sameFile(a, b string) bool {
 	return ea == nil && eb == nil && pa == pb
 }
 
-// serveMCP serves the tools of h over t until the client goes or ctx ends.
-// A tool's reply is its JSON, as text and as structured content; an error
-// reply is marked isError. What the model cannot fix (a file that cannot be
-// written, a lock held too long) is an error result too, and is logged.
-func (a *app) serveMCP(ctx context.Context, h *tools.Handler, t mcp.Transport) error {
-	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	server := mcp.NewServer(&mcp.Implementation{Name: "smg", Title: "smg memory", Version: version},
-		&mcp.ServerOptions{Instructions: tools.Guidance, Logger: logger})
-	for _, d := range tools.Definitions() {
-		server.AddTool(&mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema},
-			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				r, err := h.Call(ctx, req.Params.Name, req.Params.Arguments)
-				if err != nil {
-					fmt.Fprintf(a.stderr, "smg: %s: %v\n", req.Params.Name, err)
-					return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "smg: " + err.Error()}}}, nil
-				}
-				b, err := json.Marshal(r)
-				if err != nil {
-					return nil, err
-				}
-				return &mcp.CallToolResult{
-					Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
-					StructuredContent: jsontext.Value(b),
-					IsError:           r.IsError(),
-				}, nil
-			})
+// mcpMemories opens the user's memory and, when named, the workspace's.
+// When one cannot be opened, none is returned, with the error.
+func (a *app) mcpMemories(memory, workspace string, emb smg.Embedder) (user, ws *smg.FileMemory, err error) {
+	user, err = a.fileMemory(memory, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeUser}}, smg.OpenOptions{Embedder: emb})
+	if err != nil || workspace == "" {
+		return user, nil, err
 	}
-	return server.Run(ctx, t)
+	if ws, err = a.fileMemory(workspace, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeWorkspace}}, smg.OpenOptions{Embedder: emb}); err != nil {
+		user.Close()
+		return nil, nil, err
+	}
+	return user, ws, nil
+}
+
+// withHint is err followed by the hint exitStatus gives for it, if any.
+func (a *app) withHint(err error) error {
+	if _, hint := exitStatus(err); hint != "" {
+		return fmt.Errorf("%w (hint: %s)", err, hint)
+	}
+	return err
+}
+
+// warnings is a logger of warnings and worse to stderr.
+func (a *app) warnings() *slog.Logger {
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,7 +101,7 @@ func startMCPEnv(t testing.TB, ctx context.Context, env []string, args ...string
 	cmd := exec.Command(smgBinary(t), append([]string{"mcp"}, args...)...)
 	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
 		k, _, _ := strings.Cut(kv, "=")
-		return k == provider.EnvURL || k == provider.EnvEmbedModel || k == provider.EnvChatModel
+		return k == provider.EnvURL || k == provider.EnvEmbedModel || k == provider.EnvChatModel || k == passwordEnv
 	})
 	cmd.Env = append(cmd.Env, env...)
 	stderr := &syncBuffer{}
@@ -346,9 +349,119 @@ func TestMCPEncrypted(t *testing.T) {
 	if n := len(doc.SemanticGraph.Nodes); n != 2 {
 		t.Errorf("%d nodes, want the two facts", n)
 	}
-	// Without the password, it is not served.
-	if r := run(t, nil, "mcp", "--memory", me); r.status != exitPassword {
-		t.Errorf("mcp on an encrypted file without a password: status %d: %s", r.status, r.stderr)
+}
+
+// TestMCPUnopenable: a memory that cannot be opened is served all the
+// same; each tool call is an error result that says why, the reason is on
+// stderr once, the file is left as it was, and the process ends with the
+// exit status of the reason.
+func TestMCPUnopenable(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	encrypted, _ := example(t, "small.smg")
+	if r := run(t, withPassword("s3cret"), "encrypt", encrypted); r.status != exitOK {
+		t.Fatalf("encrypt: %s", r.stderr)
+	}
+	bad := writeTemp(t, "notes.smg", []byte("not a memory"))
+	good := filepath.Join(t.TempDir(), "me.smg")
+	for _, c := range []struct {
+		name   string
+		env    []string
+		args   []string
+		reason string
+		status int
+	}{
+		{"no password", nil, []string{"--memory", encrypted}, "there is no terminal to ask for its password: set SMG_PASSWORD", exitPassword},
+		{"a wrong password", []string{passwordEnv + "=nope"}, []string{"--memory", encrypted}, "wrong password (hint: check the password", exitPassword},
+		{"not a memory", nil, []string{"--memory", bad}, "not an smg file", exitInvalid},
+		{"a workspace that is not a memory", nil, []string{"--memory", good, "--workspace", bad}, "not an smg file", exitInvalid},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			unchanged, unchangedBad := readOnly(t, encrypted), readOnly(t, bad)
+			s := startMCPEnv(t, ctx, c.env, c.args...)
+			if got := s.InitializeResult().Instructions; !strings.Contains(got, c.reason) {
+				t.Errorf("the instructions do not say why:\n%s", got)
+			}
+			for _, name := range []string{tools.SaveMemory, tools.SearchMemory} {
+				res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{
+					"content": "User drinks green tea", "category": "preference", "reasoning": "Said so.", "query": "tea",
+				}})
+				if err != nil {
+					t.Fatalf("%s: %v\n%s", name, err, s.stderr)
+				}
+				if text, _ := res.Content[0].(*mcp.TextContent); !res.IsError || text == nil || !strings.Contains(text.Text, c.reason) {
+					t.Errorf("%s: isError %v, %+v", name, res.IsError, res.Content[0])
+				}
+			}
+			var exit *exec.ExitError
+			if err := s.Close(); !errors.As(err, &exit) || exit.ExitCode() != c.status {
+				t.Errorf("the server ended with %v, want status %d\n%s", err, c.status, s.stderr)
+			}
+			if n := strings.Count(s.stderr.String(), c.reason); n != 1 {
+				t.Errorf("stderr gives the reason %d times:\n%s", n, s.stderr)
+			}
+			unchanged("mcp")
+			unchangedBad("mcp")
+			if _, err := os.Stat(good); err == nil {
+				t.Errorf("%s was created", good)
+			}
+		})
+	}
+}
+
+// TestMCPRawLines writes JSON-RPC lines to smg mcp as a client would,
+// with a malformed one among them: it is answered with a parse error of id
+// null, and the server answers the next lines; a method of a capability it
+// does not declare is not found.
+func TestMCPRawLines(t *testing.T) {
+	cmd := exec.Command(smgBinary(t), "mcp", "--memory", filepath.Join(t.TempDir(), "me.smg"), "--no-provider")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	replies := bufio.NewScanner(stdout)
+	replies.Buffer(nil, 1<<20)
+	exchange := func(line string) (reply struct {
+		ID    json.RawMessage
+		Error *struct{ Code int }
+	}) {
+		t.Helper()
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatalf("writing %s: %v\n%s", line, err, stderr)
+		}
+		if !replies.Scan() {
+			t.Fatalf("no reply to %s: %v\n%s", line, replies.Err(), stderr)
+		}
+		if err := json.Unmarshal(replies.Bytes(), &reply); err != nil {
+			t.Fatalf("the reply to %s: %v\n%s", line, err, replies.Bytes())
+		}
+		return reply
+	}
+	if r := exchange(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`); r.Error != nil {
+		t.Fatalf("initialize: %+v", r.Error)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	if r := exchange(`{"jsonrpc":"2.0","id":2,"method":"tools/list" {"x"}`); r.Error == nil || r.Error.Code != -32700 || string(r.ID) != "null" {
+		t.Errorf("a malformed line: id %s, error %+v", r.ID, r.Error)
+	}
+	if r := exchange(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`); r.Error != nil || string(r.ID) != "3" {
+		t.Errorf("the line after: id %s, error %+v", r.ID, r.Error)
+	}
+	if r := exchange(`{"jsonrpc":"2.0","id":4,"method":"resources/list"}`); r.Error == nil || r.Error.Code != -32601 || string(r.ID) != "4" {
+		t.Errorf("resources/list: id %s, error %+v", r.ID, r.Error)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("the server ended with %v\n%s", err, stderr)
 	}
 }
 
@@ -370,11 +483,4 @@ func TestMCPUsage(t *testing.T) {
 	if got := entries(t, dir); len(got) != 0 {
 		t.Errorf("usage errors left %q", got)
 	}
-	// A file that is not a memory is not served, nor changed.
-	bad := writeTemp(t, "notes.smg", []byte("not a memory"))
-	unchanged := readOnly(t, bad)
-	if r := run(t, nil, "mcp", "--memory", bad); r.status != exitInvalid {
-		t.Errorf("mcp on a file that is not a memory: status %d: %s", r.status, r.stderr)
-	}
-	unchanged("mcp")
 }
