@@ -25,11 +25,11 @@ file) goes to the workspace's memory; search_memory searches both, and
 get_context joins the contexts of both within its budget. The server's
 instructions are the guidance of 'smg tools --guidance'.
 
-A file that does not exist is created at the first change. Every change is
-written to its file, atomically, before the tool replies, under a lock
-(.FILE.lock beside it) that other smg processes respect: two clients on the
-same file keep each other's changes, and one that waits more than ten
-seconds for the lock gets an error instead. An encrypted file stays
+A file that does not exist is created at the first change; its folder must
+exist. Every change is written to its file, atomically, before the tool
+replies, under a lock (.FILE.lock beside it) that other smg processes
+respect: two clients on the same file keep each other's changes, and one
+that waits for the lock longer than --lock-timeout gets an error instead. An encrypted file stays
 encrypted; its password comes from SMG_PASSWORD (or the terminal, when
 there is one; an MCP client usually gives none). A memory that cannot be
 opened (damaged, or encrypted without its password) is reported on stderr,
@@ -54,7 +54,7 @@ func (a *app) mcpCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			if memory == "" {
-				return usageErrorf("--memory FILE is required: the user's memory, created when it does not exist")
+				return usageErrorf("--memory FILE is required: the user's memory, created when it does not exist (in a folder that does)")
 			}
 			if workspace != "" && sameFile(memory, workspace) {
 				return usageErrorf("--memory and --workspace name the same file, %s", memory)
@@ -90,8 +90,8 @@ func (a *app) mcpCommand() *cobra.Command {
 			return err
 		}),
 	}
-	cmd.Flags().StringVar(&memory, "memory", "", "the user's memory `FILE` (created when it does not exist)")
-	cmd.Flags().StringVar(&workspace, "workspace", "", "a workspace's memory `FILE`, for facts of a workspace scope (created when it does not exist)")
+	cmd.Flags().StringVar(&memory, "memory", "", "the user's memory `FILE` (created, in a folder that exists, when it does not)")
+	cmd.Flags().StringVar(&workspace, "workspace", "", "a workspace's memory `FILE`, for facts of a workspace scope (created, in a folder that exists, when it does not)")
 	noProviderFlag(cmd, &noProvider)
 	return cmd
 }
