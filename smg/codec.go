@@ -92,12 +92,23 @@ func Encode(w io.Writer, doc *spec.Document, opts *EncodeOptions) error {
 
 // Marshal returns the bytes [Encode] writes.
 func Marshal(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
+	return marshal(doc, opts, nil)
+}
+
+// marshal is [Marshal], with check, when set, run on the document and its
+// compact canonical JSON before it is encoded.
+func marshal(doc *spec.Document, opts *EncodeOptions, check func(*spec.Document, []byte) error) ([]byte, error) {
 	if opts == nil {
 		opts = &EncodeOptions{}
 	}
 	js, err := canonicalJSON(doc)
 	if err != nil {
 		return nil, err
+	}
+	if check != nil {
+		if err := check(doc, js); err != nil {
+			return nil, err
+		}
 	}
 	return encodeJSON(js, opts)
 }

@@ -69,17 +69,9 @@ func WriteFile(name string, doc *spec.Document, opts *EncodeOptions) error {
 // JSON-LD expansion, the check a writer makes before it writes: a file
 // that smg writes is a valid one.
 func marshalValid(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
-	if opts == nil {
-		opts = &EncodeOptions{}
-	}
-	js, err := canonicalJSON(doc)
-	if err != nil {
-		return nil, err
-	}
-	if err := validate(doc, js, &ValidateOptions{SkipJSONLD: true}); err != nil {
-		return nil, err
-	}
-	return encodeJSON(js, opts)
+	return marshal(doc, opts, func(doc *spec.Document, js []byte) error {
+		return validate(doc, js, &ValidateOptions{SkipJSONLD: true})
+	})
 }
 
 // WriteBytes replaces the named file with data atomically, as [WriteFile]

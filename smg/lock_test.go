@@ -311,18 +311,7 @@ func TestEncryptingRemovesTheIndexCache(t *testing.T) {
 	ctx := context.Background()
 	for _, how := range []string{"EncryptFile", "FileMemory"} {
 		t.Run(how, func(t *testing.T) {
-			name := filepath.Join(t.TempDir(), "m.smg")
-			m := smg.New(nil)
-			if _, err := m.Remember(ctx, smg.Fact{Content: "User adopted a greyhound called Pixel"}); err != nil {
-				t.Fatal(err)
-			}
-			if err := m.Save(name, nil); err != nil {
-				t.Fatal(err)
-			}
-			o, err := smg.Open(name, &smg.OpenOptions{IndexCache: smg.IndexCacheDir(name)})
-			if err != nil {
-				t.Fatal(err)
-			}
+			name, o := greyhoundMemory(t)
 			if _, err := o.Context(ctx, "greyhound", &smg.ContextOptions{Wait: true}); err != nil {
 				t.Fatal(err)
 			}
@@ -338,6 +327,7 @@ func TestEncryptingRemovesTheIndexCache(t *testing.T) {
 				t.Fatalf("no cache to remove: %v", err)
 			}
 			pw := &smg.EncodeOptions{Password: []byte("pw"), KDF: cheapKDF, InsecureKDF: true}
+			var err error
 			switch how {
 			case "EncryptFile":
 				err = smg.EncryptFile(name, name, pw)
@@ -368,18 +358,7 @@ func TestIndexCacheOnlyOfTheFileAsItIs(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []string{"unchanged", "encrypted meanwhile", "locked by a writer"} {
 		t.Run(tc, func(t *testing.T) {
-			name := filepath.Join(t.TempDir(), "m.smg")
-			m := smg.New(nil)
-			if _, err := m.Remember(ctx, smg.Fact{Content: "User adopted a greyhound called Pixel"}); err != nil {
-				t.Fatal(err)
-			}
-			if err := m.Save(name, nil); err != nil {
-				t.Fatal(err)
-			}
-			o, err := smg.Open(name, &smg.OpenOptions{IndexCache: smg.IndexCacheDir(name)})
-			if err != nil {
-				t.Fatal(err)
-			}
+			name, o := greyhoundMemory(t)
 			defer o.Close()
 			switch tc {
 			case "encrypted meanwhile":
@@ -399,7 +378,7 @@ func TestIndexCacheOnlyOfTheFileAsItIs(t *testing.T) {
 			if err := o.WaitIndex(ctx); err != nil {
 				t.Fatal(err)
 			}
-			_, err = os.Stat(smg.IndexCacheDir(name))
+			_, err := os.Stat(smg.IndexCacheDir(name))
 			if cached := err == nil; cached != (tc == "unchanged") {
 				t.Errorf("an index cache beside the file: %v", cached)
 			}
@@ -437,4 +416,23 @@ func TestFileMemoryKeepsTheKeyDerivation(t *testing.T) {
 	if a.Function != b.Function || a.Iterations != b.Iterations {
 		t.Errorf("written again with %+v, was %+v", a, b)
 	}
+}
+
+// greyhoundMemory saves a memory of one fact into a new file, and opens it
+// with its index cache beside it.
+func greyhoundMemory(t *testing.T) (string, *smg.Memory) {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "m.smg")
+	m := smg.New(nil)
+	if _, err := m.Remember(context.Background(), smg.Fact{Content: "User adopted a greyhound called Pixel"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Save(name, nil); err != nil {
+		t.Fatal(err)
+	}
+	o, err := smg.Open(name, &smg.OpenOptions{IndexCache: smg.IndexCacheDir(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name, o
 }
