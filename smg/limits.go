@@ -27,7 +27,8 @@ type Limits struct {
 	// MaxBlockSize bounds one archive block once decompressed.
 	MaxBlockSize int64
 	// MaxKDFMemoryKiB, MaxKDFTimeCost and MaxKDFIterations bound the key
-	// derivation an encrypted file may ask for.
+	// derivation an encrypted file may ask for. Their defaults are also
+	// the most [Encode] lets a writer choose.
 	MaxKDFMemoryKiB  uint32
 	MaxKDFTimeCost   uint32
 	MaxKDFIterations int
@@ -46,9 +47,9 @@ var DefaultLimits = Limits{
 	MaxNodes:         1_000_000,
 	MaxEdges:         4_000_000,
 	MaxBlockSize:     64 << 20,
-	MaxKDFMemoryKiB:  1 << 20,
-	MaxKDFTimeCost:   64,
-	MaxKDFIterations: 10_000_000,
+	MaxKDFMemoryKiB:  envelope.DefaultMaxMemoryKiB,
+	MaxKDFTimeCost:   envelope.DefaultMaxTimeCost,
+	MaxKDFIterations: envelope.DefaultMaxIterations,
 }
 
 // withDefaults fills in the zero fields.

@@ -276,6 +276,8 @@ func vectors(small, full *spec.Document) []*vec {
 		bytes.Replace(enc, []byte(`"AES-256-GCM"`), []byte(`"ChaCha20-Poly1305"`), 1)).Password = password
 	add("limit-kdf-memory", "limit", "an envelope asking for 4 GiB of argon2id memory: refused before deriving",
 		bytes.Replace(enc, []byte(`"memoryKiB":8`), []byte(`"memoryKiB":4194304`), 1)).Password = password
+	add("limit-kdf-heavy", "limit", "an envelope asking for argon2id with 1 GiB and 64 passes (a minute of work before a wrong password): refused before deriving",
+		bytes.Replace(bytes.Replace(enc, []byte(`"memoryKiB":8`), []byte(`"memoryKiB":1048576`), 1), []byte(`"timeCost":1`), []byte(`"timeCost":64`), 1)).Password = "wrong password"
 	add("limit-kdf-iterations", "limit", "an envelope asking for a billion PBKDF2 iterations: refused before deriving",
 		bytes.Replace(encrypt(encode(minimal, nil), smg.KDF{Function: "pbkdf2-sha256", Iterations: 1000}, 4),
 			[]byte(`"iterations":1000`), []byte(`"iterations":1000000000`), 1)).Password = password
