@@ -72,7 +72,7 @@ func ValidateBytes(b []byte, opts *ValidateOptions) (*spec.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.Doc, validate(d.Doc, d.JSON, opts)
+	return d.Doc, validate(d.Doc, d.JSON(), opts)
 }
 
 // ValidateFile is [ValidateBytes] of the named file.
