@@ -16,8 +16,9 @@ func writeHostile(dir string) {
 	check(os.MkdirAll(dir, 0o755))
 	files := map[string][]byte{
 		"bomb-spaces-1gib.smg": spaceBomb(1 << 30),
-		"nodes-2m.smg":         manyNodes(2_000_000, 0),
-		"nodes-950k-valid.smg": manyNodes(950_000, 0),
+		"nodes-2m.smg":         manyNodes(2_000_000),
+		"nodes-950k-valid.smg": manyNodes(950_000),
+		"nodes-100k-valid.smg": manyNodes(100_000), // the most MaxNodes allows
 	}
 	for name, b := range files {
 		check(os.WriteFile(filepath.Join(dir, name), b, 0o644))
@@ -38,8 +39,8 @@ func spaceBomb(n int) []byte {
 }
 
 // manyNodes is a valid memory of n concept nodes, each with a short
-// description, Brotli-compressed; mentions gives each that many mentions.
-func manyNodes(n, mentions int) []byte {
+// description, Brotli-compressed.
+func manyNodes(n int) []byte {
 	return streamBrotli(func(w io.Writer) {
 		io.WriteString(w, `{"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph","artifactVault":{"artifacts":{}},"deepArchive":{"blocks":[],"compressionMethod":"brotli"},"metadata":{"created":"2025-11-03T09:12:00Z","id":"5e0c1b7a-3d2f-4c8e-a1b9-6f4d2e8c0a13","modified":"2025-11-03T09:12:00Z","totalExchanges":0},"semanticGraph":{"edges":[],"nodes":[`)
 		var b bytes.Buffer
