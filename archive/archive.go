@@ -100,12 +100,19 @@ func decompress(compressed []byte, size, maxSize int64) ([]byte, error) {
 	// the end of the stream needs no more, as io.ReadAll reads.
 	out := make([]byte, 0, max(min(size, maxSize, maxRatio*int64(len(compressed))), 511)+1)
 	lr := io.LimitReader(r, maxSize+1)
+	// Beyond that room, the data goes into pieces, joined at the end: a
+	// buffer grown by append to maxSize leaves four times maxSize behind
+	// it, in arrays too small to be used again for the next.
+	var pieces [][]byte
+	total := int64(0)
 	for {
 		if len(out) == cap(out) {
-			out = append(out, 0)[:len(out)]
+			pieces = append(pieces, out)
+			out = make([]byte, 0, min(max(2*cap(out), 64<<10), 1<<20))
 		}
 		n, err := lr.Read(out[len(out):cap(out)])
 		out = out[:len(out)+n]
+		total += int64(n)
 		if err == io.EOF {
 			break
 		}
@@ -113,8 +120,11 @@ func decompress(compressed []byte, size, maxSize int64) ([]byte, error) {
 			return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 		}
 	}
-	if int64(len(out)) > maxSize {
+	if total > maxSize {
 		return nil, fmt.Errorf("%w (%d bytes)", ErrTooLarge, maxSize)
+	}
+	if pieces != nil {
+		out = bytes.Join(append(pieces, out), nil)
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -140,5 +141,25 @@ func BenchmarkCompressBlock(b *testing.B) {
 				Compress(raw, q)
 			}
 		})
+	}
+}
+
+// TestDecompressBombCostsItsLimit: data that decompresses beyond the limit
+// is refused having allocated little more than the limit, not the four
+// times it that a buffer grown by append leaves behind.
+func TestDecompressBombCostsItsLimit(t *testing.T) {
+	const limit = 16 << 20
+	bomb := Compress(bytes.Repeat([]byte(" "), limit+1), 5)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := Decompress(bomb, limit)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("got %v, want %v", err, ErrTooLarge)
+	}
+	// The decoder's own buffers: its window of 4 MiB, and tables.
+	if n := after.TotalAlloc - before.TotalAlloc; n > limit+8<<20 {
+		t.Errorf("%d MiB allocated to refuse %d MiB", n>>20, limit>>20)
 	}
 }

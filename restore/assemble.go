@@ -177,7 +177,9 @@ func Compose(ctx context.Context, query string, opts Options, sources ...Source)
 	qvs := make([]*queryVector, len(sources))
 	for i, s := range sources {
 		if opts.Wait {
-			if err := s.Engine.Wait(ctx); err != nil && !errors.Is(err, ErrIndexCache) {
+			// A damaged block leaves its turns out (Partial says so):
+			// the rest answers.
+			if err := s.Engine.Wait(ctx); err != nil && !errors.Is(err, ErrIndexCache) && !errors.As(err, new(*DamagedBlocksError)) {
 				return nil, err
 			}
 		}

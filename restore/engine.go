@@ -12,6 +12,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
 )
@@ -404,8 +405,12 @@ var beforeTurns func()
 // indexTurns adds the turns of store from turn first on to ix, par
 // batches at a time (0: one per core), and counts them in fs, when it is
 // set.
+//
+// A block that cannot be read is left out and the others indexed: the
+// error is then a [*DamagedBlocksError] that names each such block.
 func indexTurns(ctx context.Context, ix bleve.Index, store *turnStore, first int, fs *freshStats, par int) error {
 	bt := newBatcher(ctx, ix, turnBatch, par)
+	var damaged []error
 	err := func() error {
 		for i, rg := range store.ranges {
 			if rg[1] < first {
@@ -415,6 +420,10 @@ func indexTurns(ctx context.Context, ix bleve.Index, store *turnStore, first int
 				return err
 			}
 			turns, err := store.block(i)
+			if errors.As(err, new(*archive.BlockError)) {
+				damaged = append(damaged, err)
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -439,8 +448,30 @@ func indexTurns(ctx context.Context, ix bleve.Index, store *turnStore, first int
 		}
 		return fmt.Errorf("restore: indexing turns: %w", err)
 	}
+	if len(damaged) > 0 {
+		return &DamagedBlocksError{Errs: damaged}
+	}
 	return nil
 }
+
+// DamagedBlocksError reports the archive blocks whose turns are not
+// indexed because the blocks could not be read; the turns of every other
+// block are. Each of Errs is an [*archive.BlockError]. An engine whose
+// indexing ended with it answers from the rest (Result.Partial is set) and
+// writes no index cache, so that the next engine reports the blocks too.
+type DamagedBlocksError struct {
+	Errs []error
+}
+
+func (e *DamagedBlocksError) Error() string {
+	msgs := make([]string, len(e.Errs))
+	for i, err := range e.Errs {
+		msgs[i] = err.Error()
+	}
+	return "restore: turns not indexed: " + strings.Join(msgs, "; ")
+}
+
+func (e *DamagedBlocksError) Unwrap() []error { return e.Errs }
 
 // ErrIndexCache reports an index cache that could not be written. The
 // index is complete: only the next engine will index again.

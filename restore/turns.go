@@ -26,6 +26,9 @@ type turnStore struct {
 
 	mu     sync.Mutex
 	blocks [][]spec.Turn // decoded blocks, by index; nil until read
+	// failed are the errors of the blocks that could not be read, by
+	// index: a block's data never changes, so it is not read again.
+	failed []error
 	shown  [][]shownTurn // how a context shows their turns, by index
 	// tokens are the token counts of the turns' lines, by tokenizer name
 	// and turn number: the count plus one, 0 until counted.
@@ -51,6 +54,7 @@ func newTurnStore(doc *spec.Document) *turnStore {
 	s := &turnStore{r: graph.NewTurnReader(doc, -1)}
 	s.ranges = make([][2]int, s.r.Len())
 	s.blocks = make([][]spec.Turn, s.r.Len())
+	s.failed = make([]error, s.r.Len())
 	s.shown = make([][]shownTurn, s.r.Len())
 	s.tokens = map[string][]atomic.Int32{}
 	for i := range s.ranges {
@@ -75,7 +79,7 @@ func (s *turnStore) carry(old *turnStore) {
 	}
 	for i, rg := range s.ranges {
 		if i < len(old.ranges) && old.ranges[i] == rg {
-			s.blocks[i], s.shown[i] = old.blocks[i], old.shown[i]
+			s.blocks[i], s.shown[i], s.failed[i] = old.blocks[i], old.shown[i], old.failed[i]
 			// And so are the token counts of its turns.
 			for name, counts := range old.tokens {
 				for n := rg[0]; n <= rg[1] && n < len(counts); n++ {
@@ -110,13 +114,16 @@ func (s *turnStore) count(tk Tokenizer, n int, line string) int {
 // block returns the turns of block i, decoding them if need be.
 func (s *turnStore) block(i int) ([]spec.Turn, error) {
 	s.mu.Lock()
-	b := s.blocks[i]
+	b, failed := s.blocks[i], s.failed[i]
 	s.mu.Unlock()
-	if b != nil {
-		return b, nil
+	if b != nil || failed != nil {
+		return b, failed
 	}
 	b, err := s.r.Block(i)
 	if err != nil {
+		s.mu.Lock()
+		s.failed[i] = err
+		s.mu.Unlock()
 		return nil, err
 	}
 	shown := make([]shownTurn, len(b))
@@ -138,7 +145,7 @@ func (s *turnStore) prefetch(ns []int) {
 	seen := map[int]bool{}
 	s.mu.Lock()
 	for _, n := range ns {
-		if i, ok := s.r.Find(n); ok && s.blocks[i] == nil && !seen[i] {
+		if i, ok := s.r.Find(n); ok && s.blocks[i] == nil && s.failed[i] == nil && !seen[i] {
 			seen[i] = true
 			todo = append(todo, i)
 		}

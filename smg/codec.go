@@ -201,11 +201,22 @@ func Unmarshal(b []byte, opts *DecodeOptions) (*spec.Document, error) {
 	return Decode(bytes.NewReader(b), opts)
 }
 
-// decoded is a document with the layers it came in.
+// decoded is a document with the layers it came in, and its JSON text in
+// the pieces it was read in.
 type decoded struct {
 	Doc  *spec.Document
 	Form FormInfo
-	JSON []byte
+	text [][]byte
+}
+
+// JSON returns the document's JSON text, in one piece.
+func (d *decoded) JSON() []byte { return joined(d.text) }
+
+func joined(text [][]byte) []byte {
+	if len(text) == 1 {
+		return text[0]
+	}
+	return bytes.Join(text, nil)
 }
 
 func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
@@ -243,7 +254,6 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 	// on another goroutine: neither waits for the whole text.
 	var plain []byte
 	var src io.Reader
-	var hint int
 	in := &probeReader{}
 	if jsonStart(inner) {
 		if int64(len(inner)) > lim.MaxDocumentSize {
@@ -254,15 +264,15 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 		out.Form.Compressed = true
 		in.r = bytes.NewReader(inner)
 		src = &sourceReader{r: brotli.NewReader(in), max: lim.MaxDocumentSize, left: lim.MaxDocumentSize}
-		// Room for the text at a usual ratio (a .smg file is about a
-		// sixth of its JSON), so that it is not copied as it grows; no
-		// more than a hostile file's few bytes can ask for.
-		hint = int(min(int64(len(inner))*8, lim.MaxDocumentSize, 64<<20))
 	}
 	doc := new(spec.Document)
-	js, h, err, uerr := scanAndUnmarshal(plain, src, hint, lim, doc)
+	text, h, err, uerr := scanAndUnmarshal(plain, src, lim, doc)
+	size := 0
+	for _, p := range text {
+		size += len(p)
+	}
 	if se, ok := errors.AsType[*sourceError](err); ok {
-		err = decompressError(se.err, len(js), in.n)
+		err = decompressError(se.err, size, in.n)
 	}
 	if err != nil {
 		// A document of another major version may break this version's
@@ -272,7 +282,7 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 		}
 		return nil, err
 	}
-	out.Form.JSONSize = int64(len(js))
+	out.Form.JSONSize = int64(size)
 	if h.encrypted {
 		return nil, &DecodeError{Path: "$.encrypted", Err: ErrMalformed, Msg: "an encrypted envelope inside an encrypted or compressed file"}
 	}
@@ -280,9 +290,9 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 		return nil, err
 	}
 	if uerr != nil {
-		return nil, unmarshalError(js, uerr)
+		return nil, unmarshalError(joined(text), uerr)
 	}
-	out.Doc, out.JSON = doc, js
+	out.Doc, out.text = doc, text
 	return out, nil
 }
 

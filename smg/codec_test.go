@@ -14,6 +14,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 
+	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
@@ -398,18 +399,27 @@ func TestEncryptDecryptFile(t *testing.T) {
 func TestDecodeErrorsSayWhere(t *testing.T) {
 	doc, _ := readExample(t, "small.smg")
 	pretty := marshal(t, doc, &smg.EncodeOptions{Plain: true, Indent: true})
-	bad := bytes.Replace(pretty, []byte(`"importance": 0.5`), []byte(`"importance": "high"`), 1)
-	_, err := smg.Unmarshal(bad, nil)
-	de, ok := errors.AsType[*smg.DecodeError](err)
-	if !ok {
-		t.Fatalf("got %v", err)
-	}
-	line := bytes.Count(pretty[:bytes.Index(pretty, []byte(`"importance": 0.5`))], []byte("\n")) + 1
-	if de.Path != "$.semanticGraph.nodes[0].importance" || de.Line != line {
-		t.Errorf("error at %s line %d, want $.semanticGraph.nodes[0].importance line %d: %v", de.Path, de.Line, line, err)
-	}
-	if !strings.Contains(err.Error(), fmt.Sprintf("line %d", line)) {
-		t.Errorf("the message does not say the line: %v", err)
+	// Long runs of white space, which the reader does not hold, move
+	// nothing: before the error, and both before and after a line break.
+	spaced := bytes.Replace(pretty, []byte(`"nodes": [`), []byte(`"nodes":`+strings.Repeat(" ", 5000)+"\n"+strings.Repeat("\t", 3000)+`[`), 1)
+	for name, text := range map[string][]byte{"pretty": pretty, "spaced": spaced} {
+		bad := bytes.Replace(text, []byte(`"importance": 0.5`), []byte(`"importance": "high"`), 1)
+		for form, b := range map[string][]byte{"plain": bad, "brotli": archive.Compress(bad, 5)} {
+			_, err := smg.Unmarshal(b, nil)
+			de, ok := errors.AsType[*smg.DecodeError](err)
+			if !ok {
+				t.Fatalf("%s, %s: got %v", name, form, err)
+			}
+			at := bytes.Index(bad, []byte(`"importance": "high"`)) + len(`"importance": `)
+			line := bytes.Count(bad[:at], []byte("\n")) + 1
+			col := at - bytes.LastIndexByte(bad[:at], '\n')
+			if de.Path != "$.semanticGraph.nodes[0].importance" || de.Offset != int64(at) || de.Line != line || de.Column != col {
+				t.Errorf("%s, %s: error at %s, offset %d, line %d, column %d; want $.semanticGraph.nodes[0].importance, %d, %d, %d: %v", name, form, de.Path, de.Offset, de.Line, de.Column, at, line, col, err)
+			}
+			if !strings.Contains(err.Error(), fmt.Sprintf("line %d", line)) {
+				t.Errorf("%s, %s: the message does not say the line: %v", name, form, err)
+			}
+		}
 	}
 }
 

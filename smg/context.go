@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/spec"
 )
@@ -75,13 +76,35 @@ func (m *Memory) Search(ctx context.Context, text string, limit int) ([]Found, e
 // WaitIndex waits until the memory's index holds every turn, building it
 // if need be, and returns the error that stopped the indexing, if one
 // did. A failure to write the index cache is returned too, matching
-// ErrIndexCache: the index is complete then.
+// ErrIndexCache: the index is complete then. Archive blocks that cannot
+// be read fail alone: their turns are left out, the others indexed, and
+// the error joins a [*BlockError] for each (it matches ErrInvalid); the
+// memory answers from the rest.
 func (m *Memory) WaitIndex(ctx context.Context) error {
 	e, err := m.engine()
 	if err != nil {
 		return err
 	}
-	return e.Wait(ctx)
+	err = e.Wait(ctx)
+	if d, ok := errors.AsType[*restore.DamagedBlocksError](err); ok {
+		return m.blockErrors(d)
+	}
+	return err
+}
+
+// blockErrors names the blocks of a DamagedBlocksError.
+func (m *Memory) blockErrors(d *restore.DamagedBlocksError) error {
+	doc := m.Document()
+	errs := make([]error, 0, len(d.Errs))
+	for _, err := range d.Errs {
+		be, ok := errors.AsType[*archive.BlockError](err)
+		if !ok || be.Index >= len(doc.DeepArchive.Blocks) {
+			errs = append(errs, err)
+			continue
+		}
+		errs = append(errs, &BlockError{ID: doc.DeepArchive.Blocks[be.Index].ID, Index: be.Index, Err: be.Err})
+	}
+	return errors.Join(errs...)
 }
 
 // Close releases the memory's index and its private parts', stopping the

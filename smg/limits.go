@@ -27,7 +27,8 @@ type Limits struct {
 	// MaxBlockSize bounds one archive block once decompressed.
 	MaxBlockSize int64
 	// MaxKDFMemoryKiB, MaxKDFTimeCost and MaxKDFIterations bound the key
-	// derivation an encrypted file may ask for.
+	// derivation an encrypted file may ask for. Their defaults are also
+	// the most [Encode] lets a writer choose.
 	MaxKDFMemoryKiB  uint32
 	MaxKDFTimeCost   uint32
 	MaxKDFIterations int
@@ -35,20 +36,22 @@ type Limits struct {
 
 // DefaultLimits are the limits a reader applies unless told otherwise. They
 // are far above what a real memory needs (10,000 turns of conversation
-// take 2.3 MB of JSON, BENCHMARKS.md) and low enough that reading a hostile
-// file costs at most a few hundred MiB.
+// take 2.3 MB of JSON, 9,000 nodes and 43,000 edges, BENCHMARKS.md) and
+// low enough that reading or validating a hostile file costs less than
+// 300 MiB: a node decodes to about 500 bytes whatever its text, an edge to
+// 80, a list element to up to 250.
 var DefaultLimits = Limits{
-	MaxFileSize:      256 << 20,
-	MaxDocumentSize:  256 << 20,
+	MaxFileSize:      64 << 20,
+	MaxDocumentSize:  64 << 20,
 	MaxDepth:         64,
 	MaxStringLength:  16 << 20,
-	MaxListLength:    1_000_000,
-	MaxNodes:         1_000_000,
-	MaxEdges:         4_000_000,
+	MaxListLength:    250_000,
+	MaxNodes:         100_000,
+	MaxEdges:         500_000,
 	MaxBlockSize:     64 << 20,
-	MaxKDFMemoryKiB:  1 << 20,
-	MaxKDFTimeCost:   64,
-	MaxKDFIterations: 10_000_000,
+	MaxKDFMemoryKiB:  envelope.DefaultMaxMemoryKiB,
+	MaxKDFTimeCost:   envelope.DefaultMaxTimeCost,
+	MaxKDFIterations: envelope.DefaultMaxIterations,
 }
 
 // withDefaults fills in the zero fields.

@@ -82,6 +82,28 @@ type scanner struct {
 	scalar bool   // inside a number, true, false or null
 	val    []byte // the scalar, or the header value, being read
 	valDst *[]byte
+	// blank counts the white space in a row so far, outside strings;
+	// drops are the runs of it beyond maxBlank, as offsets and lengths,
+	// that the unmarshaller is not given (see takeDrops).
+	blank int
+	drops [][2]int64
+}
+
+// maxBlank is the most JSON white space in a row the unmarshaller is
+// given. The canonical pretty form has at most 129 (a newline and two
+// spaces a level); the json decoder keeps all the white space before a
+// token in its buffer, so that a file of spaces would grow it to
+// MaxDocumentSize.
+const maxBlank = 1024
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// takeDrops returns the runs of white space dropped since it was last
+// called.
+func (s *scanner) takeDrops() [][2]int64 {
+	d := s.drops
+	s.drops = s.drops[len(s.drops):]
+	return d
 }
 
 // scan reads all of r through a scanner.
@@ -119,6 +141,9 @@ func (s *scanner) write(p []byte) error {
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		var err error
+		if s.str || !isBlank(c) {
+			s.blank = 0
+		}
 		switch {
 		case s.str && !s.esc && c != '"' && c != '\\':
 			// The run of a string up to its next quote or backslash:
@@ -153,6 +178,18 @@ func (s *scanner) write(p []byte) error {
 			if err = s.endScalar(); err == nil {
 				err = s.structural(c)
 			}
+		case isBlank(c):
+			n := 1
+			for i+n < len(p) && isBlank(p[i+n]) {
+				n++
+			}
+			if keep := max(0, maxBlank-s.blank); n > keep {
+				s.drops = append(s.drops, [2]int64{s.off + int64(keep), int64(n - keep)})
+			}
+			s.blank += n
+			s.off += int64(n)
+			i += n - 1
+			continue
 		default:
 			err = s.structural(c)
 		}
@@ -491,6 +528,16 @@ func unmarshalError(js []byte, err error) error {
 	var sem *json.SemanticError
 	var syn *jsontext.SyntacticError
 	e := &DecodeError{Path: "$", Offset: -1, Err: ErrMalformed, Msg: err.Error()}
+	original := func(off int64) int64 { return off }
+	if se, ok := errors.AsType[*shiftedError](err); ok {
+		original = se.sh.original
+	}
+	defer func() {
+		if e.Offset >= 0 {
+			e.Offset = original(e.Offset)
+		}
+		e.Line, e.Column = lineColumn(js, e.Offset)
+	}()
 	switch {
 	case errors.As(err, &sem):
 		e.Path, e.Offset = pointerPath(js, sem.JSONPointer), sem.ByteOffset
@@ -512,7 +559,6 @@ func unmarshalError(js []byte, err error) error {
 			e.Err, e.Msg = ErrTruncated, "the JSON text ends early"
 		}
 	}
-	e.Line, e.Column = lineColumn(js, e.Offset)
 	return e
 }
 
@@ -570,49 +616,80 @@ func lineColumn(js []byte, off int64) (line, col int) {
 // time on another goroutine, unmarshals into doc what the scanner has
 // passed: the unmarshaller never reads a byte the scanner has not bounded.
 // The text is plain when that is not nil, else what src reads (a
-// decompressor), for which room is made at about sizeHint bytes. It
-// returns the text, the header, the scanner's error and the
-// unmarshaller's.
-func scanAndUnmarshal(plain []byte, src io.Reader, sizeHint int, lim Limits, doc *spec.Document) (js []byte, h header, err, uerr error) {
+// decompressor). It returns the text, in the pieces it was read in (kept
+// as they are, so that a text growing to its limit is never copied), the
+// header, the scanner's error and the unmarshaller's.
+func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, doc *spec.Document) (text [][]byte, h header, err, uerr error) {
 	chunks := make(chan []byte, 64)
 	done := make(chan error, 1)
 	go func() {
-		err := json.UnmarshalRead(&chunkReader{ch: chunks}, doc)
+		err := json.UnmarshalRead(&chunkReader{ch: chunks}, doc, listUnmarshalers)
 		for range chunks {
 			// The rest, after an error: the scanner goes on to the end.
 		}
 		done <- err
 	}()
 	s := &scanner{lim: lim, stack: make([]frame, 0, 16)}
+	var sh shifts
+	// send gives the unmarshaller p, the text at offset base, without the
+	// white space the scanner dropped.
+	send := func(p []byte, base int64) {
+		drops := s.takeDrops()
+		if len(drops) == 0 {
+			sh.sent += int64(len(p))
+			chunks <- p
+			return
+		}
+		kept := int64(len(p))
+		for _, d := range drops {
+			kept -= d[1]
+		}
+		out := make([]byte, 0, kept)
+		at := base
+		for _, d := range drops {
+			out = append(out, p[at-base:d[0]-base]...)
+			sh.add(sh.sent+int64(len(out)), d[1])
+			at = d[0] + d[1]
+		}
+		out = append(out, p[at-base:]...)
+		sh.sent += int64(len(out))
+		if len(out) > 0 {
+			chunks <- out
+		}
+	}
 	err = func() error {
 		defer close(chunks)
 		if plain != nil {
-			js = plain
+			text = [][]byte{plain}
 			for off := 0; off < len(plain); off += scanChunk {
 				p := plain[off:min(off+scanChunk, len(plain))]
 				if err := s.write(p); err != nil {
 					return err
 				}
-				chunks <- p
+				send(p, int64(off))
 			}
 			return s.close()
 		}
-		js = make([]byte, 0, sizeHint)
+		var base int64
 		for {
-			if cap(js)-len(js) < scanChunk {
-				// Chunks already sent keep the old array: it is not
-				// written again.
-				js = slices.Grow(js, scanChunk)
+			// A piece of its own each time: the pieces sent are not
+			// written again.
+			p := make([]byte, scanChunk)
+			n, rerr := io.ReadFull(src, p)
+			p = p[:n]
+			if rerr == io.ErrUnexpectedEOF {
+				rerr = io.EOF
 			}
-			n, rerr := src.Read(js[len(js):min(len(js)+scanChunk, cap(js))])
-			p := js[len(js) : len(js)+n]
-			js = js[:len(js)+n]
+			if n > 0 {
+				text = append(text, p)
+			}
 			if err := s.write(p); err != nil {
 				return err
 			}
 			if n > 0 {
-				chunks <- p
+				send(p, base)
 			}
+			base += int64(n)
 			if rerr == io.EOF {
 				return s.close()
 			}
@@ -622,7 +699,10 @@ func scanAndUnmarshal(plain []byte, src io.Reader, sizeHint int, lim Limits, doc
 		}
 	}()
 	uerr = <-done
-	return js, s.h, err, uerr
+	if uerr != nil {
+		uerr = &shiftedError{err: uerr, sh: &sh}
+	}
+	return text, s.h, err, uerr
 }
 
 // scanChunk is how much text the scanner passes at a time.
@@ -647,3 +727,41 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 	r.cur = r.cur[n:]
 	return n, nil
 }
+
+// shifts map offsets in the text the unmarshaller was given to offsets in
+// the whole text: at each of at, the text had removed more bytes dropped
+// so far.
+type shifts struct {
+	sent    int64
+	at      []int64
+	removed []int64
+}
+
+func (sh *shifts) add(at, n int64) {
+	total := n
+	if len(sh.removed) > 0 {
+		total += sh.removed[len(sh.removed)-1]
+	}
+	sh.at, sh.removed = append(sh.at, at), append(sh.removed, total)
+}
+
+// original maps an offset of the text given to the whole text's.
+func (sh *shifts) original(off int64) int64 {
+	i, found := slices.BinarySearch(sh.at, off)
+	if found {
+		i++
+	}
+	if i == 0 {
+		return off
+	}
+	return off + sh.removed[i-1]
+}
+
+// shiftedError is an error of the unmarshaller, whose offsets sh maps.
+type shiftedError struct {
+	err error
+	sh  *shifts
+}
+
+func (e *shiftedError) Error() string { return e.err.Error() }
+func (e *shiftedError) Unwrap() error { return e.err }

@@ -2,9 +2,11 @@ package smg_test
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
@@ -81,6 +83,34 @@ func TestVectorsUpToDate(t *testing.T) {
 		cur, err := os.ReadFile(filepath.Join("..", "testdata", rel))
 		if err != nil || !bytes.Equal(gen, cur) {
 			t.Errorf("testdata/%s is not what the generator makes: run go run ./testdata/vectors/gen", rel)
+		}
+	}
+}
+
+// TestLimitVectorsCostLittle: every vector stopped by a limit is stopped
+// having allocated less than 256 MiB in all (spec §9.4 promises less than
+// 300 MiB of memory): a GiB of spaces is not held, a million nodes are
+// not decoded, a key is not derived.
+func TestLimitVectorsCostLittle(t *testing.T) {
+	vs, err := smgtest.Load(vectorDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const most = 256 << 20
+	for _, v := range vs {
+		if v.Expect != "limit" {
+			continue
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := smg.Unmarshal(v.Body, &smg.DecodeOptions{Password: []byte(v.Password)})
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, smg.ErrLimit) {
+			t.Errorf("%s: %v, want a limit", v.Name, err)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > most {
+			t.Errorf("%s: %d MiB allocated, want at most %d", v.Name, n>>20, most>>20)
 		}
 	}
 }

@@ -73,13 +73,14 @@ func (a *app) contextCommand() *cobra.Command {
 			}
 			ctx := cmd.Context()
 			var memories []*smg.Memory
+			var damaged []error
 			for _, name := range append([]string{args[0]}, with...) {
-				m, err := a.openIndexed(ctx, name, noCache, emb)
+				m, d, err := a.openIndexed(ctx, name, noCache, emb)
 				if err != nil {
 					return err
 				}
 				defer m.Close()
-				memories = append(memories, m)
+				memories, damaged = append(memories, m), append(damaged, d)
 			}
 			if as != "" {
 				p, err := a.private(memories[0], as, false)
@@ -98,9 +99,11 @@ func (a *app) contextCommand() *cobra.Command {
 				fmt.Fprintf(a.stderr, "smg: warning: %s\n", w)
 			}
 			if asJSON {
-				return a.writeJSON(res)
+				err = a.writeJSON(res)
+			} else {
+				err = writeContext(a.stdout, res)
 			}
-			return writeContext(a.stdout, res)
+			return errors.Join(append(damaged, err)...)
 		}),
 	}
 	cmd.Flags().IntVar(&budget, "budget", restore.DefaultBudget, "the most tokens the context may take")
@@ -136,24 +139,28 @@ func fileAndText(what, example string) cobra.PositionalArgs {
 // openIndexed opens the named memory and waits until its index holds every
 // turn: a command run once should give the whole answer, and the cache it
 // leaves (unless noCache) makes the next run fast. emb, when not nil,
-// embeds the questions asked of it.
-func (a *app) openIndexed(ctx context.Context, name string, noCache bool, emb smg.Embedder) (*smg.Memory, error) {
+// embeds the questions asked of it. Archive blocks that cannot be read
+// fail alone: the memory is returned with damaged, which names them, for
+// the command to report once it has answered from the rest.
+func (a *app) openIndexed(ctx context.Context, name string, noCache bool, emb smg.Embedder) (m *smg.Memory, damaged, err error) {
 	opts := &smg.OpenOptions{Decode: *a.decodeOptions(name), Embedder: emb}
 	if !noCache {
 		opts.IndexCache = smg.IndexCacheDir(name)
 	}
-	m, err := smg.Open(name, opts)
-	if err != nil {
-		return nil, err
+	if m, err = smg.Open(name, opts); err != nil {
+		return nil, nil, err
 	}
-	if err := m.WaitIndex(ctx); errors.Is(err, smg.ErrIndexCache) {
+	switch err := m.WaitIndex(ctx); {
+	case errors.Is(err, smg.ErrIndexCache):
 		// The index is complete; only the next run will index again.
 		fmt.Fprintf(a.stderr, "smg: warning: %v (the index is not cached; --no-index-cache does without)\n", err)
-	} else if err != nil {
+	case errors.As(err, new(*smg.BlockError)):
+		return m, fmt.Errorf("%s: %w", name, err), nil
+	case err != nil:
 		m.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return m, nil
+	return m, nil, nil
 }
 
 // writeContext prints a context's text, then its provenance, one line an

@@ -89,8 +89,8 @@ them. FILE must not exist.`,
 			// Answer from the file, as smg context would: what the demo
 			// shows is what was saved. Without a cache, so that the demo
 			// leaves only the file it names.
-			saved, err := a.openIndexed(ctx, out, true, nil)
-			if err != nil {
+			saved, damaged, err := a.openIndexed(ctx, out, true, nil)
+			if err = errors.Join(damaged, err); err != nil {
 				return err
 			}
 			defer saved.Close()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -37,7 +38,7 @@ that fails costs the vectors, silently.`,
 				return err
 			}
 			ctx := cmd.Context()
-			m, err := a.openIndexed(ctx, args[0], noCache, emb)
+			m, damaged, err := a.openIndexed(ctx, args[0], noCache, emb)
 			if err != nil {
 				return err
 			}
@@ -50,9 +51,11 @@ that fails costs the vectors, silently.`,
 				if found == nil {
 					found = []smg.Found{}
 				}
-				return a.writeJSON(found)
+				err = a.writeJSON(found)
+			} else {
+				err = writeFound(a.stdout, found)
 			}
-			return writeFound(a.stdout, found)
+			return errors.Join(damaged, err)
 		}),
 	}
 	cmd.Flags().IntVarP(&limit, "limit", "n", 10, "the most hits to print")

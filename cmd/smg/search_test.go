@@ -3,12 +3,14 @@ package main
 import (
 	"cmp"
 	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/smgtest"
 )
 
 // searchJSON runs smg search --json and returns the hits.
@@ -79,4 +81,36 @@ func TestSearchCommand(t *testing.T) {
 		t.Errorf("search --json for nothing: %+v", found)
 	}
 	unchanged("search")
+}
+
+// TestDamagedBlockFailsAlone: an archive block that cannot be read (here
+// one beyond MaxBlockSize) costs search and context its own turns only:
+// the other block's turns are still found, the damaged block is named,
+// the status is exitInvalid, and no index cache hides it from the next
+// run.
+func TestDamagedBlockFailsAlone(t *testing.T) {
+	vs, err := smgtest.Load(filepath.Join(testdataDir, "vectors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(vs, func(v *smgtest.Vector) bool { return v.Name == "invalid-block-oversized" })
+	if i < 0 {
+		t.Fatal("no vector invalid-block-oversized")
+	}
+	name := writeTemp(t, "m.smg", vs[i].Body)
+	const damaged = "archive block block-0001: archive block exceeds the size limit"
+	// Turn 10, in block-0002 (turns 9 to 12), says where the checkout stands.
+	for _, args := range [][]string{
+		{"search", name, "where the checkout stands"},
+		{"search", name, "where the checkout stands"}, // again, after a first index
+		{"context", name, "where does the checkout stand?"},
+	} {
+		r := run(t, nil, args...)
+		if r.status != exitInvalid || !strings.Contains(r.stderr, name+": "+damaged) {
+			t.Errorf("%s: status %d, want %d; stderr:\n%s", args[0], r.status, exitInvalid, r.stderr)
+		}
+		if !regexp.MustCompile(`(?m)turn.* 10 \(msg-010\)`).MatchString(r.stdout) {
+			t.Errorf("%s: turn 10 of block-0002 not found:\n%s", args[0], r.stdout)
+		}
+	}
 }

@@ -81,6 +81,8 @@ func TestOpenRejects(t *testing.T) {
 		"minor version":  {strings.Replace(env, `"version":"1.0"`, `"version":"1.3"`, 1), ErrTampered},
 		"kdf":            {strings.Replace(env, `"argon2id"`, `"scrypt"`, 1), ErrUnsupported},
 		"memory":         {strings.Replace(env, `"memoryKiB":8`, `"memoryKiB":2097152`, 1), ErrKDFLimit},
+		"old maximum":    {strings.Replace(strings.Replace(env, `"memoryKiB":8`, `"memoryKiB":1048576`, 1), `"timeCost":1`, `"timeCost":64`, 1), ErrKDFLimit},
+		"time cost":      {strings.Replace(env, `"timeCost":1`, `"timeCost":9`, 1), ErrKDFLimit},
 		"parallelism":    {strings.Replace(env, `"parallelism":1`, `"parallelism":0`, 1), ErrMalformed},
 		"not encrypted":  {strings.Replace(env, `"encrypted":true`, `"encrypted":false`, 1), ErrMalformed},
 		"bad base64":     {strings.Replace(env, `"nonce":"`, `"nonce":"!`, 1), ErrMalformed},
@@ -91,6 +93,16 @@ func TestOpenRejects(t *testing.T) {
 	}
 	if _, err := Seal([]byte("x"), nil, SealOptions{}); !errors.Is(err, ErrNoPassword) {
 		t.Errorf("sealing without a password: %v", err)
+	}
+	// What a writer may choose, a reader with the default limits opens.
+	for _, heavy := range []KDF{
+		{Function: Argon2id, TimeCost: 3, MemoryKiB: DefaultMaxMemoryKiB + 1, Parallelism: 4},
+		{Function: Argon2id, TimeCost: DefaultMaxTimeCost + 1, MemoryKiB: 64 << 10, Parallelism: 4},
+		{Function: PBKDF2, Iterations: DefaultMaxIterations + 1},
+	} {
+		if _, err := Seal([]byte("x"), []byte("pw"), SealOptions{KDF: heavy}); !errors.Is(err, ErrKDFLimit) {
+			t.Errorf("sealing with %+v: %v, want %v", heavy, err, ErrKDFLimit)
+		}
 	}
 	for _, weak := range []KDF{
 		{Function: PBKDF2, Iterations: MinPBKDF2Iterations - 1},

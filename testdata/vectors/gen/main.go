@@ -35,7 +35,12 @@ const generator = "smg-vectorgen/1"
 
 func main() {
 	out := flag.String("out", "testdata", "the testdata folder to write into")
+	hostile := flag.String("hostile", "", "write the big hostile inputs (not vectors) into this folder, and nothing else")
 	flag.Parse()
+	if *hostile != "" {
+		writeHostile(*hostile)
+		return
+	}
 	files := generate()
 	names := make([]string, 0, len(files))
 	for name := range files {
@@ -227,7 +232,7 @@ func vectors(small, full *spec.Document) []*vec {
 			}
 			io.WriteString(w, `","version":"1.0"}`)
 		}), "$.x")
-	add("limit-ten-million-edges", "limit", "ten million (empty) edges: stopped by MaxEdges at the 4,000,001st",
+	add("limit-ten-million-edges", "limit", "ten million (empty) edges: stopped by MaxEdges at the 500,001st",
 		streamBrotli(func(w io.Writer) {
 			io.WriteString(w, `{"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph","semanticGraph":{"edges":[{}`)
 			chunk := strings.Repeat(`,{}`, 100_000)
@@ -235,19 +240,29 @@ func vectors(small, full *spec.Document) []*vec {
 				io.WriteString(w, chunk)
 			}
 			io.WriteString(w, `],"nodes":[]},"version":"1.0"}`)
-		}), "$.semanticGraph.edges[4000000]")
-	add("limit-many-nodes", "limit", "a million and one (empty) nodes: stopped by MaxNodes",
+		}), "$.semanticGraph.edges[500000]")
+	add("limit-many-nodes", "limit", "a million and one (empty) nodes: stopped by MaxNodes at the 100,001st",
 		streamBrotli(func(w io.Writer) {
 			io.WriteString(w, `{"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph","semanticGraph":{"edges":[],"nodes":[{}`)
 			io.WriteString(w, strings.Repeat(`,{}`, 1_000_000))
 			io.WriteString(w, `]},"version":"1.0"}`)
-		}), "$.semanticGraph.nodes[1000000]")
-	add("limit-long-list", "limit", "a list of a million and one numbers: stopped by MaxListLength",
+		}), "$.semanticGraph.nodes[100000]")
+	add("limit-long-list", "limit", "a list of a million and one numbers: stopped by MaxListLength at the 250,001st",
 		streamBrotli(func(w io.Writer) {
 			io.WriteString(w, `{"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph","x":[0`)
 			io.WriteString(w, strings.Repeat(`,0`, 1_000_000))
 			io.WriteString(w, `],"version":"1.0"}`)
-		}), "$.x[1000000]")
+		}), "$.x[250000]")
+	add("limit-whitespace-bomb", "limit", "815 bytes that decompress to '{' and a GiB of spaces: stopped by MaxDocumentSize at 64 MiB, the spaces never held",
+		spaceBomb(1<<30))
+	add("limit-full-nodes", "limit", "a million identical nodes with every member a concept has: stopped by MaxNodes at the 100,001st, with 100,000 of them decoded",
+		streamBrotli(func(w io.Writer) {
+			io.WriteString(w, `{"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph","semanticGraph":{"edges":[],"nodes":[`)
+			node := `{"activation":0.5,"aliases":["a concept"],"confidence":0.9,"description":"A concept of a synthetic memory","firstMentioned":1,"id":"concept-x","importance":0.5,"label":"concept","lastActivated":"2025-11-03T09:12:00Z","lastMentioned":1,"mentions":[1],"type":"concept","version":1}`
+			io.WriteString(w, node)
+			io.WriteString(w, strings.Repeat(","+node, 1_000_000-1))
+			io.WriteString(w, `]},"version":"1.0"}`)
+		}), "$.semanticGraph.nodes[100000]")
 	add("limit-deep-nesting", "limit", "arrays nested a hundred thousand deep: stopped by MaxDepth when a 65th level opens",
 		streamBrotli(func(w io.Writer) {
 			io.WriteString(w, `{"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph","x":`)
@@ -276,6 +291,8 @@ func vectors(small, full *spec.Document) []*vec {
 		bytes.Replace(enc, []byte(`"AES-256-GCM"`), []byte(`"ChaCha20-Poly1305"`), 1)).Password = password
 	add("limit-kdf-memory", "limit", "an envelope asking for 4 GiB of argon2id memory: refused before deriving",
 		bytes.Replace(enc, []byte(`"memoryKiB":8`), []byte(`"memoryKiB":4194304`), 1)).Password = password
+	add("limit-kdf-heavy", "limit", "an envelope asking for argon2id with 1 GiB and 64 passes (a minute of work before a wrong password): refused before deriving",
+		bytes.Replace(bytes.Replace(enc, []byte(`"memoryKiB":8`), []byte(`"memoryKiB":1048576`), 1), []byte(`"timeCost":1`), []byte(`"timeCost":64`), 1)).Password = "wrong password"
 	add("limit-kdf-iterations", "limit", "an envelope asking for a billion PBKDF2 iterations: refused before deriving",
 		bytes.Replace(encrypt(encode(minimal, nil), smg.KDF{Function: "pbkdf2-sha256", Iterations: 1000}, 4),
 			[]byte(`"iterations":1000`), []byte(`"iterations":1000000000`), 1)).Password = password

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/base64"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -231,6 +232,13 @@ func invalidVectors(small, full *spec.Document) []*vec {
 	// The archive.
 	add("invalid-block-corrupt", "an archive block whose data is not Brotli; the other block still checks", edit(full, func(d *spec.Document) {
 		d.DeepArchive.Blocks[0].CompressedData = []byte{0xff, 0xfe, 0xfd, 0xfc, 0xfb, 0xfa, 0xf9, 0xf8}
+	}), "$.deepArchive.blocks[0].compressedData")
+	add("invalid-block-oversized", "an archive block whose data decompresses to 65 MiB, beyond MaxBlockSize; the other block still reads", edit(full, func(d *spec.Document) {
+		d.DeepArchive.Blocks[0].CompressedData = streamBrotli(func(w io.Writer) {
+			io.WriteString(w, "[")
+			io.WriteString(w, strings.Repeat(" ", 65<<20))
+			io.WriteString(w, "]")
+		})
 	}), "$.deepArchive.blocks[0].compressedData")
 	add("invalid-block-hash", "an archive block whose turns do not match its hash", edit(full, func(d *spec.Document) {
 		d.DeepArchive.Blocks[1].ContentHash = artifacts.Hash("x")
