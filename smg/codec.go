@@ -212,6 +212,10 @@ type decoded struct {
 // JSON returns the document's JSON text, in one piece.
 func (d *decoded) JSON() []byte { return joined(d.text) }
 
+// indented reports whether the JSON text is in the indented canonical form
+// rather than the compact one (see [indented]), from its first piece.
+func (d *decoded) indented() bool { return len(d.text) > 0 && indented(d.text[0]) }
+
 func joined(text [][]byte) []byte {
 	if len(text) == 1 {
 		return text[0]

@@ -194,7 +194,7 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, fileForm, e
 			return nil, form, fmt.Errorf("%s: %w", name, err)
 		}
 		doc = d.Doc
-		form = fileForm{encrypted: d.Form.Encrypted, kdf: d.Form.KDF, plain: !d.Form.Compressed, indented: indented(d.JSON)}
+		form = fileForm{encrypted: d.Form.Encrypted, kdf: d.Form.KDF, plain: !d.Form.Compressed, indented: d.indented()}
 	} else {
 		// Never encrypted: the cache is not kept for an encrypted file.
 		form = plainForm(raw)
