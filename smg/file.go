@@ -68,10 +68,30 @@ func WriteFile(name string, doc *spec.Document, opts *EncodeOptions) error {
 // marshalValid is [Marshal] of a document that passes [Validate] without
 // JSON-LD expansion, the check a writer makes before it writes: a file
 // that smg writes is a valid one.
+//
+// It also refuses, with a [*LimitError], a memory that a reader with the
+// [DefaultLimits] would refuse: a memory grown past them is not written
+// as a file that no one can read back.
 func marshalValid(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
-	return marshal(doc, opts, func(doc *spec.Document, js []byte) error {
+	b, err := marshal(doc, opts, func(doc *spec.Document, js []byte) error {
+		if int64(len(js)) > DefaultLimits.MaxDocumentSize {
+			return overLimit(&LimitError{Limit: "MaxDocumentSize", Max: DefaultLimits.MaxDocumentSize})
+		}
+		if _, err := scan(bytes.NewReader(js), DefaultLimits); err != nil {
+			return overLimit(err)
+		}
 		return validate(doc, js, &ValidateOptions{SkipJSONLD: true})
 	})
+	if err == nil && int64(len(b)) > DefaultLimits.MaxFileSize {
+		err = overLimit(&LimitError{Limit: "MaxFileSize", Max: DefaultLimits.MaxFileSize})
+	}
+	return b, err
+}
+
+// overLimit says of err, a limit a memory about to be written breaks, that
+// a reader would refuse it.
+func overLimit(err error) error {
+	return fmt.Errorf("the memory has grown past what a reader accepts (smg maintain prunes what is stale): %w", err)
 }
 
 // WriteBytes replaces the named file with data atomically, as [WriteFile]

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -435,4 +436,23 @@ func greyhoundMemory(t *testing.T) (string, *smg.Memory) {
 		t.Fatal(err)
 	}
 	return name, o
+}
+
+// A memory grown past the limits a reader applies is not written: the file
+// would be one no one could read back.
+func TestWritersRefuseWhatReadersWould(t *testing.T) {
+	doc := smg.New(nil).Document()
+	for i := range smg.DefaultLimits.MaxNodes + 1 {
+		id := fmt.Sprintf("concept-c%d", i)
+		doc.SemanticGraph.Nodes = append(doc.SemanticGraph.Nodes, spec.Node{ID: id, Type: spec.NodeConcept, Label: id, Importance: 0.5, Version: 1})
+	}
+	name := filepath.Join(t.TempDir(), "big.smg")
+	err := smg.WriteFile(name, doc, nil)
+	var le *smg.LimitError
+	if !errors.As(err, &le) || le.Limit != "MaxNodes" || !errors.Is(err, smg.ErrLimit) {
+		t.Errorf("writing %d nodes: %v", len(doc.SemanticGraph.Nodes), err)
+	}
+	if _, err := os.Stat(name); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the memory was written: %v", err)
+	}
 }
