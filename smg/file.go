@@ -65,27 +65,38 @@ func WriteFile(name string, doc *spec.Document, opts *EncodeOptions) error {
 	return writeEncoded(name, b, opts)
 }
 
-// marshalValid is [Marshal] of a document that passes [Validate] without
-// JSON-LD expansion, the check a writer makes before it writes: a file
-// that smg writes is a valid one.
-//
-// It also refuses, with a [*LimitError], a memory that a reader with the
-// [DefaultLimits] would refuse: a memory grown past them is not written
-// as a file that no one can read back.
+// marshalValid is [Marshal] of a document that passes [checkWritable],
+// the check a writer makes before it writes: a file that smg writes is a
+// valid one, and one that a reader accepts.
 func marshalValid(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
-	b, err := marshal(doc, opts, func(doc *spec.Document, js []byte) error {
-		if int64(len(js)) > DefaultLimits.MaxDocumentSize {
-			return overLimit(&LimitError{Limit: "MaxDocumentSize", Max: DefaultLimits.MaxDocumentSize})
-		}
-		if _, err := scan(bytes.NewReader(js), DefaultLimits); err != nil {
-			return overLimit(err)
-		}
-		return validate(doc, js, &ValidateOptions{SkipJSONLD: true})
-	})
-	if err == nil && int64(len(b)) > DefaultLimits.MaxFileSize {
-		err = overLimit(&LimitError{Limit: "MaxFileSize", Max: DefaultLimits.MaxFileSize})
+	b, err := marshal(doc, opts, checkWritable)
+	if err == nil {
+		err = checkFileSize(b)
 	}
 	return b, err
+}
+
+// checkWritable checks doc, whose compact canonical JSON is js, as a
+// writer does before it writes: against [Validate] but JSON-LD expansion,
+// and against the [DefaultLimits], so that a memory grown past them is not
+// written as a file that no one can read back ([*LimitError]).
+func checkWritable(doc *spec.Document, js []byte) error {
+	if int64(len(js)) > DefaultLimits.MaxDocumentSize {
+		return overLimit(&LimitError{Limit: "MaxDocumentSize", Max: DefaultLimits.MaxDocumentSize})
+	}
+	if _, err := scan(bytes.NewReader(js), DefaultLimits); err != nil {
+		return overLimit(err)
+	}
+	return validate(doc, js, &ValidateOptions{SkipJSONLD: true})
+}
+
+// checkFileSize checks the size of an encoded file against the
+// [DefaultLimits].
+func checkFileSize(b []byte) error {
+	if int64(len(b)) > DefaultLimits.MaxFileSize {
+		return overLimit(&LimitError{Limit: "MaxFileSize", Max: DefaultLimits.MaxFileSize})
+	}
+	return nil
 }
 
 // overLimit says of err, a limit a memory about to be written breaks, that

@@ -439,16 +439,36 @@ func (m *Memory) Save(name string, opts *EncodeOptions) error {
 }
 
 // marshalValid is [Memory.Marshal] of a memory that passes the checks a
-// writer makes (see [WriteFile]).
+// writer makes (see [checkWritable]). The checks run on the document
+// before its compression ratio is filled in, on another core while the
+// ratio is computed and the file encoded: a write holds the file's lock
+// for less time. The ratio, a number smg computes, is all they miss.
 func (m *Memory) marshalValid(opts *EncodeOptions) ([]byte, error) {
 	doc, err := m.document()
 	if err != nil {
 		return nil, err
 	}
-	if err := setCompressionRatio(doc, opts); err != nil {
+	doc.Metadata.CompressionRatio = 0
+	js, err := canonicalJSON(doc)
+	if err != nil {
 		return nil, err
 	}
-	return marshalValid(doc, opts)
+	checked := *doc // the ratio is set on doc meanwhile
+	done := make(chan error, 1)
+	go func() { done <- checkWritable(&checked, js) }()
+	b, err := func() ([]byte, error) {
+		if err := setCompressionRatio(doc, opts); err != nil {
+			return nil, err
+		}
+		return Marshal(doc, opts)
+	}()
+	if cerr := <-done; cerr != nil {
+		return nil, cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b, checkFileSize(b)
 }
 
 // setCompressionRatio fills in metadata.compressionRatio: the size of the
