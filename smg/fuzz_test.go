@@ -81,18 +81,11 @@ func decodeSeeds(tb testing.TB) [][]byte {
 	return seeds
 }
 
-// FuzzDecode feeds Decode arbitrary bytes, seeded with the test vectors
-// and example memories (see decodeSeeds). Decode never panics; an error
-// is one of the package's and prints; a document that decodes encodes, and
-// that encoding decodes and encodes again to the same bytes.
 // FuzzValidate: validating any document that decodes reports its
-// problems, and never panics. It is apart from FuzzDecode, whose inputs it
-// shares, since it costs twice what decoding does.
+// problems, and never panics. It takes FuzzDecode's inputs, apart from
+// it, so that the inputs of each are cheap.
 func FuzzValidate(f *testing.F) {
-	for _, b := range decodeSeeds(f) {
-		f.Add(b)
-	}
-	opts := &smg.DecodeOptions{Password: []byte("correct horse battery staple"), Limits: decodeLimits}
+	opts := decodeTarget(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		doc, err := smg.Unmarshal(b, opts)
 		if err != nil {
@@ -105,11 +98,21 @@ func FuzzValidate(f *testing.F) {
 	})
 }
 
-func FuzzDecode(f *testing.F) {
+// decodeTarget adds the seeds of the decoding fuzz targets to f, and
+// returns the options they decode with.
+func decodeTarget(f *testing.F) *smg.DecodeOptions {
 	for _, b := range decodeSeeds(f) {
 		f.Add(b)
 	}
-	opts := &smg.DecodeOptions{Password: []byte("correct horse battery staple"), Limits: decodeLimits}
+	return &smg.DecodeOptions{Password: []byte("correct horse battery staple"), Limits: decodeLimits}
+}
+
+// FuzzDecode feeds Decode arbitrary bytes, seeded with the test vectors
+// and example memories (see decodeSeeds). Decode never panics; an error
+// is one of the package's and prints; a document that decodes encodes, and
+// that encoding decodes and encodes again to the same bytes.
+func FuzzDecode(f *testing.F) {
+	opts := decodeTarget(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		doc, err := smg.Unmarshal(b, opts)
 		if err != nil {
