@@ -17,7 +17,7 @@ import (
 func TestSizeReport(t *testing.T) {
 	const (
 		checkout = "../../testdata/conversations/checkout.json"
-		aider    = "../../../shared/bench/aider-dev/05_tooshel__poppoll.md"
+		aider    = "../../smg/importer/testdata/aider-architect.md"
 	)
 	var out, errs bytes.Buffer
 	if status := run([]string{"size", "--count", "1", "--json", checkout, aider}, &out, &errs); status != 0 {
