@@ -3,9 +3,7 @@ package classify
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -51,9 +49,8 @@ var asciiSeeds = []string{
 	"Café ümlaut – naïve “quotes” don’t", "日本語のテキスト", "emoji 🎉 ok",
 }
 
-// englishTexts are the seeds, the turns of the bundled coding
-// conversation, and those of the benchmark's conversations when they are
-// here.
+// englishTexts are the seeds and the turns of the bundled coding
+// conversation.
 func englishTexts(t testing.TB) []string {
 	t.Helper()
 	texts := append([]string(nil), asciiSeeds...)
@@ -68,24 +65,30 @@ func englishTexts(t testing.TB) []string {
 	for _, tu := range turns {
 		texts = append(texts, tu.Speaker+": "+tu.Content)
 	}
-	if lt, err := locomoTexts(); err == nil {
-		texts = append(texts, lt...)
-	}
-	files, _ := filepath.Glob("../../shared/bench/aider-dev/[0-9]*.md")
-	for _, f := range files {
-		if raw, err := os.ReadFile(f); err == nil {
-			texts = append(texts, strings.Split(string(raw), "\n#### ")...)
-		}
-	}
 	return texts
 }
 
 func TestEnglishAgreesWithBleve(t *testing.T) {
 	smg, bleveEn := analyzers(t)
-	for _, s := range englishTexts(t) {
-		if got, want := smg.Analyze([]byte(s)), bleveEn.Analyze([]byte(s)); !sameTokens(got, want) {
-			t.Errorf("%q:\n%s\nwant\n%s", s, got, want)
+	agree := func(t *testing.T, texts []string) {
+		for _, s := range texts {
+			if got, want := smg.Analyze([]byte(s)), bleveEn.Analyze([]byte(s)); !sameTokens(got, want) {
+				t.Errorf("%q:\n%s\nwant\n%s", s, got, want)
+			}
 		}
+	}
+	agree(t, englishTexts(t))
+	for _, bench := range []struct {
+		name  string
+		texts func() ([]string, error)
+	}{{"locomo", locomoTexts}, {"aider", aiderExchanges}} {
+		t.Run(bench.name, func(t *testing.T) {
+			texts, err := bench.texts()
+			if err != nil {
+				t.Skip("the benchmark's conversations (../shared/bench):", err)
+			}
+			agree(t, texts)
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,22 +50,32 @@ func locomoTexts() ([]string, error) {
 }
 
 // aiderTexts returns the exchanges of the aider histories of
-// ../shared/bench, cut at the user's "#### " lines (a rough cut that keeps
-// the prose, code and edit blocks of real coding chats), or skips.
+// ../shared/bench (see aiderExchanges), or skips.
 func aiderTexts(b *testing.B) []string {
+	out, err := aiderExchanges()
+	if err != nil {
+		b.Skip(err)
+	}
+	return out
+}
+
+// aiderExchanges returns the exchanges of the aider histories of
+// ../shared/bench, cut at the user's "#### " lines (a rough cut that keeps
+// the prose, code and edit blocks of real coding chats).
+func aiderExchanges() ([]string, error) {
 	files, _ := filepath.Glob("../../shared/bench/aider-dev/[0-9]*.md")
 	if len(files) == 0 {
-		b.Skip("no aider histories")
+		return nil, errors.New("no aider histories in ../shared/bench/aider-dev")
 	}
 	var out []string
 	for _, f := range files {
 		raw, err := os.ReadFile(f)
 		if err != nil {
-			b.Fatal(err)
+			return nil, err
 		}
 		out = append(out, strings.Split(string(raw), "\n#### ")...)
 	}
-	return out
+	return out, nil
 }
 
 // BenchmarkAnalyze classifies the turns of LoCoMo and the exchanges of the
