@@ -137,7 +137,9 @@ func removeStaleTemps(name string, now time.Time) {
 // cause stays testable with errors.Is.
 func fileError(name string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("writing %s: the folder %s does not exist: %w", name, filepath.Dir(name), fs.ErrNotExist)
+		if ferr := checkFolder(name); ferr != nil {
+			return ferr
+		}
 	}
 	if pe, ok := errors.AsType[*fs.PathError](err); ok {
 		return &fs.PathError{Op: "write", Path: name, Err: pe.Err}
@@ -146,6 +148,23 @@ func fileError(name string, err error) error {
 		return &fs.PathError{Op: "write", Path: name, Err: le.Err}
 	}
 	return fmt.Errorf("writing %s: %w", name, err)
+}
+
+// checkFolder fails unless the folder of the named file exists: smg makes
+// no folders, and says which one is missing. The error matches
+// fs.ErrNotExist when it is.
+func checkFolder(name string) error {
+	dir := filepath.Dir(name)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("cannot make %s: the folder %s does not exist (smg makes no folders: create it first): %w", name, dir, fs.ErrNotExist)
+	case err != nil:
+		return fmt.Errorf("cannot make %s: %w", name, err)
+	case !fi.IsDir():
+		return fmt.Errorf("cannot make %s: %s is not a folder", name, dir)
+	}
+	return nil
 }
 
 // cacheGuard returns what puts the index cache of the named file in place

@@ -23,7 +23,8 @@ type FileOptions struct {
 	Open   OpenOptions
 	Encode EncodeOptions
 	// Create, when the file does not exist, makes a new memory of these
-	// options, written at the first change; nil: the file must exist.
+	// options, written at the first change; its folder must exist. nil:
+	// the file must exist.
 	Create *Options
 	// Lock tells how long a change waits for another process's change
 	// to the file to end (see [LockFile]).
@@ -174,6 +175,9 @@ func (f *FileMemory) current() (*Memory, error) {
 	fi, err := os.Stat(f.name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && f.opts.Create != nil:
+		if err := checkFolder(f.name); err != nil {
+			return nil, err
+		}
 		if f.m == nil || f.stamp.raw != nil {
 			f.m, f.stamp = New(f.opts.Create), fileStamp{}
 		}

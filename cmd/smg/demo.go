@@ -54,8 +54,6 @@ them. FILE must not exist.`,
 				return fmt.Errorf("%s exists: the demo writes a new memory, give it another name: %w", out, fs.ErrExist)
 			} else if !errors.Is(err, fs.ErrNotExist) {
 				return err
-			} else if err := checkFolder(out); err != nil {
-				return err
 			}
 
 			res, err := importer.Read(bytes.NewReader(conversations.Checkout), importer.Options{Name: "checkout.json", Strict: true})

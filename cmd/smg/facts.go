@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -19,7 +16,7 @@ import (
 // fileMemory opens the memory of the named file to change it, under the
 // file's lock, so that a change never overwrites another process's. With
 // create, a missing file is a new memory of those options, written at the
-// first change; its folder must exist (checkFolder). An encrypted file asks for
+// first change; its folder must exist. An encrypted file asks for
 // its password and is written encrypted again. open gives the providers:
 // its Embedder, when not nil, embeds the memory's new turns, facts and
 // questions, and its Summarizer summarizes blocks.
@@ -30,11 +27,6 @@ func (a *app) fileMemory(name string, create *smg.Options, open smg.OpenOptions)
 		c := *create
 		c.Embedder, c.Summarizer = open.Embedder, open.Summarizer
 		opts.Create = &c
-		if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
-			if err := checkFolder(name); err != nil {
-				return nil, err
-			}
-		}
 	}
 	return smg.OpenFileMemory(name, opts)
 }
