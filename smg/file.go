@@ -251,13 +251,8 @@ func createTemp(name string, perm fs.FileMode) (*os.File, error) {
 // removeIndexCache removes the index cache beside the named file, and the
 // temporary folders of one being written.
 func removeIndexCache(name string) error {
-	cache := IndexCacheDir(name)
-	err := os.RemoveAll(cache)
-	entries, _ := os.ReadDir(filepath.Dir(cache))
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), filepath.Base(cache)+".tmp-") {
-			err = errors.Join(err, os.RemoveAll(filepath.Join(filepath.Dir(cache), e.Name())))
-		}
-	}
-	return err
+	prefix := cacheTempPrefix(name)
+	return errors.Join(os.RemoveAll(IndexCacheDir(name)), removeBeside(name, func(e fs.DirEntry) bool {
+		return strings.HasPrefix(e.Name(), prefix)
+	}))
 }

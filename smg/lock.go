@@ -113,23 +113,37 @@ func tempPrefix(name string) string { return "." + filepath.Base(name) + ".tmp-"
 // held, so no temporary file of it is being written. It removes what it
 // can and reports nothing: a file it cannot remove harms no one.
 func removeStaleTemps(name string, now time.Time) {
+	file, cache := tempPrefix(name), cacheTempPrefix(name)
+	_ = removeBeside(name, func(e fs.DirEntry) bool {
+		switch n := e.Name(); {
+		case strings.HasPrefix(n, file):
+			return e.Type().IsRegular()
+		case strings.HasPrefix(n, cache) && e.IsDir():
+			fi, err := e.Info()
+			return err == nil && now.Sub(fi.ModTime()) > staleIndexAge
+		}
+		return false
+	})
+}
+
+// cacheTempPrefix starts the names of the temporary folders of an index
+// cache of the named file being written (restore writes them).
+func cacheTempPrefix(name string) string { return filepath.Base(IndexCacheDir(name)) + ".tmp-" }
+
+// removeBeside removes, with what they hold, the entries of the named
+// file's folder that remove chooses.
+func removeBeside(name string, remove func(fs.DirEntry) bool) error {
 	dir := filepath.Dir(name)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return
+		return err
 	}
-	file := tempPrefix(name)
-	cache := filepath.Base(IndexCacheDir(name)) + ".tmp-"
 	for _, e := range entries {
-		switch n := e.Name(); {
-		case strings.HasPrefix(n, file) && e.Type().IsRegular():
-			_ = os.Remove(filepath.Join(dir, n))
-		case strings.HasPrefix(n, cache) && e.IsDir():
-			if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > staleIndexAge {
-				_ = os.RemoveAll(filepath.Join(dir, n))
-			}
+		if remove(e) {
+			err = errors.Join(err, os.RemoveAll(filepath.Join(dir, e.Name())))
 		}
 	}
+	return err
 }
 
 // fileError is err, met while writing the named file or a file beside it,
