@@ -457,7 +457,7 @@ func (m *Memory) marshalValid(opts *EncodeOptions) ([]byte, error) {
 	done := make(chan error, 1)
 	go func() { done <- checkWritable(&checked, js) }()
 	b, err := func() ([]byte, error) {
-		if err := setCompressionRatio(doc, opts); err != nil {
+		if err := setRatioOf(doc, js, opts); err != nil {
 			return nil, err
 		}
 		return Marshal(doc, opts)
@@ -479,12 +479,26 @@ func setCompressionRatio(doc *spec.Document, opts *EncodeOptions) error {
 	if doc.Metadata.TranscriptBytes <= 0 {
 		return nil
 	}
+	js, err := canonicalJSON(doc)
+	if err != nil {
+		return err
+	}
+	return setRatioOf(doc, js, opts)
+}
+
+// setRatioOf is setCompressionRatio of doc, whose compact canonical JSON
+// without the ratio is js.
+func setRatioOf(doc *spec.Document, js []byte, opts *EncodeOptions) error {
+	doc.Metadata.CompressionRatio = 0
+	if doc.Metadata.TranscriptBytes <= 0 {
+		return nil
+	}
 	plain := EncodeOptions{}
 	if opts != nil {
 		plain = *opts
 		plain.Password = nil
 	}
-	b, err := Marshal(doc, &plain)
+	b, err := encodeJSON(js, &plain)
 	if err != nil {
 		return err
 	}

@@ -58,7 +58,6 @@ type FileMemory struct {
 	mu        sync.Mutex
 	m         *Memory
 	stamp     fileStamp // of the file m was read from or written to
-	encrypted bool      // the file m was read from was
 	form      fileForm  // of the file m was read from
 	password  []byte    // that opened it, when asked for
 }
@@ -145,7 +144,7 @@ func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
 		}
 	}
 	enc := f.opts.Encode
-	if enc.Password == nil && f.encrypted {
+	if enc.Password == nil && f.form.encrypted {
 		enc.Password = f.password
 		if k := f.form.kdf; enc.KDF == (KDF{}) && k != nil && envelope.CheckSeal(enc.Password, envelope.SealOptions{KDF: *k}) == nil {
 			// The key derivation the file's owner chose, with a new salt.
@@ -199,7 +198,7 @@ func (f *FileMemory) current() (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.encrypted, f.form = form.encrypted, form
+	f.form = form
 	if f.m != nil {
 		f.m.Close()
 	}
