@@ -55,11 +55,11 @@ type FileMemory struct {
 	name string
 	opts FileOptions
 
-	mu        sync.Mutex
-	m         *Memory
-	stamp     fileStamp // of the file m was read from or written to
-	form      fileForm  // of the file m was read from
-	password  []byte    // that opened it, when asked for
+	mu       sync.Mutex
+	m        *Memory
+	stamp    fileStamp // of the file m was read from or written to
+	form     fileForm  // of the file m was read from
+	password []byte    // that opened it, when asked for
 }
 
 // fileStamp tells whether a file changed: its size, time and bytes.

@@ -112,7 +112,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.catCommand(),
 		a.encryptCommand(),
 		a.decryptCommand(),
-		exportRanged(a.exportCommand()),
+		a.exportCommand(),
 		a.ingestCommand(),
 		a.nodesCommand(),
 		a.showCommand(),
@@ -202,12 +202,4 @@ func (a *app) writeJSON(v any) error {
 	}
 	_, err = a.stdout.Write(append(b, '\n'))
 	return err
-}
-
-// exportRanged gives the numeric flags of export (convert.go) their
-// ranges.
-func exportRanged(cmd *cobra.Command) *cobra.Command {
-	ranged(cmd, "min-importance", 0, 1)
-	ranged(cmd, "max-content", 0, unbounded)
-	return cmd
 }

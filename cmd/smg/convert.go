@@ -113,6 +113,8 @@ thousands. It works offline: the JSON-LD context is embedded in smg.`,
 	cmd.Flags().Float64Var(&minImportance, "min-importance", 0, "leave out the nodes less important than this (0 to 1)")
 	cmd.Flags().StringSliceVar(&types, "types", nil, "keep the nodes of these types only: concept, decision, problem, solution, fact, artifact")
 	cmd.Flags().IntVar(&maxContent, "max-content", smg.DefaultContentLimit, "markdown: show an artifact's latest version when it is at most this many bytes (0: never)")
+	ranged(cmd, "min-importance", 0, 1)
+	ranged(cmd, "max-content", 0, unbounded)
 	_ = cmd.MarkFlagRequired("format")
 	return cmd
 }
