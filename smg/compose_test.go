@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -28,7 +29,7 @@ func TestCompose(t *testing.T) {
 	)
 	ws := smg.New(&smg.Options{Scope: &spec.Scope{Kind: spec.ScopeFile, ID: "checkout.py"}})
 	defer ws.Close()
-	if _, err := ws.IngestAll(ctx, checkoutTurns(t)); err != nil {
+	if _, err := ws.IngestAll(ctx, smgtest.CheckoutTurns(t)); err != nil {
 		t.Fatal(err)
 	}
 	rememberAll(t, ws, smg.Fact{Content: "The shop deploys the checkout service on Fridays", Category: "project"})

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/restore"
-	"github.com/smg-memory/smg/spec"
+	"github.com/smg-memory/smg/smg/format"
 )
 
 // ContextOptions shape a context: its token budget, the tokenizer that
@@ -102,7 +100,7 @@ func (m *Memory) blockErrors(d *restore.DamagedBlocksError) error {
 			errs = append(errs, err)
 			continue
 		}
-		errs = append(errs, &BlockError{ID: doc.DeepArchive.Blocks[be.Index].ID, Index: be.Index, Err: be.Err})
+		errs = append(errs, &format.BlockError{ID: doc.DeepArchive.Blocks[be.Index].ID, Index: be.Index, Err: be.Err})
 	}
 	return errors.Join(errs...)
 }
@@ -161,17 +159,4 @@ func (m *Memory) engine() (*restore.Engine, error) {
 	}
 	m.eng, m.engGen = e, m.gen
 	return e, nil
-}
-
-// cloneDocument returns a deep copy of doc.
-func cloneDocument(doc *spec.Document) *spec.Document {
-	b, err := json.Marshal(doc)
-	if err != nil {
-		panic(fmt.Sprintf("smg: copying a document: %v", err))
-	}
-	out := new(spec.Document)
-	if err := json.Unmarshal(b, out); err != nil {
-		panic(fmt.Sprintf("smg: copying a document: %v", err))
-	}
-	return out
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/smgtest"
 )
 
 // hasTurn reports whether a context includes turn n.
@@ -23,7 +25,7 @@ func hasTurn(r *smg.ContextResult, n int) bool {
 // A live memory answers from the turn just ingested, without a save and a
 // load in between, and gives what a memory built at once gives.
 func TestContextOfALiveMemory(t *testing.T) {
-	turns := checkoutTurns(t)
+	turns := smgtest.CheckoutTurns(t)
 	ctx := context.Background()
 	live := smg.New(nil)
 	defer live.Close()
@@ -52,7 +54,7 @@ func TestContextOfALiveMemory(t *testing.T) {
 func TestContextOfAnOpenedFile(t *testing.T) {
 	ctx := context.Background()
 	m := smg.New(nil)
-	if _, err := m.IngestAll(ctx, checkoutTurns(t)); err != nil {
+	if _, err := m.IngestAll(ctx, smgtest.CheckoutTurns(t)); err != nil {
 		t.Fatal(err)
 	}
 	want, err := m.Context(ctx, "how was the webhook's 401 fixed?", &smg.ContextOptions{Budget: 400})
@@ -64,7 +66,7 @@ func TestContextOfAnOpenedFile(t *testing.T) {
 	if err := m.Save(name, nil); err != nil {
 		t.Fatal(err)
 	}
-	cache := smg.IndexCacheDir(name)
+	cache := format.IndexCacheDir(name)
 	if cache != filepath.Join(dir, ".m.smg.index") {
 		t.Errorf("the cache of %s is %s", name, cache)
 	}
@@ -116,7 +118,7 @@ func TestContextOfAnOpenedFile(t *testing.T) {
 func TestNoIndexCacheForAnEncryptedFile(t *testing.T) {
 	ctx := context.Background()
 	m := smg.New(nil)
-	if _, err := m.IngestAll(ctx, checkoutTurns(t)); err != nil {
+	if _, err := m.IngestAll(ctx, smgtest.CheckoutTurns(t)); err != nil {
 		t.Fatal(err)
 	}
 	name := filepath.Join(t.TempDir(), "secret.smg")
@@ -124,7 +126,7 @@ func TestNoIndexCacheForAnEncryptedFile(t *testing.T) {
 	if err := m.Save(name, &smg.EncodeOptions{Password: pw}); err != nil {
 		t.Fatal(err)
 	}
-	o, err := smg.Open(name, &smg.OpenOptions{Decode: smg.DecodeOptions{Password: pw}, IndexCache: smg.IndexCacheDir(name)})
+	o, err := smg.Open(name, &smg.OpenOptions{Decode: smg.DecodeOptions{Password: pw}, IndexCache: format.IndexCacheDir(name)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +138,7 @@ func TestNoIndexCacheForAnEncryptedFile(t *testing.T) {
 	if err := o.WaitIndex(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(smg.IndexCacheDir(name)); !os.IsNotExist(err) {
+	if _, err := os.Stat(format.IndexCacheDir(name)); !os.IsNotExist(err) {
 		t.Errorf("an encrypted memory left an index cache: %v", err)
 	}
 }
@@ -145,7 +147,7 @@ func TestNoIndexCacheForAnEncryptedFile(t *testing.T) {
 // it was read.
 func TestOpenedDocument(t *testing.T) {
 	m := smg.New(nil)
-	if _, err := m.IngestAll(context.Background(), checkoutTurns(t)); err != nil {
+	if _, err := m.IngestAll(context.Background(), smgtest.CheckoutTurns(t)); err != nil {
 		t.Fatal(err)
 	}
 	name := filepath.Join(t.TempDir(), "m.smg")
@@ -177,7 +179,7 @@ func TestOpenedDocument(t *testing.T) {
 func TestOpenFromTheIndexCache(t *testing.T) {
 	ctx := context.Background()
 	m := smg.New(nil)
-	if _, err := m.IngestAll(ctx, checkoutTurns(t)); err != nil {
+	if _, err := m.IngestAll(ctx, smgtest.CheckoutTurns(t)); err != nil {
 		t.Fatal(err)
 	}
 	name := filepath.Join(t.TempDir(), "m.smg")
@@ -195,7 +197,7 @@ func TestOpenFromTheIndexCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := &smg.OpenOptions{IndexCache: smg.IndexCacheDir(name)}
+	opts := &smg.OpenOptions{IndexCache: format.IndexCacheDir(name)}
 	first, err := open(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -210,11 +212,11 @@ func TestOpenFromTheIndexCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := smg.Marshal(plain.Document(), nil)
+	want, err := format.Marshal(plain.Document(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := smg.Marshal(cached.Document(), nil)
+	got, err := format.Marshal(cached.Document(), nil)
 	if err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("the memory opened from the cache differs from the file's: %v", err)
 	}

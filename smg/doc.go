@@ -1,51 +1,61 @@
-// Package smg reads, writes and checks .smg files: the Semantic Memory
-// Graph format, version 1.0, that spec/smg-v1.md specifies.
+// Package smg is the memory of a chat client: it turns a conversation into
+// a semantic memory graph kept in one portable .smg file, and assembles,
+// for each new question, the context a model needs within a token budget.
 //
-// A file holds one [spec.Document]. [Encode] and [Marshal] write it in the
-// canonical form (spec §9.2): RFC 8785 JSON with set-like lists sorted,
-// Brotli-compressed by default, optionally in an AES-256-GCM envelope under
-// a password. [Decode] and [Unmarshal] read every form, check the format
-// version first, and enforce [Limits] while they read, so that a hostile
-// file fails with a typed error instead of exhausting memory. [WriteFile]
-// replaces a file atomically, and only with a valid document; [LockFile]
-// takes the lock every process that writes a memory file through smg
-// takes, and [FileMemory] changes a memory shared with other processes
-// under it. [Validate], [ValidateBytes] and
-// [ValidateFile] check a document against the whole specification and
-// report every problem with its JSON path. [ExpandJSONLD] and [NQuads]
-// export it as linked data, offline; [Export] also as a Markdown report,
-// Graphviz DOT or Cytoscape.js elements (never a collaborator's private
-// part).
+// # A memory
 //
-// A [Memory] is a memory being built and used: [Memory.Ingest] takes
-// turns, [Memory.Context] assembles the context of a question within a
-// token budget, [Memory.Remember] and [Memory.Forget] keep facts, and
-// [Compose] joins several memories. Over time: [Diff] compares two
-// versions of a memory and [NewDelta] and [Patch] make and apply a
-// differential file (spec §9.6); [Fork] and [Merge] branch a memory and
-// join branches again; [Memory.Maintain] prunes, merges, decays and
-// rebases; [Memory.Private] holds a collaborator's private part, sealed
-// with their own password if they wish, and [Memory.ContextFor] answers
-// for one collaborator without another's notes. Model providers are
-// optional: an [Embedder] adds search by meaning, and a [Summarizer] writes
-// the summaries of archive blocks ([Memory.SummarizeBlocks]).
+// [New] starts an empty [Memory]; [Open] reads one from a file and [Load]
+// from a document already read. [Memory.Ingest] and [Memory.IngestAll] take
+// the turns of the conversation as they come (a [Turn] is one message);
+// [Memory.Context] answers a question with the context to give the model:
+// its text, within [ContextOptions.Budget] tokens as a [Tokenizer] counts
+// them ([NewTokenizer]), and what went in and why ([ContextResult]).
+// [Memory.Search] finds nodes, turns and archive blocks by their words;
+// [ParseQuery] reads the query language ("FIND decisions WHERE CURRENT").
+// [Memory.Save] writes the file atomically; [Memory.Marshal] returns its
+// bytes, encrypted under a password if [EncodeOptions] say so.
 //
-// Errors wrap the sentinels of errors.go (ErrNotSMG, ErrUnsupportedVersion,
-// ErrMalformed, ErrTruncated, ErrLimit, ErrInvalid, ErrPasswordRequired,
-// ErrWrongPassword, ErrTampered…); test for them with errors.Is, and use
-// errors.As for the detail of [*DecodeError], [*LimitError] and
-// [*ValidationError].
+// A memory shared with other processes is a [FileMemory]
+// ([OpenFileMemory]): each change is read, made and written under the
+// file's lock, so that two writers never lose each other's work.
 //
-// The functions of this package are safe for concurrent use; a
-// [spec.Document] is not, and Encode does not modify the one it is given.
+// # Facts
 //
-// # Backwards compatibility
+// [Memory.Remember] keeps a fact about the user or a workspace,
+// [Memory.Forget] drops one, [Memory.Facts] lists them ([FactFilter]); the
+// facts of the always-loaded categories go into every context. A fact that
+// contradicts an older one supersedes it.
 //
-// A reader of this package reads every 1.x document and keeps the members
-// it does not know on a round trip (spec §9.3); it rejects other major
-// versions with ErrUnsupportedVersion. Files written by this package are
-// 1.0 documents; their canonical JSON, and so their content hash, depend
-// only on the document, not on the version of this package. Their Brotli
-// bytes may change with the compressor's version: compare files by
-// [ContentHash], not by their bytes.
+// # Several memories, and collaborators
+//
+// [Compose] answers from several memories at once (a user's and a
+// workspace's). [Memory.Private] is a collaborator's private part of a
+// shared memory, sealed under their own password if they wish, and
+// [Memory.ContextFor] answers for one collaborator without another's
+// notes. [Fork] branches a memory and [Merge] joins two branches again.
+// [Memory.Maintain] prunes what went stale, merges duplicates, decays and
+// rebases.
+//
+// Model providers are optional: an [Embedder] adds search by meaning, and
+// a [Summarizer] writes the summaries of archive blocks
+// ([Memory.SummarizeBlocks]).
+//
+// # The file
+//
+// Package [github.com/smg-memory/smg/smg/format] holds the document-level
+// machinery this package builds on: the codec (canonical JSON, Brotli, the
+// encrypted envelope), the limits against hostile files, validation
+// against the specification (spec/smg-v1.md), differential files, diffs,
+// exports (JSON-LD, N-Quads, Markdown, DOT, Cytoscape.js), and views of
+// the archive and the artifact vault. Use it to read or check a file
+// without making a memory of it.
+//
+// # Errors
+//
+// Errors wrap the sentinels of this package (ErrNotSMG, ErrInvalid,
+// ErrPasswordRequired, ErrWrongPassword, ErrLocked, ErrNotFound, ErrNoNode,
+// ErrInvalidTurn, ErrInvalidFact…); test for them with errors.Is. The error
+// types of package format say where a file breaks the format.
+//
+// A Memory is safe for concurrent use.
 package smg

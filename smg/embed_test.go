@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/provider"
 	"github.com/smg-memory/smg/smg/smgtest"
 )
@@ -90,7 +91,7 @@ func TestEmbedderEndToEnd(t *testing.T) {
 	if vi == nil || !vi.Enabled || vi.Model != "meaning-256" || vi.Dimensions != 256 || len(vi.Embeddings) != 3 {
 		t.Fatalf("vector index %+v", vi)
 	}
-	if err := smg.Validate(doc, nil); err != nil {
+	if err := format.Validate(doc, nil); err != nil {
 		t.Fatalf("the document is not valid: %v", err)
 	}
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/provider"
 	"github.com/smg-memory/smg/spec"
 )
@@ -153,7 +154,7 @@ func (m *Memory) Forget(ctx context.Context, id string) (Forgotten, error) {
 // [*NotFoundError] with the ids the caller may have meant.
 func noNodeOf(b *graph.Builder, id string, err error) error {
 	if errors.Is(err, ErrNoNode) {
-		return noNode(b.Document().SemanticGraph.Nodes, id)
+		return format.NodeNotFound(b.Document().SemanticGraph.Nodes, id)
 	}
 	return err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
 )
@@ -22,7 +23,7 @@ func TestRememberIntoContext(t *testing.T) {
 	ctx := context.Background()
 	m := smg.New(nil)
 	defer m.Close()
-	if _, err := m.IngestAll(ctx, checkoutTurns(t)); err != nil {
+	if _, err := m.IngestAll(ctx, smgtest.CheckoutTurns(t)); err != nil {
 		t.Fatal(err)
 	}
 	pref, err := m.Remember(ctx, smg.Fact{Content: "I prefer answers with code first", Category: "preference", Source: spec.SourceUser})
@@ -72,7 +73,7 @@ func TestMemoryOff(t *testing.T) {
 	ctx := context.Background()
 	m := smg.New(nil)
 	defer m.Close()
-	turns := checkoutTurns(t)
+	turns := smgtest.CheckoutTurns(t)
 	m.IngestAll(ctx, turns[:5])
 	if _, err := m.Remember(ctx, smg.Fact{Content: "User is a vegetarian", Source: spec.SourceUser}); err != nil {
 		t.Fatal(err)
@@ -143,7 +144,7 @@ func TestFileMemoryConcurrentWriters(t *testing.T) {
 			t.Errorf("%d facts, want %d", got, 2*each)
 		}
 	}
-	doc, err := smg.ReadFile(name, nil)
+	doc, err := format.ReadFile(name, nil)
 	if err != nil || len(doc.SemanticGraph.Nodes) < 2*each {
 		t.Fatalf("the file: %v", err)
 	}
@@ -212,7 +213,7 @@ func TestFileMemoryEncrypted(t *testing.T) {
 	if asked != 1 {
 		t.Errorf("the password was asked for %d times", asked)
 	}
-	if _, err := smg.ReadFile(name, nil); !errors.Is(err, smg.ErrPasswordRequired) {
+	if _, err := format.ReadFile(name, nil); !errors.Is(err, smg.ErrPasswordRequired) {
 		t.Errorf("the file is no longer encrypted: %v", err)
 	}
 	if got := smgtest.CurrentFacts(t, name, &smg.DecodeOptions{Password: pw}); len(got) != 2 {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -22,7 +24,7 @@ func maintainedFile(t *testing.T) string {
 	t.Helper()
 	m := smg.New(nil)
 	defer m.Close()
-	if _, err := m.IngestAll(context.Background(), checkoutTurns(t)); err != nil {
+	if _, err := m.IngestAll(context.Background(), smgtest.CheckoutTurns(t)); err != nil {
 		t.Fatal(err)
 	}
 	name := filepath.Join(t.TempDir(), "shop.smg")
@@ -86,7 +88,7 @@ func TestMaintainFile(t *testing.T) {
 	if !reflect.DeepEqual(dry, real) {
 		t.Errorf("the dry run reports\n%v\nthe real run\n%v", dry.Changes, real.Changes)
 	}
-	doc, err := smg.ValidateFile(name, nil)
+	doc, err := format.ValidateFile(name, nil)
 	if err != nil {
 		t.Fatalf("the maintained file is not valid: %v", err)
 	}
@@ -111,7 +113,7 @@ func TestMaintainFile(t *testing.T) {
 			t.Errorf("%s is back after a reload", id)
 		}
 	}
-	if err := smg.Validate(m.Document(), nil); err != nil {
+	if err := format.Validate(m.Document(), nil); err != nil {
 		t.Error(err)
 	}
 }
@@ -141,7 +143,7 @@ func TestMaintainEvery(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc, err := smg.ReadFile(name, nil)
+		doc, err := format.ReadFile(name, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +170,7 @@ func TestMaintainEvery(t *testing.T) {
 	if err := c.Update(ctx, func(m *smg.Memory) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if doc, err := smg.ReadFile(name, nil); err != nil || doc.Metadata.Maintenance == nil || doc.Metadata.Maintenance.WritesSince != 1 {
+	if doc, err := format.ReadFile(name, nil); err != nil || doc.Metadata.Maintenance == nil || doc.Metadata.Maintenance.WritesSince != 1 {
 		t.Errorf("a write without MaintainEvery was counted (%v)", err)
 	}
 }
@@ -207,7 +209,7 @@ func ExampleMemory_Maintain() {
 // valid memory, and finds nothing more to do in the memory saved and
 // loaded again, which is the same memory.
 func FuzzMaintain(f *testing.F) {
-	turns := checkoutTurns(f)
+	turns := smgtest.CheckoutTurns(f)
 	for i := 0; i+1 < len(turns); i += 2 {
 		f.Add(turns[i].Content, turns[i+1].Content, uint8(i))
 	}
@@ -230,10 +232,10 @@ func FuzzMaintain(f *testing.F) {
 			t.Fatal(err)
 		}
 		doc := m.Document()
-		if err := smg.Validate(doc, &smg.ValidateOptions{SkipJSONLD: true}); err != nil {
+		if err := format.Validate(doc, &format.ValidateOptions{SkipJSONLD: true}); err != nil {
 			t.Fatal(err)
 		}
-		want, err := smg.Marshal(doc, &smg.EncodeOptions{Plain: true})
+		want, err := format.Marshal(doc, &smg.EncodeOptions{Plain: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -246,7 +248,7 @@ func FuzzMaintain(f *testing.F) {
 		if err != nil || len(r.Changes) > 0 {
 			t.Fatalf("a second run, after a reload: %v %v", r.Changes, err)
 		}
-		if got, err := smg.Marshal(again.Document(), &smg.EncodeOptions{Plain: true}); err != nil || !bytes.Equal(got, want) {
+		if got, err := format.Marshal(again.Document(), &smg.EncodeOptions{Plain: true}); err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("the memory reloads as another (%v)", err)
 		}
 	})
@@ -260,7 +262,7 @@ func TestMaintainClockIgnoresEdits(t *testing.T) {
 	later := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC) // the turns are of November 2025
 	m := smg.New(&smg.Options{Now: func() time.Time { return later }})
 	defer m.Close()
-	if _, err := m.IngestAll(ctx, checkoutTurns(t)); err != nil {
+	if _, err := m.IngestAll(ctx, smgtest.CheckoutTurns(t)); err != nil {
 		t.Fatal(err)
 	}
 	r, err := m.Remember(ctx, smg.Fact{Content: "I prefer short answers", Category: "preference"})
@@ -294,7 +296,7 @@ func TestRemovedNameComesBackOnce(t *testing.T) {
 	ctx := context.Background()
 	m := smg.New(nil)
 	defer m.Close()
-	if _, err := m.IngestAll(ctx, checkoutTurns(t)); err != nil {
+	if _, err := m.IngestAll(ctx, smgtest.CheckoutTurns(t)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.Forget(ctx, "concept-stripe-checkout"); err != nil {

@@ -1,22 +1,16 @@
 package smg
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"path/filepath"
 	"sync"
 	"time"
 
-	"github.com/andybalholm/brotli"
-
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/restore"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -153,19 +147,13 @@ type OpenOptions struct {
 	Summarizer Summarizer
 }
 
-// IndexCacheDir is the usual index cache of the named file: a hidden
-// directory beside it, ".NAME.index".
-func IndexCacheDir(name string) string {
-	return filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".index")
-}
-
 // Open reads the named file and continues its memory, as [Load] does.
 // opts may be nil.
 func Open(name string, opts *OpenOptions) (*Memory, error) {
 	if opts == nil {
 		opts = &OpenOptions{}
 	}
-	raw, err := readLimited(name, opts.Decode.Limits.withDefaults())
+	raw, err := format.ReadBytes(name, opts.Decode.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -175,29 +163,28 @@ func Open(name string, opts *OpenOptions) (*Memory, error) {
 
 // openBytes is [Open] of the named file's bytes, raw; it tells the form
 // they came in.
-func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, fileForm, error) {
+func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form, error) {
 	var key string
 	var doc *spec.Document
 	var cached *restore.Cached
 	if opts.IndexCache != "" {
 		// The cache keeps the document it was made from: read instead of
 		// the file when it was made from these bytes under these limits.
-		key = indexKey(raw, opts.Decode.Limits.withDefaults())
+		key = format.IndexKey(raw, opts.Decode.Limits)
 		if c, ok := restore.OpenCached(opts.IndexCache, key); ok {
 			cached, doc = c, c.Document()
 		}
 	}
-	var form fileForm
+	var form format.Form
 	if doc == nil {
-		d, err := decode(bytes.NewReader(raw), &opts.Decode)
+		d, f, err := format.DecodeForm(raw, &opts.Decode)
 		if err != nil {
 			return nil, form, fmt.Errorf("%s: %w", name, err)
 		}
-		doc = d.Doc
-		form = fileForm{encrypted: d.Form.Encrypted, kdf: d.Form.KDF, plain: !d.Form.Compressed, indented: d.indented()}
+		doc, form = d, f
 	} else {
 		// Never encrypted: the cache is not kept for an encrypted file.
-		form = plainForm(raw)
+		form = format.FormOf(raw)
 	}
 	m, err := Load(doc, &opts.Config)
 	if err != nil {
@@ -207,44 +194,11 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, fileForm, e
 		return nil, form, fmt.Errorf("%s: %w", name, err)
 	}
 	m.emb, m.sum = opts.Embedder, opts.Summarizer
-	if key != "" && !form.encrypted {
+	if key != "" && !form.Encrypted {
 		m.cache, m.key, m.cached = opts.IndexCache, key, cached
-		m.cacheGuard = cacheGuard(name, key, opts.Decode.Limits.withDefaults())
+		m.cacheGuard = format.CacheGuard(name, key, opts.Decode.Limits)
 	}
 	return m, form, nil
-}
-
-// fileForm is the form of a file: encrypted or not, with which key
-// derivation, and inside, plain JSON or Brotli-compressed, compact or
-// indented (spec §9.1, §9.2).
-type fileForm struct {
-	encrypted       bool
-	kdf             *KDF
-	plain, indented bool
-}
-
-// plainForm is the form of raw, an unencrypted file, read from its first
-// bytes only.
-func plainForm(raw []byte) fileForm {
-	if jsonStart(raw) {
-		return fileForm{plain: true, indented: indented(raw)}
-	}
-	head := make([]byte, 2)
-	n, _ := io.ReadFull(brotli.NewReader(bytes.NewReader(raw)), head)
-	return fileForm{indented: indented(head[:n])}
-}
-
-// indented reports whether js, JSON text that smg wrote or can read, is in
-// the indented canonical form rather than the compact one.
-func indented(js []byte) bool { return bytes.HasPrefix(js, []byte("{\n")) }
-
-// indexKey is what an index cache is made for: a file's bytes, read under
-// lim.
-func indexKey(raw []byte, lim Limits) string {
-	h := sha256.New()
-	h.Write(raw)
-	fmt.Fprintf(h, "\x00%+v", lim)
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // builder returns the memory's builder, replaying the opened document the
@@ -397,7 +351,7 @@ func (m *Memory) document() (*spec.Document, error) {
 	defer m.mu.Unlock()
 	var doc *spec.Document
 	if m.b == nil {
-		doc = cloneDocument(m.doc)
+		doc = format.Clone(m.doc)
 	} else {
 		doc = m.b.Document()
 	}
@@ -411,10 +365,10 @@ func (m *Memory) Marshal(opts *EncodeOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := setCompressionRatio(doc, opts); err != nil {
+	if err := format.SetCompressionRatio(doc, opts); err != nil {
 		return nil, err
 	}
-	return Marshal(doc, opts)
+	return format.Marshal(doc, opts)
 }
 
 // WriteTo writes the memory's file, Brotli-compressed, to w.
@@ -435,73 +389,15 @@ func (m *Memory) Save(name string, opts *EncodeOptions) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	return writeEncoded(name, b, opts)
+	return format.WriteBytes(name, b, opts != nil && opts.Password != nil)
 }
 
 // marshalValid is [Memory.Marshal] of a memory that passes the checks a
-// writer makes (see [checkWritable]). The checks run on the document
-// before its compression ratio is filled in, on another core while the
-// ratio is computed and the file encoded: a write holds the file's lock
-// for less time. The ratio, a number smg computes, is all they miss.
+// writer makes (see [format.MarshalMemory]).
 func (m *Memory) marshalValid(opts *EncodeOptions) ([]byte, error) {
 	doc, err := m.document()
 	if err != nil {
 		return nil, err
 	}
-	doc.Metadata.CompressionRatio = 0
-	js, err := canonicalJSON(doc)
-	if err != nil {
-		return nil, err
-	}
-	checked := *doc // the ratio is set on doc meanwhile
-	done := make(chan error, 1)
-	go func() { done <- checkWritable(&checked, js) }()
-	b, err := func() ([]byte, error) {
-		if err := setRatioOf(doc, js, opts); err != nil {
-			return nil, err
-		}
-		return Marshal(doc, opts)
-	}()
-	if cerr := <-done; cerr != nil {
-		return nil, cerr
-	}
-	if err != nil {
-		return nil, err
-	}
-	return b, checkFileSize(b)
-}
-
-// setCompressionRatio fills in metadata.compressionRatio: the size of the
-// file as written without it (and before encryption) over the transcript's
-// size, rounded to four decimals (spec §4.2).
-func setCompressionRatio(doc *spec.Document, opts *EncodeOptions) error {
-	doc.Metadata.CompressionRatio = 0
-	if doc.Metadata.TranscriptBytes <= 0 {
-		return nil
-	}
-	js, err := canonicalJSON(doc)
-	if err != nil {
-		return err
-	}
-	return setRatioOf(doc, js, opts)
-}
-
-// setRatioOf is setCompressionRatio of doc, whose compact canonical JSON
-// without the ratio is js.
-func setRatioOf(doc *spec.Document, js []byte, opts *EncodeOptions) error {
-	doc.Metadata.CompressionRatio = 0
-	if doc.Metadata.TranscriptBytes <= 0 {
-		return nil
-	}
-	plain := EncodeOptions{}
-	if opts != nil {
-		plain = *opts
-		plain.Password = nil
-	}
-	b, err := encodeJSON(js, &plain)
-	if err != nil {
-		return err
-	}
-	doc.Metadata.CompressionRatio = math.Round(float64(len(b))/float64(doc.Metadata.TranscriptBytes)*1e4) / 1e4
-	return nil
+	return format.MarshalMemory(doc, opts)
 }

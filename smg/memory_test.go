@@ -10,21 +10,13 @@ import (
 	"time"
 
 	"github.com/smg-memory/smg/smg"
-	"github.com/smg-memory/smg/smg/importer"
+	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/smgtest"
 )
 
 // checkoutTurns reads the coding conversation of testdata.
-func checkoutTurns(t testing.TB) []smg.Turn {
-	t.Helper()
-	res, err := importer.ReadFile("../testdata/conversations/checkout.json", importer.Options{Strict: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Conversations[0].Turns
-}
-
 func TestMemorySaveOpenContinue(t *testing.T) {
-	turns := checkoutTurns(t)
+	turns := smgtest.CheckoutTurns(t)
 	ctx := context.Background()
 	whole := smg.New(nil)
 	if n, err := whole.IngestAll(ctx, turns); n != len(turns) || err != nil {
@@ -59,7 +51,7 @@ func TestMemorySaveOpenContinue(t *testing.T) {
 		t.Error("saved, opened and continued, the memory differs from the one built at once")
 	}
 
-	doc, err := smg.ValidateBytes(got, nil)
+	doc, err := format.ValidateBytes(got, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +90,7 @@ func TestMemoryConcurrent(t *testing.T) {
 	if doc.Metadata.TotalExchanges != 100 || doc.Metadata.ProjectName != "race" {
 		t.Errorf("%d turns", doc.Metadata.TotalExchanges)
 	}
-	if err := smg.Validate(doc, &smg.ValidateOptions{SkipJSONLD: true}); err != nil {
+	if err := format.Validate(doc, &format.ValidateOptions{SkipJSONLD: true}); err != nil {
 		t.Error(err)
 	}
 }
@@ -110,7 +102,7 @@ func TestMemoryRefuses(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if n, err := m.IngestAll(ctx, checkoutTurns(t)); n != 0 || !errors.Is(err, context.Canceled) {
+	if n, err := m.IngestAll(ctx, smgtest.CheckoutTurns(t)); n != 0 || !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled context: %d, %v", n, err)
 	}
 	// A memory of no turns is still a valid file.
@@ -118,7 +110,7 @@ func TestMemoryRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := smg.ValidateBytes(b, nil); err != nil {
+	if _, err := format.ValidateBytes(b, nil); err != nil {
 		t.Error(err)
 	}
 }
@@ -127,7 +119,7 @@ func TestMemoryRefuses(t *testing.T) {
 // makes is a valid document, with every turn accepted or refused as an
 // ErrInvalidTurn.
 func FuzzIngest(f *testing.F) {
-	for _, t := range checkoutTurns(f) {
+	for _, t := range smgtest.CheckoutTurns(f) {
 		f.Add(t.Content, t.Speaker, "Let's use Redis instead of Memcached, because it persists.")
 	}
 	f.Add("```go main.go\npackage main\n```", "", "I'm Ana, I live in Lisbon. Remember that I hate cats.")
@@ -148,11 +140,11 @@ func FuzzIngest(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc, err := smg.Decode(bytes.NewReader(b), nil)
+		doc, err := format.Decode(bytes.NewReader(b), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := smg.Validate(doc, &smg.ValidateOptions{SkipJSONLD: true}); err != nil {
+		if err := format.Validate(doc, &format.ValidateOptions{SkipJSONLD: true}); err != nil {
 			t.Fatal(err)
 		}
 	})

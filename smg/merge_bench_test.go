@@ -12,16 +12,18 @@ import (
 
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
+	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
 )
 
 // The merge tests on real forks: memories of the LoCoMo conversations of
-// ../shared/bench (see locomoPath), forked, grown apart and merged.
+// ../shared/bench (see smgtest.LoCoMoPath), forked, grown apart and merged.
 
 // mergeLoCoMoFile reads the LoCoMo file once.
 var mergeLoCoMoFile = sync.OnceValues(func() ([]importer.Conversation, error) {
-	res, err := importer.ReadFile(locomoPath(), importer.Options{Format: importer.LoCoMo})
+	res, err := importer.ReadFile(smgtest.LoCoMoPath(), importer.Options{Format: importer.LoCoMo})
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +86,7 @@ func mergeArchived(t testing.TB, doc *spec.Document) []spec.Turn {
 // mergeValidate fails the test unless doc passes every check of the spec.
 func mergeValidate(t testing.TB, doc *spec.Document) {
 	t.Helper()
-	if err := smg.Validate(doc, &smg.ValidateOptions{SkipJSONLD: testing.Short()}); err != nil {
+	if err := format.Validate(doc, &format.ValidateOptions{SkipJSONLD: testing.Short()}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -102,7 +104,7 @@ func mergeNodeOf(doc *spec.Document, id string) *spec.Node {
 // mergeBytes is the compact canonical JSON of doc.
 func mergeBytes(t testing.TB, doc *spec.Document) []byte {
 	t.Helper()
-	b, err := smg.Marshal(doc, &smg.EncodeOptions{Plain: true})
+	b, err := format.Marshal(doc, &smg.EncodeOptions{Plain: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,8 +187,8 @@ func TestMergeRealFork(t *testing.T) {
 	if mergeNodeOf(merged, forgotten) != nil {
 		t.Errorf("the forgotten node %s is back", forgotten)
 	}
-	if !slices.ContainsFunc(rep.Changes, func(c smg.MergeChange) bool {
-		return c.Side == smg.Theirs && c.Op == smg.MergeRemoved && c.Node == forgotten
+	if !slices.ContainsFunc(rep.Changes, func(c format.MergeChange) bool {
+		return c.Side == format.Theirs && c.Op == format.MergeRemoved && c.Node == forgotten
 	}) {
 		t.Errorf("the report does not say theirs removed %s", forgotten)
 	}
@@ -261,25 +263,25 @@ func TestMergeRealForkConflict(t *testing.T) {
 		}
 	})
 	_, rep, err := smg.Merge(base, ours, theirs, smg.MergeOptions{})
-	var ce *smg.ConflictError
+	var ce *format.ConflictError
 	if !errors.As(err, &ce) || !errors.Is(err, smg.ErrConflict) {
 		t.Fatalf("merge without a preference: %v", err)
 	}
-	if len(ce.Conflicts) != 1 || ce.Conflicts[0].Node != fact || ce.Conflicts[0].RemovedBy != smg.Theirs ||
+	if len(ce.Conflicts) != 1 || ce.Conflicts[0].Node != fact || ce.Conflicts[0].RemovedBy != format.Theirs ||
 		!slices.Contains(ce.Conflicts[0].Fields, "pinned") || !strings.Contains(err.Error(), fact) {
 		t.Errorf("conflicts: %v", err)
 	}
 	if len(rep.Conflicts) != 1 {
 		t.Errorf("report conflicts %+v", rep.Conflicts)
 	}
-	for _, prefer := range []smg.Side{smg.Ours, smg.Theirs} {
+	for _, prefer := range []format.Side{format.Ours, format.Theirs} {
 		merged, rep, err := smg.Merge(base, ours, theirs, smg.MergeOptions{Prefer: prefer})
 		if err != nil {
 			t.Fatal(err)
 		}
 		mergeValidate(t, merged)
 		n := mergeNodeOf(merged, fact)
-		if prefer == smg.Ours && (n == nil || !n.Pinned) || prefer == smg.Theirs && n != nil {
+		if prefer == format.Ours && (n == nil || !n.Pinned) || prefer == format.Theirs && n != nil {
 			t.Errorf("prefer %s: node %+v", prefer, n)
 		}
 		if len(rep.Conflicts) != 1 || rep.Conflicts[0].Chosen != prefer {

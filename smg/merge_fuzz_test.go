@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -18,7 +20,7 @@ import (
 // without: a merge never panics, and what it gives is valid and the same
 // twice.
 func FuzzMerge(f *testing.F) {
-	turns := checkoutTurns(f)
+	turns := smgtest.CheckoutTurns(f)
 	for i := 0; i+2 < len(turns); i += 3 {
 		f.Add(turns[i].Content, turns[i+1].Content, turns[i+2].Content, "I prefer green tea", uint8(i))
 	}
@@ -65,8 +67,8 @@ func FuzzMerge(f *testing.F) {
 		})
 		for _, c := range []struct {
 			base   *spec.Document
-			prefer smg.Side
-		}{{base, ""}, {base, smg.Theirs}, {nil, ""}} {
+			prefer format.Side
+		}{{base, ""}, {base, format.Theirs}, {nil, ""}} {
 			merged, _, err := smg.Merge(c.base, o, th, smg.MergeOptions{Prefer: c.prefer})
 			if errors.Is(err, smg.ErrConflict) && c.prefer == "" {
 				continue
@@ -74,7 +76,7 @@ func FuzzMerge(f *testing.F) {
 			if err != nil {
 				t.Fatalf("base %v, prefer %q: %v", c.base != nil, c.prefer, err)
 			}
-			if err := smg.Validate(merged, &smg.ValidateOptions{SkipJSONLD: true}); err != nil {
+			if err := format.Validate(merged, &format.ValidateOptions{SkipJSONLD: true}); err != nil {
 				t.Fatalf("base %v, prefer %q: %v", c.base != nil, c.prefer, err)
 			}
 			again, _, _ := smg.Merge(c.base, o, th, smg.MergeOptions{Prefer: c.prefer})
@@ -87,7 +89,7 @@ func FuzzMerge(f *testing.F) {
 
 // fuzzBytes is the canonical JSON of doc.
 func fuzzBytes(t *testing.T, doc *spec.Document) []byte {
-	b, err := smg.Marshal(doc, &smg.EncodeOptions{Plain: true})
+	b, err := format.Marshal(doc, &smg.EncodeOptions{Plain: true})
 	if err != nil {
 		t.Fatal(fmt.Errorf("encoding the merge: %w", err))
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -44,10 +46,10 @@ func TestMergePrivateParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := smg.Validate(merged, &smg.ValidateOptions{SkipJSONLD: true}); err != nil {
+	if err := format.Validate(merged, &format.ValidateOptions{SkipJSONLD: true}); err != nil {
 		t.Fatalf("the merge does not validate: %v", err)
 	}
-	want := []smg.MergePrivate{{Owner: "alice", How: smg.PrivateMerged}, {Owner: "bob", How: smg.PrivateSame}}
+	want := []format.MergePrivate{{Owner: "alice", How: format.PrivateMerged}, {Owner: "bob", How: format.PrivateSame}}
 	if len(rep.Private) != 2 || rep.Private[0] != want[0] || rep.Private[1] != want[1] {
 		t.Errorf("report %+v, want %+v", rep.Private, want)
 	}
@@ -74,11 +76,11 @@ func TestMergePrivateParts(t *testing.T) {
 		rememberAll(t, p, smg.Fact{Content: "Bob is learning Rust", Category: "context"})
 	})
 	_, _, err = smg.Merge(mustUnmarshal(t, base), ours, theirs, smg.MergeOptions{})
-	var ce *smg.ConflictError
+	var ce *format.ConflictError
 	if !errors.As(err, &ce) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Private != "bob" {
 		t.Fatalf("err = %v, want one conflict on bob's part", err)
 	}
-	merged, _, err = smg.Merge(mustUnmarshal(t, base), ours, theirs, smg.MergeOptions{Prefer: smg.Theirs})
+	merged, _, err = smg.Merge(mustUnmarshal(t, base), ours, theirs, smg.MergeOptions{Prefer: format.Theirs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,25 +100,25 @@ func TestMergeRemovedCollaborator(t *testing.T) {
 		rememberAll(t, p, smg.Fact{Content: "Bob is learning Rust", Category: "context"})
 	})
 	_, _, err := smg.Merge(mustUnmarshal(t, base), ours, theirs, smg.MergeOptions{})
-	var ce *smg.ConflictError
-	if !errors.As(err, &ce) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Private != "bob" || ce.Conflicts[0].RemovedBy != smg.Ours {
+	var ce *format.ConflictError
+	if !errors.As(err, &ce) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Private != "bob" || ce.Conflicts[0].RemovedBy != format.Ours {
 		t.Fatalf("err = %v, want one conflict: bob removed by ours, his part changed by theirs", err)
 	}
-	merged, _, err := smg.Merge(mustUnmarshal(t, base), ours, theirs, smg.MergeOptions{Prefer: smg.Theirs})
+	merged, _, err := smg.Merge(mustUnmarshal(t, base), ours, theirs, smg.MergeOptions{Prefer: format.Theirs})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(merged.PrivateContexts) != 2 || merged.PrivateContexts[1].Owner != "bob" || len(merged.Metadata.Collaborators) != 2 {
 		t.Errorf("--prefer theirs: collaborators %+v, parts %d", merged.Metadata.Collaborators, len(merged.PrivateContexts))
 	}
-	merged, _, err = smg.Merge(mustUnmarshal(t, base), ours, theirs, smg.MergeOptions{Prefer: smg.Ours})
+	merged, _, err = smg.Merge(mustUnmarshal(t, base), ours, theirs, smg.MergeOptions{Prefer: format.Ours})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(merged.PrivateContexts) != 1 || len(merged.Metadata.Collaborators) != 1 {
 		t.Errorf("--prefer ours: collaborators %+v, parts %d", merged.Metadata.Collaborators, len(merged.PrivateContexts))
 	}
-	if err := smg.Validate(merged, &smg.ValidateOptions{SkipJSONLD: true}); err != nil {
+	if err := format.Validate(merged, &format.ValidateOptions{SkipJSONLD: true}); err != nil {
 		t.Error(err)
 	}
 }
@@ -126,7 +128,7 @@ func TestMergeRemovedCollaborator(t *testing.T) {
 // in new turns is a conflict, not a silent removal.
 func TestMergeRemovedThenMentioned(t *testing.T) {
 	ctx := context.Background()
-	turns := checkoutTurns(t)
+	turns := smgtest.CheckoutTurns(t)
 	const split = 12
 	full := smg.New(&smg.Options{ID: "shop"})
 	defer full.Close()
@@ -158,9 +160,9 @@ func TestMergeRemovedThenMentioned(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err := smg.Merge(mustUnmarshal(t, base), mustUnmarshal(t, mustMarshal(t, o)), mustUnmarshal(t, mustMarshal(t, th)), smg.MergeOptions{})
-	var ce *smg.ConflictError
-	if !errors.As(err, &ce) || !slices.ContainsFunc(ce.Conflicts, func(c smg.MergeConflict) bool {
-		return c.Node == id && c.RemovedBy == smg.Ours && slices.Contains(c.Fields, "new mentions")
+	var ce *format.ConflictError
+	if !errors.As(err, &ce) || !slices.ContainsFunc(ce.Conflicts, func(c format.MergeConflict) bool {
+		return c.Node == id && c.RemovedBy == format.Ours && slices.Contains(c.Fields, "new mentions")
 	}) {
 		t.Errorf("err = %v, want a conflict on %s: removed by ours, mentioned anew by theirs", err, id)
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -19,7 +21,7 @@ func mergeFacts(t *testing.T, facts ...string) (*spec.Document, []string) {
 	ctx := context.Background()
 	m := smg.New(&smg.Options{Now: mergeClock})
 	defer m.Close()
-	if _, err := m.IngestAll(ctx, checkoutTurns(t)[:6]); err != nil {
+	if _, err := m.IngestAll(ctx, smgtest.CheckoutTurns(t)[:6]); err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
@@ -84,13 +86,13 @@ func TestMergeDisjointChangesCombine(t *testing.T) {
 	if cello == nil {
 		t.Error("theirs' new fact is lost")
 	}
-	want := []smg.MergeChange{
-		{Side: smg.Theirs, Op: smg.MergeAdded, Node: added},
-		{Side: smg.Ours, Op: smg.MergeChanged, Node: ids[0], Fields: []string{"text"}},
-		{Side: smg.Theirs, Op: smg.MergeChanged, Node: ids[1], Fields: []string{"pinned"}},
+	want := []format.MergeChange{
+		{Side: format.Theirs, Op: format.MergeAdded, Node: added},
+		{Side: format.Ours, Op: format.MergeChanged, Node: ids[0], Fields: []string{"text"}},
+		{Side: format.Theirs, Op: format.MergeChanged, Node: ids[1], Fields: []string{"pinned"}},
 	}
 	for _, w := range want {
-		if !slices.ContainsFunc(rep.Changes, func(c smg.MergeChange) bool {
+		if !slices.ContainsFunc(rep.Changes, func(c format.MergeChange) bool {
 			return c.Side == w.Side && c.Op == w.Op && c.Node == w.Node && slices.Equal(c.Fields, w.Fields)
 		}) {
 			t.Errorf("the report lacks %+v: %+v", w, rep.Changes)
@@ -126,7 +128,7 @@ func TestMergeSameNodeChangedOnBothSides(t *testing.T) {
 	if !slices.Equal(texts, []string{"User's dog is called Biscuit", "User's dog is called Waffle"}) || n.PreviousSummaries[1].Version != 2 {
 		t.Errorf("previous summaries %+v", n.PreviousSummaries)
 	}
-	if len(rep.Resolved) != 1 || rep.Resolved[0].Node != ids[0] || rep.Resolved[0].Winner != smg.Ours ||
+	if len(rep.Resolved) != 1 || rep.Resolved[0].Node != ids[0] || rep.Resolved[0].Winner != format.Ours ||
 		rep.Resolved[0].Rule != "ours on a tie" || !slices.Equal(rep.Resolved[0].Fields, []string{"text"}) {
 		t.Errorf("resolved %+v", rep.Resolved)
 	}
@@ -137,7 +139,7 @@ func TestMergeSameNodeChangedOnBothSides(t *testing.T) {
 	if n := mergeNodeOf(merged, ids[0]); smg.FactText(*n) != "User's dog is called Waffle" || n.PreviousSummaries[1].Text != "User's dog is called Pretzel" {
 		t.Errorf("node %+v", n)
 	}
-	if len(rep.Resolved) != 1 || rep.Resolved[0].Winner != smg.Theirs || rep.Resolved[0].Rule != "later lastActivated" {
+	if len(rep.Resolved) != 1 || rep.Resolved[0].Winner != format.Theirs || rep.Resolved[0].Rule != "later lastActivated" {
 		t.Errorf("resolved %+v", rep.Resolved)
 	}
 }
@@ -182,17 +184,17 @@ func TestMergeRemovedAndEdited(t *testing.T) {
 		return err
 	})
 	_, _, err := smg.Merge(base, ours, theirs, smg.MergeOptions{})
-	var ce *smg.ConflictError
-	if !errors.As(err, &ce) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Node != ids[0] || ce.Conflicts[0].RemovedBy != smg.Ours {
+	var ce *format.ConflictError
+	if !errors.As(err, &ce) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Node != ids[0] || ce.Conflicts[0].RemovedBy != format.Ours {
 		t.Fatalf("merge: %v", err)
 	}
 	if msg := err.Error(); !strings.Contains(msg, "node "+ids[0]+" removed by ours, changed by theirs (text)") {
 		t.Errorf("message: %s", msg)
 	}
 	// The fact nobody edited is gone whatever the preference.
-	for _, prefer := range []smg.Side{smg.Ours, smg.Theirs} {
+	for _, prefer := range []format.Side{format.Ours, format.Theirs} {
 		merged, rep := mergeOK(t, base, ours, theirs, smg.MergeOptions{Prefer: prefer})
-		if n := mergeNodeOf(merged, ids[0]); (n != nil) != (prefer == smg.Theirs) {
+		if n := mergeNodeOf(merged, ids[0]); (n != nil) != (prefer == format.Theirs) {
 			t.Errorf("prefer %s: the edited fact is %+v", prefer, n)
 		}
 		if mergeNodeOf(merged, ids[1]) != nil {
@@ -215,7 +217,7 @@ func mergeEdge(doc *spec.Document, e spec.Edge) *spec.Edge {
 }
 
 func TestMergeEdges(t *testing.T) {
-	base := mergeNewMemory(t, checkoutTurns(t)[:10])
+	base := mergeNewMemory(t, smgtest.CheckoutTurns(t)[:10])
 	if len(base.SemanticGraph.Edges) < 2 {
 		t.Fatal("too few edges")
 	}
@@ -232,7 +234,7 @@ func TestMergeEdges(t *testing.T) {
 	if e := mergeEdge(merged, e0); e == nil || e.Strength != 0.95 {
 		t.Errorf("edge %+v", e)
 	}
-	if len(rep.Resolved) != 1 || rep.Resolved[0].Edge == nil || rep.Resolved[0].Winner != smg.Theirs || rep.Resolved[0].Rule != "stronger" {
+	if len(rep.Resolved) != 1 || rep.Resolved[0].Edge == nil || rep.Resolved[0].Winner != format.Theirs || rep.Resolved[0].Rule != "stronger" {
 		t.Errorf("resolved %+v", rep.Resolved)
 	}
 
@@ -244,15 +246,15 @@ func TestMergeEdges(t *testing.T) {
 		return mergeEdge(&spec.Document{SemanticGraph: spec.SemanticGraph{Edges: []spec.Edge{e0, e1}}}, e) != nil
 	})
 	_, _, err := smg.Merge(base, ours, theirs, smg.MergeOptions{})
-	var ce *smg.ConflictError
-	if !errors.As(err, &ce) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Edge == nil || *ce.Conflicts[0].Edge != (smg.MergeEdge{From: e0.From, To: e0.To, Relation: e0.Relation}) {
+	var ce *format.ConflictError
+	if !errors.As(err, &ce) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Edge == nil || *ce.Conflicts[0].Edge != (format.MergeEdge{From: e0.From, To: e0.To, Relation: e0.Relation}) {
 		t.Fatalf("merge: %v", err)
 	}
-	merged, _ = mergeOK(t, base, ours, theirs, smg.MergeOptions{Prefer: smg.Ours})
+	merged, _ = mergeOK(t, base, ours, theirs, smg.MergeOptions{Prefer: format.Ours})
 	if e := mergeEdge(merged, e0); e == nil || e.Strength != 0.9 || mergeEdge(merged, e1) != nil {
 		t.Errorf("prefer ours: edges %+v, %+v", e, mergeEdge(merged, e1))
 	}
-	merged, _ = mergeOK(t, base, ours, theirs, smg.MergeOptions{Prefer: smg.Theirs})
+	merged, _ = mergeOK(t, base, ours, theirs, smg.MergeOptions{Prefer: format.Theirs})
 	if mergeEdge(merged, e0) != nil || mergeEdge(merged, e1) != nil {
 		t.Error("prefer theirs: the removed edges are back")
 	}
@@ -261,7 +263,7 @@ func TestMergeEdges(t *testing.T) {
 // TestMergeUnchangedSide: merging with a side that did not change gives
 // the graph of the other side.
 func TestMergeUnchangedSide(t *testing.T) {
-	turns := checkoutTurns(t)
+	turns := smgtest.CheckoutTurns(t)
 	base := mergeNewMemory(t, turns[:8])
 	changed := mergeGrow(t, base, turns[8:], func(m *smg.Memory) {
 		if _, err := m.Remember(context.Background(), smg.Fact{Content: "User's dog is called Biscuit"}); err != nil {
@@ -284,14 +286,14 @@ func TestMergeUnchangedSide(t *testing.T) {
 func mergeGraph(doc *spec.Document) string {
 	d := spec.New("x", mergeClock())
 	d.SemanticGraph = doc.SemanticGraph
-	b, _ := smg.Marshal(d, &smg.EncodeOptions{Plain: true, Indent: true})
+	b, _ := format.Marshal(d, &smg.EncodeOptions{Plain: true, Indent: true})
 	return string(b)
 }
 
 // TestMergeArtifacts: both sides add a version of one file; theirs'
 // follows ours', at its turn in the merge.
 func TestMergeArtifacts(t *testing.T) {
-	turns := checkoutTurns(t)
+	turns := smgtest.CheckoutTurns(t)
 	base := mergeNewMemory(t, turns[:8])
 	ours := mergeGrow(t, base, turns[8:14], nil)
 	theirs := mergeGrow(t, base, turns[14:], nil)
@@ -315,14 +317,14 @@ func TestMergeArtifacts(t *testing.T) {
 			t.Errorf("node %s refers to version %d", n.ID, n.ArtifactVersion)
 		}
 	}
-	content, err := smg.ArtifactContent(merged, id, 4)
-	if want, _ := smg.ArtifactContent(theirs, id, 3); err != nil || content != want {
+	content, err := format.ArtifactContent(merged, id, 4)
+	if want, _ := format.ArtifactContent(theirs, id, 3); err != nil || content != want {
 		t.Errorf("v4: %v", err)
 	}
 }
 
 func TestMergeVectors(t *testing.T) {
-	turns := checkoutTurns(t)
+	turns := smgtest.CheckoutTurns(t)
 	base := mergeNewMemory(t, turns[:8])
 	ours := mergeGrow(t, base, turns[8:10], nil)
 	theirs := mergeGrow(t, base, turns[8:12], nil)
@@ -353,7 +355,7 @@ func TestMergeUnrelatedFacts(t *testing.T) {
 	m := smg.New(&smg.Options{Now: mergeClock})
 	defer m.Close()
 	ctx := context.Background()
-	if _, err := m.IngestAll(ctx, checkoutTurns(t)[10:14]); err != nil {
+	if _, err := m.IngestAll(ctx, smgtest.CheckoutTurns(t)[10:14]); err != nil {
 		t.Fatal(err)
 	}
 	var tids []string
@@ -368,7 +370,7 @@ func TestMergeUnrelatedFacts(t *testing.T) {
 		t.Fatalf("the bakery facts have ids %s and %s: the test needs one", oids[1], tids[1])
 	}
 	merged, rep := mergeOK(t, nil, ours, m.Document(), smg.MergeOptions{})
-	if !slices.Contains(rep.Unified, smg.MergeUnification{Theirs: tids[0], Ours: oids[0], By: "fact"}) || mergeNodeOf(merged, tids[0]) != nil {
+	if !slices.Contains(rep.Unified, format.MergeUnification{Theirs: tids[0], Ours: oids[0], By: "fact"}) || mergeNodeOf(merged, tids[0]) != nil {
 		t.Errorf("the TypeScript facts are not one: unified %+v", rep.Unified)
 	}
 	if len(rep.Renamed) != 1 || rep.Renamed[0].From != tids[1] {
@@ -381,14 +383,14 @@ func TestMergeUnrelatedFacts(t *testing.T) {
 }
 
 func TestMergeBadBase(t *testing.T) {
-	turns := checkoutTurns(t)
+	turns := smgtest.CheckoutTurns(t)
 	base := mergeNewMemory(t, turns[:8])
 	other := mergeNewMemory(t, turns[2:12])
-	if _, _, err := smg.Merge(base, other, base, smg.MergeOptions{}); !errors.Is(err, smg.ErrMergeBase) {
+	if _, _, err := smg.Merge(base, other, base, smg.MergeOptions{}); !errors.Is(err, format.ErrMergeBase) {
 		t.Errorf("another memory: %v", err)
 	}
 	short := mergeNewMemory(t, turns[:4])
-	if _, _, err := smg.Merge(base, base, short, smg.MergeOptions{}); !errors.Is(err, smg.ErrMergeBase) {
+	if _, _, err := smg.Merge(base, base, short, smg.MergeOptions{}); !errors.Is(err, format.ErrMergeBase) {
 		t.Errorf("a shorter memory: %v", err)
 	}
 	if _, _, err := smg.Merge(base, base, base, smg.MergeOptions{Prefer: "mine"}); err == nil {
@@ -397,8 +399,8 @@ func TestMergeBadBase(t *testing.T) {
 }
 
 func TestFork(t *testing.T) {
-	base := mergeNewMemory(t, checkoutTurns(t)[:8])
-	hash, err := smg.ContentHash(base)
+	base := mergeNewMemory(t, smgtest.CheckoutTurns(t)[:8])
+	hash, err := format.ContentHash(base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,41 +417,14 @@ func TestFork(t *testing.T) {
 	if fork.Metadata.ID != "try-postgres" || fork.Metadata.Description != "Trying Postgres" || !fork.Metadata.Modified.Equal(at) {
 		t.Errorf("metadata %+v", fork.Metadata)
 	}
-	if h, _ := smg.ContentHash(base); h != hash {
+	if h, _ := format.ContentHash(base); h != hash {
 		t.Error("forking changed the parent")
 	}
 	random, err := smg.Fork(base, smg.ForkOptions{})
 	if err != nil || random.Metadata.ID == base.Metadata.ID || len(random.Metadata.ID) != 36 {
 		t.Errorf("a random id: %v, %v", random.Metadata.ID, err)
 	}
-	if _, err := smg.Fork(base, smg.ForkOptions{ID: "no/slash"}); !errors.Is(err, smg.ErrInvalidID) {
+	if _, err := smg.Fork(base, smg.ForkOptions{ID: "no/slash"}); !errors.Is(err, format.ErrInvalidID) {
 		t.Errorf("a bad id: %v", err)
-	}
-}
-
-// TestMergeKeepsModelSummaries checks that the blocks a model summarized
-// keep their summaries through a merge while their turns are the same,
-// and that the merge reports those it could not keep: theirs' new turns
-// take new numbers, so their blocks are not the blocks summarized.
-func TestMergeKeepsModelSummaries(t *testing.T) {
-	ctx := context.Background()
-	f := &fakeSummarizer{model: "fake-1", answer: zeppelin}
-	m := smg.New(&smg.Options{Now: mergeClock, Summarizer: f, Config: smg.Config{BlockSize: 4}})
-	defer m.Close()
-	if _, err := m.IngestAll(ctx, parcelTurns(1, 8)); err != nil {
-		t.Fatal(err)
-	}
-	base := m.Document()
-	checkBlocks(t, base, 2, "fake-1")
-	ours := mergeGrow(t, base, parcelTurns(9, 2), nil)
-	theirs := mergeGrow(t, base, parcelTurns(20, 4), nil)
-	// Theirs' block of turns 9-12, summarized by another model.
-	tb := &theirs.DeepArchive.Blocks[2]
-	tb.Summary, tb.SummaryModel = "Parcels 20 to 23.", "fake-2"
-
-	merged, rep := mergeOK(t, base, ours, theirs, smg.MergeOptions{})
-	checkBlocks(t, merged, 2, "fake-1")
-	if rep.DroppedSummaries != 1 {
-		t.Errorf("%d model summaries reported dropped, want 1 (theirs' block of turns 9-12, now 11-14)", rep.DroppedSummaries)
 	}
 }

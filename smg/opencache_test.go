@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -23,7 +24,7 @@ func TestOpenReadsTheCachedDocument(t *testing.T) {
 	if err := m.Save(name, nil); err != nil {
 		t.Fatal(err)
 	}
-	opts := &OpenOptions{IndexCache: IndexCacheDir(name)}
+	opts := &OpenOptions{IndexCache: format.IndexCacheDir(name)}
 	open := func(opts *OpenOptions) *Memory {
 		t.Helper()
 		o, err := Open(name, opts)

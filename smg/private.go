@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/internal/envelope"
 	"github.com/smg-memory/smg/spec"
 )
@@ -35,18 +36,6 @@ var (
 	// [RemoveOptions.DestroySealed].
 	ErrSealedPart = errors.New("it is sealed: removing its owner destroys it, and no one else can read it")
 )
-
-// PrivateError is a failure to reach a collaborator's private part.
-type PrivateError struct {
-	Owner string
-	Err   error
-}
-
-func (e *PrivateError) Error() string {
-	return fmt.Sprintf("the private part of %q: %v", e.Owner, e.Err)
-}
-
-func (e *PrivateError) Unwrap() error { return e.Err }
 
 // privatePart is one collaborator's private part as the memory holds it:
 // as the file had it until it is opened, then as a memory of its own.
@@ -87,7 +76,7 @@ func (m *Memory) Collaborators() []Collaborator {
 // AddCollaborator adds c to the people who share the memory, or renames
 // the collaborator of c's id.
 func (m *Memory) AddCollaborator(c Collaborator) error {
-	if !idPattern.MatchString(c.ID) {
+	if !spec.ValidID(c.ID) {
 		return fmt.Errorf("collaborator %q: %w", c.ID, ErrBadCollaborator)
 	}
 	m.mu.Lock()
@@ -192,7 +181,7 @@ func (m *Memory) Private(owner string, password []byte) (*Memory, error) {
 	p := m.part(owner)
 	if p == nil {
 		p = &privatePart{owner: owner}
-		p.mem = New(&Options{ID: privateID(owner), Scope: privateScope(owner), Config: m.cfg, Now: m.now, Embedder: m.emb, Summarizer: m.sum})
+		p.mem = New(&Options{ID: privateID(owner), Scope: format.PrivateScope(owner), Config: m.cfg, Now: m.now, Embedder: m.emb, Summarizer: m.sum})
 		p.mem.private = true
 		m.priv = append(m.priv, p)
 		slices.SortFunc(m.priv, func(a, b *privatePart) int { return cmp.Compare(a.owner, b.owner) })
@@ -211,7 +200,7 @@ func (m *Memory) Private(owner string, password []byte) (*Memory, error) {
 		p.fileGen = mem.generation()
 	}
 	if password != nil && p.password == nil {
-		if err := envelope.CheckSeal(password, p.seal.sealOptions()); err != nil {
+		if err := envelope.CheckSeal(password, sealOptions(p.seal)); err != nil {
 			return nil, &PrivateError{Owner: owner, Err: err}
 		}
 		p.password, p.fileOK = bytes.Clone(password), false
@@ -235,7 +224,7 @@ func (m *Memory) SealPrivate(owner string, password []byte, opts *EncodeOptions)
 		seal = EncodeOptions{KDF: opts.KDF, InsecureKDF: opts.InsecureKDF, Rand: opts.Rand}
 	}
 	if password != nil {
-		if err := envelope.CheckSeal(password, seal.sealOptions()); err != nil {
+		if err := envelope.CheckSeal(password, sealOptions(seal)); err != nil {
 			return &PrivateError{Owner: owner, Err: err}
 		}
 	}
@@ -288,7 +277,7 @@ func (m *Memory) openPart(p *privatePart, password []byte) (*Memory, error) {
 		if err != nil {
 			return nil, err
 		}
-		if doc, err = Unmarshal(raw, nil); err != nil {
+		if doc, err = format.Unmarshal(raw, nil); err != nil {
 			return nil, fmt.Errorf("its sealed memory: %w", err)
 		}
 		p.password = bytes.Clone(password)
@@ -300,7 +289,7 @@ func (m *Memory) openPart(p *privatePart, password []byte) (*Memory, error) {
 	if doc == nil {
 		return nil, fmt.Errorf("%w: it holds neither a memory nor a sealed one", ErrInvalid)
 	}
-	if s := doc.Metadata.Scope; s == nil || s.FactScope() != privateScope(p.owner).FactScope() {
+	if s := doc.Metadata.Scope; s == nil || s.FactScope() != format.PrivateScope(p.owner).FactScope() {
 		// A part moved from another owner's place.
 		return nil, fmt.Errorf("%w: its memory is not scoped to its owner", ErrInvalid)
 	}
@@ -315,11 +304,6 @@ func (m *Memory) openPart(p *privatePart, password []byte) (*Memory, error) {
 func privateID(owner string) string {
 	id := "private-" + owner
 	return id[:min(len(id), 128)]
-}
-
-// privateScope is the scope of owner's private part.
-func privateScope(owner string) *spec.Scope {
-	return &spec.Scope{Kind: spec.ScopeUser, ID: owner}
 }
 
 // closePrivate closes the opened private parts' indexes. m.mu is held.
@@ -375,11 +359,11 @@ func (p *privatePart) encode() (spec.PrivateContext, error) {
 		pc.Memory = doc
 		return pc, nil
 	}
-	raw, err := Marshal(doc, nil)
+	raw, err := format.Marshal(doc, nil)
 	if err != nil {
 		return pc, err
 	}
-	sealed, err := envelope.Seal(raw, p.password, p.seal.sealOptions())
+	sealed, err := envelope.Seal(raw, p.password, sealOptions(p.seal))
 	if err != nil {
 		return pc, err
 	}
@@ -392,7 +376,12 @@ func clonePrivate(pc spec.PrivateContext) spec.PrivateContext {
 	pc.Sealed = bytes.Clone(pc.Sealed)
 	pc.Extra = bytes.Clone(pc.Extra)
 	if pc.Memory != nil {
-		pc.Memory = cloneDocument(pc.Memory)
+		pc.Memory = format.Clone(pc.Memory)
 	}
 	return pc
+}
+
+// sealOptions are the options of sealing a private part with o.
+func sealOptions(o EncodeOptions) envelope.SealOptions {
+	return envelope.SealOptions{KDF: o.KDF, Rand: o.Rand, InsecureKDF: o.InsecureKDF}
 }

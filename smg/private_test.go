@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
 )
@@ -24,7 +25,7 @@ func sharedMemory(t *testing.T, sealAlice []byte) *smg.Memory {
 	ctx := context.Background()
 	m := smg.New(&smg.Options{Scope: &spec.Scope{Kind: spec.ScopeWorkspace, ID: "shop"}})
 	t.Cleanup(func() { m.Close() })
-	if _, err := m.IngestAll(ctx, checkoutTurns(t)); err != nil {
+	if _, err := m.IngestAll(ctx, smgtest.CheckoutTurns(t)); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []smg.Collaborator{{ID: "alice", Name: "Alice"}, {ID: "bob", Name: "Bob"}} {
@@ -117,7 +118,7 @@ func TestSealedPrivateContext(t *testing.T) {
 	if !bytes.Contains(plain, []byte("Bob prefers answers in German")) {
 		t.Error("bob's part, in the clear, is not in the file")
 	}
-	if err := smg.Validate(mustUnmarshal(t, plain), nil); err != nil {
+	if err := format.Validate(mustUnmarshal(t, plain), nil); err != nil {
 		t.Fatalf("the shared file does not validate: %v", err)
 	}
 
@@ -195,8 +196,8 @@ func TestValidatePrivateContexts(t *testing.T) {
 	doc.Metadata.Collaborators = doc.Metadata.Collaborators[:1] // bob is gone, his part is not
 	doc.PrivateContexts[0].Memory.SemanticGraph.Edges = append(doc.PrivateContexts[0].Memory.SemanticGraph.Edges,
 		spec.Edge{From: "nowhere", To: doc.PrivateContexts[0].Memory.SemanticGraph.Nodes[0].ID, Relation: spec.RelRelatedTo, Strength: 0.5})
-	err := smg.Validate(doc, &smg.ValidateOptions{SkipJSONLD: true})
-	var ve *smg.ValidationError
+	err := format.Validate(doc, &format.ValidateOptions{SkipJSONLD: true})
+	var ve *format.ValidationError
 	if !errors.As(err, &ve) {
 		t.Fatalf("err = %v, want a ValidationError", err)
 	}
@@ -224,7 +225,7 @@ func mustMarshal(t *testing.T, m *smg.Memory) []byte {
 
 func mustUnmarshal(t *testing.T, b []byte) *spec.Document {
 	t.Helper()
-	doc, err := smg.Unmarshal(b, nil)
+	doc, err := format.Unmarshal(b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +259,7 @@ func TestDiffPrivateContexts(t *testing.T) {
 	if err := m.SealPrivate("carol", []byte("carol's"), weakKDF); err != nil {
 		t.Fatal(err)
 	}
-	c, err := smg.Diff(mustUnmarshal(t, base), mustUnmarshal(t, mustMarshal(t, m)), nil)
+	c, err := format.Diff(mustUnmarshal(t, base), mustUnmarshal(t, mustMarshal(t, m)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,13 +267,13 @@ func TestDiffPrivateContexts(t *testing.T) {
 		t.Fatalf("private changes %+v", c.Private)
 	}
 	a, carol := c.Private[0], c.Private[1]
-	if a.Owner != "alice" || a.Change != smg.Changed || a.Sealed || a.Changes == nil ||
-		!slices.ContainsFunc(a.Changes.Nodes, func(n smg.NodeChange) bool {
-			return n.Change == smg.Added && n.Label == "Alice owns the receipt template"
+	if a.Owner != "alice" || a.Change != format.Changed || a.Sealed || a.Changes == nil ||
+		!slices.ContainsFunc(a.Changes.Nodes, func(n format.NodeChange) bool {
+			return n.Change == format.Added && n.Label == "Alice owns the receipt template"
 		}) {
 		t.Errorf("alice's part: %+v", a)
 	}
-	if carol.Owner != "carol" || carol.Change != smg.Added || !carol.Sealed || carol.Changes != nil {
+	if carol.Owner != "carol" || carol.Change != format.Added || !carol.Sealed || carol.Changes != nil {
 		t.Errorf("carol's part: %+v", carol)
 	}
 	var text strings.Builder

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/internal/envelope"
 )
 
@@ -57,9 +58,9 @@ type FileMemory struct {
 
 	mu       sync.Mutex
 	m        *Memory
-	stamp    fileStamp // of the file m was read from or written to
-	form     fileForm  // of the file m was read from
-	password []byte    // that opened it, when asked for
+	stamp    fileStamp   // of the file m was read from or written to
+	form     format.Form // of the file m was read from
+	password []byte      // that opened it, when asked for
 }
 
 // fileStamp tells whether a file changed: its size, time and bytes.
@@ -117,7 +118,7 @@ func (f *FileMemory) Memory() (*Memory, error) {
 func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	unlock, err := LockFile(ctx, f.name, &f.opts.Lock)
+	unlock, err := format.LockFile(ctx, f.name, &f.opts.Lock)
 	if err != nil {
 		return err
 	}
@@ -144,19 +145,19 @@ func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
 		}
 	}
 	enc := f.opts.Encode
-	if enc.Password == nil && f.form.encrypted {
+	if enc.Password == nil && f.form.Encrypted {
 		enc.Password = f.password
-		if k := f.form.kdf; enc.KDF == (KDF{}) && k != nil && envelope.CheckSeal(enc.Password, envelope.SealOptions{KDF: *k}) == nil {
+		if k := f.form.KDF; enc.KDF == (KDF{}) && k != nil && envelope.CheckSeal(enc.Password, envelope.SealOptions{KDF: *k}) == nil {
 			// The key derivation the file's owner chose, with a new salt.
 			enc.KDF = *k
 		}
 	}
 	if f.stamp.raw != nil && !f.opts.Reencode {
-		enc.Plain, enc.Indent = f.form.plain, f.form.indented
+		enc.Plain, enc.Indent = f.form.Plain, f.form.Indented
 	}
 	raw, err := m.marshalValid(&enc)
 	if err == nil {
-		err = writeAtomic(f.name, raw, enc.Password != nil)
+		err = format.WriteBytes(f.name, raw, enc.Password != nil)
 	}
 	if err != nil {
 		// The memory holds fn's change, which the file does not.
@@ -174,7 +175,7 @@ func (f *FileMemory) current() (*Memory, error) {
 	fi, err := os.Stat(f.name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && f.opts.Create != nil:
-		if err := checkFolder(f.name); err != nil {
+		if err := format.CheckFolder(f.name); err != nil {
 			return nil, err
 		}
 		if f.m == nil || f.stamp.raw != nil {
@@ -186,7 +187,7 @@ func (f *FileMemory) current() (*Memory, error) {
 	case f.m != nil && fi.Size() == f.stamp.size && fi.ModTime().Equal(f.stamp.mod):
 		return f.m, nil
 	}
-	raw, err := readLimited(f.name, f.opts.Open.Decode.Limits.withDefaults())
+	raw, err := format.ReadBytes(f.name, f.opts.Open.Decode.Limits)
 	if err != nil {
 		return nil, err
 	}

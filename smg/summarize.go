@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/internal/listmsg"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -53,7 +55,7 @@ func (e *SummaryError) Error() string {
 	for i, id := range e.Blocks {
 		ids[i] = blockName(id)
 	}
-	return fmt.Sprintf("%s (their extractive summaries kept): %v", listMessage(ErrSummarizing, "block", ids, 5), e.Err)
+	return fmt.Sprintf("%s (their extractive summaries kept): %v", listmsg.Of(ErrSummarizing, "block", ids, 5), e.Err)
 }
 
 // blockName is a block's id in a list of them.
@@ -137,7 +139,7 @@ func (m *Memory) summarizeBlocks(ctx context.Context, from int) (int, error) {
 	if len(todo) > 0 && strings.TrimSpace(model) == "" {
 		return 0, &SummaryError{Blocks: idsOf(todo), Err: fmt.Errorf("%w: the summarizer names no model", ErrInvalidSummary)}
 	}
-	ar := NewArchive(doc, Limits{})
+	ar := format.NewArchive(doc, Limits{})
 	written, failures := 0, 0
 	var left []string
 	var errs []error
@@ -165,7 +167,7 @@ func (m *Memory) summarizeBlocks(ctx context.Context, from int) (int, error) {
 
 // summarizeBlock has the summarizer summarize block i of ar, whose id is
 // id, and stores the summary. m.mu is not held.
-func (m *Memory) summarizeBlock(ctx context.Context, ar *Archive, i int, id, model string) error {
+func (m *Memory) summarizeBlock(ctx context.Context, ar *format.Archive, i int, id, model string) error {
 	turns, err := ar.Block(i)
 	if err != nil {
 		return err

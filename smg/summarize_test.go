@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/provider"
 	"github.com/smg-memory/smg/spec"
 )
@@ -85,7 +86,7 @@ func TestSummarizeBlocksEndToEnd(t *testing.T) {
 	if got := doc.DeepArchive.Blocks[1].Summary; got != "Zeppelin notes: [14 March 2025] Dana: We decided to send parcel 5 from Rotterdam." {
 		t.Errorf("block 2's summary %q", got)
 	}
-	if err := smg.Validate(doc, nil); err != nil {
+	if err := format.Validate(doc, nil); err != nil {
 		t.Fatalf("the document is not valid: %v", err)
 	}
 	if n, err := m.SummarizeBlocks(ctx); n != 0 || err != nil || srv.Requests.Load() != 2 {
@@ -102,7 +103,7 @@ func TestSummarizeBlocksEndToEnd(t *testing.T) {
 	if err := m.Save(name, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := smg.ValidateFile(name, nil); err != nil {
+	if _, err := format.ValidateFile(name, nil); err != nil {
 		t.Fatalf("the file is not valid: %v", err)
 	}
 	again, err := smg.Open(name, nil)
@@ -119,7 +120,7 @@ func TestSummarizeBlocksEndToEnd(t *testing.T) {
 		t.Fatalf("%d blocks after 18 turns, want 5", len(after.DeepArchive.Blocks))
 	}
 	checkBlocks(t, after, 2, "summ-1")
-	if err := smg.Validate(after, nil); err != nil {
+	if err := format.Validate(after, nil); err != nil {
 		t.Fatalf("the continued memory is not valid: %v", err)
 	}
 	hits, err = again.Search(ctx, "zeppelin", 10)
@@ -169,7 +170,7 @@ func TestSummarizeBlocksServerFails(t *testing.T) {
 	if err := opened.Save(name, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := smg.ValidateFile(name, nil); err != nil {
+	if _, err := format.ValidateFile(name, nil); err != nil {
 		t.Fatalf("the file is not valid: %v", err)
 	}
 
@@ -373,4 +374,32 @@ func TestSummarizeConcurrent(t *testing.T) {
 	})
 	wg.Wait()
 	checkBlocks(t, m.Document(), 10, "fake-1")
+}
+
+// TestMergeKeepsModelSummaries checks that the blocks a model summarized
+// keep their summaries through a merge while their turns are the same,
+// and that the merge reports those it could not keep: theirs' new turns
+// take new numbers, so their blocks are not the blocks summarized.
+func TestMergeKeepsModelSummaries(t *testing.T) {
+	ctx := context.Background()
+	f := &fakeSummarizer{model: "fake-1", answer: zeppelin}
+	clock := func() time.Time { return time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC) }
+	m := smg.New(&smg.Options{Now: clock, Summarizer: f, Config: smg.Config{BlockSize: 4}})
+	defer m.Close()
+	if _, err := m.IngestAll(ctx, parcelTurns(1, 8)); err != nil {
+		t.Fatal(err)
+	}
+	base := m.Document()
+	checkBlocks(t, base, 2, "fake-1")
+	ours := mergeGrow(t, base, parcelTurns(9, 2), nil)
+	theirs := mergeGrow(t, base, parcelTurns(20, 4), nil)
+	// Theirs' block of turns 9-12, summarized by another model.
+	tb := &theirs.DeepArchive.Blocks[2]
+	tb.Summary, tb.SummaryModel = "Parcels 20 to 23.", "fake-2"
+
+	merged, rep := mergeOK(t, base, ours, theirs, smg.MergeOptions{})
+	checkBlocks(t, merged, 2, "fake-1")
+	if rep.DroppedSummaries != 1 {
+		t.Errorf("%d model summaries reported dropped, want 1 (theirs' block of turns 9-12, now 11-14)", rep.DroppedSummaries)
+	}
 }

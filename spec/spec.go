@@ -14,6 +14,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -184,3 +185,10 @@ const (
 	OpMerge = "merge"
 	OpPatch = "patch"
 )
+
+// idPattern is the syntax of an id (§2.3).
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$`)
+
+// ValidID reports whether id has the syntax of an id (§2.3): 1 to 128
+// letters, digits, '.', '_', '~' or '-', starting with a letter or a digit.
+func ValidID(id string) bool { return idPattern.MatchString(id) }

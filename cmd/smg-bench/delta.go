@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
 )
 
@@ -115,17 +116,17 @@ func measureDelta(c importer.Conversation, base, added int) (deltaRow, error) {
 	}
 	// The documents as the files hold them (Marshal fills in the
 	// compression ratio).
-	if a, err = smg.Unmarshal(fa, nil); err != nil {
+	if a, err = format.Unmarshal(fa, nil); err != nil {
 		return r, err
 	}
-	if b, err = smg.Unmarshal(fb, nil); err != nil {
+	if b, err = format.Unmarshal(fb, nil); err != nil {
 		return r, err
 	}
-	d, err := smg.NewDelta(a, b)
+	d, err := format.NewDelta(a, b)
 	if err != nil {
 		return r, err
 	}
-	raw, err := smg.MarshalDelta(d, nil)
+	raw, err := format.MarshalDelta(d, nil)
 	if err != nil {
 		return r, err
 	}
@@ -134,7 +135,7 @@ func measureDelta(c importer.Conversation, base, added int) (deltaRow, error) {
 	r.Met, r.Full = r.Ratio <= deltaTarget, d.Full()
 
 	// Each section's share: a delta from a to a with that one section of b.
-	for _, name := range smg.SectionNames {
+	for _, name := range format.SectionNames {
 		mixed := *a
 		switch name {
 		case "metadata":
@@ -150,11 +151,11 @@ func measureDelta(c importer.Conversation, base, added int) (deltaRow, error) {
 		default:
 			continue
 		}
-		d, err := smg.NewDelta(a, &mixed)
+		d, err := format.NewDelta(a, &mixed)
 		if err != nil {
 			return r, err
 		}
-		raw, err := smg.MarshalDelta(d, nil)
+		raw, err := format.MarshalDelta(d, nil)
 		if err != nil {
 			return r, err
 		}

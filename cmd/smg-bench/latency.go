@@ -15,8 +15,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/spec"
 )
@@ -103,7 +103,7 @@ timing: a process loads it once.`,
 	f.StringVar(&o.data, "data", "", "a LoCoMo file: its turns make the memory, its questions the queries")
 	f.IntVar(&o.turns, "turns", 10000, "the memory's number of turns")
 	f.IntVar(&o.budget, "budget", 1000, "the token budget of each context")
-	f.StringVar(&o.tokenizer, "tokenizer", restore.CL100K, "count tokens with cl100k, o200k or estimate")
+	f.StringVar(&o.tokenizer, "tokenizer", smg.CL100K, "count tokens with cl100k, o200k or estimate")
 	f.IntVar(&o.count, "count", 5, "runs of each cold-open measure")
 	f.IntVar(&o.live, "live", 50, "turns ingested into the live memory, each followed by a context")
 	f.StringVar(&o.profile, "profile", "", "write a CPU profile of each measure into this directory (read, open, cached, context, live .pprof)")
@@ -118,7 +118,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 	if o.turns <= 0 || o.budget <= 0 || o.count <= 0 {
 		return nil, errors.New("latency: --turns, --budget and --count must be positive")
 	}
-	tk, err := restore.NewTokenizer(o.tokenizer)
+	tk, err := smg.NewTokenizer(o.tokenizer)
 	if err != nil {
 		return nil, fmt.Errorf("latency: %w", err)
 	}
@@ -178,7 +178,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 	m.Close()
 	m = nil
 	runtime.GC()
-	doc, err := smg.ReadFile(name, nil)
+	doc, err := format.ReadFile(name, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +196,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 	var reads []time.Duration
 	for range o.count {
 		start := cold()
-		if _, err := smg.ReadFile(name, nil); err != nil {
+		if _, err := format.ReadFile(name, nil); err != nil {
 			return nil, err
 		}
 		reads = append(reads, time.Since(start))

@@ -13,18 +13,17 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/baseline"
 	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/spec"
 )
 
 // The systems recall compares.
 const (
-	systemSMG    = "smg"    // restore.Engine.Context over the memory of the conversation
+	systemSMG    = "smg"    // Memory.Context over the memory of the conversation
 	systemBM25   = "bm25"   // BM25 over single turns, packed in score order
 	systemRecent = "recent" // the most recent turns
 )
@@ -69,7 +68,7 @@ type recallReport struct {
 	OverBudget int     `json:"over_budget"`
 	// IngestTurnsPerS is the turns of all conversations over the time of
 	// Memory.IngestAll; BuildMs the sum over the conversations of the
-	// ingest, Memory.Document and restore.New.
+	// ingest, Memory.Document and smg.Load.
 	IngestTurnsPerS float64 `json:"ingest_turns_per_s"`
 	BuildMs         float64 `json:"build_ms"`
 	PeakRSSMB       float64 `json:"peak_rss_mb"`
@@ -110,13 +109,13 @@ type recallOptions struct {
 	tokenizer          string
 	limitConversations int
 	limitQuestions     int
-	// open opens a memory's document for questions; nil is restore.New.
+	// open opens a memory's document for questions; nil is smg.Load.
 	open func(*spec.Document) (contextEngine, error)
 }
 
-// contextEngine is what recall asks for contexts: a restore.Engine.
+// contextEngine is what recall asks for contexts: a memory.
 type contextEngine interface {
-	Context(ctx context.Context, query string, opts restore.Options) (*restore.Result, error)
+	Context(ctx context.Context, query string, opts *smg.ContextOptions) (*smg.ContextResult, error)
 }
 
 func recallCommand(stdout io.Writer) *cobra.Command {
@@ -149,7 +148,7 @@ ingested.`,
 	f := cmd.Flags()
 	f.StringVar(&o.data, "data", "", "a LoCoMo file (samples with conversation and qa)")
 	f.IntSliceVar(&o.budgets, "budgets", []int{500, 1000, 2000, 4000}, "the token budgets")
-	f.StringVar(&o.tokenizer, "tokenizer", restore.CL100K, "count tokens with cl100k, o200k or estimate")
+	f.StringVar(&o.tokenizer, "tokenizer", smg.CL100K, "count tokens with cl100k, o200k or estimate")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	f.IntVar(&o.limitConversations, "limit-conversations", 0, "read only the first N conversations (0: all)")
 	f.IntVar(&o.limitQuestions, "limit-questions", 0, "read only the first N questions of each conversation (0: all)")
@@ -245,7 +244,7 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 			return nil, fmt.Errorf("recall: budget %d: want a positive number of tokens", b)
 		}
 	}
-	tk, err := restore.NewTokenizer(o.tokenizer)
+	tk, err := smg.NewTokenizer(o.tokenizer)
 	if err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
@@ -375,10 +374,10 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 }
 
 // buildEngine builds the memory of turns and opens its document with
-// open (nil: restore.New); took is the time of the ingest alone.
+// open (nil: smg.Load); took is the time of the ingest alone.
 func buildEngine(ctx context.Context, turns []spec.Turn, open func(*spec.Document) (contextEngine, error)) (e contextEngine, took time.Duration, err error) {
 	if open == nil {
-		open = func(doc *spec.Document) (contextEngine, error) { return restore.New(doc, nil) }
+		open = func(doc *spec.Document) (contextEngine, error) { return smg.Load(doc, nil) }
 	}
 	m := smg.New(nil)
 	start := time.Now()
@@ -395,7 +394,7 @@ func buildEngine(ctx context.Context, turns []spec.Turn, open func(*spec.Documen
 // askEngine asks e for the context of each question at each budget and
 // adds the recall to sums. It returns the time of each call, the number
 // of contexts over their budget, and the first error, at which it stops.
-func askEngine(ctx context.Context, e contextEngine, turns []spec.Turn, questions []question, budgets []int, tk restore.Tokenizer, sums *recallSums) (calls []time.Duration, over int, err error) {
+func askEngine(ctx context.Context, e contextEngine, turns []spec.Turn, questions []question, budgets []int, tk smg.Tokenizer, sums *recallSums) (calls []time.Duration, over int, err error) {
 	byNumber := map[int]string{} // turn number → external id, for items that give only the number
 	for i, t := range turns {
 		n := t.Turn
@@ -407,7 +406,7 @@ func askEngine(ctx context.Context, e contextEngine, turns []spec.Turn, question
 	for _, q := range questions {
 		for b, budget := range budgets {
 			start := time.Now()
-			r, err := e.Context(ctx, q.text, restore.Options{Budget: budget, Tokenizer: tk})
+			r, err := e.Context(ctx, q.text, &smg.ContextOptions{Budget: budget, Tokenizer: tk})
 			took := time.Since(start)
 			if err != nil {
 				return calls, over, fmt.Errorf("context at %d tokens: %w", budget, err)
@@ -438,7 +437,7 @@ const sessionTime = "3:04 pm on 2 January, 2006"
 // turnLines writes each turn as the baselines see it, "[date] speaker:
 // text" (the date as the file gives the session's; no date when the turn
 // has none), and counts its tokens.
-func turnLines(turns []spec.Turn, tk restore.Tokenizer) (lines []string, costs []int) {
+func turnLines(turns []spec.Turn, tk smg.Tokenizer) (lines []string, costs []int) {
 	for _, t := range turns {
 		line := t.Speaker + ": " + t.Content
 		if !t.Timestamp.IsZero() {
@@ -498,36 +497,15 @@ func askBM25(ctx context.Context, turns []spec.Turn, lines []string, costs []int
 		}
 		return nil
 	}
-	idx, err := restore.NewTextIndex()
+	idx, err := baseline.NewBM25(lines)
 	if err != nil {
 		return err
 	}
 	defer idx.Close()
-	batch := idx.NewBatch()
-	for i, line := range lines {
-		if err := batch.Index(docID(i), map[string]any{"text": line}); err != nil {
-			return err
-		}
-	}
-	if err := idx.Batch(batch); err != nil {
-		return err
-	}
 	for _, q := range questions {
-		mq := bleve.NewMatchQuery(q.text)
-		mq.SetField("text")
-		req := bleve.NewSearchRequestOptions(mq, len(lines), 0, false)
-		req.SortBy([]string{"-_score", "_id"}) // ties in turn order
-		sr, err := idx.SearchInContext(ctx, req)
+		order, err := idx.Rank(ctx, q.text)
 		if err != nil {
 			return err
-		}
-		order := make([]int, 0, len(sr.Hits))
-		for _, h := range sr.Hits {
-			i, err := strconv.Atoi(h.ID)
-			if err != nil || i < 0 || i >= len(lines) {
-				return fmt.Errorf("unexpected hit %q", h.ID)
-			}
-			order = append(order, i)
 		}
 		for b, budget := range budgets {
 			found := map[string]bool{}
@@ -539,10 +517,6 @@ func askBM25(ctx context.Context, turns []spec.Turn, lines []string, costs []int
 	}
 	return nil
 }
-
-// docID is the Bleve id of the i-th turn, padded so that ids sort in turn
-// order.
-func docID(i int) string { return fmt.Sprintf("%07d", i) }
 
 // percentiles are the p50 and p99 of ds by the nearest rank.
 func percentiles(ds []time.Duration) latency {

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smg-memory/smg/restore"
+	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/spec"
 )
@@ -252,7 +252,7 @@ func TestPack(t *testing.T) {
 
 func TestBaselines(t *testing.T) {
 	turns := tinyTurns(t)
-	tk, err := restore.NewTokenizer(restore.Estimate)
+	tk, err := smg.NewTokenizer(smg.Estimate)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,16 +445,16 @@ func TestRecallLimits(t *testing.T) {
 
 // fakeEngine answers every question with the same items, or fails.
 type fakeEngine struct {
-	items  []restore.Item
+	items  []smg.Found
 	tokens int
 	err    error
 }
 
-func (f fakeEngine) Context(ctx context.Context, query string, opts restore.Options) (*restore.Result, error) {
+func (f fakeEngine) Context(ctx context.Context, query string, opts *smg.ContextOptions) (*smg.ContextResult, error) {
 	if f.err != nil {
 		return nil, f.err
 	}
-	return &restore.Result{Items: f.items, Tokens: f.tokens, Budget: opts.Budget}, nil
+	return &smg.ContextResult{Items: f.items, Tokens: f.tokens, Budget: opts.Budget}, nil
 }
 
 func TestRecallSMG(t *testing.T) {
@@ -503,13 +503,13 @@ func TestRecallSMG(t *testing.T) {
 
 	// Items name turns by external id or by number; a context over its
 	// budget is counted.
-	var items []restore.Item
+	var items []smg.Found
 	for i, tu := range tinyTurns(t) {
-		it := restore.Item{Kind: "turn", Turn: tu.Turn}
+		it := smg.Found{Kind: "turn", Turn: tu.Turn}
 		if i%2 == 0 {
 			it.ExternalID = tu.ExternalID
 		}
-		items = append(items, it, restore.Item{Kind: "node", NodeID: "n"})
+		items = append(items, it, smg.Found{Kind: "node", NodeID: "n"})
 	}
 	rep, warn := measure(func(*spec.Document) (contextEngine, error) { return fakeEngine{items: items, tokens: 50}, nil })
 	if warn != "" {

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/spec"
 )
@@ -73,13 +74,13 @@ type sizeRow struct {
 	Target float64 `json:"target"`
 	Met    bool    `json:"met"`
 	// The median times of writing the file (smg.Memory.Save), decoding it
-	// (smg.ReadFile) and opening it (smg.Open: decoding and replaying the
+	// (format.ReadFile) and opening it (smg.Open: decoding and replaying the
 	// turns into a live memory).
 	SaveMs   float64 `json:"saveMs"`
 	DecodeMs float64 `json:"decodeMs"`
 	OpenMs   float64 `json:"openMs"`
 	// Sections are the document's top-level sections in the order of
-	// smg.SectionNames.
+	// format.SectionNames.
 	Sections []sectionShare `json:"sections"`
 	// ArtifactBytes is the full size of every artifact version,
 	// ArtifactStoredBytes what the vault stores for them, and ChainRatio
@@ -219,7 +220,7 @@ func (s sizeMeter) conversation(c importer.Conversation, target float64) (sizeRo
 	if err != nil {
 		return r, err
 	}
-	decode, err := timeMedian(s.count, func() error { _, err := smg.ReadFile(path, nil); return err })
+	decode, err := timeMedian(s.count, func() error { _, err := format.ReadFile(path, nil); return err })
 	if err != nil {
 		return r, err
 	}
@@ -229,7 +230,7 @@ func (s sizeMeter) conversation(c importer.Conversation, target float64) (sizeRo
 	}
 	r.SaveMs, r.DecodeMs, r.OpenMs = ms(save), ms(decode), ms(open)
 
-	info, err := smg.Stat(doc)
+	info, err := format.Stat(doc)
 	if err != nil {
 		return r, err
 	}
@@ -381,7 +382,7 @@ func writeSize(w io.Writer, rep sizeReport) error {
 		return err
 	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "input\t%s\tartifact KB\tstored KB\tchain ratio\tcode seen KB\tdedup ratio\t\n", strings.Join(smg.SectionNames, "\t"))
+	fmt.Fprintf(tw, "input\t%s\tartifact KB\tstored KB\tchain ratio\tcode seen KB\tdedup ratio\t\n", strings.Join(format.SectionNames, "\t"))
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t", r.label())
 		for _, sec := range r.Sections {

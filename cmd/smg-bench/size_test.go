@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/spec"
 )
@@ -58,7 +59,7 @@ func TestSizeReport(t *testing.T) {
 				t.Errorf("%s: section %+v", in.Input, sec)
 			}
 		}
-		if !slices.Equal(names, smg.SectionNames) || math.Abs(share-1) > 1e-9 {
+		if !slices.Equal(names, format.SectionNames) || math.Abs(share-1) > 1e-9 {
 			t.Errorf("%s: sections %v, shares sum to %v", in.Input, names, share)
 		}
 		if r.ArtifactStoredBytes <= 0 || r.ArtifactBytes < r.ArtifactStoredBytes ||

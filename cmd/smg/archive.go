@@ -11,14 +11,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
 // blockView is what archive --block and --turn print: a block and turns
 // of it.
 type blockView struct {
-	Block smg.BlockInfo `json:"block"`
-	Turns []spec.Turn   `json:"turns"`
+	Block format.BlockInfo `json:"block"`
+	Turns []spec.Turn      `json:"turns"`
 }
 
 func (a *app) archiveCommand() *cobra.Command {
@@ -47,7 +48,7 @@ the block that holds them is decompressed, and a damaged block fails alone.`,
 			if err != nil {
 				return err
 			}
-			ar := smg.NewArchive(doc, a.limits)
+			ar := format.NewArchive(doc, a.limits)
 			blocks := ar.Blocks()
 			if !byBlock && !byTurn {
 				if asJSON {
@@ -88,7 +89,7 @@ the block that holds them is decompressed, and a damaged block fails alone.`,
 }
 
 // blockIndex finds the block that s names by number (from 1) or id.
-func blockIndex(ar *smg.Archive, s string) (int, error) {
+func blockIndex(ar *format.Archive, s string) (int, error) {
 	if n, err := strconv.Atoi(s); err == nil {
 		if n < 1 || n > ar.Len() {
 			return 0, fmt.Errorf("archive block %d (the archive has %d): %w", n, ar.Len(), smg.ErrNotFound)
@@ -103,7 +104,7 @@ func blockIndex(ar *smg.Archive, s string) (int, error) {
 }
 
 // writeBlocks prints blocks as a table.
-func writeBlocks(w io.Writer, blocks []smg.BlockInfo) error {
+func writeBlocks(w io.Writer, blocks []format.BlockInfo) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "BLOCK\tID\tTURNS\tFROM\tTO\tCOUNT\tSIZE\tCOMPRESSED\tSUMMARY")
 	for _, b := range blocks {

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/spf13/cobra"
-
-	"github.com/smg-memory/smg/smg"
 )
 
 func (a *app) artifactsCommand() *cobra.Command {
@@ -28,7 +27,7 @@ artifact's content with 'smg artifact'.`,
 			if err != nil {
 				return err
 			}
-			arts := smg.Artifacts(doc)
+			arts := format.Artifacts(doc)
 			if asJSON {
 				return a.writeJSON(arts)
 			}
@@ -77,9 +76,9 @@ instead, with 3 lines of context.`,
 			}
 			var out string
 			if cmd.Flags().Changed("diff") {
-				out, err = smg.ArtifactDiff(doc, args[1], from, to)
+				out, err = format.ArtifactDiff(doc, args[1], from, to)
 			} else {
-				out, err = smg.ArtifactContent(doc, args[1], version)
+				out, err = format.ArtifactContent(doc, args[1], version)
 			}
 			if err != nil {
 				return err
@@ -109,7 +108,7 @@ func parseRange(s string) (a, b int, ok bool) {
 }
 
 // writeArtifacts prints artifacts as a table.
-func writeArtifacts(w io.Writer, arts []smg.ArtifactInfo) error {
+func writeArtifacts(w io.Writer, arts []format.ArtifactInfo) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTYPE\tLANGUAGE\tFILE\tVERSIONS\tSIZE\tSTORED\tTURNS")
 	for _, x := range arts {

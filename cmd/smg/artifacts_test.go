@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/spec"
 )
@@ -19,7 +20,7 @@ func checkoutFile(t testing.TB) (string, *spec.Document) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "shop.smg")
 	ingest(t, nil, filepath.Join(conversationsDir, "checkout.json"), "-o", out)
-	doc, err := smg.ReadFile(out, nil)
+	doc, err := format.ReadFile(out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestArtifactsCommand(t *testing.T) {
 	}
 
 	r = run(t, nil, "artifacts", "--json", name)
-	var arts []smg.ArtifactInfo
+	var arts []format.ArtifactInfo
 	if err := json.Unmarshal([]byte(r.stdout), &arts); err != nil || len(arts) != len(doc.ArtifactVault.Artifacts) {
 		t.Fatalf("artifacts --json: %v\n%s", err, r.stdout)
 	}
@@ -51,7 +52,7 @@ func TestArtifactsCommand(t *testing.T) {
 	// Every version, byte for byte, and the latest without --version.
 	for _, art := range arts {
 		for v := 1; v <= art.Versions; v++ {
-			want, err := smg.ArtifactContent(doc, art.ID, v)
+			want, err := format.ArtifactContent(doc, art.ID, v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +69,7 @@ func TestArtifactsCommand(t *testing.T) {
 	}
 
 	r = run(t, nil, "artifact", name, "art-checkout-webhook-go", "--diff", "1..2")
-	want, _ := smg.ArtifactDiff(doc, "art-checkout-webhook-go", 1, 2)
+	want, _ := format.ArtifactDiff(doc, "art-checkout-webhook-go", 1, 2)
 	if r.status != exitOK || r.stdout != want ||
 		!strings.HasPrefix(r.stdout, "--- art-checkout-webhook-go@v1\n+++ art-checkout-webhook-go@v2\n@@ -1,") ||
 		!strings.Contains(r.stdout, "\n-\t\"encoding/json\"\n") || !strings.Contains(r.stdout, "\n+\t\"io\"\n") {
@@ -112,7 +113,7 @@ func TestArchiveCommand(t *testing.T) {
 		t.Errorf("archive: status %d, stderr %q:\n%s", r.status, r.stderr, r.stdout)
 	}
 	r = run(t, nil, "archive", "--json", name)
-	var blocks []smg.BlockInfo
+	var blocks []format.BlockInfo
 	if err := json.Unmarshal([]byte(r.stdout), &blocks); err != nil || len(blocks) != 1 || blocks[0].ID != "block-0001" || blocks[0].CompressedSize == 0 {
 		t.Errorf("archive --json: %v, %+v", err, blocks)
 	}

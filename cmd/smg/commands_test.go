@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -111,7 +112,7 @@ func TestEncryptDecrypt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !smg.IsEncrypted(enc) {
+	if !format.IsEncrypted(enc) {
 		t.Fatalf("encrypt left a file that is not encrypted:\n%.200q", enc)
 	}
 	unchanged := readOnly(t, name)
@@ -192,7 +193,7 @@ func TestEncryptPrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !smg.IsEncrypted(b) || !strings.Contains(string(b), smg.DefaultPBKDF2.Function) {
+	if !format.IsEncrypted(b) || !strings.Contains(string(b), format.DefaultPBKDF2.Function) {
 		t.Errorf("encrypt --kdf pbkdf2 wrote:\n%.300s", b)
 	}
 }
@@ -240,7 +241,7 @@ func TestMissingFile(t *testing.T) {
 // TestValidateOutput checks the text and JSON reports of validate.
 func TestValidateOutput(t *testing.T) {
 	good, _ := example(t, "small.smg")
-	doc, err := smg.ReadFile(good, nil)
+	doc, err := format.ReadFile(good, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,10 +276,10 @@ func TestValidateOutput(t *testing.T) {
 		t.Errorf("--json: status %d, want %d", r.status, exitInvalid)
 	}
 	type report struct {
-		File     string        `json:"file"`
-		Valid    bool          `json:"valid"`
-		Problems []smg.Problem `json:"problems"`
-		Error    string        `json:"error"`
+		File     string           `json:"file"`
+		Valid    bool             `json:"valid"`
+		Problems []format.Problem `json:"problems"`
+		Error    string           `json:"error"`
 	}
 	var reports []report
 	for line := range strings.SplitSeq(strings.TrimSuffix(r.stdout, "\n"), "\n") {
@@ -303,11 +304,11 @@ func TestCatCompact(t *testing.T) {
 	if r.status != exitOK {
 		t.Fatalf("status %d: %s", r.status, r.stderr)
 	}
-	doc, err := smg.ReadFile(name, nil)
+	doc, err := format.ReadFile(name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := smg.ContentHash(doc)
+	want, err := format.ContentHash(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,10 +334,10 @@ func TestExitStatus(t *testing.T) {
 		{wrap(smg.ErrPasswordRequired), exitPassword, true},
 		{wrap(smg.ErrWrongPassword), exitPassword, true},
 		{&validateFailure{failed: 1, total: 2, first: wrap(smg.ErrWrongPassword)}, exitPassword, true},
-		{&validateFailure{failed: 1, total: 1, first: &smg.ValidationError{}}, exitInvalid, false},
+		{&validateFailure{failed: 1, total: 1, first: &format.ValidationError{}}, exitInvalid, false},
 		{wrap(smg.ErrUnsupportedVersion), exitInvalid, true},
-		{wrap(&smg.DecodeError{Err: smg.ErrTruncated}), exitInvalid, false},
-		{wrap(&smg.LimitError{Limit: "MaxEdges"}), exitInvalid, false},
+		{wrap(&format.DecodeError{Err: smg.ErrTruncated}), exitInvalid, false},
+		{wrap(&format.LimitError{Limit: "MaxEdges"}), exitInvalid, false},
 		{wrap(smg.ErrNotSMG), exitInvalid, true},
 	}
 	for _, e := range invalidInput {

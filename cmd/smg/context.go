@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -58,7 +58,7 @@ func (a *app) contextCommand() *cobra.Command {
 		Long:  contextLong,
 		Args:  fileAndText("QUESTION", "a question, like 'why did we choose Stripe Elements?'"),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			tok, err := restore.NewTokenizer(tokenizer)
+			tok, err := smg.NewTokenizer(tokenizer)
 			if err != nil || tokenizer == "" {
 				return usageErrorf("--tokenizer: want cl100k, o200k or estimate, not %q", tokenizer)
 			}
@@ -106,12 +106,12 @@ func (a *app) contextCommand() *cobra.Command {
 			return errors.Join(append(damaged, err)...)
 		}),
 	}
-	cmd.Flags().IntVar(&budget, "budget", restore.DefaultBudget, "the most tokens the context may take")
+	cmd.Flags().IntVar(&budget, "budget", smg.DefaultBudget, "the most tokens the context may take")
 	ranged(cmd, "budget", 1, unbounded)
-	cmd.Flags().StringVar(&tokenizer, "tokenizer", restore.CL100K, "what counts tokens: cl100k, o200k or estimate")
+	cmd.Flags().StringVar(&tokenizer, "tokenizer", smg.CL100K, "what counts tokens: cl100k, o200k or estimate")
 	cmd.Flags().StringSliceVar(&with, "with", nil, "compose with the memory of this file too (repeatable)")
 	cmd.Flags().StringSliceVar(&scopes, "scope", nil, "only the facts of this scope, or within it (repeatable)")
-	cmd.Flags().IntVar(&factBudget, "fact-budget", restore.DefaultFactBudget, "the most tokens facts may take")
+	cmd.Flags().IntVar(&factBudget, "fact-budget", smg.DefaultFactBudget, "the most tokens facts may take")
 	ranged(cmd, "fact-budget", 1, unbounded)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the context and its provenance as JSON")
 	cmd.Flags().StringVar(&as, "as", "", "compose FILE's memory with this collaborator's private part (see 'smg collaborators')")
@@ -145,7 +145,7 @@ func fileAndText(what, example string) cobra.PositionalArgs {
 func (a *app) openIndexed(ctx context.Context, name string, noCache bool, emb smg.Embedder) (m *smg.Memory, damaged, err error) {
 	opts := &smg.OpenOptions{Decode: *a.decodeOptions(name), Embedder: emb}
 	if !noCache {
-		opts.IndexCache = smg.IndexCacheDir(name)
+		opts.IndexCache = format.IndexCacheDir(name)
 	}
 	if m, err = smg.Open(name, opts); err != nil {
 		return nil, nil, err
@@ -154,7 +154,7 @@ func (a *app) openIndexed(ctx context.Context, name string, noCache bool, emb sm
 	case errors.Is(err, smg.ErrIndexCache):
 		// The index is complete; only the next run will index again.
 		fmt.Fprintf(a.stderr, "smg: warning: %v (the index is not cached; --no-index-cache does without)\n", err)
-	case errors.As(err, new(*smg.BlockError)):
+	case errors.As(err, new(*format.BlockError)):
 		return m, fmt.Errorf("%s: %w", name, err), nil
 	case err != nil:
 		m.Close()

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 )
 
 // The questions of the tests about the checkout conversation, and what
@@ -37,7 +37,7 @@ func contextJSON(t testing.TB, env map[string]string, args ...string) *smg.Conte
 	if len(res.Items) == 0 || res.Text == "" || res.Partial {
 		t.Errorf("context --json %q: %d items, partial %v, text %q", args, len(res.Items), res.Partial, res.Text)
 	}
-	tok, err := restore.NewTokenizer(res.Tokenizer)
+	tok, err := smg.NewTokenizer(res.Tokenizer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestContextCommand(t *testing.T) {
 
 	// --json: the same context, with its items.
 	res := contextJSON(t, nil, name, elementsQuestion)
-	if res.Budget != 1000 || res.Tokenizer != restore.CL100K || !strings.HasPrefix(r.stdout, res.Text) {
+	if res.Budget != 1000 || res.Tokenizer != smg.CL100K || !strings.HasPrefix(r.stdout, res.Text) {
 		t.Errorf("--json: budget %d, tokenizer %s, or another text than without it", res.Budget, res.Tokenizer)
 	}
 	if m != nil && m[1] != strconv.Itoa(res.Tokens) {
@@ -126,7 +126,7 @@ func TestContextCommand(t *testing.T) {
 // leave none.
 func TestContextIndexCache(t *testing.T) {
 	name, _ := checkoutFile(t)
-	dir, cache := filepath.Dir(name), smg.IndexCacheDir(name)
+	dir, cache := filepath.Dir(name), format.IndexCacheDir(name)
 	first := run(t, nil, "context", name, elementsQuestion)
 	if first.status != exitOK || first.stderr != "" {
 		t.Fatalf("context: status %d: %s", first.status, first.stderr)
@@ -182,12 +182,12 @@ func TestContextEncrypted(t *testing.T) {
 	env := withPassword(password)
 	// A cheap key derivation: the file is read seven times, slowly under
 	// the race detector.
-	doc, err := smg.ReadFile(name, nil)
+	doc, err := format.ReadFile(name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cheap := smg.KDF{Function: smg.DefaultPBKDF2.Function, Iterations: 1000}
-	if err := smg.WriteFile(name, doc, &smg.EncodeOptions{Password: []byte(password), KDF: cheap, InsecureKDF: true}); err != nil {
+	cheap := smg.KDF{Function: format.DefaultPBKDF2.Function, Iterations: 1000}
+	if err := format.WriteFile(name, doc, &smg.EncodeOptions{Password: []byte(password), KDF: cheap, InsecureKDF: true}); err != nil {
 		t.Fatal(err)
 	}
 	unchanged := readOnly(t, name)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -27,7 +28,7 @@ canonical form, without a final newline: its SHA-256 is the content hash.`,
 			if err != nil {
 				return err
 			}
-			b, err := smg.Marshal(doc, &smg.EncodeOptions{Plain: true, Indent: !compact})
+			b, err := format.Marshal(doc, &smg.EncodeOptions{Plain: true, Indent: !compact})
 			if err != nil {
 				return err
 			}
@@ -40,7 +41,7 @@ canonical form, without a final newline: its SHA-256 is the content hash.`,
 }
 
 func (a *app) exportCommand() *cobra.Command {
-	var format, out string
+	var kind, out string
 	var minImportance float64
 	var types []string
 	var maxContent int
@@ -68,17 +69,17 @@ The same memory always exports to the same bytes. --min-importance and
 thousands. It works offline: the JSON-LD context is embedded in smg.`,
 		Args: exactFiles(1),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			f := smg.ExportFormat(format)
-			if !slices.Contains(smg.ExportFormats, f) {
-				return usageErrorf("--format must be one of %s, not %q", strings.Join(exportFormatNames(), ", "), format)
+			f := format.ExportFormat(kind)
+			if !slices.Contains(format.ExportFormats, f) {
+				return usageErrorf("--format must be one of %s, not %q", strings.Join(exportFormatNames(), ", "), kind)
 			}
 			if !f.Selects() && (cmd.Flags().Changed("min-importance") || cmd.Flags().Changed("types")) {
-				return usageErrorf("--min-importance and --types select nodes for markdown, dot and cytoscape, not %s, which is the whole document", format)
+				return usageErrorf("--min-importance and --types select nodes for markdown, dot and cytoscape, not %s, which is the whole document", kind)
 			}
-			if f != smg.ExportMarkdown && cmd.Flags().Changed("max-content") {
+			if f != format.ExportMarkdown && cmd.Flags().Changed("max-content") {
 				return usageErrorf("--max-content is for --format markdown")
 			}
-			opts := &smg.ExportOptions{MinImportance: minImportance, ContentLimit: maxContent}
+			opts := &format.ExportOptions{MinImportance: minImportance, ContentLimit: maxContent}
 			if maxContent <= 0 {
 				opts.ContentLimit = -1
 			}
@@ -91,28 +92,28 @@ thousands. It works offline: the JSON-LD context is embedded in smg.`,
 			// An encrypted memory asks for its password: its export is
 			// then for its owner's eyes only.
 			var password []byte
-			doc, err := smg.ReadFile(args[0], a.keepingPassword(args[0], &password))
+			doc, err := format.ReadFile(args[0], a.keepingPassword(args[0], &password))
 			if err != nil {
 				return err
 			}
-			b, err := smg.Export(doc, f, opts)
-			if errors.Is(err, smg.ErrBadExport) {
+			b, err := format.Export(doc, f, opts)
+			if errors.Is(err, format.ErrBadExport) {
 				return usageErrorf("%v", err)
 			} else if err != nil {
 				return inFile(args[0], err)
 			}
 			if out != "" {
-				return smg.WriteBytes(out, b, password != nil)
+				return format.WriteBytes(out, b, password != nil)
 			}
 			_, err = a.stdout.Write(b)
 			return err
 		}),
 	}
-	cmd.Flags().StringVar(&format, "format", "", "jsonld, nquads, markdown, dot or cytoscape")
+	cmd.Flags().StringVar(&kind, "format", "", "jsonld, nquads, markdown, dot or cytoscape")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to this file instead of stdout")
 	cmd.Flags().Float64Var(&minImportance, "min-importance", 0, "leave out the nodes less important than this (0 to 1)")
 	cmd.Flags().StringSliceVar(&types, "types", nil, "keep the nodes of these types only: concept, decision, problem, solution, fact, artifact")
-	cmd.Flags().IntVar(&maxContent, "max-content", smg.DefaultContentLimit, "markdown: show an artifact's latest version when it is at most this many bytes (0: never)")
+	cmd.Flags().IntVar(&maxContent, "max-content", format.DefaultContentLimit, "markdown: show an artifact's latest version when it is at most this many bytes (0: never)")
 	ranged(cmd, "min-importance", 0, 1)
 	ranged(cmd, "max-content", 0, unbounded)
 	_ = cmd.MarkFlagRequired("format")
@@ -121,8 +122,8 @@ thousands. It works offline: the JSON-LD context is embedded in smg.`,
 
 // exportFormatNames are the values of export's --format.
 func exportFormatNames() []string {
-	names := make([]string, len(smg.ExportFormats))
-	for i, f := range smg.ExportFormats {
+	names := make([]string, len(format.ExportFormats))
+	for i, f := range format.ExportFormats {
 		names[i] = string(f)
 	}
 	return names
@@ -131,13 +132,13 @@ func exportFormatNames() []string {
 // decodeFile reads and decodes the named file, getting its password when
 // it is encrypted.
 func (a *app) decodeFile(name string) (*spec.Document, error) {
-	return smg.ReadFile(name, a.decodeOptions(name))
+	return format.ReadFile(name, a.decodeOptions(name))
 }
 
 // kdfs are the values of encrypt's --kdf.
 var kdfs = map[string]smg.KDF{
-	"argon2id": smg.DefaultArgon2id,
-	"pbkdf2":   smg.DefaultPBKDF2,
+	"argon2id": format.DefaultArgon2id,
+	"pbkdf2":   format.DefaultPBKDF2,
 }
 
 func (a *app) encryptCommand() *cobra.Command {
@@ -161,8 +162,8 @@ The password comes from SMG_PASSWORD or is asked for twice on the terminal.`,
 			dst := cmp.Or(out, src)
 			// Check the file before asking for a password that would not
 			// be used: an encrypted one needs a password to be read.
-			if _, err := smg.InspectFile(src, &smg.DecodeOptions{Limits: a.limits}); errors.Is(err, smg.ErrPasswordRequired) {
-				return fmt.Errorf("encrypting %s: %w", src, smg.ErrAlreadyEncrypted)
+			if _, err := format.InspectFile(src, &smg.DecodeOptions{Limits: a.limits}); errors.Is(err, smg.ErrPasswordRequired) {
+				return fmt.Errorf("encrypting %s: %w", src, format.ErrAlreadyEncrypted)
 			} else if err != nil {
 				return err
 			}
@@ -171,7 +172,7 @@ The password comes from SMG_PASSWORD or is asked for twice on the terminal.`,
 				return err
 			}
 			return a.locked(cmd, dst, func() error {
-				return smg.EncryptFile(src, dst, &smg.EncodeOptions{Password: password, KDF: k})
+				return format.EncryptFile(src, dst, &smg.EncodeOptions{Password: password, KDF: k})
 			})
 		}),
 	}
@@ -194,7 +195,7 @@ The password comes from SMG_PASSWORD or is asked for on the terminal.`,
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			src, dst := args[0], cmp.Or(out, args[0])
 			return a.locked(cmd, dst, func() error {
-				return smg.DecryptFile(src, dst, a.decodeOptions(src))
+				return format.DecryptFile(src, dst, a.decodeOptions(src))
 			})
 		}),
 	}

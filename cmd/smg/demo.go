@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/testdata/conversations"
 )
@@ -76,7 +76,7 @@ them. FILE must not exist.`,
 			}
 			fmt.Fprintf(a.stdout, "Built a memory from checkout.json, a coding conversation of %d turns about a shop's Stripe checkout,\nand saved it to %s:\n\n", n, out)
 
-			info, err := smg.InspectFile(out, a.decodeOptions(out))
+			info, err := format.InspectFile(out, a.decodeOptions(out))
 			if err != nil {
 				return err
 			}
@@ -92,7 +92,7 @@ them. FILE must not exist.`,
 				return err
 			}
 			defer saved.Close()
-			tok, err := restore.NewTokenizer(restore.CL100K)
+			tok, err := smg.NewTokenizer(smg.CL100K)
 			if err != nil {
 				return err
 			}

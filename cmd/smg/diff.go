@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
-
-	"github.com/smg-memory/smg/smg"
 )
 
 func (a *app) diffCommand() *cobra.Command {
@@ -33,20 +32,20 @@ password too: it holds B's new content.`,
 		Args: exactFiles(2),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			var pwA, pwB []byte
-			docA, err := smg.ReadFile(args[0], a.keepingPassword(args[0], &pwA))
+			docA, err := format.ReadFile(args[0], a.keepingPassword(args[0], &pwA))
 			if err != nil {
 				return err
 			}
-			docB, err := smg.ReadFile(args[1], a.keepingPassword(args[1], &pwB))
+			docB, err := format.ReadFile(args[1], a.keepingPassword(args[1], &pwB))
 			if err != nil {
 				return err
 			}
 			if out != "" {
-				d, err := smg.NewDelta(docA, docB)
+				d, err := format.NewDelta(docA, docB)
 				if err != nil {
 					return err
 				}
-				if err := smg.WriteDeltaFile(out, d, outputOptions(pwB, pwA)); err != nil {
+				if err := format.WriteDeltaFile(out, d, outputOptions(pwB, pwA)); err != nil {
 					return err
 				}
 				fi, err := os.Stat(out)
@@ -56,14 +55,14 @@ password too: it holds B's new content.`,
 				fmt.Fprintf(a.stdout, "%s: %d bytes, from %s to %s\n", out, fi.Size(), d.Base, d.Target)
 				return nil
 			}
-			c, err := smg.Diff(docA, docB, &smg.DiffOptions{Content: content})
+			c, err := format.Diff(docA, docB, &format.DiffOptions{Content: content})
 			if err != nil {
 				return err
 			}
 			if asJSON {
 				return a.writeJSON(c)
 			}
-			return c.WriteText(a.stdout, &smg.TextOptions{Color: a.colorOutput()})
+			return c.WriteText(a.stdout, &format.TextOptions{Color: a.colorOutput()})
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the changes as JSON")
@@ -89,19 +88,19 @@ not (encryption is fresh each time).`,
 			dst := cmp.Or(out, args[0])
 			return a.locked(cmd, dst, func() error {
 				var pwBase, pwDelta []byte
-				base, err := smg.ReadFile(args[0], a.keepingPassword(args[0], &pwBase))
+				base, err := format.ReadFile(args[0], a.keepingPassword(args[0], &pwBase))
 				if err != nil {
 					return err
 				}
-				d, err := smg.ReadDeltaFile(args[1], a.keepingPassword(args[1], &pwDelta))
+				d, err := format.ReadDeltaFile(args[1], a.keepingPassword(args[1], &pwDelta))
 				if err != nil {
 					return err
 				}
-				doc, err := smg.Patch(base, d)
+				doc, err := format.Patch(base, d)
 				if err != nil {
 					return fmt.Errorf("applying %s to %s: %w", args[1], args[0], err)
 				}
-				return smg.WriteFile(dst, doc, outputOptions(pwDelta, pwBase))
+				return format.WriteFile(dst, doc, outputOptions(pwDelta, pwBase))
 			})
 		}),
 	}

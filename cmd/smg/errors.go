@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
 )
 
@@ -58,21 +59,21 @@ var invalidInput = []error{
 	smg.ErrLimit,
 	smg.ErrInvalid,
 	smg.ErrTampered,
-	smg.ErrNotEncrypted,
-	smg.ErrAlreadyEncrypted,
+	format.ErrNotEncrypted,
+	format.ErrAlreadyEncrypted,
 	smg.ErrInvalidTurn,
 	smg.ErrInvalidFact,
 	smg.ErrNoNode,
 	smg.ErrArtifactNode,
 	importer.ErrUnknownFormat,
 	importer.ErrNoTurns,
-	smg.ErrConflict,
-	smg.ErrMergeBase,
-	smg.ErrInvalidID,
+	format.ErrConflict,
+	format.ErrMergeBase,
+	format.ErrInvalidID,
 	smg.ErrBadCollaborator,
 	smg.ErrPrivateMemory,
-	smg.ErrNotDelta,
-	smg.ErrWrongBase,
+	format.ErrNotDelta,
+	format.ErrWrongBase,
 }
 
 // exitStatus maps an error to the exit status of the process and, where
@@ -84,7 +85,7 @@ func exitStatus(err error) (status int, hint string) {
 	var ue *usageError
 	var pe *passwordError
 	var ee *embeddingError
-	var nf *smg.NotFoundError
+	var nf *format.NotFoundError
 	switch {
 	case errors.As(err, &ue):
 		return exitUsage, fmt.Sprintf("run '%s --help' for usage", cmp.Or(ue.command, "smg"))
@@ -120,11 +121,11 @@ func exitStatus(err error) (status int, hint string) {
 		return exitInvalid, "an artifact's node stays as long as its artifact does"
 	case errors.Is(err, smg.ErrNoNode):
 		return exitInvalid, "'smg facts FILE' lists the ids of facts, 'smg nodes FILE' those of all nodes"
-	case errors.Is(err, smg.ErrConflict):
+	case errors.Is(err, format.ErrConflict):
 		return exitInvalid, "choose whose state to take with --prefer ours or --prefer theirs"
-	case errors.Is(err, smg.ErrMergeBase):
+	case errors.Is(err, format.ErrMergeBase):
 		return exitInvalid, "merge BASE OURS THEIRS needs the memory both come from; 'smg merge OURS THEIRS' merges unrelated memories"
-	case errors.Is(err, smg.ErrWrongBase):
+	case errors.Is(err, format.ErrWrongBase):
 		return exitInvalid, "a differential file applies only to the exact file it was made from ('smg info' shows a file's content hash)"
 	case errors.As(err, new(*importer.Error)):
 		return exitInvalid, "without --strict, a malformed turn is skipped; a malformed file is not"

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -20,17 +21,17 @@ func TestExportReport(t *testing.T) {
 	for _, tt := range []struct {
 		format string
 		args   []string
-		opts   *smg.ExportOptions
+		opts   *format.ExportOptions
 		want   string
 	}{
 		{"markdown", nil, nil, "- **Why:** the designers want the payment form to match the rest of the site\n"},
-		{"markdown", []string{"--max-content", "0"}, &smg.ExportOptions{ContentLimit: -1}, "## Artifacts\n"},
-		{"markdown", []string{"--max-content", "100"}, &smg.ExportOptions{ContentLimit: 100}, "is over the 100 bytes this report shows"},
+		{"markdown", []string{"--max-content", "0"}, &format.ExportOptions{ContentLimit: -1}, "## Artifacts\n"},
+		{"markdown", []string{"--max-content", "100"}, &format.ExportOptions{ContentLimit: 100}, "is over the 100 bytes this report shows"},
 		{"dot", nil, nil, "strict digraph {\n"},
-		{"dot", []string{"--types", "decision,problem"}, &smg.ExportOptions{Types: []spec.NodeType{spec.NodeDecision, spec.NodeProblem}}, `label="solves"`},
-		{"cytoscape", []string{"--min-importance", "0.3"}, &smg.ExportOptions{MinImportance: 0.3}, `"relation": "supersedes"`},
+		{"dot", []string{"--types", "decision,problem"}, &format.ExportOptions{Types: []spec.NodeType{spec.NodeDecision, spec.NodeProblem}}, `label="solves"`},
+		{"cytoscape", []string{"--min-importance", "0.3"}, &format.ExportOptions{MinImportance: 0.3}, `"relation": "supersedes"`},
 	} {
-		want, err := smg.Export(doc, smg.ExportFormat(tt.format), tt.opts)
+		want, err := format.Export(doc, format.ExportFormat(tt.format), tt.opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +59,7 @@ func TestExportReport(t *testing.T) {
 	}
 	// The Cytoscape export above kept the important nodes only.
 	r := run(t, nil, "export", name, "--format", "cytoscape", "--types", "decision")
-	var g smg.CytoscapeGraph
+	var g format.CytoscapeGraph
 	if err := json.Unmarshal([]byte(r.stdout), &g); err != nil {
 		t.Fatal(err)
 	}
@@ -78,8 +79,8 @@ func TestExportReport(t *testing.T) {
 func TestExportEncrypted(t *testing.T) {
 	name, doc := checkoutFile(t)
 	const password = "correct horse"
-	cheap := smg.KDF{Function: smg.DefaultPBKDF2.Function, Iterations: 1000}
-	if err := smg.WriteFile(name, doc, &smg.EncodeOptions{Password: []byte(password), KDF: cheap, InsecureKDF: true}); err != nil {
+	cheap := smg.KDF{Function: format.DefaultPBKDF2.Function, Iterations: 1000}
+	if err := format.WriteFile(name, doc, &smg.EncodeOptions{Password: []byte(password), KDF: cheap, InsecureKDF: true}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()

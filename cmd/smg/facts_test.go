@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -76,7 +76,7 @@ func TestFactCommands(t *testing.T) {
 	if after := ok("facts", name, "--json"); after != before {
 		t.Error("a failed command changed the memory")
 	}
-	if _, err := smg.ReadFile(name, nil); err != nil {
+	if _, err := format.ReadFile(name, nil); err != nil {
 		t.Fatal(err)
 	}
 }

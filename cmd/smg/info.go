@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -28,7 +29,7 @@ on its own. --json prints the same as JSON.`,
 		Args: exactFiles(1),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			name := args[0]
-			info, err := smg.InspectFile(name, a.decodeOptions(name))
+			info, err := format.InspectFile(name, a.decodeOptions(name))
 			if err != nil {
 				return err
 			}
@@ -43,7 +44,7 @@ on its own. --json prints the same as JSON.`,
 }
 
 // writeInfo prints an Info as aligned text.
-func writeInfo(w io.Writer, info *smg.Info) error {
+func writeInfo(w io.Writer, info *format.Info) error {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	row := func(label, format string, args ...any) {
@@ -125,7 +126,7 @@ func writeInfo(w io.Writer, info *smg.Info) error {
 }
 
 // writeSections prints the size table of the sections.
-func writeSections(buf *bytes.Buffer, sections []smg.SectionSize) {
+func writeSections(buf *bytes.Buffer, sections []format.SectionSize) {
 	var totalJSON, totalComp int64
 	for _, s := range sections {
 		totalJSON += s.JSON
@@ -154,7 +155,7 @@ func writeSections(buf *bytes.Buffer, sections []smg.SectionSize) {
 	}
 }
 
-func formText(f smg.FormInfo) string {
+func formText(f format.FormInfo) string {
 	var parts []string
 	if f.Encrypted {
 		s := "encrypted (AES-256-GCM)"

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -108,7 +108,7 @@ func TestIngestCheckout(t *testing.T) {
 		}
 	}
 
-	var v smg.NodeView
+	var v format.NodeView
 	r = run(t, nil, "show", "--json", out, p401.ID)
 	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || v.Node.ID != p401.ID || len(v.Turns) != 1 {
 		t.Errorf("show --json: %v, %+v", err, v)
@@ -151,7 +151,7 @@ func TestIngestAppend(t *testing.T) {
 	if !strings.Contains(r.stdout, "42 turns (22 new)") {
 		t.Errorf("stdout %q", r.stdout)
 	}
-	if _, err := smg.ReadFile(out, nil); err == nil {
+	if _, err := format.ReadFile(out, nil); err == nil {
 		t.Error("appending decrypted the memory")
 	}
 	validate(t, env, out)
@@ -254,7 +254,7 @@ func TestIngestSplit(t *testing.T) {
 func archivedTurns(t testing.TB, name string) []spec.Turn {
 	t.Helper()
 	r := run(t, nil, "archive", "--json", name)
-	var blocks []smg.BlockInfo
+	var blocks []format.BlockInfo
 	if err := json.Unmarshal([]byte(r.stdout), &blocks); err != nil || r.status != exitOK {
 		t.Fatalf("archive --json: status %d, %v\n%s", r.status, err, r.stderr)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 )
 
 // lockOptions are the options of the lock every write of a memory file
@@ -27,7 +28,7 @@ func (a *app) lockOptions() *smg.LockOptions {
 // locked runs fn holding the lock of the named memory file, which fn
 // reads and writes with the library's functions that take no lock.
 func (a *app) locked(cmd *cobra.Command, name string, fn func() error) error {
-	unlock, err := smg.LockFile(cmdContext(cmd), name, a.lockOptions())
+	unlock, err := format.LockFile(cmdContext(cmd), name, a.lockOptions())
 	if err != nil {
 		return err
 	}

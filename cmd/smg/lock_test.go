@@ -12,6 +12,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -75,7 +76,7 @@ func TestWritesUnderTheLock(t *testing.T) {
 			if r := <-done; r.status != exitOK {
 				t.Fatalf("%s: status %d\n%s", tc.name, r.status, r.stderr)
 			}
-			doc, err := smg.ReadFile(name, nil)
+			doc, err := format.ReadFile(name, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/provider"
 	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/smg/tools"
@@ -339,10 +340,10 @@ func TestMCPEncrypted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !smg.IsEncrypted(raw) {
+	if !format.IsEncrypted(raw) {
 		t.Fatal("the server wrote the memory decrypted")
 	}
-	doc, err := smg.ReadFile(me, &smg.DecodeOptions{Password: []byte("s3cret")})
+	doc, err := format.ReadFile(me, &smg.DecodeOptions{Password: []byte("s3cret")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -16,7 +17,7 @@ import (
 // the password that opened it: nil for a file that is not encrypted.
 func (a *app) readKeepingPassword(name string) (*spec.Document, []byte, error) {
 	var password []byte
-	doc, err := smg.ReadFile(name, a.keepingPassword(name, &password))
+	doc, err := format.ReadFile(name, a.keepingPassword(name, &password))
 	return doc, password, err
 }
 
@@ -51,11 +52,11 @@ An encrypted FILE gives an OUT encrypted with the same password.`,
 			if err != nil {
 				return err
 			}
-			fork, err := smg.Fork(doc, smg.ForkOptions{ID: id, Name: name})
+			fork, err := format.Fork(doc, format.ForkOptions{ID: id, Name: name})
 			if err != nil {
 				return inFile(args[0], err)
 			}
-			if err := a.locked(cmd, out, func() error { return smg.WriteFile(out, fork, outputOptions(password)) }); err != nil {
+			if err := a.locked(cmd, out, func() error { return format.WriteFile(out, fork, outputOptions(password)) }); err != nil {
 				return err
 			}
 			p := fork.Metadata.Lineage.Parents[0]
@@ -107,8 +108,8 @@ printed as a report, or as JSON with --json.`,
 			if out == "" {
 				return usageErrorf("missing -o OUT: the file to write the merge to")
 			}
-			side := smg.Side(prefer)
-			if side != "" && side != smg.Ours && side != smg.Theirs {
+			side := format.Side(prefer)
+			if side != "" && side != format.Ours && side != format.Theirs {
 				return usageErrorf("--prefer must be ours or theirs, not %q", prefer)
 			}
 			docs := make([]*spec.Document, len(args))
@@ -123,8 +124,8 @@ printed as a report, or as JSON with --json.`,
 			if len(docs) == 3 {
 				base, docs, passwords = docs[0], docs[1:], append(passwords[1:], passwords[0])
 			}
-			merged, rep, err := smg.Merge(base, docs[0], docs[1], smg.MergeOptions{Prefer: side})
-			if ce, ok := errors.AsType[*smg.ConflictError](err); ok {
+			merged, rep, err := format.Merge(base, docs[0], docs[1], format.MergeOptions{Prefer: side})
+			if ce, ok := errors.AsType[*format.ConflictError](err); ok {
 				// Every conflict, not only those the error's message names.
 				if asJSON {
 					_ = a.writeJSON(rep)
@@ -137,7 +138,7 @@ printed as a report, or as JSON with --json.`,
 			if err != nil {
 				return err
 			}
-			if err := a.locked(cmd, out, func() error { return smg.WriteFile(out, merged, outputOptions(passwords...)) }); err != nil {
+			if err := a.locked(cmd, out, func() error { return format.WriteFile(out, merged, outputOptions(passwords...)) }); err != nil {
 				return err
 			}
 			if asJSON {
@@ -156,7 +157,7 @@ printed as a report, or as JSON with --json.`,
 // writeMergeReport prints a merge's report for people: the turns, counts
 // of each side's changes, then every resolution, conflict, unification
 // and renaming.
-func writeMergeReport(w io.Writer, out string, rep *smg.MergeReport) {
+func writeMergeReport(w io.Writer, out string, rep *format.MergeReport) {
 	fmt.Fprintf(w, "merged into %s: %d turns of ours", out, rep.OursTurns)
 	switch {
 	case rep.Unrelated:
@@ -169,7 +170,7 @@ func writeMergeReport(w io.Writer, out string, rep *smg.MergeReport) {
 		fmt.Fprintf(w, ", their turns %d–%d now %d–%d", first, rep.BaseTurns+rep.TheirsTurns, first+rep.Shift, rep.BaseTurns+rep.TheirsTurns+rep.Shift)
 	}
 	fmt.Fprintln(w)
-	for _, side := range []smg.Side{smg.Ours, smg.Theirs} {
+	for _, side := range []format.Side{format.Ours, format.Theirs} {
 		count := map[string]int{}
 		for _, c := range rep.Changes {
 			if c.Side == side {
@@ -182,7 +183,7 @@ func writeMergeReport(w io.Writer, out string, rep *smg.MergeReport) {
 		}
 		var parts []string
 		for _, what := range []string{"node", "edge"} {
-			for _, op := range []string{smg.MergeAdded, smg.MergeRemoved, smg.MergeChanged} {
+			for _, op := range []string{format.MergeAdded, format.MergeRemoved, format.MergeChanged} {
 				if n := count[what+" "+op]; n > 0 {
 					parts = append(parts, fmt.Sprintf("%d %s %s", n, plural(n, what, what+"s"), op))
 				}

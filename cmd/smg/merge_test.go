@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 )
 
 // TestForkMerge forks a memory, grows both sides apart through the
@@ -66,9 +66,9 @@ func TestForkMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var rep smg.MergeReport
+	var rep format.MergeReport
 	if err := json.Unmarshal([]byte(ok("merge", base, ours, theirs, "-o", out, "--prefer", "ours", "--json")), &rep); err != nil ||
-		rep.TheirsTurns != 22 || len(rep.Conflicts) != 1 || rep.Conflicts[0].Chosen != smg.Ours {
+		rep.TheirsTurns != 22 || len(rep.Conflicts) != 1 || rep.Conflicts[0].Chosen != format.Ours {
 		t.Errorf("--json: %v %+v", err, rep)
 	}
 	if again, _ := os.ReadFile(out); !bytes.Equal(first, again) {
@@ -125,7 +125,7 @@ func TestForkMergeEncrypted(t *testing.T) {
 		}
 	}
 	for _, name := range []string{fork, out} {
-		if _, err := smg.ReadFile(name, nil); err == nil || !strings.Contains(err.Error(), "encrypted") {
+		if _, err := format.ReadFile(name, nil); err == nil || !strings.Contains(err.Error(), "encrypted") {
 			t.Errorf("%s opens without a password: %v", name, err)
 		}
 		validate(t, env, name)

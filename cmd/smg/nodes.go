@@ -13,7 +13,7 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/spf13/cobra"
 
-	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -36,8 +36,8 @@ or artifact.`,
 			if err != nil {
 				return err
 			}
-			nodes, err := smg.Nodes(doc, smg.NodeQuery{Type: spec.NodeType(typ), Sort: sort, Limit: limit})
-			if errors.Is(err, smg.ErrBadQuery) {
+			nodes, err := format.Nodes(doc, format.NodeQuery{Type: spec.NodeType(typ), Sort: sort, Limit: limit})
+			if errors.Is(err, format.ErrBadQuery) {
 				return usageErrorf("%v", err)
 			} else if err != nil {
 				return err
@@ -76,7 +76,7 @@ blocks that hold them).`,
 			if err != nil {
 				return err
 			}
-			v, err := smg.ShowNode(doc, args[1], a.limits)
+			v, err := format.ShowNode(doc, args[1], a.limits)
 			if err != nil {
 				return err
 			}
@@ -149,7 +149,7 @@ func detail(n spec.Node) string {
 }
 
 // writeNodeView prints a node, its edges and its turns.
-func writeNodeView(w io.Writer, v *smg.NodeView) error {
+func writeNodeView(w io.Writer, v *format.NodeView) error {
 	n := v.Node
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	row := func(label, value string) {

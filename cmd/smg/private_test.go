@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 )
 
 func TestPrivateCommands(t *testing.T) {
@@ -51,11 +52,11 @@ func TestPrivateCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := smg.Unmarshal(raw, nil)
+	doc, err := format.Unmarshal(raw, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := smg.Marshal(doc, &smg.EncodeOptions{Plain: true})
+	plain, err := format.Marshal(doc, &smg.EncodeOptions{Plain: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestPrivateCommands(t *testing.T) {
 	if out := succeed(t, nil, "collaborators", "remove", name, "alice", "--force"); out != "removed collaborator alice (Alice)\n  and destroyed their sealed private part\n" {
 		t.Errorf("collaborators remove --force: %q", out)
 	}
-	if doc, err := smg.ReadFile(name, nil); err != nil || len(doc.PrivateContexts) != 1 || doc.PrivateContexts[0].Owner != "bob" {
+	if doc, err := format.ReadFile(name, nil); err != nil || len(doc.PrivateContexts) != 1 || doc.PrivateContexts[0].Owner != "bob" {
 		t.Errorf("after removing alice, the private parts: %v %+v", err, doc)
 	}
 	if out := succeed(t, nil, "collaborators", name); strings.Contains(out, "alice") || !strings.Contains(out, "bob") {

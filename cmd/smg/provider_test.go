@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/provider"
 	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/smg/tools"
@@ -71,7 +72,7 @@ const (
 // vectorIndex reads the vector index of the memory in the named file.
 func vectorIndex(t testing.TB, name, password string) (*spec.VectorIndex, *spec.Document) {
 	t.Helper()
-	doc, err := smg.ReadFile(name, &smg.DecodeOptions{Password: []byte(password)})
+	doc, err := format.ReadFile(name, &smg.DecodeOptions{Password: []byte(password)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func TestEmbedCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !smg.IsEncrypted(b) {
+	if !format.IsEncrypted(b) {
 		t.Fatalf("embed wrote an encrypted memory in the clear")
 	}
 	if vi, _ := vectorIndex(t, out, password); vi == nil || len(vi.Embeddings) != carEmbedded {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/smg-memory/smg/restore"
+	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -55,8 +55,8 @@ func (a *app) queryCommand() *cobra.Command {
 			return usageErrorf("want FILE and QUERY, got %d arguments (quote the query)", len(args))
 		},
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			q, err := restore.ParseQuery(args[1])
-			if qe, ok := errors.AsType[*restore.QueryError](err); ok {
+			q, err := smg.ParseQuery(args[1])
+			if qe, ok := errors.AsType[*smg.QueryError](err); ok {
 				excerpt := "  " + strings.ReplaceAll(qe.Excerpt(), "\n", "\n  ")
 				return &usageError{err: fmt.Errorf("query: %w\n%s", qe, excerpt)}
 			} else if err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 )
 
 // chatServer is an OpenAI-compatible chat server that summarizes any text
@@ -93,7 +94,7 @@ func TestSummarizeCommand(t *testing.T) {
 		}
 	}
 	validate(t, nil, name)
-	var blocks []smg.BlockInfo
+	var blocks []format.BlockInfo
 	if err := json.Unmarshal([]byte(succeed(t, nil, "archive", name, "--json")), &blocks); err != nil {
 		t.Fatal(err)
 	}

@@ -6,16 +6,15 @@ import (
 	"io"
 
 	"github.com/go-json-experiment/json"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/spf13/cobra"
-
-	"github.com/smg-memory/smg/smg"
 )
 
 // validateResult is one file's outcome; --json prints it.
 type validateResult struct {
-	File     string        `json:"file"`
-	Valid    bool          `json:"valid"`
-	Problems []smg.Problem `json:"problems"`
+	File     string           `json:"file"`
+	Valid    bool             `json:"valid"`
+	Problems []format.Problem `json:"problems"`
 	// Error is why the file could not be read or decoded.
 	Error string `json:"error,omitempty"`
 
@@ -57,7 +56,7 @@ The exit status is that of the first file that fails.`,
 			return nil
 		},
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			opts := &smg.ValidateOptions{SkipJSONLD: skipJSONLD, Limits: a.limits}
+			opts := &format.ValidateOptions{SkipJSONLD: skipJSONLD, Limits: a.limits}
 			fail := &validateFailure{total: len(args)}
 			for _, name := range args {
 				r := a.validateFile(name, opts)
@@ -88,12 +87,12 @@ The exit status is that of the first file that fails.`,
 	return cmd
 }
 
-func (a *app) validateFile(name string, opts *smg.ValidateOptions) *validateResult {
-	r := &validateResult{File: name, Problems: []smg.Problem{}}
+func (a *app) validateFile(name string, opts *format.ValidateOptions) *validateResult {
+	r := &validateResult{File: name, Problems: []format.Problem{}}
 	o := *opts
 	o.PasswordFunc = a.passwordFunc(name)
-	_, r.err = smg.ValidateFile(name, &o)
-	if ve, ok := errors.AsType[*smg.ValidationError](r.err); ok {
+	_, r.err = format.ValidateFile(name, &o)
+	if ve, ok := errors.AsType[*format.ValidationError](r.err); ok {
 		r.Problems = ve.Problems
 	} else if r.err != nil {
 		r.Error = r.err.Error()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/smgtest"
 )
 
@@ -65,18 +66,18 @@ func TestVectors(t *testing.T) {
 
 			r = runWith(t, env, nil, smallLimits, "cat", name)
 			unchanged("cat")
-			if v.Expect != "ok" || smg.IsEncrypted(v.Body) {
+			if v.Expect != "ok" || format.IsEncrypted(v.Body) {
 				return
 			}
 			if r.status != exitOK {
 				t.Fatalf("cat: status %d: %s", r.status, r.stderr)
 			}
-			doc, err := smg.Unmarshal([]byte(r.stdout), nil)
+			doc, err := format.Unmarshal([]byte(r.stdout), nil)
 			if err != nil {
 				t.Fatalf("decoding the output of cat: %v", err)
 			}
 			opts := smgtest.Form(v.Body)
-			again, err := smg.Marshal(doc, opts)
+			again, err := format.Marshal(doc, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -112,11 +113,11 @@ type outcome struct {
 func memoryState(t testing.TB, name string) string {
 	t.Helper()
 	env := withPassword("race")
-	info, err := smg.InspectFile(name, &smg.DecodeOptions{Password: []byte(env[passwordEnv])})
+	info, err := format.InspectFile(name, &smg.DecodeOptions{Password: []byte(env[passwordEnv])})
 	if err != nil {
 		t.Fatalf("the memory the writers left: %v", err)
 	}
-	doc, err := smg.ValidateFile(name, &smg.ValidateOptions{Password: []byte(env[passwordEnv]), SkipJSONLD: true})
+	doc, err := format.ValidateFile(name, &format.ValidateOptions{Password: []byte(env[passwordEnv]), SkipJSONLD: true})
 	if err != nil {
 		t.Fatalf("the memory the writers left is not valid: %v", err)
 	}
@@ -252,7 +253,7 @@ func TestManyWriters(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	doc, err := smg.ReadFile(name, nil)
+	doc, err := format.ReadFile(name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +277,7 @@ func TestLockTimeoutFlag(t *testing.T) {
 			t.Errorf("--lock-timeout %s: status %d: %s", v, r.status, r.stderr)
 		}
 	}
-	unlock, err := smg.LockFile(t.Context(), name, nil)
+	unlock, err := format.LockFile(t.Context(), name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +299,7 @@ func TestLockTimeoutFlag(t *testing.T) {
 // damaged or hand-edited file.
 func writeUnchecked(t testing.TB, name string, doc *spec.Document) {
 	t.Helper()
-	raw, err := smg.Marshal(doc, nil)
+	raw, err := format.Marshal(doc, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +317,7 @@ func TestWritersRefuseAnInvalidMemory(t *testing.T) {
 	succeed(t, nil, "ingest", filepath.Join(conversationsDir, "checkout.json"), "-o", name)
 	out := succeed(t, nil, "remember", name, "Project note: this fact is forgotten below", "--category", "project")
 	id := strings.Fields(out)[1]
-	doc, err := smg.ReadFile(name, nil)
+	doc, err := format.ReadFile(name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +358,7 @@ func TestIndexCacheHoldsOnlyTheFile(t *testing.T) {
 	if !strings.Contains(out, "Quillfeather") {
 		t.Fatalf("the context lacks alice's private fact:\n%s", out)
 	}
-	cache := smg.IndexCacheDir(name)
+	cache := format.IndexCacheDir(name)
 	found := func(word string) []string {
 		var in []string
 		filepath.WalkDir(cache, func(p string, d os.DirEntry, err error) error {

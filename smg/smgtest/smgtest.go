@@ -44,7 +44,10 @@ import (
 
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/spec"
+	"github.com/smg-memory/smg/testdata/conversations"
 )
 
 // Magic is the first line of every vector file.
@@ -209,10 +212,10 @@ func Rand(seed uint64) io.Reader {
 
 // ErrorPath returns the JSON path a decode or limit error names, or "".
 func ErrorPath(err error) string {
-	if de, ok := errors.AsType[*smg.DecodeError](err); ok {
+	if de, ok := errors.AsType[*format.DecodeError](err); ok {
 		return de.Path
 	}
-	if le, ok := errors.AsType[*smg.LimitError](err); ok {
+	if le, ok := errors.AsType[*format.LimitError](err); ok {
 		return le.Path
 	}
 	return ""
@@ -220,7 +223,7 @@ func ErrorPath(err error) string {
 
 // ProblemPaths returns the paths of the problems a validation error lists.
 func ProblemPaths(err error) []string {
-	ve, ok := errors.AsType[*smg.ValidationError](err)
+	ve, ok := errors.AsType[*format.ValidationError](err)
 	if !ok {
 		return nil
 	}
@@ -234,11 +237,11 @@ func ProblemPaths(err error) []string {
 // Check decodes and validates a vector's body and reports how the outcome
 // differs from what the vector expects, or nil.
 func Check(v *Vector) error {
-	opts := &smg.ValidateOptions{}
+	opts := &format.ValidateOptions{}
 	if v.Password != "" {
 		opts.Password = []byte(v.Password)
 	}
-	_, err := smg.ValidateBytes(v.Body, opts)
+	_, err := format.ValidateBytes(v.Body, opts)
 	want := v.Err()
 	switch {
 	case want == nil && err != nil:
@@ -304,7 +307,7 @@ func TranscriptBytes(turns []spec.Turn) (int64, error) {
 // returns the labels of its current facts, sorted. opts may be nil.
 func CurrentFacts(t testing.TB, name string, opts *smg.DecodeOptions) []string {
 	t.Helper()
-	doc, err := smg.ReadFile(name, opts)
+	doc, err := format.ReadFile(name, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,4 +317,38 @@ func CurrentFacts(t testing.TB, name string, opts *smg.DecodeOptions) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// CheckoutTurns returns the turns of the checkout conversation that smg
+// ships for its demo, as its importer reads them.
+func CheckoutTurns(t testing.TB) []spec.Turn {
+	t.Helper()
+	res, err := importer.Read(bytes.NewReader(conversations.Checkout), importer.Options{Name: "checkout.json", Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Conversations[0].Turns
+}
+
+// LoCoMoPath is the path of the LoCoMo conversations the benchmarks read:
+// the file SMG_BENCH_LOCOMO names, or else ../shared/bench/locomo-dev.json
+// beside the module, from a test of any package of it.
+func LoCoMoPath() string {
+	if p := os.Getenv("SMG_BENCH_LOCOMO"); p != "" {
+		return p
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "bench", "locomo-dev.json")
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return ""
+		}
+		dir = up
+	}
 }

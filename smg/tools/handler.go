@@ -12,7 +12,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/spec"
 )
@@ -420,7 +419,7 @@ func searchOne(ctx context.Context, w labeled, query, category string, limit int
 
 func (h *Handler) context(ctx context.Context, input json.RawMessage) (Reply, error) {
 	var query string
-	budget := cmp.Or(h.opts.Context.Budget, restore.DefaultBudget)
+	budget := cmp.Or(h.opts.Context.Budget, smg.DefaultBudget)
 	if err := decode(GetContext, input, []param{{"query", &query, true}, {"budget", &budget, false}}); err != nil {
 		return Reply{}, err
 	}
@@ -450,7 +449,7 @@ func (h *Handler) compose(ctx context.Context, query string, budget int) (string
 	o := h.opts.Context
 	o.Wait, o.Budget = true, budget
 	if o.Tokenizer == nil {
-		o.Tokenizer, _ = restore.NewTokenizer(restore.Estimate)
+		o.Tokenizer, _ = smg.NewTokenizer(smg.Estimate)
 	}
 	var ms []*smg.Memory
 	for _, f := range []*smg.FileMemory{h.user, h.workspace} {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/smg/tools"
 	"github.com/smg-memory/smg/spec"
@@ -50,7 +51,7 @@ func TestHandler(t *testing.T) {
 	if got := smgtest.CurrentFacts(t, user.Name(), nil); !slices.Equal(got, []string{"User prefers dark mode in every editor"}) {
 		t.Errorf("the file holds %q", got)
 	}
-	doc, _ := smg.ReadFile(user.Name(), nil)
+	doc, _ := format.ReadFile(user.Name(), nil)
 	if n := doc.SemanticGraph.Nodes[0]; n.CreatedBy != "save_memory" || n.Source != spec.SourceAI || n.Metadata == nil {
 		t.Errorf("the fact saved: %+v", n)
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
 )
@@ -73,7 +74,7 @@ func check(err error) {
 func generate() map[string][]byte {
 	files := map[string][]byte{}
 	small := smallMemory()
-	smallHash, err := smg.ContentHash(small)
+	smallHash, err := format.ContentHash(small)
 	check(err)
 	full := fullMemory(smallHash)
 	files["small.smg"] = encode(small, nil)
@@ -91,14 +92,14 @@ var (
 )
 
 func encode(doc *spec.Document, opts *smg.EncodeOptions) []byte {
-	b, err := smg.Marshal(doc, opts)
+	b, err := format.Marshal(doc, opts)
 	check(err)
 	return b
 }
 
 // clone returns a deep copy of doc.
 func clone(doc *spec.Document) *spec.Document {
-	d, err := smg.Unmarshal(encode(doc, compact), nil)
+	d, err := format.Unmarshal(encode(doc, compact), nil)
 	check(err)
 	return d
 }
@@ -140,7 +141,7 @@ func streamBrotli(write func(w io.Writer)) []byte {
 const password = "correct horse battery staple"
 
 func encrypt(body []byte, kdf smg.KDF, seed uint64) []byte {
-	doc, err := smg.Unmarshal(body, nil)
+	doc, err := format.Unmarshal(body, nil)
 	check(err)
 	return encode(doc, &smg.EncodeOptions{Password: []byte(password), KDF: kdf, InsecureKDF: true, Rand: smgtest.Rand(seed)})
 }
@@ -311,7 +312,7 @@ func mustTime(s string) time.Time {
 // setUnusedBits sets an unused bit of the first embedding's base64 (16
 // bytes: two padding characters, four unused bits before them).
 func setUnusedBits(js []byte) []byte {
-	doc, err := smg.Unmarshal(js, nil)
+	doc, err := format.Unmarshal(js, nil)
 	check(err)
 	enc := base64.StdEncoding.EncodeToString(doc.DeepArchive.VectorIndex.Embeddings[0].Vector)
 	if !strings.HasSuffix(enc, "==") {

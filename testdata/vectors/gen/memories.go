@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/smg-memory/smg/artifacts"
-	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
 )
@@ -379,7 +379,7 @@ func vector(xs ...float32) []byte {
 // setRatio fills in metadata.compressionRatio (spec §4.2): the size of the
 // Brotli-compressed file over the transcript's size.
 func setRatio(doc *spec.Document) {
-	b, err := smg.Marshal(doc, nil)
+	b, err := format.Marshal(doc, nil)
 	check(err)
 	doc.Metadata.CompressionRatio = math.Round(float64(len(b))/float64(doc.Metadata.TranscriptBytes)*1e4) / 1e4
 }

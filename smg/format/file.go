@@ -1,0 +1,364 @@
+package format
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/andybalholm/brotli"
+	"github.com/smg-memory/smg/smg/internal/envelope"
+	"github.com/smg-memory/smg/spec"
+)
+
+// ReadFile decodes the document in the named file.
+func ReadFile(name string, opts *DecodeOptions) (*spec.Document, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	doc, err := Decode(f, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return doc, nil
+}
+
+// readLimited reads the named file, refusing one larger than MaxFileSize
+// before reading it.
+func readLimited(name string, lim Limits) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > lim.MaxFileSize {
+		return nil, fmt.Errorf("%s: %w", name, &LimitError{Limit: "MaxFileSize", Max: lim.MaxFileSize})
+	}
+	b, err := io.ReadAll(io.LimitReader(f, lim.MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > lim.MaxFileSize {
+		return nil, fmt.Errorf("%s: %w", name, &LimitError{Limit: "MaxFileSize", Max: lim.MaxFileSize})
+	}
+	return b, nil
+}
+
+// WriteFile encodes doc into the named file atomically: it writes a
+// temporary file in the same folder, syncs it and renames it over the old
+// one, so that a failure at any point leaves the old file as it was. It
+// refuses, with a [*ValidationError], a document that breaks the rules
+// [Validate] checks (but JSON-LD expansion), and then writes nothing. It
+// takes no lock: see [LockFile].
+func WriteFile(name string, doc *spec.Document, opts *EncodeOptions) error {
+	b, err := marshalValid(doc, opts)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return writeEncoded(name, b, opts)
+}
+
+// marshalValid is [Marshal] of a document that passes [checkWritable],
+// the check a writer makes before it writes: a file that smg writes is a
+// valid one, and one that a reader accepts.
+func marshalValid(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
+	b, err := marshal(doc, opts, checkWritable)
+	if err == nil {
+		err = checkFileSize(b)
+	}
+	return b, err
+}
+
+// checkWritable checks doc, whose compact canonical JSON is js, as a
+// writer does before it writes: against [Validate] but JSON-LD expansion,
+// and against the [DefaultLimits], so that a memory grown past them is not
+// written as a file that no one can read back ([*LimitError]).
+func checkWritable(doc *spec.Document, js []byte) error {
+	if int64(len(js)) > DefaultLimits.MaxDocumentSize {
+		return overLimit(&LimitError{Limit: "MaxDocumentSize", Max: DefaultLimits.MaxDocumentSize})
+	}
+	if _, err := scan(bytes.NewReader(js), DefaultLimits); err != nil {
+		return overLimit(err)
+	}
+	return validate(doc, js, &ValidateOptions{SkipJSONLD: true})
+}
+
+// checkFileSize checks the size of an encoded file against the
+// [DefaultLimits].
+func checkFileSize(b []byte) error {
+	if int64(len(b)) > DefaultLimits.MaxFileSize {
+		return overLimit(&LimitError{Limit: "MaxFileSize", Max: DefaultLimits.MaxFileSize})
+	}
+	return nil
+}
+
+// overLimit says of err, a limit a memory about to be written breaks, that
+// a reader would refuse it.
+func overLimit(err error) error {
+	return fmt.Errorf("the memory has grown past what a reader accepts (smg maintain prunes what is stale): %w", err)
+}
+
+// WriteBytes replaces the named file with data atomically, as [WriteFile]
+// does: it writes a temporary file in the same folder, syncs it and
+// renames it over the old one, so that a failure at any point leaves the
+// old file as it was. A file that exists keeps its mode, and a new one
+// gets the mode the umask leaves of 0666; private makes it readable by its
+// owner only (0600) either way, as the export of an encrypted memory
+// should be. Like every function that writes a file, it takes no lock:
+// see [LockFile].
+func WriteBytes(name string, data []byte, private bool) error {
+	return writeAtomic(name, data, private)
+}
+
+// writeEncoded writes b, encoded with opts, atomically: an encrypted file
+// is made readable by its owner only.
+func writeEncoded(name string, b []byte, opts *EncodeOptions) error {
+	return writeAtomic(name, b, opts != nil && opts.Password != nil)
+}
+
+// EncryptFile encrypts the .smg file src into dst (which may be src) with
+// opts.Password, opts.KDF and opts.Rand (the other options do not apply).
+// The envelope holds src's bytes exactly, so decrypting gives them back.
+// The encrypted file is made readable by its owner only.
+func EncryptFile(src, dst string, opts *EncodeOptions) error {
+	if opts == nil || opts.Password == nil {
+		return fmt.Errorf("encrypting %s: %w", src, envelope.ErrNoPassword)
+	}
+	raw, err := readLimited(src, DefaultLimits)
+	if err != nil {
+		return err
+	}
+	if _, err := Unmarshal(raw, nil); err != nil {
+		if errors.Is(err, ErrPasswordRequired) {
+			return fmt.Errorf("encrypting %s: %w", src, ErrAlreadyEncrypted)
+		}
+		return fmt.Errorf("encrypting %s: %w", src, err)
+	}
+	sealed, err := envelope.Seal(raw, opts.Password, opts.sealOptions())
+	if err != nil {
+		return fmt.Errorf("encrypting %s: %w", src, err)
+	}
+	return writeAtomic(dst, sealed, true)
+}
+
+// DecryptFile decrypts the .smg file src into dst (which may be src),
+// giving back the bytes that were encrypted, with opts.Password or, when
+// that is nil, the password opts.PasswordFunc returns (asked for only once
+// src is known to be encrypted). It checks that the decrypted bytes are a
+// readable document before it writes anything.
+func DecryptFile(src, dst string, opts *DecodeOptions) error {
+	if opts == nil {
+		opts = &DecodeOptions{}
+	}
+	lim := opts.Limits.withDefaults()
+	raw, err := readLimited(src, lim)
+	if err != nil {
+		return err
+	}
+	if !isEnvelope(raw, lim) {
+		return fmt.Errorf("decrypting %s: %w", src, ErrNotEncrypted)
+	}
+	password, err := opts.password()
+	if err != nil {
+		return err
+	}
+	inner, err := open(raw, password, lim)
+	if err != nil {
+		return fmt.Errorf("decrypting %s: %w", src, err)
+	}
+	if _, err := Decode(bytes.NewReader(inner), &DecodeOptions{Limits: lim}); err != nil {
+		return fmt.Errorf("decrypting %s: the decrypted content: %w", src, err)
+	}
+	return writeAtomic(dst, inner, true)
+}
+
+// writeAtomic replaces the named file with data, or leaves it as it was.
+// A file that exists keeps its mode, and a new one gets the mode the umask
+// leaves of 0666, unless private: then the file is its owner's only
+// (0600), and the index cache of a memory in the clear that was there is
+// removed, since it holds the memory's text. Its errors name the file,
+// never its temporary file.
+func writeAtomic(name string, data []byte, private bool) (err error) {
+	perm, keep := fs.FileMode(0o666), false
+	if private {
+		perm = 0o600
+	} else if fi, err := os.Stat(name); err == nil {
+		perm, keep = fi.Mode().Perm(), true
+	}
+	dir := filepath.Dir(name)
+	tmp, err := createTemp(name, perm)
+	if err != nil {
+		return fileError(name, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			err = fileError(name, err)
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if keep {
+		// The umask does not apply to the mode of the file replaced.
+		if err = tmp.Chmod(perm); err != nil {
+			return err
+		}
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp.Name(), name); err != nil {
+		return err
+	}
+	// Make the rename itself durable; not every system can sync a folder.
+	if d, derr := os.Open(dir); derr == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	if private {
+		if err := removeIndexCache(name); err != nil {
+			return fmt.Errorf("%s is encrypted, but its index cache, which holds its text in the clear, could not be removed: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// createTemp creates a new temporary file beside the named one
+// (".NAME.tmp-" and a random number), with perm less the umask.
+func createTemp(name string, perm fs.FileMode) (*os.File, error) {
+	prefix := filepath.Join(filepath.Dir(name), tempPrefix(name))
+	for range 100 {
+		f, err := os.OpenFile(prefix+strconv.FormatUint(rand.Uint64(), 36), os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("writing %s: no free name for a temporary file beside it", name)
+}
+
+// removeIndexCache removes the index cache beside the named file, and the
+// temporary folders of one being written.
+func removeIndexCache(name string) error {
+	prefix := cacheTempPrefix(name)
+	return errors.Join(os.RemoveAll(IndexCacheDir(name)), removeBeside(name, func(e fs.DirEntry) bool {
+		return strings.HasPrefix(e.Name(), prefix)
+	}))
+}
+
+// IndexCacheDir is the usual index cache of the named file: a hidden
+// directory beside it, ".NAME.index".
+func IndexCacheDir(name string) string {
+	return filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".index")
+}
+
+// indented reports whether js, JSON text that smg wrote or can read, is in
+// the indented canonical form rather than the compact one.
+func indented(js []byte) bool { return bytes.HasPrefix(js, []byte("{\n")) }
+
+// indexKey is what an index cache is made for: a file's bytes, read under
+// lim.
+func indexKey(raw []byte, lim Limits) string {
+	h := sha256.New()
+	h.Write(raw)
+	fmt.Fprintf(h, "\x00%+v", lim)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Form is the form of a file: encrypted or not, with which key
+// derivation, and inside, plain JSON or Brotli-compressed, compact or
+// indented (spec §9.1, §9.2). A writer that keeps a file's form writes it
+// back with the options [Form.Encode] gives.
+type Form struct {
+	Encrypted       bool
+	KDF             *KDF
+	Plain, Indented bool
+}
+
+// FormOf is the form of raw, the bytes of an unencrypted file, read from
+// its first bytes only.
+func FormOf(raw []byte) Form {
+	if jsonStart(raw) {
+		return Form{Plain: true, Indented: indented(raw)}
+	}
+	head := make([]byte, 2)
+	n, _ := io.ReadFull(brotli.NewReader(bytes.NewReader(raw)), head)
+	return Form{Indented: indented(head[:n])}
+}
+
+// DecodeForm is [Unmarshal] of raw, the bytes of a file, that also tells
+// the form they came in.
+func DecodeForm(raw []byte, opts *DecodeOptions) (*spec.Document, Form, error) {
+	d, err := decode(bytes.NewReader(raw), opts)
+	if err != nil {
+		return nil, Form{}, err
+	}
+	return d.Doc, Form{Encrypted: d.Form.Encrypted, KDF: d.Form.KDF, Plain: !d.Form.Compressed, Indented: d.indented()}, nil
+}
+
+// ReadBytes reads the named file's bytes, and fails with a [*LimitError]
+// if there are more than lim.MaxFileSize (zero fields of lim take their
+// defaults).
+func ReadBytes(name string, lim Limits) ([]byte, error) {
+	return readLimited(name, lim.withDefaults())
+}
+
+// IndexKey is what an index cache is made for: a file's bytes, raw, read
+// under lim (zero fields take their defaults).
+func IndexKey(raw []byte, lim Limits) string { return indexKey(raw, lim.withDefaults()) }
+
+// CacheGuard returns what puts the index cache of the named file in place
+// (restore.Config.CacheGuard): it does so only while it holds a shared
+// lock on the file, and only if the file still has the bytes whose
+// [IndexKey] under lim is key; otherwise it puts nothing in place.
+func CacheGuard(name, key string, lim Limits) func(put func() error) error {
+	return cacheGuard(name, key, lim.withDefaults())
+}
+
+// CheckFolder checks that the folder of the named file exists, so that a
+// new memory fails when it is opened, not at its first write; the error
+// says which folder is missing (smg makes no folders).
+func CheckFolder(name string) error { return checkFolder(name) }
+
+// MarshalMemory is [Marshal] of a memory's document as its writer makes
+// it: doc's metadata.compressionRatio is filled in (spec §4.2), and doc is
+// checked as [WriteFile] checks it, on another core while the ratio is
+// computed and the file encoded, so that a write holds the file's lock for
+// less time. The ratio, a number smg computes, is all the checks miss.
+func MarshalMemory(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
+	doc.Metadata.CompressionRatio = 0
+	js, err := canonicalJSON(doc)
+	if err != nil {
+		return nil, err
+	}
+	checked := *doc // the ratio is set on doc meanwhile
+	done := make(chan error, 1)
+	go func() { done <- checkWritable(&checked, js) }()
+	b, err := func() ([]byte, error) {
+		if err := setRatioOf(doc, js, opts); err != nil {
+			return nil, err
+		}
+		return Marshal(doc, opts)
+	}()
+	if cerr := <-done; cerr != nil {
+		return nil, cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b, checkFileSize(b)
+}

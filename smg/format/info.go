@@ -1,0 +1,196 @@
+package format
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/smg-memory/smg/archive"
+	"github.com/smg-memory/smg/spec"
+)
+
+// Info summarizes a .smg file: what [Inspect] reports and `smg info`
+// prints.
+type Info struct {
+	Metadata    spec.Metadata `json:"metadata"`
+	Version     string        `json:"version"`
+	ContentHash string        `json:"contentHash"`
+	Form        FormInfo      `json:"form"`
+	// Nodes counts the nodes of each type; every v1 type is present.
+	Nodes      map[spec.NodeType]int `json:"nodes"`
+	TotalNodes int                   `json:"totalNodes"`
+	Edges      int                   `json:"edges"`
+	// Relations counts the edges of each relation.
+	Relations        map[spec.Relation]int `json:"relations"`
+	Artifacts        int                   `json:"artifacts"`
+	ArtifactVersions int                   `json:"artifactVersions"`
+	// ArtifactBytes is the full size of every version of every artifact;
+	// ArtifactStoredBytes what the vault stores for them (snapshots and
+	// patches); ArchivedCodeBytes the bytes of archived turns that are
+	// stored as references to artifact content (spec §8.2) rather than
+	// in the turns.
+	ArtifactBytes       int64 `json:"artifactBytes"`
+	ArtifactStoredBytes int64 `json:"artifactStoredBytes"`
+	ArchivedCodeBytes   int64 `json:"archivedCodeBytes"`
+	ArchiveBlocks       int   `json:"archiveBlocks"`
+	ArchivedTurns       int   `json:"archivedTurns"`
+	RecentTurns         int   `json:"recentTurns"`
+	Embeddings          int   `json:"embeddings"`
+	// Sections gives the size of each top-level section, in the order of
+	// [SectionNames].
+	Sections []SectionSize `json:"sections"`
+	// CompressionRatio is the file's size over the transcript's
+	// (metadata.transcriptBytes), or 0 when that is unknown.
+	CompressionRatio float64 `json:"compressionRatio"`
+}
+
+// FormInfo describes the layers of a file around its JSON text.
+type FormInfo struct {
+	Encrypted  bool `json:"encrypted"`
+	KDF        *KDF `json:"keyDerivation,omitempty"`
+	Compressed bool `json:"compressed"`
+	// FileSize is the size of the file; JSONSize that of the JSON text in
+	// it.
+	FileSize int64 `json:"fileSize"`
+	JSONSize int64 `json:"jsonSize"`
+}
+
+// SectionSize is the size of one top-level section: its canonical JSON,
+// and that JSON Brotli-compressed on its own at DefaultQuality.
+type SectionSize struct {
+	Name       string `json:"name"`
+	JSON       int64  `json:"json"`
+	Compressed int64  `json:"compressed"`
+}
+
+// SectionNames are the top-level sections of a document.
+var SectionNames = []string{"metadata", "workingMemory", "semanticGraph", "artifactVault", "deepArchive"}
+
+// Inspect decodes a file and summarizes it.
+func Inspect(r io.Reader, opts *DecodeOptions) (*Info, error) {
+	d, err := decode(r, opts)
+	if err != nil {
+		return nil, err
+	}
+	info, err := Stat(d.Doc)
+	if err != nil {
+		return nil, err
+	}
+	info.Form = d.Form
+	if t := d.Doc.Metadata.TranscriptBytes; t > 0 {
+		info.CompressionRatio = math.Round(float64(d.Form.FileSize)/float64(t)*1e4) / 1e4
+	}
+	return info, nil
+}
+
+// InspectFile is [Inspect] of the named file.
+func InspectFile(name string, opts *DecodeOptions) (*Info, error) {
+	lim := DefaultLimits
+	if opts != nil {
+		lim = opts.Limits.withDefaults()
+	}
+	b, err := readLimited(name, lim)
+	if err != nil {
+		return nil, err
+	}
+	info, err := Inspect(bytes.NewReader(b), opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return info, nil
+}
+
+// Stat summarizes a document. The file-level fields of [Info] (Form,
+// CompressionRatio) are left zero.
+func Stat(doc *spec.Document) (*Info, error) {
+	hash, err := ContentHash(doc)
+	if err != nil {
+		return nil, err
+	}
+	info := &Info{
+		Metadata:    doc.Metadata,
+		Version:     doc.Version,
+		ContentHash: hash,
+		Nodes:       map[spec.NodeType]int{},
+		Relations:   map[spec.Relation]int{},
+		Edges:       len(doc.SemanticGraph.Edges),
+		TotalNodes:  len(doc.SemanticGraph.Nodes),
+		Artifacts:   len(doc.ArtifactVault.Artifacts),
+		RecentTurns: len(doc.WorkingMemory.RecentContext),
+	}
+	for _, t := range spec.NodeTypes {
+		info.Nodes[t] = 0
+	}
+	for _, n := range doc.SemanticGraph.Nodes {
+		info.Nodes[n.Type]++
+	}
+	for _, e := range doc.SemanticGraph.Edges {
+		info.Relations[e.Relation]++
+	}
+	for _, a := range doc.ArtifactVault.Artifacts {
+		info.ArtifactVersions += len(a.Versions)
+		for _, v := range a.Versions {
+			info.ArtifactBytes += v.Size
+			switch {
+			case v.Content != nil:
+				info.ArtifactStoredBytes += int64(len(*v.Content))
+			case v.Patch != nil:
+				info.ArtifactStoredBytes += int64(len(*v.Patch))
+			}
+		}
+	}
+	info.ArchiveBlocks = len(doc.DeepArchive.Blocks)
+	for _, b := range doc.DeepArchive.Blocks {
+		info.ArchivedTurns += b.TurnCount
+		info.ArchivedCodeBytes += referencedBytes(b)
+	}
+	if vi := doc.DeepArchive.VectorIndex; vi != nil {
+		info.Embeddings = len(vi.Embeddings)
+	}
+	canon := canonicalOrder(doc)
+	sections := []any{canon.Metadata, canon.WorkingMemory, canon.SemanticGraph, canon.ArtifactVault, canon.DeepArchive}
+	for i, s := range sections {
+		js, err := spec.MarshalCanonical(s)
+		if err != nil {
+			return nil, err
+		}
+		info.Sections = append(info.Sections, SectionSize{
+			Name:       SectionNames[i],
+			JSON:       int64(len(js)),
+			Compressed: int64(len(archive.Compress(js, DefaultQuality))),
+		})
+	}
+	return info, nil
+}
+
+// IsEncrypted reports whether the bytes of a file are an encrypted
+// envelope, without decrypting it.
+func IsEncrypted(b []byte) bool {
+	return isEnvelope(b, DefaultLimits)
+}
+
+// referencedBytes is how many bytes of a block's turns are references to
+// artifact content (spec §8.2.1); 0 for a block that does not decode,
+// which validation reports.
+func referencedBytes(b spec.ArchiveBlock) int64 {
+	raw, err := archive.Decompress(b.CompressedData, DefaultLimits.MaxBlockSize)
+	if err != nil {
+		return 0
+	}
+	var turns []struct {
+		Refs []spec.ContentRef `json:"contentRefs"`
+	}
+	if json.Unmarshal(raw, &turns) != nil {
+		return 0
+	}
+	var n int64
+	for _, t := range turns {
+		for _, r := range t.Refs {
+			n += int64(r.Length)
+		}
+	}
+	return n
+}

@@ -1,0 +1,79 @@
+package format_test
+
+import (
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/smg-memory/smg/smg/format"
+)
+
+// specText returns the prose spec.
+func specText(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../spec/smg-v1.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// section returns the text of the spec from the heading that starts with
+// from to the next heading that starts with to.
+func section(t *testing.T, spec, from, to string) string {
+	t.Helper()
+	i := strings.Index(spec, "\n"+from)
+	if i < 0 {
+		t.Fatalf("the spec has no heading %q", from)
+	}
+	rest := spec[i+1:]
+	if j := strings.Index(rest, "\n"+to); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
+
+var codeBlock = regexp.MustCompile("(?s)\n```(?:json)?\n(.*?)\n```\n")
+
+// TestSpecAppendix checks that the spec's complete example is valid and
+// has the content hash and compressed size the spec says.
+func TestSpecAppendix(t *testing.T) {
+	appendix := section(t, specText(t), "## Appendix A", "## ")
+	m := codeBlock.FindStringSubmatch(appendix)
+	if m == nil {
+		t.Fatal("Appendix A has no JSON block")
+	}
+	doc, err := format.ValidateBytes([]byte(m[1]), nil)
+	if err != nil {
+		t.Fatalf("Appendix A is not valid: %v", err)
+	}
+	hash := regexp.MustCompile(`sha256:[0-9a-f]{64}`).FindString(appendix)
+	if got := mustHash(t, doc); got != hash {
+		t.Errorf("Appendix A's content hash is %s; the spec says %s", got, hash)
+	}
+	size := regexp.MustCompile(`takes (\d+) bytes`).FindStringSubmatch(appendix)
+	b, _ := format.Marshal(doc, nil)
+	if want, _ := strconv.Atoi(size[1]); len(b) != want {
+		t.Errorf("Appendix A compresses to %d bytes; the spec says %s", len(b), size[1])
+	}
+}
+
+// TestSpecEnvelopes decrypts the encrypted examples of §9.5.
+func TestSpecEnvelopes(t *testing.T) {
+	enc := section(t, specText(t), "### 9.5 Encryption", "#### 9.5.1")
+	n := 0
+	for _, m := range codeBlock.FindAllStringSubmatch(enc, -1) {
+		if !strings.Contains(m[1], `"encrypted"`) {
+			continue
+		}
+		n++
+		if _, err := format.Unmarshal([]byte(m[1]), &format.DecodeOptions{Password: []byte("correct horse battery staple")}); err != nil {
+			t.Errorf("example envelope %d: %v", n, err)
+		}
+	}
+	if n != 2 {
+		t.Errorf("found %d example envelopes in §9.5, want 2", n)
+	}
+}

@@ -1,0 +1,703 @@
+package format
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/piprate/json-gold/ld"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/smg-memory/smg/archive"
+	"github.com/smg-memory/smg/artifacts"
+	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/spec"
+)
+
+// ValidateOptions configure [Validate] and [ValidateBytes]. The zero value
+// runs every check within [DefaultLimits].
+type ValidateOptions struct {
+	// Password and PasswordFunc open an encrypted file ([ValidateBytes]
+	// and [ValidateFile] only); see [DecodeOptions].
+	Password     []byte
+	PasswordFunc func() ([]byte, error)
+	// Limits bound decoding and the work of decompressing archive blocks.
+	Limits Limits
+	// SkipJSONLD leaves out JSON-LD expansion, the slowest check.
+	SkipJSONLD bool
+}
+
+// Validate checks doc against the whole specification: the JSON Schema,
+// JSON-LD expansion with the embedded context, and the semantic rules of
+// spec §11 (ids unique, edges resolve, every artifact version reconstructs
+// and matches its hash, every archive block decompresses and holds the
+// turns its range says, working-memory references resolve). It returns nil
+// or a [*ValidationError] that lists every problem, each with its JSON path.
+//
+// The schema sees doc as it encodes: a Go zero value is a value. To check a
+// file as written, where a required member may be missing, use
+// [ValidateBytes] or [ValidateFile].
+//
+// Validate is for checking files, not for the normal read path: JSON-LD
+// expansion and decompressing the whole archive cost time.
+func Validate(doc *spec.Document, opts *ValidateOptions) error {
+	if opts == nil {
+		opts = &ValidateOptions{}
+	}
+	js, err := canonicalJSON(doc)
+	if err != nil {
+		return err
+	}
+	return validate(doc, js, opts)
+}
+
+// ValidateBytes decodes a file's bytes and checks the document as Validate
+// does, with the JSON Schema applied to the file's own JSON text: a member
+// the schema requires that is missing or null is a problem, and problems
+// are located in the file's order. It returns the document, and an error
+// that is either a decoding error or a [*ValidationError].
+func ValidateBytes(b []byte, opts *ValidateOptions) (*spec.Document, error) {
+	if opts == nil {
+		opts = &ValidateOptions{}
+	}
+	d, err := decode(bytes.NewReader(b), &DecodeOptions{Password: opts.Password, PasswordFunc: opts.PasswordFunc, Limits: opts.Limits})
+	if err != nil {
+		return nil, err
+	}
+	return d.Doc, validate(d.Doc, d.JSON(), opts)
+}
+
+// ValidateFile is [ValidateBytes] of the named file.
+func ValidateFile(name string, opts *ValidateOptions) (*spec.Document, error) {
+	b, err := readLimited(name, opts.limits())
+	if err != nil {
+		return nil, err
+	}
+	doc, err := ValidateBytes(b, opts)
+	if err != nil {
+		return doc, fmt.Errorf("%s: %w", name, err)
+	}
+	return doc, nil
+}
+
+func (o *ValidateOptions) limits() Limits {
+	if o == nil {
+		return DefaultLimits
+	}
+	return o.Limits.withDefaults()
+}
+
+// validate runs every check on doc, whose JSON text is js.
+func validate(doc *spec.Document, js []byte, opts *ValidateOptions) error {
+	lim := opts.Limits.withDefaults()
+	// JSON-LD expansion, the slowest check with the schema, runs beside
+	// it: neither changes doc.
+	ld := make(chan []Problem, 1)
+	go func() {
+		if opts.SkipJSONLD {
+			ld <- nil
+			return
+		}
+		ld <- jsonldProblems(doc)
+	}()
+	var probs []Problem
+	probs = append(probs, schemaProblems(js)...)
+	probs = append(probs, <-ld...)
+	probs = append(probs, semanticProblems(doc, lim)...)
+	if len(probs) == 0 {
+		return nil
+	}
+	return &ValidationError{Problems: probs}
+}
+
+// schemas are the compiled JSON Schema of a document and of one turn.
+var schemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(spec.Schema()))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource(spec.SchemaID, doc); err != nil {
+		return nil, err
+	}
+	out := map[string]*jsonschema.Schema{}
+	locs := map[string]string{"document": spec.SchemaID}
+	for _, def := range []string{"turn", "node", "edge", "block"} {
+		locs[def] = spec.SchemaID + "#/$defs/" + def
+	}
+	for name, loc := range locs {
+		if out[name], err = c.Compile(loc); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+})
+
+// schemaMessages replace the messages of the schema's compound keywords,
+// whose causes alone would read as a puzzle.
+var schemaMessages = map[string]string{
+	"/$defs/artifactVersion/oneOf": `a version has exactly one of "content" and "patch"`,
+	"/$defs/turn/anyOf":            `a turn has a "role", a "speaker" or both`,
+}
+
+// longLists are the lists of a document that may be long (spec §9.4), by
+// JSON pointer, with the schema of one element: their elements are
+// checked one at a time, each decoded for the schema only while it is
+// checked.
+var longLists = map[string]string{
+	"/semanticGraph/nodes": "node",
+	"/semanticGraph/edges": "edge",
+	"/deepArchive/blocks":  "block",
+}
+
+// schemaProblems checks the JSON text of a document against the schema:
+// the elements of its long lists one at a time, then the rest, with those
+// lists empty. The instance a schema checks is several times the size of
+// its text, so that checking 100,000 nodes at once cost 700 MB.
+func schemaProblems(js []byte) []Problem {
+	var probs []Problem
+	var cuts [][2]int64 // the insides of the long lists
+	dec := jsontext.NewDecoder(bytes.NewReader(js))
+	for {
+		tok, err := dec.ReadToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}
+		}
+		ptr := string(dec.StackPointer())
+		schema, long := longLists[ptr]
+		if tok.Kind() != '[' || !long {
+			continue
+		}
+		list := pointerPath(js, jsontext.Pointer(ptr))
+		start := dec.InputOffset()
+		for i := 0; dec.PeekKind() != ']'; i++ {
+			v, err := dec.ReadValue()
+			if err != nil {
+				return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}
+			}
+			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(v))
+			if err != nil {
+				return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}
+			}
+			at := fmt.Sprintf("%s[%d]", list, i)
+			for _, p := range instanceProblems(schema, inst) {
+				p.Path = at + strings.TrimPrefix(p.Path, "$")
+				probs = append(probs, p)
+			}
+		}
+		cuts = append(cuts, [2]int64{start, dec.InputOffset()})
+	}
+	size := int64(len(js))
+	for _, c := range cuts {
+		size -= c[1] - c[0]
+	}
+	rest := make([]byte, 0, size)
+	at := int64(0)
+	for _, c := range cuts {
+		rest, at = append(rest, js[at:c[0]]...), c[1]
+	}
+	rest = append(rest, js[at:]...)
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(rest))
+	if err != nil {
+		return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}
+	}
+	return append(instanceProblems("document", inst), probs...)
+}
+
+// instanceProblems checks a decoded JSON value against one of the schemas.
+// Paths are relative to the value.
+func instanceProblems(schema string, inst any) []Problem {
+	all, err := schemas()
+	if err != nil {
+		return []Problem{{Path: "$", Rule: "schema", Message: "the embedded schema does not compile: " + err.Error()}}
+	}
+	var verr *jsonschema.ValidationError
+	if err := all[schema].Validate(inst); !errors.As(err, &verr) {
+		return nil
+	}
+	var out []Problem
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		_, loc, _ := strings.Cut(e.SchemaURL, "#")
+		if kw := e.ErrorKind.KeywordPath(); len(kw) > 0 {
+			loc += "/" + strings.Join(kw, "/")
+		}
+		if msg, ok := schemaMessages[loc]; ok {
+			out = append(out, Problem{Path: instancePath(inst, e.InstanceLocation), Rule: "schema", Message: msg})
+			return
+		}
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		out = append(out, Problem{Path: instancePath(inst, e.InstanceLocation), Rule: "schema", Message: schemaMessage(inst, e)})
+	}
+	walk(verr)
+	return out
+}
+
+func schemaMessage(inst any, e *jsonschema.ValidationError) string {
+	if _, ok := e.ErrorKind.(*kind.FalseSchema); ok && len(e.InstanceLocation) > 0 {
+		parent := lookup(inst, e.InstanceLocation[:len(e.InstanceLocation)-1])
+		name := e.InstanceLocation[len(e.InstanceLocation)-1]
+		if obj, ok := parent.(map[string]any); ok {
+			if t, ok := obj["type"].(string); ok {
+				return fmt.Sprintf("%q is not allowed on a node of type %q", name, t)
+			}
+		}
+		return fmt.Sprintf("%q is not allowed here", name)
+	}
+	return e.ErrorKind.LocalizedString(printer)
+}
+
+var printer = message.NewPrinter(language.English)
+
+func lookup(inst any, tokens []string) any {
+	for _, tok := range tokens {
+		switch v := inst.(type) {
+		case map[string]any:
+			inst = v[tok]
+		case []any:
+			var i int
+			if _, err := fmt.Sscan(tok, &i); err != nil || i < 0 || i >= len(v) {
+				return nil
+			}
+			inst = v[i]
+		default:
+			return nil
+		}
+	}
+	return inst
+}
+
+func jsonldProblems(doc *spec.Document) []Problem {
+	var probs []Problem
+	for p, err := range ldPieces(doc) {
+		if err == nil {
+			_, err = ld.NewJsonLdProcessor().Expand(p.in, ldOptions(doc))
+		}
+		if err != nil {
+			probs = append(probs, Problem{Path: p.path, Rule: "jsonld", Message: "JSON-LD expansion fails" + p.what + ": " + err.Error()})
+		}
+	}
+	return probs
+}
+
+// checker collects the semantic problems of one document.
+type checker struct {
+	doc   *spec.Document
+	lim   Limits
+	probs []Problem
+	// turns are the archived turns by number, from the blocks that decode;
+	// transcript is the size of their canonical JSON (spec §4.2), and
+	// broken that a block did not decode.
+	turns      map[int]spec.Turn
+	transcript int64
+	// vault reads artifact versions for the references of archived turns.
+	vault  *artifacts.Reader
+	broken bool
+}
+
+func (c *checker) add(p string, format string, args ...any) {
+	c.probs = append(c.probs, Problem{Path: p, Rule: "semantic", Message: fmt.Sprintf(format, args...)})
+}
+
+// contextTerms are the terms the embedded context defines; a relation that
+// is not registered must not be one of them (spec §6.2.1).
+var contextTerms = sync.OnceValue(func() map[string]bool {
+	var v struct {
+		Context map[string]any `json:"@context"`
+	}
+	terms := map[string]bool{}
+	if json.Unmarshal(spec.Context(), &v) == nil {
+		for t := range v.Context {
+			terms[t] = true
+		}
+	}
+	return terms
+})
+
+func semanticProblems(doc *spec.Document, lim Limits) []Problem {
+	c := &checker{doc: doc, lim: lim, turns: map[int]spec.Turn{}}
+	c.metadata()
+	ids := c.ids()
+	c.archive()
+	c.nodes()
+	c.edges(ids)
+	c.artifacts()
+	c.workingMemory()
+	c.private()
+	return c.probs
+}
+
+// private checks the collaborators and their private parts (spec §4.5,
+// §4.6): ids unique, each part's owner a collaborator with one part, and a
+// part in the clear a valid memory of its owner's, holding no parts of its
+// own. A sealed part cannot be checked without its owner's password.
+func (c *checker) private() {
+	collabs := map[string]bool{}
+	for i, co := range c.doc.Metadata.Collaborators {
+		if collabs[co.ID] {
+			c.add(path("metadata", "collaborators", i, "id"), "collaborator %q is listed twice", co.ID)
+		}
+		collabs[co.ID] = true
+	}
+	owners := map[string]bool{}
+	for i, pc := range c.doc.PrivateContexts {
+		at := path("privateContexts", i)
+		switch {
+		case owners[pc.Owner]:
+			c.add(at+".owner", "%q has two private contexts", pc.Owner)
+		case !collabs[pc.Owner]:
+			c.add(at+".owner", "%q is not a collaborator (metadata.collaborators)", pc.Owner)
+		}
+		owners[pc.Owner] = true
+		m := pc.Memory
+		if m == nil {
+			continue
+		}
+		if s := m.Metadata.Scope; s == nil || s.FactScope() != PrivateScope(pc.Owner).FactScope() {
+			c.add(at+".memory.metadata.scope", "a private memory's scope must be user %q, its owner", pc.Owner)
+		}
+		if len(m.Metadata.Collaborators) > 0 || len(m.PrivateContexts) > 0 {
+			c.add(at+".memory", "a private memory has no collaborators or private contexts of its own")
+		}
+		for _, p := range semanticProblems(m, c.lim) {
+			p.Path = at + ".memory" + strings.TrimPrefix(p.Path, "$")
+			c.probs = append(c.probs, p)
+		}
+	}
+}
+
+func (c *checker) metadata() {
+	m := c.doc.Metadata
+	if !m.Created.IsZero() && !m.Modified.IsZero() && m.Modified.Before(m.Created) {
+		c.add(path("metadata", "modified"), "modified (%s) is before created (%s)", m.Modified, m.Created)
+	}
+}
+
+// ids checks that node, artifact and block ids are unique across the three
+// and returns the node ids.
+func (c *checker) ids() map[string]bool {
+	seen := map[string]string{} // id → path of its first use
+	claim := func(id, p string) {
+		if first, ok := seen[id]; ok {
+			c.add(p, "id %q is already used at %s", id, first)
+			return
+		}
+		seen[id] = p
+	}
+	nodes := map[string]bool{}
+	for i, n := range c.doc.SemanticGraph.Nodes {
+		claim(n.ID, path("semanticGraph", "nodes", i, "id"))
+		nodes[n.ID] = true
+	}
+	for _, id := range sortedKeys(c.doc.ArtifactVault.Artifacts) {
+		claim(id, path("artifactVault", "artifacts", id))
+	}
+	for i, b := range c.doc.DeepArchive.Blocks {
+		claim(b.ID, path("deepArchive", "blocks", i, "id"))
+	}
+	return nodes
+}
+
+func (c *checker) nodes() {
+	total := c.doc.Metadata.TotalExchanges
+	for i, n := range c.doc.SemanticGraph.Nodes {
+		at := func(field string) string { return path("semanticGraph", "nodes", i, field) }
+		for j, t := range n.Mentions {
+			if t > total {
+				c.add(path("semanticGraph", "nodes", i, "mentions", j), "turn %d is beyond the memory's %d turns", t, total)
+			}
+		}
+		if n.FirstMentioned > 0 && n.LastMentioned > 0 && n.FirstMentioned > n.LastMentioned {
+			c.add(at("firstMentioned"), "firstMentioned %d is after lastMentioned %d", n.FirstMentioned, n.LastMentioned)
+		}
+		if n.LastMentioned > total {
+			c.add(at("lastMentioned"), "turn %d is beyond the memory's %d turns", n.LastMentioned, total)
+		}
+		if len(n.Mentions) > 0 {
+			lo, hi := slices.Min(n.Mentions), slices.Max(n.Mentions)
+			if n.FirstMentioned > lo || (n.FirstMentioned == 0 && lo > 0) {
+				c.add(at("firstMentioned"), "firstMentioned %d is after mention %d", n.FirstMentioned, lo)
+			}
+			if n.LastMentioned < hi {
+				c.add(at("lastMentioned"), "lastMentioned %d is before mention %d", n.LastMentioned, hi)
+			}
+		}
+		if !n.ValidFrom.IsZero() && !n.ValidTo.IsZero() && n.ValidTo.Before(n.ValidFrom) {
+			c.add(at("validTo"), "validTo (%s) is before validFrom (%s)", n.ValidTo, n.ValidFrom)
+		}
+		for j, s := range n.PreviousSummaries {
+			if s.Version >= n.Version {
+				c.add(path("semanticGraph", "nodes", i, "previousSummaries", j, "version"), "version %d is not older than the node's version %d", s.Version, n.Version)
+			}
+		}
+		if n.Type == spec.NodeArtifact && n.ArtifactID != "" {
+			a, ok := c.doc.ArtifactVault.Artifacts[n.ArtifactID]
+			switch {
+			case !ok:
+				c.add(at("artifactId"), "no artifact %q in the vault", n.ArtifactID)
+			case n.ArtifactVersion > len(a.Versions):
+				c.add(at("artifactVersion"), "artifact %q has %d versions", n.ArtifactID, len(a.Versions))
+			}
+		}
+	}
+}
+
+func (c *checker) edges(ids map[string]bool) {
+	type key struct{ from, to, rel string }
+	seen := map[key]int{}
+	registered := map[spec.Relation]bool{}
+	for _, r := range spec.Relations {
+		registered[r] = true
+	}
+	for i, e := range c.doc.SemanticGraph.Edges {
+		at := func(field string) string { return path("semanticGraph", "edges", i, field) }
+		if !ids[e.From] {
+			c.add(at("from"), "no node %q", e.From)
+		}
+		if !ids[e.To] {
+			c.add(at("to"), "no node %q", e.To)
+		}
+		if e.From == e.To {
+			c.add(at("to"), "an edge from node %q to itself", e.From)
+		}
+		if !registered[e.Relation] && contextTerms()[string(e.Relation)] {
+			c.add(at("relation"), "relation %q is a term of the context with another meaning", e.Relation)
+		}
+		k := key{e.From, e.To, string(e.Relation)}
+		if j, ok := seen[k]; ok {
+			c.add(path("semanticGraph", "edges", i), "the same edge as edges[%d]", j)
+		} else {
+			seen[k] = i
+		}
+	}
+}
+
+func (c *checker) artifacts() {
+	total := c.doc.Metadata.TotalExchanges
+	for _, id := range sortedKeys(c.doc.ArtifactVault.Artifacts) {
+		a := c.doc.ArtifactVault.Artifacts[id]
+		vpath := func(i int, field string) string {
+			return path("artifactVault", "artifacts", id, "versions", i, field)
+		}
+		for i, v := range a.Versions {
+			if v.V != i+1 {
+				c.add(vpath(i, "v"), "version %d where %d is due: versions count 1, 2, 3… in order", v.V, i+1)
+			}
+			if v.Turn > total {
+				c.add(vpath(i, "turn"), "turn %d is beyond the memory's %d turns", v.Turn, total)
+			}
+		}
+		_ = artifacts.Walk(graph.Chain(a), func(i int, content string, err error) error {
+			switch {
+			case errors.Is(err, artifacts.ErrNoContent):
+				// The schema reports it.
+			case errors.Is(err, artifacts.ErrHashMismatch):
+				c.add(vpath(i, "hash"), "the reconstructed content does not match the hash")
+			case errors.Is(err, artifacts.ErrNoBase) && i == 0:
+				c.add(vpath(i, "patch"), "the first version is a patch: it must have the full content")
+			case errors.Is(err, artifacts.ErrNoBase):
+				c.add(vpath(i, "patch"), "cannot reconstruct: the version before is broken")
+			case err != nil:
+				c.add(vpath(i, "patch"), "%v", errors.Unwrap(err))
+			case int64(len(content)) != a.Versions[i].Size:
+				c.add(vpath(i, "size"), "size %d, but the content has %d bytes", a.Versions[i].Size, len(content))
+			}
+			return nil
+		})
+		if n := len(a.Versions); n > 0 && a.ContentHash != a.Versions[n-1].Hash {
+			c.add(path("artifactVault", "artifacts", id, "contentHash"), "not the hash of the latest version")
+		}
+	}
+}
+
+func (c *checker) archive() {
+	blocks := c.doc.DeepArchive.Blocks
+	next := 1
+	sum := 0
+	for i, b := range blocks {
+		at := func(field string) string { return path("deepArchive", "blocks", i, field) }
+		first, last := b.TurnRange[0], b.TurnRange[1]
+		switch {
+		case last < first:
+			c.add(at("turnRange"), "the range [%d, %d] is reversed", first, last)
+			continue
+		case first != next:
+			c.add(at("turnRange"), "starts at turn %d where turn %d is due: blocks cover turns 1, 2, 3… without gaps or overlaps", first, next)
+		}
+		next = last + 1
+		sum += b.TurnCount
+		if b.TurnCount != last-first+1 {
+			c.add(at("turnCount"), "turnCount %d, but the range [%d, %d] holds %d turns", b.TurnCount, first, last, last-first+1)
+		}
+		c.block(i, b)
+	}
+	if sum != c.doc.Metadata.TotalExchanges {
+		c.add(path("metadata", "totalExchanges"), "%d, but the archive holds %d turns", c.doc.Metadata.TotalExchanges, sum)
+	}
+	if tb := c.doc.Metadata.TranscriptBytes; tb != 0 && !c.broken && tb != c.transcript {
+		c.add(path("metadata", "transcriptBytes"), "%d, but the archived turns take %d bytes", tb, c.transcript)
+	}
+	c.vectorIndex()
+}
+
+// block decompresses one archive block and checks its turns. A broken
+// block is reported and the others are still checked.
+func (c *checker) block(i int, b spec.ArchiveBlock) {
+	at := func(field string) string { return path("deepArchive", "blocks", i, field) }
+	ok := false
+	defer func() { c.broken = c.broken || !ok }()
+	raw, err := archive.Decompress(b.CompressedData, c.lim.MaxBlockSize)
+	if err != nil {
+		c.add(at("compressedData"), "%v", err)
+		return
+	}
+	if int64(len(raw)) != b.UncompressedSize {
+		c.add(at("uncompressedSize"), "%d, but the block decompresses to %d bytes", b.UncompressedSize, len(raw))
+	}
+	if h := artifacts.Hash(string(raw)); h != b.ContentHash {
+		c.add(at("contentHash"), "the decompressed block does not match the hash")
+		return
+	}
+	var turns []spec.Turn
+	if err := scanArray(bytes.NewReader(raw), c.lim); err != nil {
+		c.add(at("compressedData"), "the block's turns: %v", err)
+		return
+	}
+	if err := json.Unmarshal(raw, &turns); err != nil {
+		c.add(at("compressedData"), "the block's turns: %v", unmarshalError(raw, err))
+		return
+	}
+	if inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err == nil {
+		if list, ok := inst.([]any); ok {
+			for j, t := range list {
+				for _, p := range instanceProblems("turn", t) {
+					c.add(at("compressedData"), "turn %d of the block, at %s: %s", j, p.Path, p.Message)
+				}
+			}
+		}
+	}
+	first, last := b.TurnRange[0], b.TurnRange[1]
+	if len(turns) != last-first+1 {
+		c.add(at("compressedData"), "holds %d turns, but the range [%d, %d] says %d", len(turns), first, last, last-first+1)
+	}
+	for j, t := range turns {
+		if t.Turn != first+j {
+			c.add(at("compressedData"), "turn %d of the block is numbered %d, not %d", j, t.Turn, first+j)
+			return
+		}
+		if len(t.ContentRefs) > 0 {
+			if c.vault == nil {
+				c.vault = graph.VaultReader(&c.doc.ArtifactVault)
+			}
+			whole, err := t.Expand(c.vault.Content)
+			if err != nil {
+				c.add(at("compressedData"), "turn %d: %v", t.Turn, err)
+				return
+			}
+			t = whole
+		}
+		c.turns[t.Turn] = t
+		js, err := spec.MarshalCanonical(t)
+		if err != nil {
+			c.add(at("compressedData"), "turn %d: %v", t.Turn, err)
+			return
+		}
+		c.transcript += int64(len(js))
+	}
+	ok = true
+	if len(turns) > 0 {
+		if !b.FirstTimestamp.Equal(turns[0].Timestamp) {
+			c.add(at("firstTimestamp"), "not the timestamp of the block's first turn")
+		}
+		if !b.LastTimestamp.Equal(turns[len(turns)-1].Timestamp) {
+			c.add(at("lastTimestamp"), "not the timestamp of the block's last turn")
+		}
+	}
+}
+
+func (c *checker) vectorIndex() {
+	vi := c.doc.DeepArchive.VectorIndex
+	if vi == nil {
+		return
+	}
+	seen := map[int]bool{}
+	for i, e := range vi.Embeddings {
+		at := func(field string) string { return path("deepArchive", "vectorIndex", "embeddings", i, field) }
+		if len(e.Vector) != 4*vi.Dimensions {
+			c.add(at("vector"), "%d bytes, but %d dimensions of float32 take %d", len(e.Vector), vi.Dimensions, 4*vi.Dimensions)
+		}
+		if e.Turn > c.doc.Metadata.TotalExchanges {
+			c.add(at("turn"), "turn %d is beyond the memory's %d turns", e.Turn, c.doc.Metadata.TotalExchanges)
+		}
+		if seen[e.Turn] {
+			c.add(at("turn"), "a second embedding of turn %d", e.Turn)
+		}
+		seen[e.Turn] = true
+	}
+}
+
+func (c *checker) workingMemory() {
+	wm := c.doc.WorkingMemory
+	for i, id := range wm.ActiveArtifacts {
+		if _, ok := c.doc.ArtifactVault.Artifacts[id]; !ok {
+			c.add(path("workingMemory", "activeArtifacts", i), "no artifact %q in the vault", id)
+		}
+	}
+	seen := map[int]bool{}
+	for i, t := range wm.RecentContext {
+		at := path("workingMemory", "recentContext", i)
+		if seen[t.Turn] {
+			c.add(at, "turn %d appears twice", t.Turn)
+		}
+		seen[t.Turn] = true
+		if len(t.ContentRefs) > 0 {
+			c.add(path("workingMemory", "recentContext", i, "contentRefs"), "a recent turn is kept verbatim, without references")
+		}
+		if t.Turn > c.doc.Metadata.TotalExchanges {
+			c.add(at, "turn %d is beyond the memory's %d turns", t.Turn, c.doc.Metadata.TotalExchanges)
+			continue
+		}
+		if a, ok := c.turns[t.Turn]; ok && !sameTurn(a, t) {
+			c.add(at, "turn %d differs from the archived turn %d", t.Turn, t.Turn)
+		}
+	}
+}
+
+// sameTurn compares what working memory keeps verbatim of a turn.
+func sameTurn(a, b spec.Turn) bool {
+	return a.Content == b.Content && a.Role == b.Role && a.Speaker == b.Speaker &&
+		a.ExternalID == b.ExternalID && a.Timestamp.Equal(b.Timestamp)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, cmp.Compare)
+	return keys
+}
+
+// PrivateScope is the scope of owner's private part.
+func PrivateScope(owner string) *spec.Scope {
+	return &spec.Scope{Kind: spec.ScopeUser, ID: owner}
+}
