@@ -48,10 +48,7 @@ type entityScan struct {
 	offs  []int
 	sents []sentence
 	stop  map[string]bool
-	// starts are the offsets at which sentences start, for the finders of
-	// words (findWordEntities sets them).
-	starts map[int]bool
-	out    []Entity
+	out   []Entity
 }
 
 // An entityFinder finds the entities of one kind, or of a few kinds that

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -42,7 +43,7 @@ func nameAt(s *entityScan, i int) (int, bool) {
 	if j == i+1 && noLoneName(w, s.stop) {
 		return i, false
 	}
-	atStart := startsSentence(s.starts, s.p, off)
+	atStart := startsSentence(s.sents, s.p, off)
 	if atStart && j > i+1 && s.stop[strings.ToLower(w)] {
 		// "With PostgreSQL", "The Lisbon office": a function word that
 		// starts the sentence is not part of the name.
@@ -69,7 +70,7 @@ func nameAt(s *entityScan, i int) (int, bool) {
 func (s *entityScan) nameEnd(i int) int {
 	p, ws, offs := s.p, s.ws, s.offs
 	j := i + 1
-	for j < len(ws) && spaced(p, offs[j-1]+len(ws[j-1]), offs[j]) && !startsSentence(s.starts, p, offs[j]) && pathToken(p, offs[j], len(ws[j])) == "" {
+	for j < len(ws) && spaced(p, offs[j-1]+len(ws[j-1]), offs[j]) && !startsSentence(s.sents, p, offs[j]) && pathToken(p, offs[j], len(ws[j])) == "" {
 		if capitalized(ws[j]) && !notNames[ws[j]] {
 			j++
 			continue
@@ -114,10 +115,17 @@ func hintBefore(ws []string, i int) string {
 // startsSentence reports whether the word at off starts a sentence or a
 // line, behind at most a few characters of quotes, brackets, list markers,
 // heading marks or emphasis ("- **Since** …", "### Overview", "2) Do …"),
-// or follows a colon ("Task: Create …").
-func startsSentence(starts map[int]bool, p string, off int) bool {
+// or follows a colon ("Task: Create …"). sents are the sentences of p,
+// in order.
+func startsSentence(sents []sentence, p string, off int) bool {
+	// The last sentence to start at or before off is the first one the
+	// walk back from off can meet.
+	last := -1
+	if i, _ := slices.BinarySearchFunc(sents, off+1, func(s sentence, at int) int { return s.start - at }); i > 0 {
+		last = sents[i-1].start
+	}
 	for k := off; k >= 0 && off-k <= 8; k-- {
-		if starts[k] || k == 0 {
+		if k == last || k == 0 {
 			return true
 		}
 		c := p[k-1]

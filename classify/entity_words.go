@@ -4,7 +4,7 @@ package classify
 // s, which no entity found before covers. If it finds one, it appends it
 // to s.out and returns the index of the last word the entity covers, and
 // true; if not, it returns false and changes nothing. It reads what an
-// entityFinder reads, and s.starts.
+// entityFinder reads.
 type wordFinder func(s *entityScan, i int) (last int, ok bool)
 
 // wordFinders are tried in this order at each word, and the first to find
@@ -19,10 +19,6 @@ var wordFinders = []wordFinder{pathAt, identifierAt, nameAt}
 // claims the words it covers: the name "Alice My_Var" covers the word
 // that would otherwise be an identifier.
 func findWordEntities(s *entityScan) {
-	s.starts = map[int]bool{}
-	for _, sent := range s.sents {
-		s.starts[sent.start] = true
-	}
 	for i := 0; i < len(s.ws); i++ {
 		if !s.taken(s.offs[i], s.offs[i]+len(s.ws[i])) {
 			i = s.wordEntity(i)
