@@ -78,14 +78,17 @@ func aiderExchanges() ([]string, error) {
 	return out, nil
 }
 
+// benchSets are the texts the benchmarks of whole texts run on.
+var benchSets = []struct {
+	name  string
+	texts func(*testing.B) []string
+}{{"locomo", benchTexts}, {"aider", aiderTexts}}
+
 // BenchmarkAnalyze classifies the turns of LoCoMo and the exchanges of the
 // aider histories one by one; ns/op is per text, and MB/s says how fast
 // for texts of any length.
 func BenchmarkAnalyze(b *testing.B) {
-	for _, bench := range []struct {
-		name  string
-		texts func(*testing.B) []string
-	}{{"locomo", benchTexts}, {"aider", aiderTexts}} {
+	for _, bench := range benchSets {
 		b.Run(bench.name, func(b *testing.B) {
 			texts := bench.texts(b)
 			size := 0
@@ -107,10 +110,7 @@ func BenchmarkAnalyze(b *testing.B) {
 // and of the aider exchanges, one text at a time, the prose split into
 // words and sentences beforehand; ns/op is per text.
 func BenchmarkFindEntities(b *testing.B) {
-	for _, bench := range []struct {
-		name  string
-		texts func(*testing.B) []string
-	}{{"locomo", benchTexts}, {"aider", aiderTexts}} {
+	for _, bench := range benchSets {
 		b.Run(bench.name, func(b *testing.B) {
 			type prose struct {
 				p     string
