@@ -55,10 +55,11 @@ type entityScan struct {
 // must be found in one pass, in the prose of s. It reads s.p, s.ws,
 // s.offs, s.sents, s.stop and s.out, and appends the entities it finds to
 // s.out, in the order of the prose; it never removes or changes an entity
-// found before. It skips text that an entity found before covers (taken),
-// so order matters: the first finder to claim a span of text keeps it. The
-// entities of a turn are in the order of the finders, and within a finder
-// in the order of the prose, which setSentences relies on.
+// found before. It adds no entity where one found before covers the text
+// (s.taken; for a name, its first word), so order matters: the first
+// finder to claim a span of text keeps it. Nothing is merged or sorted
+// afterwards: the entities of a turn are in the order of the finders, and
+// within a finder in the order of the prose, which setSentences relies on.
 type entityFinder func(s *entityScan)
 
 // entityFinders are run in this order: URLs, which may hold anything;
@@ -73,7 +74,7 @@ var entityFinders = []entityFinder{
 }
 
 // findEntities finds the named things of prose, whose words are ws at offs;
-// stop are the stop words.
+// stop are the stop words. It runs the entityFinders in order.
 func findEntities(p string, ws []string, offs []int, sents []sentence, stop map[string]bool) []Entity {
 	s := entityScan{p: p, ws: ws, offs: offs, sents: sents, stop: stop}
 	for _, find := range entityFinders {
