@@ -78,14 +78,17 @@ func aiderExchanges() ([]string, error) {
 	return out, nil
 }
 
+// benchSets are the texts the benchmarks of whole texts run on.
+var benchSets = []struct {
+	name  string
+	texts func(*testing.B) []string
+}{{"locomo", benchTexts}, {"aider", aiderTexts}}
+
 // BenchmarkAnalyze classifies the turns of LoCoMo and the exchanges of the
 // aider histories one by one; ns/op is per text, and MB/s says how fast
 // for texts of any length.
 func BenchmarkAnalyze(b *testing.B) {
-	for _, bench := range []struct {
-		name  string
-		texts func(*testing.B) []string
-	}{{"locomo", benchTexts}, {"aider", aiderTexts}} {
+	for _, bench := range benchSets {
 		b.Run(bench.name, func(b *testing.B) {
 			texts := bench.texts(b)
 			size := 0
@@ -97,6 +100,45 @@ func BenchmarkAnalyze(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				a.Analyze(Turn{Text: texts[i%len(texts)], Role: "user", Speaker: "Caroline"})
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkFindEntities finds the entities of the prose of LoCoMo's turns
+// and of the aider exchanges, one text at a time, the prose split into
+// words and sentences beforehand; ns/op is per text.
+func BenchmarkFindEntities(b *testing.B) {
+	for _, bench := range benchSets {
+		b.Run(bench.name, func(b *testing.B) {
+			type prose struct {
+				p     string
+				ws    []string
+				offs  []int
+				sents []sentence
+			}
+			var in []prose
+			size := 0
+			for _, t := range bench.texts(b) {
+				var sb strings.Builder
+				for _, g := range segments(t) {
+					if !g.code {
+						sb.WriteString(g.text)
+						sb.WriteByte('\n')
+					}
+				}
+				p := sb.String()
+				ws, offs := words(p)
+				in = append(in, prose{p, ws, offs, sentences(p)})
+				size += len(p)
+			}
+			b.SetBytes(int64(size / len(in)))
+			stop := New().stop
+			i := 0
+			for b.Loop() {
+				x := in[i%len(in)]
+				findEntities(x.p, x.ws, x.offs, x.sents, stop)
 				i++
 			}
 		})

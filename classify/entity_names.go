@@ -1,0 +1,165 @@
+package classify
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// notNames are capitalized words that are not names where they stand:
+// pronouns, interjections and the like. Months and weekdays are dates.
+var notNames = set(
+	"I", "I'm", "I've", "I'd", "I'll", "Im", "Ive", "Id",
+	"OK", "Ok", "Okay", "Yes", "No", "Yeah", "Hey", "Hi", "Hello", "Oh", "Wow", "Thanks", "Thank",
+	"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+	"January", "February", "March", "April", "June", "July", "August", "September", "October", "November", "December",
+)
+
+// connectors may stand inside a multiword name: "Bank of America".
+var connectors = set("of", "de", "da", "del", "van", "von", "la", "le", "&")
+
+// personHints and placeHints are words that, just before a name, say what
+// it names. Words as common as "with" and "and" say nothing.
+var personHints = set("met", "told", "asked", "called", "texted", "friend", "friends", "named", "dear", "meet", "invited", "mom", "dad", "sister", "brother", "cousin", "aunt", "uncle", "husband", "wife", "partner", "boyfriend", "girlfriend", "son", "daughter", "colleague", "boss", "mentor")
+var placeHints = set("visited", "visiting", "near", "across", "toward", "towards", "outside", "downtown")
+
+// placeVerbs before "in", "to" or "at" make what follows a place: "live in
+// Lisbon", "moved to Porto", "a trip to Cádiz".
+var placeVerbs = set("live", "lives", "living", "lived", "based", "born", "up", "moved", "move", "moving", "trip", "went", "go", "going",
+	"flew", "fly", "flying", "travel", "traveled", "travelled", "traveling", "travelling", "back", "stay", "stayed", "staying",
+	"vacation", "holiday", "weekend", "apartment", "house", "home", "drove", "drive", "driving", "walk", "walked", "arrived", "visit", "visits")
+
+// nameAt is the wordFinder of names: it finds the name that starts at
+// word i, a run of capitalized words perhaps joined by connectors ("Lake
+// Louise", "Bank of America"), if one does, with what the words before it
+// hint it names.
+func nameAt(s *entityScan, i int) (int, bool) {
+	w, off := s.ws[i], s.offs[i]
+	if !capitalized(w) || notNames[w] || notNames[trimPossessive(w)] {
+		return i, false
+	}
+	j := s.nameEnd(i)
+	if j == i+1 && noLoneName(w, s.stop) {
+		return i, false
+	}
+	atStart := startsSentence(s.sents, s.p, off)
+	if atStart && j > i+1 && s.stop[strings.ToLower(w)] {
+		// "With PostgreSQL", "The Lisbon office": a function word that
+		// starts the sentence is not part of the name.
+		i, off = i+1, s.offs[i+1]
+		atStart = false
+	}
+	end := s.offs[j-1] + len(s.ws[j-1])
+	text := trimPossessive(s.p[off:end])
+	e := Entity{Text: text, Kind: "name", Start: off, End: off + len(text), SentenceStart: atStart, Hint: hintBefore(s.ws, i)}
+	if atStart && j > i+1 {
+		// "Take Pico": the run may be a sentence's first word and a
+		// name; the graph knows whether the rest is one.
+		e.Tail = trimPossessive(s.p[s.offs[i+1]:end])
+	}
+	s.out = append(s.out, e)
+	return j - 1, true
+}
+
+// nameEnd returns the index of the word after the run of capitalized
+// words, perhaps joined by connectors, that starts at word i. The run
+// stays within a sentence, its words one space apart, and stops before a
+// path. Its words need not be free: a name may cover an error ("Python
+// TypeError").
+func (s *entityScan) nameEnd(i int) int {
+	p, ws, offs := s.p, s.ws, s.offs
+	j := i + 1
+	for j < len(ws) && spaced(p, offs[j-1]+len(ws[j-1]), offs[j]) && !startsSentence(s.sents, p, offs[j]) && pathToken(p, offs[j], len(ws[j])) == "" {
+		if capitalized(ws[j]) && !notNames[ws[j]] {
+			j++
+			continue
+		}
+		if connectors[ws[j]] && j+1 < len(ws) && capitalized(ws[j+1]) && spaced(p, offs[j]+len(ws[j]), offs[j+1]) {
+			j += 2
+			continue
+		}
+		break
+	}
+	return j
+}
+
+// noLoneName reports whether the capitalized word w, alone, is no name:
+// "It", "There", "DOES", "C", a function word or a letter ("US" and "IT"
+// may be names).
+func noLoneName(w string, stop map[string]bool) bool {
+	return utf8.RuneCountInString(w) < 2 || stop[strings.ToLower(w)] && (strings.ToUpper(w) != w || len(w) > 2)
+}
+
+// hintBefore returns what the words before word i of ws suggest a name
+// there names: "person" (my friend, met, told…), "place" (visited, live
+// in, moved to…) or "".
+func hintBefore(ws []string, i int) string {
+	if i == 0 {
+		return ""
+	}
+	prev := strings.ToLower(ws[i-1])
+	prev2 := ""
+	if i > 1 {
+		prev2 = strings.ToLower(ws[i-2])
+	}
+	switch {
+	case personHints[prev]:
+		return "person"
+	case placeHints[prev], (prev == "in" || prev == "to" || prev == "at" || prev == "from") && placeVerbs[prev2]:
+		return "place"
+	}
+	return ""
+}
+
+// startsSentence reports whether the word at off starts a sentence or a
+// line, behind at most a few characters of quotes, brackets, list markers,
+// heading marks or emphasis ("- **Since** …", "### Overview", "2) Do …"),
+// or follows a colon ("Task: Create …"). sents are the sentences of p,
+// in order.
+func startsSentence(sents []sentence, p string, off int) bool {
+	// The last sentence to start at or before off is the first one the
+	// walk back from off can meet.
+	last := -1
+	if i, _ := slices.BinarySearchFunc(sents, off+1, func(s sentence, at int) int { return s.start - at }); i > 0 {
+		last = sents[i-1].start
+	}
+	for k := off; k >= 0 && off-k <= 8; k-- {
+		if k == last || k == 0 {
+			return true
+		}
+		c := p[k-1]
+		if c == '\n' || c == ':' && k < off {
+			return true // a line's start, or a capital after a colon
+		}
+		if !strings.ContainsRune(lineMarks, rune(c)) {
+			return false
+		}
+	}
+	return false
+}
+
+// lineMarks are what may stand before the first word of a sentence or a
+// line: quotes, brackets, list markers and numbers, Markdown marks.
+const lineMarks = " \t\"'(*-_#>+|.)`[]0123456789"
+
+// spaced reports whether the words that end at from and start at to stand
+// one space apart, as the words of a name do ("Lake Louise", not
+// "Assets/Scripts").
+func spaced(p string, from, to int) bool {
+	return to == from+1 && p[from] == ' '
+}
+
+func capitalized(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+func trimPossessive(w string) string {
+	for _, s := range []string{"'s", "’s", "'", "’"} {
+		if strings.HasSuffix(w, s) && len(w) > len(s)+1 {
+			return w[:len(w)-len(s)]
+		}
+	}
+	return w
+}
