@@ -278,7 +278,7 @@ func TestSameMemoryWhateverTheChunks(t *testing.T) {
 				first.Add(tu)
 			}
 			saved := first.Document()
-			again, err := Load(saved, Config{})
+			again, err := Load(saved, Config{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -214,7 +214,7 @@ func TestFactsSurviveReload(t *testing.T) {
 	}
 	saved := remember(t, b, Fact{Content: "User wants answers in Spanish", Pinned: true}).Fact
 
-	again, err := Load(b.Document(), Config{})
+	again, err := Load(b.Document(), Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,9 +15,9 @@ import (
 	"github.com/smg-memory/smg/spec"
 )
 
-// maxLoadBlock bounds one archive block when a memory is loaded to be
-// continued; the file's reader has already bounded the whole document.
-const maxLoadBlock = 64 << 20
+// maxBlock bounds one archive block's decompressed data unless a reader's
+// options say otherwise: the default limit of spec §9.4.
+const maxBlock = 64 << 20
 
 // Load returns a builder that continues a saved memory. It replays the
 // archived turns, so that what the builder keeps between turns (the counts
@@ -29,7 +29,7 @@ const maxLoadBlock = 64 << 20
 // turn made (facts saved directly, say), the block summaries a model
 // wrote, and the members this version does not know (spec §9.3). The
 // document's block size and snapshot interval override cfg's.
-func Load(doc *spec.Document, cfg Config) (*Builder, error) {
+func Load(doc *spec.Document, cfg Config, blocks *TurnReaderOptions) (*Builder, error) {
 	if doc.DeepArchive.BlockSize > 0 {
 		cfg.BlockSize = doc.DeepArchive.BlockSize
 	}
@@ -40,7 +40,7 @@ func Load(doc *spec.Document, cfg Config) (*Builder, error) {
 	b.meta = doc.Metadata
 	b.meta.Modified = time.Time{}
 	b.meta.Tags = slices.Clone(doc.Metadata.Tags)
-	err := EachTurn(doc, func(t spec.Turn) error {
+	err := EachTurn(doc, blocks, func(t spec.Turn) error {
 		if err := b.Add(t); err != nil {
 			return fmt.Errorf("turn %d: %w", t.Turn, err)
 		}
@@ -137,11 +137,17 @@ func (b *Builder) overlay(doc *spec.Document) {
 }
 
 // EachTurn calls fn with every archived turn of doc, in order, with its
-// whole content (spec §8.2.1), and stops at the first error. A block that
-// does not decode, turns out of sequence and references that do not
-// resolve are errors; fn's error is returned as it is.
-func EachTurn(doc *spec.Document, fn func(spec.Turn) error) error {
-	r := NewTurnReader(doc, -1)
+// whole content (spec §8.2.1), and stops at the first error. Blocks are
+// read as opts say (nil: [TurnReaderOptions] zero). A block that does not
+// decode, turns out of sequence and references that do not resolve are
+// errors; fn's error is returned as it is.
+func EachTurn(doc *spec.Document, opts *TurnReaderOptions, fn func(spec.Turn) error) error {
+	o := TurnReaderOptions{CacheSize: -1}
+	if opts != nil {
+		o = *opts
+		o.CacheSize = -1
+	}
+	r := NewTurnReader(doc, &o)
 	next := 1
 	for i := range r.Len() {
 		turns, err := r.Block(i)
@@ -161,13 +167,44 @@ func EachTurn(doc *spec.Document, fn func(spec.Turn) error) error {
 	return nil
 }
 
-// NewTurnReader returns a reader of the archive of doc that decodes a
-// block into its turns, with their whole content (spec §8.2.1), when one
-// of them is asked for, and keeps the last cacheSize blocks decoded (0 is
-// [archive.DefaultCacheSize], a negative number keeps none). A block is
-// checked as [CheckBlockData] and [CompleteTurns] check it. The document
-// must not change while the reader is in use.
-func NewTurnReader(doc *spec.Document, cacheSize int) *archive.Reader[[]spec.Turn] {
+// TurnReaderOptions say how a reader of the archive reads a block.
+type TurnReaderOptions struct {
+	// CacheSize is how many decoded blocks the reader keeps: 0 is
+	// [archive.DefaultCacheSize], a negative number keeps none.
+	CacheSize int
+	// MaxBlockSize bounds a block's decompressed data; 0 is 64 MiB, the
+	// default limit of a reader (spec §9.4).
+	MaxBlockSize int64
+	// Decode decodes the decompressed data of a block, checked against
+	// its hash, into its turns. Package smg/format's decoder applies a
+	// reader's limits on JSON text (nesting, strings, lists) as it does;
+	// nil is plain JSON decoding, for documents already checked.
+	Decode func(raw []byte) ([]spec.Turn, error)
+}
+
+// NewTurnReader returns the reader of the archive of doc: every path that
+// reads archived turns reads them with it. It decodes a block into its
+// turns, with their whole content (spec §8.2.1), when one of them is asked
+// for: the block is decompressed within opts.MaxBlockSize, checked against
+// its contentHash, decoded by opts.Decode, and its turns checked to be
+// numbered as its range says, with the references they hold to the
+// artifact vault put back in place. A block that fails is an
+// [*archive.BlockError]; the others stay readable. opts may be nil. The
+// document must not change while the reader is in use.
+func NewTurnReader(doc *spec.Document, opts *TurnReaderOptions) *archive.Reader[[]spec.Turn] {
+	var o TurnReaderOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxBlockSize <= 0 {
+		o.MaxBlockSize = maxBlock
+	}
+	if o.Decode == nil {
+		o.Decode = func(raw []byte) ([]spec.Turn, error) {
+			var turns []spec.Turn
+			return turns, json.Unmarshal(raw, &turns)
+		}
+	}
 	list := doc.DeepArchive.Blocks
 	blocks := make([]archive.Block, len(list))
 	for i, b := range list {
@@ -175,31 +212,31 @@ func NewTurnReader(doc *spec.Document, cacheSize int) *archive.Reader[[]spec.Tur
 	}
 	content := VaultContent(&doc.ArtifactVault)
 	decode := func(i int, raw []byte) ([]spec.Turn, error) {
-		if err := CheckBlockData(list[i], raw); err != nil {
+		if err := checkBlockData(list[i], raw); err != nil {
 			return nil, err
 		}
-		var turns []spec.Turn
-		if err := json.Unmarshal(raw, &turns); err != nil {
+		turns, err := o.Decode(raw)
+		if err != nil {
 			return nil, err
 		}
-		return turns, CompleteTurns(list[i], turns, content)
+		return turns, completeTurns(list[i], turns, content)
 	}
-	return archive.NewReader(blocks, maxLoadBlock, decode, &archive.ReaderOptions{CacheSize: cacheSize})
+	return archive.NewReader(blocks, o.MaxBlockSize, decode, &archive.ReaderOptions{CacheSize: o.CacheSize})
 }
 
-// CheckBlockData checks the decompressed data of an archive block against
+// checkBlockData checks the decompressed data of an archive block against
 // the block's contentHash.
-func CheckBlockData(b spec.ArchiveBlock, raw []byte) error {
+func checkBlockData(b spec.ArchiveBlock, raw []byte) error {
 	if artifacts.Hash(string(raw)) != b.ContentHash {
 		return errors.New("the decompressed data does not match the block's contentHash")
 	}
 	return nil
 }
 
-// CompleteTurns checks that turns, decoded from block b, are numbered as
+// completeTurns checks that turns, decoded from block b, are numbered as
 // b's range says, and puts back in place the content they hold as
 // references to the vault, which content reads (spec §8.2.1).
-func CompleteTurns(b spec.ArchiveBlock, turns []spec.Turn, content func(id string, version int) (string, error)) error {
+func completeTurns(b spec.ArchiveBlock, turns []spec.Turn, content func(id string, version int) (string, error)) error {
 	first, last := b.TurnRange[0], b.TurnRange[1]
 	if len(turns) != last-first+1 {
 		return fmt.Errorf("it holds %d turns, but its range [%d, %d] says %d", len(turns), first, last, last-first+1)

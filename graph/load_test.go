@@ -26,7 +26,7 @@ func TestTurnReaderChecksBlocks(t *testing.T) {
 	doc := b.Document()
 	doc.DeepArchive.Blocks[1].ContentHash = "sha256:" + strings.Repeat("0", 64)
 	doc.DeepArchive.Blocks[2].TurnRange = [2]int{9, 11}
-	r := NewTurnReader(doc, 0)
+	r := NewTurnReader(doc, nil)
 	for i, want := range []string{"", "contentHash", "range [9, 11] says 3"} {
 		got, err := r.Block(i)
 		if want == "" {
@@ -40,7 +40,7 @@ func TestTurnReaderChecksBlocks(t *testing.T) {
 			t.Errorf("block %d: %v, want a BlockError saying %q", i, err, want)
 		}
 	}
-	if err := EachTurn(doc, func(spec.Turn) error { return nil }); err == nil {
+	if err := EachTurn(doc, nil, func(spec.Turn) error { return nil }); err == nil {
 		t.Error("EachTurn read a damaged archive")
 	}
 }

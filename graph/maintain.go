@@ -197,7 +197,7 @@ func (b *Builder) CountWrite() int {
 // nothing; the report is the one a real run would give.
 func (b *Builder) Maintain(opts MaintainOptions) (MaintenanceReport, error) {
 	if opts.DryRun {
-		c, err := Load(b.Document(), b.cfg)
+		c, err := Load(b.Document(), b.cfg, nil)
 		if err != nil {
 			return MaintenanceReport{}, fmt.Errorf("copying the memory for a dry run: %w", err)
 		}

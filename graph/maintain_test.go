@@ -75,7 +75,7 @@ func maintain(t *testing.T, b *Builder, opts MaintainOptions) (MaintenanceReport
 		t.Errorf("the dry run reports\n%v\nthe real run\n%v", dry.Changes, r.Changes)
 	}
 	doc := b.Document()
-	c, err := Load(doc, Config{})
+	c, err := Load(doc, Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestMaintainMerges(t *testing.T) {
 	// The merged names find the node kept, in this sitting and in the
 	// next: the same turn gives the same memory.
 	more := spec.Turn{Role: "user", Speaker: "Dana", Content: "Marta says Blue Pipeline is fast now.", Timestamp: turns[len(turns)-1].Timestamp.Add(time.Hour)}
-	c, err := Load(doc, Config{})
+	c, err := Load(doc, Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestMaintainRebases(t *testing.T) {
 		t.Errorf("the content stored is not version 8's (%v)", err)
 	}
 	// A version after it patches the full copy.
-	c, err := Load(doc, Config{})
+	c, err := Load(doc, Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

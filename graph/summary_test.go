@@ -37,7 +37,7 @@ func TestLoadKeepsModelSummaries(t *testing.T) {
 		t.Fatalf("block 1: summary %q by %q", got.Summary, got.SummaryModel)
 	}
 
-	loaded, err := Load(before, cfg)
+	loaded, err := Load(before, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

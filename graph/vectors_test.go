@@ -119,7 +119,7 @@ func TestEmbeddingsThroughLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := Load(doc, Config{})
+	l, err := Load(doc, Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,6 +126,10 @@ type Config struct {
 	// When it fails, the context is built from full text and says so
 	// (Result.Warnings); a search falls back to full text silently.
 	Embedder Embedder
+	// Blocks say how archive blocks are read: within which limits (see
+	// [graph.TurnReaderOptions]); nil reads them as plain JSON within the
+	// default block size.
+	Blocks *graph.TurnReaderOptions
 }
 
 // indexJob is the indexing of turns in the background.
@@ -155,7 +159,7 @@ func New(doc *spec.Document, cfg *Config) (*Engine, error) {
 	if cfg != nil {
 		e.cfg = *cfg
 	}
-	e.setGraph(doc, newTurnStore(doc))
+	e.setGraph(doc, newTurnStore(doc, e.cfg.Blocks))
 	if c := e.cfg.Cached; c != nil && c.ix != nil {
 		e.ix, e.readOnly, c.ix = c.ix, true, nil
 		return e, nil
@@ -541,7 +545,7 @@ func (e *Engine) Update(doc *spec.Document) error {
 		}
 		e.fresh = fs
 	}
-	store := newTurnStore(doc)
+	store := newTurnStore(doc, e.cfg.Blocks)
 	store.carry(old)
 	changed, err := e.indexGraph(doc)
 	if err != nil {
@@ -685,7 +689,7 @@ func (e *Engine) rebuild(doc *spec.Document) error {
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	store := newTurnStore(doc)
+	store := newTurnStore(doc, e.cfg.Blocks)
 	e.rw.Lock()
 	defer e.rw.Unlock()
 	store.carry(e.turns)

@@ -40,13 +40,13 @@ func TestStrongest(t *testing.T) {
 // and its turns are counted again.
 func TestTurnCountsCarried(t *testing.T) {
 	docs := checkoutAt(t, 4, 10, 0)
-	old := newTurnStore(docs[0])
+	old := newTurnStore(docs[0], nil)
 	tk := countingTokenizer{n: new(int)}
 	for n := 1; n <= old.n; n++ {
 		old.count(tk, n, "x")
 	}
 	counted := *tk.n
-	store := newTurnStore(docs[1])
+	store := newTurnStore(docs[1], nil)
 	store.carry(old)
 	for n := 1; n <= store.n; n++ {
 		store.count(tk, n, "x")

@@ -244,7 +244,7 @@ func TestVectorsUpdate(t *testing.T) {
 	}
 	old := e.vecs
 	// The same builder's document shares the bytes of the old vectors.
-	b, err := graph.Load(before, graph.Config{})
+	b, err := graph.Load(before, graph.Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -205,7 +205,7 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 // first time. m.mu is held.
 func (m *Memory) builder() (*graph.Builder, error) {
 	if m.b == nil {
-		b, err := graph.Load(m.doc, m.cfg)
+		b, err := graph.Load(m.doc, m.cfg, format.ReadBlocks(Limits{}))
 		if err != nil {
 			return nil, fmt.Errorf("loading the memory: %w", err)
 		}

@@ -77,7 +77,7 @@ func mergeNewMemory(t testing.TB, turns []smg.Turn) *spec.Document {
 func mergeArchived(t testing.TB, doc *spec.Document) []spec.Turn {
 	t.Helper()
 	var out []spec.Turn
-	if err := graph.EachTurn(doc, func(tu spec.Turn) error { out = append(out, tu); return nil }); err != nil {
+	if err := graph.EachTurn(doc, nil, func(tu spec.Turn) error { out = append(out, tu); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return out

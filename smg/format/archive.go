@@ -31,9 +31,6 @@ type Archive struct {
 	lim    Limits
 	r      *archive.Reader[[]spec.Turn]
 	byID   map[string]int
-
-	// content reads the vault for the turns' references.
-	content func(id string, version int) (string, error)
 }
 
 // BlockError reports an archive block that cannot be read: its data does
@@ -76,19 +73,18 @@ type BlockInfo struct {
 // and the other limits the JSON text of its turns (spec §9.4).
 func NewArchive(doc *spec.Document, lim Limits) *Archive {
 	a := &Archive{
-		blocks:  doc.DeepArchive.Blocks,
-		lim:     lim.withDefaults(),
-		byID:    make(map[string]int, len(doc.DeepArchive.Blocks)),
-		content: graph.VaultContent(&doc.ArtifactVault),
+		blocks: doc.DeepArchive.Blocks,
+		lim:    lim.withDefaults(),
+		byID:   make(map[string]int, len(doc.DeepArchive.Blocks)),
 	}
-	list := make([]archive.Block, len(a.blocks))
 	for i, b := range a.blocks {
-		list[i] = archive.Block{First: b.TurnRange[0], Last: b.TurnRange[1], Data: b.CompressedData}
 		if _, dup := a.byID[b.ID]; !dup {
 			a.byID[b.ID] = i
 		}
 	}
-	a.r = archive.NewReader(list, a.lim.MaxBlockSize, a.decode, nil)
+	o := ReadBlocks(a.lim)
+	o.CacheSize = 0 // archive.DefaultCacheSize
+	a.r = graph.NewTurnReader(doc, o)
 	return a
 }
 
@@ -163,20 +159,25 @@ func (a *Archive) block(i int) ([]spec.Turn, error) {
 	return turns, nil
 }
 
-// decode checks and decodes the decompressed data of block i: its hash,
-// the limits on its JSON text, the numbers of its turns; then it puts back
-// the content its turns hold as references.
-func (a *Archive) decode(i int, raw []byte) ([]spec.Turn, error) {
-	b := a.blocks[i]
-	if err := graph.CheckBlockData(b, raw); err != nil {
-		return nil, err
+// ReadBlocks are the options of reading archive blocks within lim (zero
+// fields take their defaults): MaxBlockSize bounds a block's decompressed
+// data, and the other limits the JSON text of its turns (spec §9.4), as
+// [Decode] applies them to a file. Every reader of archived turns of a
+// file's document reads with them: [Archive], and the memory, its index
+// and its merges through package smg.
+func ReadBlocks(lim Limits) *graph.TurnReaderOptions {
+	lim = lim.withDefaults()
+	return &graph.TurnReaderOptions{
+		MaxBlockSize: lim.MaxBlockSize,
+		Decode: func(raw []byte) ([]spec.Turn, error) {
+			if err := scanArray(bytes.NewReader(raw), lim); err != nil {
+				return nil, err
+			}
+			var turns []spec.Turn
+			if err := json.Unmarshal(raw, &turns); err != nil {
+				return nil, unmarshalError(raw, err)
+			}
+			return turns, nil
+		},
 	}
-	if err := scanArray(bytes.NewReader(raw), a.lim); err != nil {
-		return nil, err
-	}
-	var turns []spec.Turn
-	if err := json.Unmarshal(raw, &turns); err != nil {
-		return nil, unmarshalError(raw, err)
-	}
-	return turns, graph.CompleteTurns(b, turns, a.content)
 }

@@ -376,7 +376,7 @@ func latest(ts ...time.Time) time.Time {
 func (m *merger) turns() error {
 	read := func(side string, doc *spec.Document) ([]spec.Turn, error) {
 		var out []spec.Turn
-		err := graph.EachTurn(doc, func(t spec.Turn) error {
+		err := graph.EachTurn(doc, ReadBlocks(Limits{}), func(t spec.Turn) error {
 			out = append(out, t)
 			return nil
 		})
@@ -477,7 +477,7 @@ func (m *merger) build(collabs []spec.Collaborator, parts []spec.PrivateContext)
 		d.DeepArchive.Blocks = append(d.DeepArchive.Blocks, b)
 	}
 	d.DeepArchive.VectorIndex = m.vectors()
-	b, err := graph.Load(d, m.opts.Config)
+	b, err := graph.Load(d, m.opts.Config, ReadBlocks(Limits{}))
 	if err != nil {
 		return nil, fmt.Errorf("merging: rebuilding the merged memory: %w", err)
 	}
