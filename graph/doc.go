@@ -1,9 +1,20 @@
 // Package graph builds and maintains the semantic graph of a memory from
-// the turns of a conversation: nodes, typed and weighted edges, decay and
-// reactivation, working memory (spec/smg-v1.md §5, §6). It composes
+// the turns of a conversation (spec/smg-v1.md §5, §6). It composes
 // classify, importance, artifacts and archive.
 //
-// It is built in the issue "Turn conversations into memory"; until then
-// the package holds only this comment, so that the layout of the module is
-// the one DESIGN.md gives.
+// A [Builder] ([New]) takes turns one at a time ([Builder.Add]): it
+// classifies each, adds or reinforces the nodes it names (concepts,
+// decisions with their rationale and rejected alternatives, problems and
+// solutions, goals, facts, artifacts) and the typed, weighted edges
+// between them, stores code and documents in the artifact vault as diff
+// chains, and archives the turns in Brotli-compressed blocks. Importance
+// decays with time and comes back when a topic does. [Builder.Document]
+// gives the memory as a [spec.Document]; [Load] continues one by
+// replaying its archived turns. Facts are kept directly too
+// ([Builder.Remember], [Builder.Forget], [Builder.Pin]), and
+// [Builder.Maintain] prunes, merges duplicates, decays and rebases.
+//
+// [NewTurnReader] is the one reader of a document's archived turns: every
+// path that reads them (a replay, restore's index, package smg's views
+// and merges) reads with it, within the limits its options give.
 package graph
