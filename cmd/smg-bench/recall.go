@@ -377,7 +377,15 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 // open (nil: smg.Load); took is the time of the ingest alone.
 func buildEngine(ctx context.Context, turns []spec.Turn, open func(*spec.Document) (contextEngine, error)) (e contextEngine, took time.Duration, err error) {
 	if open == nil {
-		open = func(doc *spec.Document) (contextEngine, error) { return smg.Load(doc, nil) }
+		open = func(doc *spec.Document) (contextEngine, error) {
+			m, err := smg.Load(doc, nil)
+			if err != nil {
+				return nil, err
+			}
+			// Every turn indexed before the first question, as a
+			// context engine built over the document would have it.
+			return m, m.WaitIndex(ctx)
+		}
 	}
 	m := smg.New(nil)
 	start := time.Now()
