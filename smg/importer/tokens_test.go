@@ -10,6 +10,7 @@ import (
 
 	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/smg/importer"
+	"github.com/smg-memory/smg/spec"
 )
 
 // The tests of this file check restore's token counts on the turns of the
@@ -20,11 +21,10 @@ import (
 // locomoDev is the LoCoMo dev file of ../shared/bench.
 var locomoDev = filepath.Join("..", "..", "..", "shared", "bench", "locomo-dev.json")
 
-// TestCL100KOnLoCoMo checks restore's cl100k count, which splits text
-// without tiktoken-go's regular expression, against tiktoken-go's on every
-// turn of the LoCoMo dev file and on all of them at once (restore's
-// TestCL100KPieces checks it on samples).
-func TestCL100KOnLoCoMo(t *testing.T) {
+// locomoTurns returns the turns of every conversation of locomoDev, or
+// skips when it is absent or the tests are short.
+func locomoTurns(t *testing.T) []spec.Turn {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("reads the LoCoMo dev file")
 	}
@@ -32,6 +32,19 @@ func TestCL100KOnLoCoMo(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
+	var turns []spec.Turn
+	for _, c := range res.Conversations {
+		turns = append(turns, c.Turns...)
+	}
+	return turns
+}
+
+// TestCL100KOnLoCoMo checks restore's cl100k count, which splits text
+// without tiktoken-go's regular expression, against tiktoken-go's on every
+// turn of the LoCoMo dev file and on all of them at once (restore's
+// TestCL100KPieces checks it on samples).
+func TestCL100KOnLoCoMo(t *testing.T) {
+	turns := locomoTurns(t)
 	tk, err := restore.NewTokenizer(restore.CL100K)
 	if err != nil {
 		t.Fatal(err)
@@ -50,11 +63,9 @@ func TestCL100KOnLoCoMo(t *testing.T) {
 		}
 	}
 	var all strings.Builder
-	for _, c := range res.Conversations {
-		for _, tu := range c.Turns {
-			check(tu.Speaker + ": " + tu.Content)
-			all.WriteString(tu.Content + "\n")
-		}
+	for _, tu := range turns {
+		check(tu.Speaker + ": " + tu.Content)
+		all.WriteString(tu.Content + "\n")
 	}
 	check(all.String())
 }
@@ -63,13 +74,7 @@ func TestCL100KOnLoCoMo(t *testing.T) {
 // rule of thumb of four characters a token, turn by turn, on chat text
 // nobody here wrote.
 func TestEstimate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads the LoCoMo dev file")
-	}
-	res, err := importer.ReadFile(locomoDev, importer.Options{})
-	if err != nil {
-		t.Skip(err)
-	}
+	turns := locomoTurns(t)
 	exact, err := restore.NewTokenizer(restore.CL100K)
 	if err != nil {
 		t.Fatal(err)
@@ -77,16 +82,14 @@ func TestEstimate(t *testing.T) {
 	est, _ := restore.NewTokenizer(restore.Estimate)
 	var errEst, errQuarter, sumExact, sumEst float64
 	n := 0
-	for _, c := range res.Conversations {
-		for _, tu := range c.Turns {
-			s := tu.Speaker + ": " + tu.Content
-			x := float64(exact.Count(s))
-			errEst += math.Abs(float64(est.Count(s))-x) / x
-			errQuarter += math.Abs(math.Ceil(float64(len(s))/4)-x) / x
-			sumExact += x
-			sumEst += float64(est.Count(s))
-			n++
-		}
+	for _, tu := range turns {
+		s := tu.Speaker + ": " + tu.Content
+		x := float64(exact.Count(s))
+		errEst += math.Abs(float64(est.Count(s))-x) / x
+		errQuarter += math.Abs(math.Ceil(float64(len(s))/4)-x) / x
+		sumExact += x
+		sumEst += float64(est.Count(s))
+		n++
 	}
 	errEst /= float64(n)
 	errQuarter /= float64(n)
