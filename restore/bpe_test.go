@@ -3,8 +3,6 @@ package restore
 import (
 	"strings"
 	"testing"
-
-	"github.com/smg-memory/smg/smg/importer"
 )
 
 // cl100kSamples exercise every alternative of cl100k's pattern and their
@@ -35,7 +33,8 @@ func cl100k(t testing.TB) bpeTokenizer {
 }
 
 // TestCL100KPieces checks the fast count against tiktoken-go's on the
-// samples and on every turn of the LoCoMo dev file.
+// samples. TestCL100KOnLoCoMo, in smg/importer, checks it on every turn of
+// the LoCoMo dev file.
 func TestCL100KPieces(t *testing.T) {
 	tk := cl100k(t)
 	check := func(s string) {
@@ -48,21 +47,6 @@ func TestCL100KPieces(t *testing.T) {
 		check(s)
 		check(strings.ToUpper(s))
 	}
-	if testing.Short() {
-		return
-	}
-	res, err := importer.ReadFile("../../shared/bench/locomo-dev.json", importer.Options{})
-	if err != nil {
-		t.Skip(err)
-	}
-	var all strings.Builder
-	for _, c := range res.Conversations {
-		for _, tu := range c.Turns {
-			check(tu.Speaker + ": " + tu.Content)
-			all.WriteString(tu.Content + "\n")
-		}
-	}
-	check(all.String())
 }
 
 // FuzzCL100K checks the fast count against tiktoken-go's.

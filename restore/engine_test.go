@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/smg-memory/smg/graph"
-	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -21,11 +20,7 @@ import (
 // blocks of blockSize turns.
 func checkoutAt(t testing.TB, blockSize int, cuts ...int) []*spec.Document {
 	t.Helper()
-	res, err := importer.ReadFile("../testdata/conversations/checkout.json", importer.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	turns := res.Conversations[0].Turns
+	turns := conversation(t, "checkout.json")
 	b := graph.New(graph.Config{BlockSize: blockSize}, graph.Options{})
 	var docs []*spec.Document
 	for _, cut := range cuts {

@@ -12,7 +12,6 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/smg-memory/smg/graph"
-	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -165,12 +164,8 @@ func TestQueryErrorExcerpt(t *testing.T) {
 // queryMemory builds the memory of the checkout conversation.
 func queryMemory(t testing.TB) *spec.Document {
 	t.Helper()
-	res, err := importer.ReadFile("../testdata/conversations/checkout.json", importer.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	b := graph.New(graph.Config{}, graph.Options{})
-	for _, tu := range res.Conversations[0].Turns {
+	for _, tu := range conversation(t, "checkout.json") {
 		if err := b.Add(tu); err != nil {
 			t.Fatal(err)
 		}

@@ -269,20 +269,6 @@ func (e *Engine) vectorTurns(q *queryVector) map[int]float64 {
 	return out
 }
 
-// addVectorTurns gives the turns of vec their vector part. e.rw is held
-// for reading.
-func (e *Engine) addVectorTurns(turnScore map[int]map[string]float64, vec map[int]float64) {
-	for n, v := range vec {
-		if _, ok := e.turn(n); !ok {
-			continue
-		}
-		if turnScore[n] == nil {
-			turnScore[n] = map[string]float64{}
-		}
-		turnScore[n]["vector"] = max(turnScore[n]["vector"], v)
-	}
-}
-
 // withVectors adds to a search's items the turns near the question: a
 // turn both searches found keeps its item, the others come in as turns
 // with a vector part only. The score of every item is then on the
