@@ -54,7 +54,7 @@ var asciiSeeds = []string{
 func englishTexts(t testing.TB) []string {
 	t.Helper()
 	texts := append([]string(nil), asciiSeeds...)
-	raw, err := os.ReadFile("../testdata/conversations/checkout.json")
+	raw, err := os.ReadFile("../smg/examples/checkout.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func FuzzEnglish(f *testing.F) {
 	for _, s := range asciiSeeds {
 		f.Add(s)
 	}
-	if data, err := os.ReadFile("../testdata/conversations/checkout.json"); err == nil {
+	if data, err := os.ReadFile("../smg/examples/checkout.json"); err == nil {
 		f.Add(string(data[:min(len(data), 2000)]))
 	}
 	smg, bleveEn := analyzers(f)

@@ -13,10 +13,10 @@ import (
 	"github.com/smg-memory/smg/spec"
 )
 
-// conversation reads a transcript of testdata/conversations.
+// conversation reads an example conversation of smg/examples.
 func conversation(t testing.TB, name string) []spec.Turn {
 	t.Helper()
-	raw, err := os.ReadFile("../testdata/conversations/" + name)
+	raw, err := os.ReadFile("../smg/examples/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // conversationsDir holds the conversations written for the tests.
-const conversationsDir = "../testdata/conversations"
+const conversationsDir = "../smg/examples"
 
 // conversation returns the turns of the named conversation of
 // conversationsDir, a generic transcript: a JSON list of turns {id, role,

@@ -1,7 +1,9 @@
 package smg_test
 
 import (
+	"fmt"
 	"go/build"
+	"go/token"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -28,7 +30,9 @@ func room(importPath string) string {
 }
 
 // TestImportsPointDown checks the imports of every package of the module
-// (tests and testdata aside) against the rooms.
+// (testdata aside) against the rooms: those of its files, of its test
+// files and of its external test package (package foo_test), which may
+// import its own room and the rooms below, like the package it tests.
 func TestImportsPointDown(t *testing.T) {
 	root := ".."
 	n := 0
@@ -52,17 +56,32 @@ func TestImportsPointDown(t *testing.T) {
 			return nil
 		}
 		n++
-		for _, imp := range pkg.Imports {
-			if !strings.HasPrefix(imp, module+"/") {
-				continue
-			}
-			to := room(imp)
-			switch {
-			case to == from:
-			case level < 0:
-				t.Errorf("%s is a leaf but imports %s", self, imp)
-			case to == "cmd" || rooms[to] >= level:
-				t.Errorf("%s (%s) imports %s (%s): imports point down", self, from, imp, to)
+		for _, files := range []struct {
+			pkg     string // the package clause of the files
+			imports []string
+			pos     map[string][]token.Position
+		}{
+			{pkg.Name, pkg.Imports, pkg.ImportPos},
+			{pkg.Name + " (its test files)", pkg.TestImports, pkg.TestImportPos},
+			{pkg.Name + "_test", pkg.XTestImports, pkg.XTestImportPos},
+		} {
+			for _, imp := range files.imports {
+				if !strings.HasPrefix(imp, module+"/") {
+					continue
+				}
+				to := room(imp)
+				var where []string
+				for _, p := range files.pos[imp] {
+					name, _ := filepath.Rel(root, p.Filename)
+					where = append(where, fmt.Sprintf("%s:%d", filepath.ToSlash(name), p.Line))
+				}
+				switch {
+				case to == from:
+				case level < 0:
+					t.Errorf("package %s of %s is a leaf but imports %s (%s)", files.pkg, self, imp, strings.Join(where, ", "))
+				case to == "cmd" || rooms[to] >= level:
+					t.Errorf("package %s of %s (%s) imports %s (%s): imports point down (%s)", files.pkg, self, from, imp, to, strings.Join(where, ", "))
+				}
 			}
 		}
 		return nil

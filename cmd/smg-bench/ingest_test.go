@@ -9,7 +9,7 @@ import (
 
 func TestIngestReport(t *testing.T) {
 	var out, errs bytes.Buffer
-	if status := run([]string{"ingest", "--json", "--procs", "2", "../../testdata/conversations/checkout.json", "../../testdata/conversations/personal.json"}, &out, &errs); status != 0 {
+	if status := run([]string{"ingest", "--json", "--procs", "2", "../../smg/examples/checkout.json", "../../smg/examples/personal.json"}, &out, &errs); status != 0 {
 		t.Fatalf("status %d: %s", status, errs.String())
 	}
 	var rep ingestReport
@@ -37,7 +37,7 @@ func TestIngestReport(t *testing.T) {
 	}
 
 	out.Reset()
-	if status := run([]string{"ingest", "../../testdata/conversations/checkout.json"}, &out, &errs); status != 0 || !strings.Contains(out.String(), "checkout.json") {
+	if status := run([]string{"ingest", "../../smg/examples/checkout.json"}, &out, &errs); status != 0 || !strings.Contains(out.String(), "checkout.json") {
 		t.Errorf("table: status %d\n%s", status, out.String())
 	}
 	if status := run([]string{"ingest", "no-such-file.json"}, &out, &errs); status != 1 {

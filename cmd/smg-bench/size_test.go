@@ -17,7 +17,7 @@ import (
 
 func TestSizeReport(t *testing.T) {
 	const (
-		checkout = "../../testdata/conversations/checkout.json"
+		checkout = "../../smg/examples/checkout.json"
 		aider    = "../../smg/importer/testdata/aider-architect.md"
 	)
 	var out, errs bytes.Buffer

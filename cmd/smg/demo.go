@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/examples"
 	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
-	"github.com/smg-memory/smg/testdata/conversations"
 )
 
 // demoBudget is the budget of the demo's contexts: small, so that what
@@ -36,7 +36,7 @@ func (a *app) demoCommand() *cobra.Command {
 		Short: "Build a memory from a bundled conversation and ask it three questions",
 		Long: `Demo shows what smg does, from any directory. It builds a memory from the
 conversation bundled in the binary (a shop's Stripe checkout written with a
-coding assistant, testdata/conversations/checkout.json: 20 turns), saves it
+coding assistant, smg/examples/checkout.json: 20 turns), saves it
 to FILE (by default in a new temporary directory), prints its summary as
 'smg info' does, and asks it three questions, each answered with a context
 of at most 400 tokens (cl100k) and its provenance, as 'smg context' prints
@@ -56,7 +56,7 @@ them. FILE must not exist.`,
 				return err
 			}
 
-			res, err := importer.Read(bytes.NewReader(conversations.Checkout), importer.Options{Name: "checkout.json", Strict: true})
+			res, err := importer.Read(bytes.NewReader(examples.Checkout), importer.Options{Name: "checkout.json", Strict: true})
 			if err != nil {
 				return err
 			}

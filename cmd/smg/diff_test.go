@@ -17,10 +17,10 @@ func twoVersions(t testing.TB, env map[string]string) (a, b string) {
 	dir := t.TempDir()
 	a, b = filepath.Join(dir, "a.smg"), filepath.Join(dir, "b.smg")
 	for _, args := range [][]string{
-		{"ingest", filepath.Join(testdataDir, "conversations", "checkout.json"), "-o", a},
-		{"ingest", filepath.Join(testdataDir, "conversations", "checkout.json"), "-o", b},
+		{"ingest", filepath.Join(conversationsDir, "checkout.json"), "-o", a},
+		{"ingest", filepath.Join(conversationsDir, "checkout.json"), "-o", b},
 		{"remember", b, "I live in Berlin"},
-		{"ingest", filepath.Join(testdataDir, "conversations", "personal.json"), "-o", b},
+		{"ingest", filepath.Join(conversationsDir, "personal.json"), "-o", b},
 	} {
 		if r := run(t, env, args...); r.status != exitOK {
 			t.Fatalf("%q: status %d: %s", args, r.status, r.stderr)

@@ -16,7 +16,7 @@ import (
 )
 
 const (
-	conversationsDir = testdataDir + "/conversations"
+	conversationsDir = "../../smg/examples"
 	importerTestdata = "../../smg/importer/testdata"
 	benchDir         = "../../../shared/bench"
 )

@@ -18,7 +18,7 @@ func TestForkMerge(t *testing.T) {
 	dir := t.TempDir()
 	base, ours, theirs, out := filepath.Join(dir, "base.smg"), filepath.Join(dir, "ours.smg"), filepath.Join(dir, "theirs.smg"), filepath.Join(dir, "out.smg")
 	ok := func(args ...string) string { t.Helper(); return succeed(t, nil, args...) }
-	ingest(t, nil, filepath.Join(testdataDir, "conversations", "checkout.json"), "-o", base)
+	ingest(t, nil, filepath.Join(conversationsDir, "checkout.json"), "-o", base)
 	out1 := ok("fork", base, "-o", theirs, "--name", "personal notes", "--id", "notes")
 	if !regexp.MustCompile(`^forked .*base\.smg into .*theirs\.smg: memory notes, from [0-9a-f-]{36} at sha256:[0-9a-f]{64}\n$`).MatchString(out1) {
 		t.Errorf("fork:\n%s", out1)
@@ -33,7 +33,7 @@ func TestForkMerge(t *testing.T) {
 	}
 	ok("remember", ours, "I prefer tea over coffee")
 	ok("pin", ours, "decision-stripe-elements")
-	ingest(t, nil, filepath.Join(testdataDir, "conversations", "personal.json"), "-o", theirs)
+	ingest(t, nil, filepath.Join(conversationsDir, "personal.json"), "-o", theirs)
 	ok("forget", theirs, "decision-stripe-elements")
 
 	// Ours pinned what theirs forgot: a conflict, and nothing written.
@@ -115,7 +115,7 @@ func TestForkMergeEncrypted(t *testing.T) {
 	dir := t.TempDir()
 	base, fork, out := filepath.Join(dir, "base.smg"), filepath.Join(dir, "fork.smg"), filepath.Join(dir, "out.smg")
 	env := withPassword("hunter2")
-	ingest(t, nil, filepath.Join(testdataDir, "conversations", "checkout.json"), "-o", base)
+	ingest(t, nil, filepath.Join(conversationsDir, "checkout.json"), "-o", base)
 	if r := run(t, env, "encrypt", base, "--kdf", "pbkdf2"); r.status != exitOK {
 		t.Fatal(r.stderr)
 	}

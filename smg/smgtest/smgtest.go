@@ -45,9 +45,9 @@ import (
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/examples"
 	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/spec"
-	"github.com/smg-memory/smg/testdata/conversations"
 )
 
 // Magic is the first line of every vector file.
@@ -323,7 +323,7 @@ func CurrentFacts(t testing.TB, name string, opts *smg.DecodeOptions) []string {
 // ships for its demo, as its importer reads them.
 func CheckoutTurns(t testing.TB) []spec.Turn {
 	t.Helper()
-	res, err := importer.Read(bytes.NewReader(conversations.Checkout), importer.Options{Name: "checkout.json", Strict: true})
+	res, err := importer.Read(bytes.NewReader(examples.Checkout), importer.Options{Name: "checkout.json", Strict: true})
 	if err != nil {
 		t.Fatal(err)
 	}
