@@ -44,8 +44,8 @@ import (
 
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/smg"
-	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/examples"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/spec"
 )
