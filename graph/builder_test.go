@@ -1,8 +1,6 @@
 package graph
 
 import (
-	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -10,29 +8,9 @@ import (
 
 	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/artifacts"
+	"github.com/smg-memory/smg/graph/graphtest"
 	"github.com/smg-memory/smg/spec"
 )
-
-// conversation reads an example conversation of smg/examples.
-func conversation(t testing.TB, name string) []spec.Turn {
-	t.Helper()
-	raw, err := os.ReadFile("../smg/examples/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in []struct {
-		ID, Role, Speaker, Content string
-		Timestamp                  time.Time
-	}
-	if err := json.Unmarshal(raw, &in); err != nil {
-		t.Fatal(err)
-	}
-	turns := make([]spec.Turn, len(in))
-	for i, x := range in {
-		turns[i] = spec.Turn{ExternalID: x.ID, Role: x.Role, Speaker: x.Speaker, Content: x.Content, Timestamp: x.Timestamp}
-	}
-	return turns
-}
 
 func build(t testing.TB, turns []spec.Turn) *spec.Document {
 	t.Helper()
@@ -86,7 +64,7 @@ func (ix index) edge(from, to string, rel spec.Relation) bool {
 // a problem and the solution that solves it, the artifact that implements
 // it, a remembered preference, goals.
 func TestCheckout(t *testing.T) {
-	ix := indexOf(build(t, conversation(t, "checkout.json")))
+	ix := indexOf(build(t, graphtest.Conversation(t, "checkout.json")))
 
 	elements := ix.find(t, spec.NodeDecision, "Stripe Elements")
 	if !strings.Contains(elements.Rationale, "designers want the payment form to match") {
@@ -178,7 +156,7 @@ func hasOption(n *spec.Node, o string) bool {
 // person with categories and resolved dates, people and places, and a move
 // that supersedes where someone lives.
 func TestPersonal(t *testing.T) {
-	ix := indexOf(build(t, conversation(t, "personal.json")))
+	ix := indexOf(build(t, graphtest.Conversation(t, "personal.json")))
 	for label, cat := range map[string]string{
 		"Ben is a nurse":      spec.CategoryIdentity,
 		"Ana prefers the sea": spec.CategoryPreference,
@@ -256,7 +234,7 @@ func TestNickname(t *testing.T) {
 // documents are the same.
 func TestSameMemoryWhateverTheChunks(t *testing.T) {
 	for _, name := range []string{"checkout.json", "personal.json"} {
-		turns := conversation(t, name)
+		turns := graphtest.Conversation(t, name)
 		want := canonical(t, build(t, turns))
 
 		b := New(Config{}, Options{})
@@ -331,7 +309,7 @@ func TestInvalidTurns(t *testing.T) {
 // the caller's: damaging them leaves the memory's next document whole.
 func TestDocumentSharesNoBlockData(t *testing.T) {
 	b := New(Config{BlockSize: 4}, Options{})
-	for _, tu := range conversation(t, "checkout.json") {
+	for _, tu := range graphtest.Conversation(t, "checkout.json") {
 		if err := b.Add(tu); err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smg-memory/smg/graph/graphtest"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -196,7 +197,7 @@ func TestClearFacts(t *testing.T) {
 // holds after more turns; a fact found in a turn stays forgotten although
 // the replay of the turns finds it again.
 func TestFactsSurviveReload(t *testing.T) {
-	turns := conversation(t, "personal.json")
+	turns := graphtest.Conversation(t, "personal.json")
 	b := New(Config{}, Options{})
 	for _, tu := range turns[:len(turns)-2] {
 		if err := b.Add(tu); err != nil {

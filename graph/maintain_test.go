@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smg-memory/smg/graph/graphtest"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -157,7 +158,7 @@ func TestMaintainMerges(t *testing.T) {
 }
 
 func TestMaintainPrunes(t *testing.T) {
-	b := builder(t, Config{}, conversation(t, "personal.json"))
+	b := builder(t, Config{}, graphtest.Conversation(t, "personal.json"))
 	at := time.Date(2024, 5, 20, 10, 0, 0, 0, time.UTC)
 	if err := b.Pin("concept-madrid", true, at); err != nil {
 		t.Fatal(err)
@@ -197,14 +198,14 @@ func TestMaintainPrunes(t *testing.T) {
 	// Measured against the memory's own clock (its last change, on 20
 	// May 2024), not the wall clock: with the default 90 days, nothing is
 	// stale yet.
-	c := builder(t, Config{}, conversation(t, "personal.json"))
+	c := builder(t, Config{}, graphtest.Conversation(t, "personal.json"))
 	if r, err := c.Maintain(MaintainOptions{}); err != nil || r.Count(ChangePrune) > 0 || !r.Now.Equal(c.Clock()) {
 		t.Errorf("the default run prunes %d nodes at %v (%v)", r.Count(ChangePrune), r.Now, err)
 	}
 }
 
 func TestMaintainDropsWeakEdges(t *testing.T) {
-	b := builder(t, Config{}, conversation(t, "checkout.json"))
+	b := builder(t, Config{}, graphtest.Conversation(t, "checkout.json"))
 	strong := len(b.Document().SemanticGraph.Edges)
 	r, doc := maintain(t, b, MaintainOptions{StaleAfter: -1})
 	want := []string{"concept-postgresql concept-sqlite", "concept-stripe-checkout concept-stripe-elements"}
@@ -285,7 +286,7 @@ func TestMaintainRebases(t *testing.T) {
 }
 
 func TestMaintainDecays(t *testing.T) {
-	b := builder(t, Config{}, conversation(t, "checkout.json"))
+	b := builder(t, Config{}, graphtest.Conversation(t, "checkout.json"))
 	was := indexOf(b.Document())
 	now := b.Clock().Add(30 * 24 * time.Hour)
 	r, doc := maintain(t, b, MaintainOptions{Now: now, StaleAfter: -1, MinEdgeStrength: -1})

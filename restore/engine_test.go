@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/graph/graphtest"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -20,7 +21,7 @@ import (
 // blocks of blockSize turns.
 func checkoutAt(t testing.TB, blockSize int, cuts ...int) []*spec.Document {
 	t.Helper()
-	turns := conversation(t, "checkout.json")
+	turns := graphtest.Conversation(t, "checkout.json")
 	b := graph.New(graph.Config{BlockSize: blockSize}, graph.Options{})
 	var docs []*spec.Document
 	for _, cut := range cuts {

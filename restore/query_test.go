@@ -12,6 +12,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/graph/graphtest"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -165,7 +166,7 @@ func TestQueryErrorExcerpt(t *testing.T) {
 func queryMemory(t testing.TB) *spec.Document {
 	t.Helper()
 	b := graph.New(graph.Config{}, graph.Options{})
-	for _, tu := range conversation(t, "checkout.json") {
+	for _, tu := range graphtest.Conversation(t, "checkout.json") {
 		if err := b.Add(tu); err != nil {
 			t.Fatal(err)
 		}
