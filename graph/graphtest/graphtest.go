@@ -5,6 +5,7 @@ package graphtest
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,19 +20,9 @@ import (
 // module's folder, found upward from the test's.
 func Conversation(t testing.TB, name string) []spec.Turn {
 	t.Helper()
-	dir, err := os.Getwd()
+	dir, err := ModuleDir()
 	if err != nil {
 		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			t.Fatal("graphtest: no go.mod above the test's folder")
-		}
-		dir = up
 	}
 	raw, err := os.ReadFile(filepath.Join(dir, "smg", "examples", name))
 	if err != nil {
@@ -49,4 +40,23 @@ func Conversation(t testing.TB, name string) []spec.Turn {
 		turns[i] = spec.Turn{Turn: i + 1, ExternalID: x.ID, Role: x.Role, Speaker: x.Speaker, Content: x.Content, Timestamp: x.Timestamp}
 	}
 	return turns
+}
+
+// ModuleDir is the module's folder: the first one with a go.mod, from the
+// working directory (a test's package folder) upward.
+func ModuleDir() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", errors.New("no go.mod above the working directory")
+		}
+		dir = up
+	}
 }

@@ -43,6 +43,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/graph/graphtest"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/examples"
 	"github.com/smg-memory/smg/smg/format"
@@ -337,18 +338,9 @@ func LoCoMoPath() string {
 	if p := os.Getenv("SMG_BENCH_LOCOMO"); p != "" {
 		return p
 	}
-	dir, err := os.Getwd()
+	dir, err := graphtest.ModuleDir()
 	if err != nil {
 		return ""
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "bench", "locomo-dev.json")
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return ""
-		}
-		dir = up
-	}
+	return filepath.Join(dir, "..", "shared", "bench", "locomo-dev.json")
 }
