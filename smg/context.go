@@ -76,7 +76,7 @@ func (m *Memory) Search(ctx context.Context, text string, limit int) ([]Found, e
 // did. A failure to write the index cache is returned too, matching
 // ErrIndexCache: the index is complete then. Archive blocks that cannot
 // be read fail alone: their turns are left out, the others indexed, and
-// the error joins a [*BlockError] for each (it matches ErrInvalid); the
+// the error joins a [*format.BlockError] for each (it matches ErrInvalid); the
 // memory answers from the rest.
 func (m *Memory) WaitIndex(ctx context.Context) error {
 	e, err := m.engine()

@@ -31,7 +31,7 @@ type FactError = graph.FactError
 
 // Errors of facts: ErrInvalidFact is wrapped by every [*FactError];
 // ErrNoNode by the error of an id the memory does not hold (a
-// [*NotFoundError]); ErrArtifactNode by that of forgetting an artifact's
+// [*format.NotFoundError]); ErrArtifactNode by that of forgetting an artifact's
 // node; ErrDisabled by what a memory that is off refuses (see
 // [Memory.SetEnabled]).
 var (
@@ -138,7 +138,7 @@ type Forgotten = graph.Forgotten
 // Forget removes a node, a fact usually, and its edges; what it
 // superseded is current again (forgetting "User lives in Berlin" brings
 // back "User lives in Paris"), as the result says. An id the memory does
-// not hold is a [*NotFoundError]; an artifact's node is not forgotten
+// not hold is a [*format.NotFoundError]; an artifact's node is not forgotten
 // ([ErrArtifactNode]).
 func (m *Memory) Forget(ctx context.Context, id string) (Forgotten, error) {
 	var f Forgotten
@@ -151,7 +151,7 @@ func (m *Memory) Forget(ctx context.Context, id string) (Forgotten, error) {
 }
 
 // noNodeOf is err, or, when it says the builder holds no node id, a
-// [*NotFoundError] with the ids the caller may have meant.
+// [*format.NotFoundError] with the ids the caller may have meant.
 func noNodeOf(b *graph.Builder, id string, err error) error {
 	if errors.Is(err, ErrNoNode) {
 		return format.NodeNotFound(b.Document().SemanticGraph.Nodes, id)
@@ -171,7 +171,7 @@ func (m *Memory) ClearFacts(ctx context.Context, scope string) ([]string, error)
 }
 
 // Pin makes a node always loaded into context; Unpin undoes it. An id
-// the memory does not hold is a [*NotFoundError].
+// the memory does not hold is a [*format.NotFoundError].
 func (m *Memory) Pin(ctx context.Context, id string) error {
 	return m.change(ctx, func(b *graph.Builder, at time.Time) error { return noNodeOf(b, id, b.Pin(id, true, at)) })
 }

@@ -129,7 +129,7 @@ type OpenOptions struct {
 	// after opening.
 	Config Config
 	// IndexCache is a directory where the full-text index of the memory
-	// is kept between runs (see [IndexCacheDir] for the usual place),
+	// is kept between runs (see [format.IndexCacheDir] for the usual place),
 	// with a copy of the document it was made from. When it was made for
 	// the file's exact bytes, read under the same limits, Open reads the
 	// memory from the copy, about three times quicker than from the
@@ -381,7 +381,7 @@ func (m *Memory) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
-// Save writes the memory's file atomically (see [WriteFile]), taking no
+// Save writes the memory's file atomically (see [format.WriteFile]), taking no
 // lock: [FileMemory] keeps a memory in a file that other processes write
 // too.
 func (m *Memory) Save(name string, opts *EncodeOptions) error {

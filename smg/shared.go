@@ -28,7 +28,7 @@ type FileOptions struct {
 	// the file must exist.
 	Create *Options
 	// Lock tells how long a change waits for another process's change
-	// to the file to end (see [LockFile]).
+	// to the file to end (see [format.LockFile]).
 	Lock LockOptions
 	// Reencode writes the file with Encode's form (Brotli or plain JSON,
 	// compact or indented). Without it, a file that exists keeps the form

@@ -49,7 +49,7 @@ type LockOptions struct {
 // change smg makes to a file it makes under this lock, reading the file
 // after taking it: a program that writes a memory file that other
 // processes may write too holds it around its read and its write (as
-// [FileMemory] does for each change), so that no change is lost. The lock
+// smg.FileMemory does for each change), so that no change is lost. The lock
 // is advisory: it binds only programs that take it. It is not reentrant:
 // taking it again before releasing it waits for itself.
 //

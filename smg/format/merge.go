@@ -211,7 +211,7 @@ func (c MergeConflict) other() Side {
 // MergeUnification is a node of theirs that became a node of ours: the
 // same type and the same label ("label"), a label of one that is an alias
 // of the other ("alias"), or a fact that says what ours says ("fact", as
-// [Memory.Remember] finds duplicates).
+// smg's Memory.Remember finds duplicates).
 type MergeUnification struct {
 	Theirs string `json:"theirs"`
 	Ours   string `json:"ours"`
@@ -270,7 +270,7 @@ type MergeRename struct {
 //
 // # The rest
 //
-// The merged memory is rebuilt from its turns as [Load] continues a
+// The merged memory is rebuilt from its turns as graph.Load continues a
 // memory, with the merged graph laid over: the archive's blocks, summaries
 // and key points, the artifact vault (theirs' new versions of an artifact
 // follow ours', their patches made again), the turns' references to it,

@@ -13,7 +13,7 @@ import (
 
 // NotFoundError is an id that names no node, or no artifact, of a memory,
 // with the ids the caller may have meant. It matches [ErrNotFound], and,
-// for a node, [ErrNoNode].
+// for a node, graph.ErrNoNode (smg.ErrNoNode).
 type NotFoundError struct {
 	// Kind is what the id should have named: "node" or "artifact".
 	Kind string
