@@ -12,6 +12,10 @@ const (
 	kindF32      = 0
 	kindInt8Cols = 1 // int8, one float32 scale per column
 	kindInt8Rows = 2 // int8, one float32 scale per row
+	// kindInt8Groups is int8 with one float32 scale per column in each
+	// run of groupRows rows: all the scales of a group, then the next.
+	kindInt8Groups = 3
+	groupRows      = 64
 )
 
 // ErrWeights is returned when the weights file cannot be read.
@@ -66,10 +70,13 @@ func readWeights(b []byte) (map[string]matrix, error) {
 				}
 				m.data[j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:]))
 			}
-		case kindInt8Cols, kindInt8Rows:
+		case kindInt8Cols, kindInt8Rows, kindInt8Groups:
 			ns := m.cols
-			if kind == kindInt8Rows {
+			switch kind {
+			case kindInt8Rows:
 				ns = m.rows
+			case kindInt8Groups:
+				ns = m.cols * ((m.rows + groupRows - 1) / groupRows)
 			}
 			scales := make([]float32, ns)
 			raw := r.next(4 * ns)
@@ -94,6 +101,10 @@ func readWeights(b []byte) (map[string]matrix, error) {
 					continue
 				}
 				sc := scales[:len(dst)]
+				if kind == kindInt8Groups {
+					g := row / groupRows * m.cols
+					sc = scales[g : g+len(dst)]
+				}
 				for c := range dst {
 					dst[c] = float32(int8(src[c])) * sc[c]
 				}

@@ -7,9 +7,9 @@
 //
 //	go run ./classify/encoder/internal/convert -src DIST -out classify/encoder/model
 //
-// The big matrices and the embedding table are stored as int8 with a float32
-// scale per output column (per row for the embedding table), symmetric around
-// zero; biases, layer norms and the timing signal stay float32. -quant f32
+// The big matrices and the embedding table are stored as int8, symmetric
+// around zero, with a float32 scale per output column in every group of 64
+// input rows (per row for the embedding table); biases, layer norms and the timing signal stay float32. -quant f32
 // writes every tensor as float32, to measure what the quantization costs.
 package main
 
@@ -157,7 +157,7 @@ func run(src, out, quant string) error {
 		bw.bytes([]byte(w[0]))
 		kind := byte(kindF32)
 		if quant == "int8" && len(t.shape) == 2 {
-			kind = kindInt8Cols
+			kind = kindInt8Groups
 			if w[0] == "embeddings" {
 				kind = kindInt8Rows
 			}
@@ -173,7 +173,13 @@ func run(src, out, quant string) error {
 			}
 		default:
 			rows, cols := t.shape[0], t.shape[1]
-			scales, q := quantize(t.data, rows, cols, kind == kindInt8Rows)
+			var scales []float32
+			var q []byte
+			if kind == kindInt8Groups {
+				scales, q = quantizeGroups(t.data, rows, cols)
+			} else {
+				scales, q = quantize(t.data, rows, cols, true)
+			}
 			for _, s := range scales {
 				bw.u32(math.Float32bits(s))
 			}
@@ -191,10 +197,27 @@ func run(src, out, quant string) error {
 }
 
 const (
-	kindF32      = 0
-	kindInt8Cols = 1 // int8, one float32 scale per column
-	kindInt8Rows = 2 // int8, one float32 scale per row
+	kindF32        = 0
+	kindInt8Rows   = 2 // int8, one float32 scale per row
+	kindInt8Groups = 3 // int8, one float32 scale per column in each group of rows
+	groupRows      = 64
 )
+
+// quantizeGroups quantizes w [rows, cols] (rows is the input dimension) with
+// a scale per column in every run of groupRows rows; the scales are written
+// group by group. One scale per whole column lost up to 0.0018 of cosine on
+// a degenerate text; groups of 64 keep every reference text ≥ 0.9992.
+func quantizeGroups(w []float32, rows, cols int) ([]float32, []byte) {
+	var scales []float32
+	q := make([]byte, 0, rows*cols)
+	for r0 := 0; r0 < rows; r0 += groupRows {
+		r1 := min(r0+groupRows, rows)
+		s, b := quantize(w[r0*cols:r1*cols], r1-r0, cols, false)
+		scales = append(scales, s...)
+		q = append(q, b...)
+	}
+	return scales, q
+}
 
 // quantize maps w [rows, cols] to int8 symmetric around zero, one scale per
 // row (byRow) or per column: w ≈ q·scale.
