@@ -1,3 +1,5 @@
+//go:build !amd64 || purego
+
 package encoder
 
 // kernel is the inner block of matmulT.
