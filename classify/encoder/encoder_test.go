@@ -1,0 +1,149 @@
+package encoder
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"sync"
+	"testing"
+)
+
+func checkVector(t testing.TB, text string, v []float32) {
+	t.Helper()
+	if len(v) != Dim {
+		t.Fatalf("%q: %d floats, want %d", text, len(v), Dim)
+	}
+	var ss float64
+	for _, f := range v {
+		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+			t.Fatalf("%q: vector holds %v", text, f)
+		}
+		ss += float64(f) * float64(f)
+	}
+	if math.Abs(ss-1) > 1e-4 {
+		t.Fatalf("%q: squared norm %v, want 1", text, ss)
+	}
+}
+
+// FuzzEncode checks that any string gets 512 finite floats of unit norm.
+func FuzzEncode(f *testing.F) {
+	for _, s := range []string{"", " ", "hello", "\xff\xfe", "😀😀", "a\u0301", "\x00", "▁▁"} {
+		f.Add(s)
+	}
+	e, err := New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := e.Embed(context.Background(), []string{s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkVector(t, s, v[0])
+	})
+}
+
+// TestEmptyText checks that the empty text, which the original fails on,
+// gets a unit vector of its own.
+func TestEmptyText(t *testing.T) {
+	e, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := e.Embed(context.Background(), []string{"", "hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkVector(t, "", v[0])
+	if slices.Equal(v[0], v[1]) {
+		t.Error("the empty text and hello got the same vector")
+	}
+}
+
+// TestLongTextIsCut checks that only the first 128 tokens count.
+func TestLongTextIsCut(t *testing.T) {
+	e, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var long string
+	for range 200 {
+		long += "word "
+	}
+	v, err := e.Embed(context.Background(), []string{long, long + "and a different ending entirely"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(v[0], v[1]) {
+		t.Error("words after the 128th token changed the vector")
+	}
+}
+
+// TestConcurrentEmbed checks that goroutines sharing an encoder get the
+// vectors one goroutine gets (run it with -race).
+func TestConcurrentEmbed(t *testing.T) {
+	e, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"How old are your kids?", "We decided to use PostgreSQL.", passage}
+	want, err := e.Embed(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			got, err := e.Embed(context.Background(), texts)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for i := range got {
+				if !slices.Equal(got[i], want[i]) {
+					t.Errorf("%q: another vector when run concurrently", texts[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestEmbedCancelled checks that a done context stops Embed with its error.
+func TestEmbedCancelled(t *testing.T) {
+	e, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.Embed(ctx, []string{"hello"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Embed with a cancelled context: %v, want context.Canceled", err)
+	}
+}
+
+// TestNewIsShared checks that New decodes the weights once.
+func TestNewIsShared(t *testing.T) {
+	a, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := New()
+	if a != b {
+		t.Error("New returned two encoders")
+	}
+	if a.Model() != "use-lite-int8@energetic-ai-0.2.0" {
+		t.Errorf("Model() = %q", a.Model())
+	}
+}
+
+// TestBadWeights checks that a damaged weights file is a typed error, not
+// a panic.
+func TestBadWeights(t *testing.T) {
+	for _, cut := range []int{0, 7, 8, 12, 100, len(weightsFile) / 2, len(weightsFile) - 1} {
+		if _, err := load(weightsFile[:cut], vocabFile); !errors.Is(err, ErrWeights) {
+			t.Errorf("weights cut at %d bytes: %v, want ErrWeights", cut, err)
+		}
+	}
+}
