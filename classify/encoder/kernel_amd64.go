@@ -7,9 +7,37 @@ import "golang.org/x/sys/cpu"
 //go:noescape
 func dot4x2(x0, x1, x2, x3, w0, w1 *float32, n int, out *[8]float32)
 
+//go:noescape
+func block6x16(x *[blockRows]*float32, panel *float32, k int, out *[blockRows * panelWidth]float32)
+
 // kernel is the inner block of matmulT: AVX2 with FMA where the CPU has
 // them, else the pure-Go one.
 var kernel = pick()
+
+// blockKernel is gemm's kernel: AVX2 with FMA where the CPU has them,
+// else the pure-Go one.
+var blockKernel = pickBlock()
+
+func pickBlock() func(rows *[blockRows][]float32, panel []float32, k int, out *[blockRows * panelWidth]float32) {
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		return blockAVX2
+	}
+	return blockGo
+}
+
+// blockAVX2 is blockGo in AVX2 (block6x16).
+func blockAVX2(rows *[blockRows][]float32, panel []float32, k int, out *[blockRows * panelWidth]float32) {
+	if k == 0 {
+		clear(out[:])
+		return
+	}
+	_ = panel[k*panelWidth-1]
+	var x [blockRows]*float32
+	for r := range rows {
+		x[r] = &rows[r][:k][0]
+	}
+	block6x16(&x, &panel[0], k, out)
+}
 
 func pick() func(y, x []float32, n, k int, wt []float32, m, k0, k1, j0, j1 int) {
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {

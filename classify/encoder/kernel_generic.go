@@ -4,3 +4,6 @@ package encoder
 
 // kernel is the inner block of matmulT.
 var kernel = kernelGo
+
+// blockKernel is gemm's kernel.
+var blockKernel = blockGo

@@ -26,17 +26,17 @@ const (
 type layer struct {
 	width            int // of its input
 	lnScale, lnBias  []float32
-	qkv              matrix // transposed: 3·width × width
+	qkv              packed // width × 3·width
 	qkvBias          []float32
-	out              matrix // transposed: modelDim × width
+	out              packed // width × modelDim
 	outBias          []float32
 	qScale           float32
-	adjust           *matrix // transposed: modelDim × width, when width ≠ modelDim
+	adjust           *packed // width × modelDim, when width ≠ modelDim
 	adjustBias       []float32
 	ffnScale, ffnLnB []float32
-	w1               matrix // transposed: ffnDim × modelDim
+	w1               packed // modelDim × ffnDim
 	b1               []float32
-	w2               matrix // transposed: modelDim × ffnDim
+	w2               packed // ffnDim × modelDim
 	b2               []float32
 }
 
@@ -44,7 +44,7 @@ type model struct {
 	embeddings matrix // vocabulary × embedDim
 	invTime    []float32
 	layers     [2]layer
-	hidden     matrix // transposed: Dim × modelDim
+	hidden     packed // modelDim × Dim
 	hiddenBias []float32
 }
 
@@ -68,8 +68,8 @@ func newModel(t map[string]matrix) (*model, error) {
 		return m
 	}
 	vec := func(name string, n int) []float32 { return get(name, 1, n).data }
-	// weight reads an [in, out] matrix and stores it transposed.
-	weight := func(name string, in, out int) matrix { return transpose(get(name, in, out)) }
+	// weight reads an [in, out] matrix and packs it for gemm.
+	weight := func(name string, in, out int) packed { return pack(transpose(get(name, in, out))) }
 
 	md := &model{}
 	emb, ok := t["embeddings"]
@@ -178,7 +178,7 @@ func (md *model) forward(s *scratch, ids []int32, out []float32) {
 	for c := range pooled {
 		pooled[c] /= div
 	}
-	matmulT(out, pooled, 1, modelDim, md.hidden.data, Dim, md.hiddenBias)
+	gemm(out, pooled, 1, &md.hidden, md.hiddenBias)
 	var ss float64
 	for c, v := range out {
 		t := float32(math.Tanh(float64(v)))
@@ -199,7 +199,7 @@ func (ly *layer) apply(s *scratch, n int, x, h []float32) {
 	norm := s.norm[:n*w]
 	layerNorm(norm, x, n, w, ly.lnScale, ly.lnBias)
 	qkv := s.qkv[:n*3*w]
-	matmulT(qkv, norm, n, w, ly.qkv.data, 3*w, ly.qkvBias)
+	gemm(qkv, norm, n, &ly.qkv, ly.qkvBias)
 	attn := s.attn[:n*w]
 	q, k, vt, sc, head := s.q[:n*hd], s.k[:n*hd], s.vt[:n*hd], s.scores[:n*n], s.head[:n*hd]
 	for hh := 0; hh < heads; hh++ {
@@ -225,22 +225,22 @@ func (ly *layer) apply(s *scratch, n int, x, h []float32) {
 	}
 	// The residual: x itself, or x projected to modelDim in the first layer.
 	if ly.adjust != nil {
-		matmulT(h, x, n, w, ly.adjust.data, modelDim, ly.adjustBias)
+		gemm(h, x, n, ly.adjust, ly.adjustBias)
 	} else if &h[0] != &x[0] {
 		copy(h, x[:n*modelDim])
 	}
 	o := s.norm[:n*modelDim] // norm is free again
-	matmulT(o, attn, n, w, ly.out.data, modelDim, ly.outBias)
+	gemm(o, attn, n, &ly.out, ly.outBias)
 	add(h, o)
 
 	layerNorm(o, h, n, modelDim, ly.ffnScale, ly.ffnLnB)
 	f := s.ffn[:n*ffnDim]
-	matmulT(f, o, n, modelDim, ly.w1.data, ffnDim, ly.b1)
+	gemm(f, o, n, &ly.w1, ly.b1)
 	for i, v := range f {
 		f[i] = max(v, 0)
 	}
 	o2 := s.attn[:n*modelDim]
-	matmulT(o2, f, n, ffnDim, ly.w2.data, modelDim, ly.b2)
+	gemm(o2, f, n, &ly.w2, ly.b2)
 	add(h, o2)
 }
 
