@@ -12,7 +12,9 @@ package encoder
 import (
 	"context"
 	_ "embed"
+	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 //go:embed model/weights.bin
@@ -66,20 +68,34 @@ func (e *Encoder) Model() string { return ModelName }
 
 // Embed returns one unit vector of Dim floats per text. A text is read up to
 // its 128th token; an empty text gets the vector of no tokens (the model's
-// bias alone), where the original fails. Embed stops between texts when ctx
-// is done and returns its error.
+// bias alone), where the original fails. The texts are shared out among as
+// many goroutines as GOMAXPROCS allows; a text's vector does not depend on
+// which. Embed stops between texts when ctx is done and returns its error.
 func (e *Encoder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	s := e.pool.Get().(*scratch)
-	defer e.pool.Put(s)
 	out := make([][]float32, len(texts))
 	flat := make([]float32, len(texts)*Dim)
-	for i, text := range texts {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	var next atomic.Int64
+	work := func() {
+		s := e.pool.Get().(*scratch)
+		defer e.pool.Put(s)
+		for ctx.Err() == nil {
+			i := int(next.Add(1)) - 1
+			if i >= len(texts) {
+				return
+			}
+			v := flat[i*Dim : (i+1)*Dim : (i+1)*Dim]
+			e.model.forward(s, e.tokens(texts[i]), v)
+			out[i] = v
 		}
-		v := flat[i*Dim : (i+1)*Dim : (i+1)*Dim]
-		e.model.forward(s, e.tokens(text), v)
-		out[i] = v
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(texts)) - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -3,8 +3,11 @@ package encoder
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -144,6 +147,34 @@ func TestBadWeights(t *testing.T) {
 	for _, cut := range []int{0, 7, 8, 12, 100, len(weightsFile) / 2, len(weightsFile) - 1} {
 		if _, err := load(weightsFile[:cut], vocabFile); !errors.Is(err, ErrWeights) {
 			t.Errorf("weights cut at %d bytes: %v, want ErrWeights", cut, err)
+		}
+	}
+}
+
+// TestBatchIsEachAlone checks that the vectors of a batch, which Embed
+// shares out among goroutines, are those of each text embedded alone, in
+// the order of the texts.
+func TestBatchIsEachAlone(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	e, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for i := range 37 {
+		texts = append(texts, strings.Repeat("word ", i%9)+fmt.Sprintf("text number %d about %s", i, []string{"kids", "PostgreSQL", "the nightly import", "a webhook's 401"}[i%4]))
+	}
+	got, err := e.Embed(context.Background(), texts)
+	if err != nil || len(got) != len(texts) {
+		t.Fatalf("%d vectors for %d texts: %v", len(got), len(texts), err)
+	}
+	for i, text := range texts {
+		alone, err := e.Embed(context.Background(), []string{text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got[i], alone[0]) {
+			t.Fatalf("text %d of the batch: not its vector alone", i)
 		}
 	}
 }
