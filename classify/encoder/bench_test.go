@@ -53,6 +53,27 @@ func BenchmarkQuery(b *testing.B) {
 	}
 }
 
+// BenchmarkEncodeBatch embeds a batch of 64 passages per op, as a memory
+// gives its embedder turns, on every core -cpu allows, and reports
+// passages/s over all of them.
+func BenchmarkEncodeBatch(b *testing.B) {
+	e, err := New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	texts := make([]string, 64)
+	for i := range texts {
+		texts[i] = passage
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := e.Embed(ctx, texts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(texts))/b.Elapsed().Seconds(), "passages/s")
+}
+
 func TestPassageLength(t *testing.T) {
 	e, err := New()
 	if err != nil {
