@@ -307,7 +307,7 @@ func ReadDeltaFile(name string, opts *DecodeOptions) (*Delta, error) {
 	if opts == nil {
 		opts = &DecodeOptions{}
 	}
-	b, err := readLimited(name, opts.Limits.withDefaults())
+	b, err := ReadBytes(name, opts.Limits.withDefaults())
 	if err != nil {
 		return nil, err
 	}

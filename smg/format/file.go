@@ -33,9 +33,11 @@ func ReadFile(name string, opts *DecodeOptions) (*spec.Document, error) {
 	return doc, nil
 }
 
-// readLimited reads the named file, refusing one larger than MaxFileSize
-// before reading it.
-func readLimited(name string, lim Limits) ([]byte, error) {
+// ReadBytes reads the named file's bytes, and fails with a [*LimitError]
+// if there are more than lim.MaxFileSize (a zero field of lim takes its
+// default), before reading it when the file says its size.
+func ReadBytes(name string, lim Limits) ([]byte, error) {
+	lim = lim.withDefaults()
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -134,7 +136,7 @@ func EncryptFile(src, dst string, opts *EncodeOptions) error {
 	if opts == nil || opts.Password == nil {
 		return fmt.Errorf("encrypting %s: %w", src, envelope.ErrNoPassword)
 	}
-	raw, err := readLimited(src, DefaultLimits)
+	raw, err := ReadBytes(src, DefaultLimits)
 	if err != nil {
 		return err
 	}
@@ -161,7 +163,7 @@ func DecryptFile(src, dst string, opts *DecodeOptions) error {
 		opts = &DecodeOptions{}
 	}
 	lim := opts.Limits.withDefaults()
-	raw, err := readLimited(src, lim)
+	raw, err := ReadBytes(src, lim)
 	if err != nil {
 		return err
 	}
@@ -270,9 +272,10 @@ func IndexCacheDir(name string) string {
 // the indented canonical form rather than the compact one.
 func indented(js []byte) bool { return bytes.HasPrefix(js, []byte("{\n")) }
 
-// indexKey is what an index cache is made for: a file's bytes, read under
-// lim.
-func indexKey(raw []byte, lim Limits) string {
+// IndexKey is what an index cache is made for: a file's bytes, raw, read
+// under lim (a zero field of lim takes its default).
+func IndexKey(raw []byte, lim Limits) string {
+	lim = lim.withDefaults()
 	h := sha256.New()
 	h.Write(raw)
 	fmt.Fprintf(h, "\x00%+v", lim)
@@ -281,8 +284,8 @@ func indexKey(raw []byte, lim Limits) string {
 
 // Form is the form of a file: encrypted or not, with which key
 // derivation, and inside, plain JSON or Brotli-compressed, compact or
-// indented (spec §9.1, §9.2). A writer that keeps a file's form writes it
-// back with the options [Form.Encode] gives.
+// indented (spec §9.1, §9.2): what a writer that keeps a file's form sets
+// in [EncodeOptions] (Plain, Indent, and the KDF with the password).
 type Form struct {
 	Encrypted       bool
 	KDF             *KDF
@@ -309,30 +312,6 @@ func DecodeForm(raw []byte, opts *DecodeOptions) (*spec.Document, Form, error) {
 	}
 	return d.Doc, Form{Encrypted: d.Form.Encrypted, KDF: d.Form.KDF, Plain: !d.Form.Compressed, Indented: d.indented()}, nil
 }
-
-// ReadBytes reads the named file's bytes, and fails with a [*LimitError]
-// if there are more than lim.MaxFileSize (zero fields of lim take their
-// defaults).
-func ReadBytes(name string, lim Limits) ([]byte, error) {
-	return readLimited(name, lim.withDefaults())
-}
-
-// IndexKey is what an index cache is made for: a file's bytes, raw, read
-// under lim (zero fields take their defaults).
-func IndexKey(raw []byte, lim Limits) string { return indexKey(raw, lim.withDefaults()) }
-
-// CacheGuard returns what puts the index cache of the named file in place
-// (restore.Config.CacheGuard): it does so only while it holds a shared
-// lock on the file, and only if the file still has the bytes whose
-// [IndexKey] under lim is key; otherwise it puts nothing in place.
-func CacheGuard(name, key string, lim Limits) func(put func() error) error {
-	return cacheGuard(name, key, lim.withDefaults())
-}
-
-// CheckFolder checks that the folder of the named file exists, so that a
-// new memory fails when it is opened, not at its first write; the error
-// says which folder is missing (smg makes no folders).
-func CheckFolder(name string) error { return checkFolder(name) }
 
 // MarshalMemory is [Marshal] of a memory's document as its writer makes
 // it: doc's metadata.compressionRatio is filled in (spec §4.2), and doc is

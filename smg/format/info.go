@@ -92,7 +92,7 @@ func InspectFile(name string, opts *DecodeOptions) (*Info, error) {
 	if opts != nil {
 		lim = opts.Limits.withDefaults()
 	}
-	b, err := readLimited(name, lim)
+	b, err := ReadBytes(name, lim)
 	if err != nil {
 		return nil, err
 	}

@@ -151,7 +151,7 @@ func removeBeside(name string, remove func(fs.DirEntry) bool) error {
 // cause stays testable with errors.Is.
 func fileError(name string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
-		if ferr := checkFolder(name); ferr != nil {
+		if ferr := CheckFolder(name); ferr != nil {
 			return ferr
 		}
 	}
@@ -164,10 +164,10 @@ func fileError(name string, err error) error {
 	return fmt.Errorf("writing %s: %w", name, err)
 }
 
-// checkFolder fails unless the folder of the named file exists: smg makes
+// CheckFolder fails unless the folder of the named file exists: smg makes
 // no folders, and says which one is missing. The error matches
 // fs.ErrNotExist when it is.
-func checkFolder(name string) error {
+func CheckFolder(name string) error {
 	dir := filepath.Dir(name)
 	fi, err := os.Stat(dir)
 	switch {
@@ -181,23 +181,24 @@ func checkFolder(name string) error {
 	return nil
 }
 
-// cacheGuard returns what puts the index cache of the named file in place
-// (see [restore.Config.CacheGuard]): only while the file holds the bytes
-// the cache is made for, key, read under lim, and under a shared hold of
+// CacheGuard returns what puts the index cache of the named file in place
+// (restore.Config.CacheGuard): only while the file holds the bytes the
+// cache is made for, key, read under lim (see [IndexKey]), and under a shared hold of
 // the file's lock, which no writer has meanwhile. A writer that encrypts
 // the file removes its cache under the lock: the cache is put in place
 // before, and removed, or not put in place at all, never left beside the
 // encrypted file. A cache not put in place is no error: the next open
 // makes it.
-func cacheGuard(name, key string, lim Limits) func(put func() error) error {
+func CacheGuard(name, key string, lim Limits) func(put func() error) error {
+	lim = lim.withDefaults()
 	return func(put func() error) error {
 		l := flock.New(lockName(name))
 		if ok, err := l.TryRLock(); err != nil || !ok {
 			return nil // a writer is changing the file
 		}
 		defer l.Unlock()
-		raw, err := readLimited(name, lim)
-		if err != nil || indexKey(raw, lim) != key {
+		raw, err := ReadBytes(name, lim)
+		if err != nil || IndexKey(raw, lim) != key {
 			return nil
 		}
 		return put()

@@ -79,7 +79,7 @@ func ValidateBytes(b []byte, opts *ValidateOptions) (*spec.Document, error) {
 
 // ValidateFile is [ValidateBytes] of the named file.
 func ValidateFile(name string, opts *ValidateOptions) (*spec.Document, error) {
-	b, err := readLimited(name, opts.limits())
+	b, err := ReadBytes(name, opts.limits())
 	if err != nil {
 		return nil, err
 	}
