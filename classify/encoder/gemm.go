@@ -21,13 +21,25 @@ type packed struct {
 
 // pack packs wt, W transposed (m×k).
 func pack(wt matrix) packed {
-	m, k := wt.rows, wt.cols
-	panels := (m + panelWidth - 1) / panelWidth
-	p := packed{k: k, m: m, data: make([]float32, panels*k*panelWidth)}
+	return packInto(nil, wt.data, wt.rows, wt.cols)
+}
+
+// packInto packs wt, W transposed (m×k), into buf when it is big enough
+// (else into a new slice): attention packs its operands, which change with
+// every text, into buffers of its own.
+func packInto(buf, wt []float32, m, k int) packed {
+	size := (m + panelWidth - 1) / panelWidth * k * panelWidth
+	if cap(buf) < size {
+		buf = make([]float32, size)
+	}
+	p := packed{k: k, m: m, data: buf[:size]}
+	if m%panelWidth != 0 {
+		clear(p.data[size-k*panelWidth:]) // the last panel's padding
+	}
 	for j := 0; j < m; j++ {
 		panel := p.data[(j/panelWidth)*k*panelWidth:]
 		c := j % panelWidth
-		for q, v := range wt.data[j*k : j*k+k] {
+		for q, v := range wt[j*k : j*k+k] {
 			panel[q*panelWidth+c] = v
 		}
 	}

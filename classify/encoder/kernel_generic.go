@@ -2,8 +2,5 @@
 
 package encoder
 
-// kernel is the inner block of matmulT.
-var kernel = kernelGo
-
 // blockKernel is gemm's kernel.
 var blockKernel = blockGo

@@ -3,48 +3,9 @@ package encoder
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
-
-// TestKernelsAgree checks the kernel in use (AVX2 where the CPU has it)
-// against the pure-Go one and a plain triple loop, on shapes that leave
-// rows, columns and k over from every block.
-func TestKernelsAgree(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, s := range [][3]int{{1, 1, 1}, {4, 8, 2}, {5, 7, 3}, {75, 256, 768}, {9, 300, 67}, {13, 1536, 130}, {3, 12, 5}} {
-		n, k, m := s[0], s[1], s[2]
-		x := make([]float32, n*k)
-		wt := make([]float32, m*k)
-		bias := make([]float32, m)
-		for _, v := range [][]float32{x, wt, bias} {
-			for i := range v {
-				v[i] = rng.Float32()*2 - 1
-			}
-		}
-		want := make([]float32, n*m)
-		for i := 0; i < n; i++ {
-			for j := 0; j < m; j++ {
-				s := float64(bias[j])
-				for p := 0; p < k; p++ {
-					s += float64(x[i*k+p]) * float64(wt[j*k+p])
-				}
-				want[i*m+j] = float32(s)
-			}
-		}
-		for name, kern := range map[string]func(y, x []float32, n, k int, wt []float32, m, k0, k1, j0, j1 int){"in use": kernel, "pure Go": kernelGo} {
-			saved := kernel
-			kernel = kern
-			got := make([]float32, n*m)
-			matmulT(got, x, n, k, wt, m, bias)
-			kernel = saved
-			for i := range want {
-				if d := math.Abs(float64(got[i] - want[i])); d > 1e-4*math.Sqrt(float64(k)) {
-					t.Fatalf("%s kernel, %d×%d·%d×%d: y[%d] = %v, want %v", name, n, k, k, m, i, got[i], want[i])
-				}
-			}
-		}
-	}
-}
 
 // TestGemmAgrees checks gemm over packed weights, with the block kernel in
 // use (AVX2 where the CPU has it) and the pure-Go one, against a plain
@@ -93,5 +54,26 @@ func TestGemmAgrees(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPackIntoDirtyBuffer checks that packing into a used buffer, as
+// attention does for every head, gives what packing into a new one does,
+// padding included.
+func TestPackIntoDirtyBuffer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const m, k = 37, 20 // a last panel of 5 columns and 11 of padding
+	wt := make([]float32, m*k)
+	for i := range wt {
+		wt[i] = rng.Float32()
+	}
+	buf := make([]float32, 4*k*panelWidth)
+	for i := range buf {
+		buf[i] = float32(math.NaN())
+	}
+	got := packInto(buf, wt, m, k)
+	want := pack(matrix{rows: m, cols: k, data: wt})
+	if &got.data[0] != &buf[0] || !slices.Equal(got.data, want.data) {
+		t.Fatal("packing into a used buffer differs from packing into a new one")
 	}
 }

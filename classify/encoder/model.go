@@ -119,6 +119,7 @@ func transpose(m matrix) matrix {
 type scratch struct {
 	x, norm, h, qkv, attn, ffn []float32
 	q, k, vt, scores, head     []float32
+	pk, pv                     []float32 // k and v packed for gemm
 }
 
 func newScratch() *scratch {
@@ -135,6 +136,8 @@ func newScratch() *scratch {
 		vt:     make([]float32, n*modelDim/heads),
 		scores: make([]float32, n*n),
 		head:   make([]float32, n*modelDim/heads),
+		pk:     make([]float32, n*modelDim/heads),
+		pv:     make([]float32, n*modelDim/heads),
 	}
 }
 
@@ -214,11 +217,13 @@ func (ly *layer) apply(s *scratch, n int, x, h []float32) {
 				vt[c*n+i] = v
 			}
 		}
-		matmulT(sc, q, n, hd, k, n, nil)
+		pk := packInto(s.pk, k, n, hd) // kᵀ: the scores are q·kᵀ
+		gemm(sc, q, n, &pk, nil)
 		for i := 0; i < n; i++ {
 			softmax(sc[i*n : i*n+n])
 		}
-		matmulT(head, sc, n, n, vt, hd, nil)
+		pv := packInto(s.pv, vt, hd, n)
+		gemm(head, sc, n, &pv, nil)
 		for i := 0; i < n; i++ {
 			copy(attn[i*w+hh*hd:i*w+hh*hd+hd], head[i*hd:i*hd+hd])
 		}
