@@ -142,12 +142,7 @@ func (b *Builder) overlay(doc *spec.Document) {
 // decode, turns out of sequence and references that do not resolve are
 // errors; fn's error is returned as it is.
 func EachTurn(doc *spec.Document, opts *TurnReaderOptions, fn func(spec.Turn) error) error {
-	o := TurnReaderOptions{CacheSize: -1}
-	if opts != nil {
-		o = *opts
-		o.CacheSize = -1
-	}
-	r := NewTurnReader(doc, &o)
+	r := NewTurnReader(doc, opts.Uncached())
 	next := 1
 	for i := range r.Len() {
 		turns, err := r.Block(i)
@@ -180,6 +175,17 @@ type TurnReaderOptions struct {
 	// reader's limits on JSON text (nesting, strings, lists) as it does;
 	// nil is plain JSON decoding, for documents already checked.
 	Decode func(raw []byte) ([]spec.Turn, error)
+}
+
+// Uncached is o with no cache of decoded blocks, for a reader that reads
+// each block once or keeps them itself; o may be nil.
+func (o *TurnReaderOptions) Uncached() *TurnReaderOptions {
+	u := TurnReaderOptions{}
+	if o != nil {
+		u = *o
+	}
+	u.CacheSize = -1
+	return &u
 }
 
 // NewTurnReader returns the reader of the archive of doc: every path that

@@ -51,7 +51,7 @@ func showTurn(t spec.Turn) shownTurn {
 }
 
 func newTurnStore(doc *spec.Document, blocks *graph.TurnReaderOptions) *turnStore {
-	s := &turnStore{r: graph.NewTurnReader(doc, noCache(blocks))}
+	s := &turnStore{r: graph.NewTurnReader(doc, blocks.Uncached())}
 	s.ranges = make([][2]int, s.r.Len())
 	s.blocks = make([][]spec.Turn, s.r.Len())
 	s.failed = make([]error, s.r.Len())
@@ -192,15 +192,4 @@ func (s *turnStore) shownTurn(n int) (spec.Turn, shownTurn, bool) {
 		return b[j], st, true
 	}
 	return spec.Turn{}, shownTurn{}, false
-}
-
-// noCache are blocks with no cache of decoded blocks: the store keeps
-// them itself.
-func noCache(blocks *graph.TurnReaderOptions) *graph.TurnReaderOptions {
-	o := graph.TurnReaderOptions{CacheSize: -1}
-	if blocks != nil {
-		o = *blocks
-		o.CacheSize = -1
-	}
-	return &o
 }
