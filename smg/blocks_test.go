@@ -96,3 +96,33 @@ func deepen(t *testing.T, doc *spec.Document, i, depth int) {
 	b.ContentHash = artifacts.Hash(string(js))
 	b.UncompressedSize = int64(len(js))
 }
+
+// TestOpenedLimitsReadTheBlocks: a memory opened under limits reads its
+// archive's blocks under them too, not under the defaults.
+func TestOpenedLimitsReadTheBlocks(t *testing.T) {
+	ctx := context.Background()
+	m := smg.New(&smg.Options{Config: smg.Config{BlockSize: 4}})
+	turns := smgtest.CheckoutTurns(t)
+	if _, err := m.IngestAll(ctx, turns[:12]); err != nil {
+		t.Fatal(err)
+	}
+	name := t.TempDir() + "/m.smg"
+	if err := m.Save(name, nil); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	for _, tc := range []struct {
+		lim  smg.Limits
+		fail bool
+	}{{smg.Limits{}, false}, {smg.Limits{MaxBlockSize: 64}, true}} {
+		o, err := smg.Open(name, &smg.OpenOptions{Decode: smg.DecodeOptions{Limits: tc.lim}})
+		if err != nil {
+			t.Fatalf("open under %+v: %v", tc.lim, err)
+		}
+		err = o.Ingest(ctx, turns[12])
+		o.Close()
+		if got := errors.Is(err, archive.ErrTooLarge); got != tc.fail {
+			t.Errorf("continuing a memory opened with MaxBlockSize %d: %v", tc.lim.MaxBlockSize, err)
+		}
+	}
+}

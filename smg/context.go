@@ -142,7 +142,7 @@ func (m *Memory) engine() (*restore.Engine, error) {
 		m.engGen = m.gen
 		return m.eng, nil
 	}
-	cfg := &restore.Config{Embedder: m.emb, Blocks: format.ReadBlocks(Limits{})}
+	cfg := &restore.Config{Embedder: m.emb, Blocks: m.blocks}
 	if m.b == nil {
 		// An opened file: its cache, if any, or its turns in the
 		// background, so that the first context need not wait for them.

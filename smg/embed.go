@@ -8,7 +8,6 @@ import (
 
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/restore"
-	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -119,7 +118,7 @@ func (m *Memory) EmbedMissing(ctx context.Context) (int, error) {
 	}
 	var nums []int
 	var texts []string
-	err = graph.EachTurn(doc, format.ReadBlocks(Limits{}), func(t spec.Turn) error {
+	err = graph.EachTurn(doc, m.blocks, func(t spec.Turn) error {
 		if !has[t.Turn] && strings.TrimSpace(t.Content) != "" {
 			nums, texts = append(nums, t.Turn), append(texts, t.Content)
 		}

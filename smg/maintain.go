@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/smg-memory/smg/graph"
-	"github.com/smg-memory/smg/smg/format"
 )
 
 // MaintainOptions tell [Memory.Maintain] what to do: the time it runs at
@@ -64,7 +63,7 @@ func (m *Memory) Maintain(ctx context.Context, opts MaintainOptions) (Maintenanc
 			return m.b.Maintain(opts)
 		}
 		// Opened and not replayed yet: replay a copy, not the memory.
-		b, err := graph.Load(m.doc, m.cfg, format.ReadBlocks(Limits{}))
+		b, err := graph.Load(m.doc, m.cfg, m.blocks)
 		if err != nil {
 			return MaintenanceReport{}, fmt.Errorf("loading the memory: %w", err)
 		}

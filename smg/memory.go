@@ -70,11 +70,14 @@ type Memory struct {
 	gen, engGen int
 	eng         *restore.Engine
 	// cache and key are the index cache of an opened file and what it
-	// is made for (indexKey); empty for a memory built here.
+	// is made for ([format.IndexKey]); empty for a memory built here.
 	cache, key string
 	// cacheGuard puts an index cache in place while the file is still
-	// the one the cache is made for (see [cacheGuard]).
+	// the one the cache is made for (see [format.CacheGuard]).
 	cacheGuard func(put func() error) error
+	// blocks read the archive's blocks within the limits the file was
+	// opened with (the defaults for a memory built here).
+	blocks *graph.TurnReaderOptions
 	// cached is the index cache, opened with the file, until the engine
 	// takes it.
 	cached *restore.Cached
@@ -98,7 +101,7 @@ func New(opts *Options) *Memory {
 	return &Memory{b: graph.New(opts.Config, graph.Options{
 		ID: opts.ID, ProjectID: opts.ProjectID, ProjectName: opts.ProjectName,
 		Description: opts.Description, Tags: opts.Tags, Scope: opts.Scope, Now: opts.Now,
-	}), cfg: opts.Config, now: opts.Now, emb: opts.Embedder, sum: opts.Summarizer}
+	}), cfg: opts.Config, now: opts.Now, emb: opts.Embedder, sum: opts.Summarizer, blocks: format.ReadBlocks(Limits{})}
 }
 
 // Load continues the memory of a document: turns ingested after it are
@@ -112,7 +115,7 @@ func Load(doc *spec.Document, cfg *Config) (*Memory, error) {
 	if doc == nil {
 		return nil, errors.New("loading the memory: no document")
 	}
-	m := &Memory{doc: doc}
+	m := &Memory{doc: doc, blocks: format.ReadBlocks(Limits{})}
 	m.loadPrivate(doc)
 	if cfg != nil {
 		m.cfg = *cfg
@@ -194,6 +197,7 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 		return nil, form, fmt.Errorf("%s: %w", name, err)
 	}
 	m.emb, m.sum = opts.Embedder, opts.Summarizer
+	m.blocks = format.ReadBlocks(opts.Decode.Limits)
 	if key != "" && !form.Encrypted {
 		m.cache, m.key, m.cached = opts.IndexCache, key, cached
 		m.cacheGuard = format.CacheGuard(name, key, opts.Decode.Limits)
@@ -205,7 +209,7 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 // first time. m.mu is held.
 func (m *Memory) builder() (*graph.Builder, error) {
 	if m.b == nil {
-		b, err := graph.Load(m.doc, m.cfg, format.ReadBlocks(Limits{}))
+		b, err := graph.Load(m.doc, m.cfg, m.blocks)
 		if err != nil {
 			return nil, fmt.Errorf("loading the memory: %w", err)
 		}
