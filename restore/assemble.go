@@ -56,7 +56,7 @@ var poolOf = map[string]int{
 // speaker by 0.01–0.02, reaching three turns either way and summing what
 // a turn's neighbours lend by 0.03, the dates by 0.01.
 const (
-	searchHits = 200
+	searchHits = 600
 	expandFrom = 10
 	// spreadFanout is how many of a node's edges, the strongest, the
 	// spread follows, and keepNodes how many of the nodes it scores
@@ -185,7 +185,7 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 		}
 		for j := range cs {
 			c := &cs[j]
-			if c.item.Kind == "turn" {
+			if c.item.Kind == "turn" && c.item.Excerpt == nil {
 				c.item.Tokens = e.turns.count(tk, c.item.Turn, c.text) + 1
 			} else {
 				c.item.Tokens = e.count(tk, c.key, c.text) + 1
@@ -374,12 +374,24 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) [
 	// whichever ranks first goes in alone. A decision, a problem or a
 	// solution goes in even when its turn is in: it carries more (a
 	// rationale, the alternatives, a fix found turns later).
+	//
+	// An excerpt of a turn goes in only while the whole turn is not in,
+	// and the whole turn only while no excerpt of it is.
 	type srcTurn struct{ src, turn int }
-	covered := map[srcTurn]bool{} // the turns in, alone or through a node
+	covered := map[srcTurn]bool{}   // the turns in, whole or through a node
+	excerpted := map[srcTurn]bool{} // the turns an excerpt of is in
 	try := func(i int, capped bool) {
 		c := cands[i]
-		if covered[srcTurn{c.src, c.item.Turn}] && (c.item.Kind == "turn" || c.fact) {
-			return
+		st := srcTurn{c.src, c.item.Turn}
+		switch {
+		case c.item.Excerpt != nil:
+			if covered[st] {
+				return
+			}
+		case c.item.Kind == "turn" || c.fact:
+			if covered[st] || excerpted[st] {
+				return
+			}
 		}
 		cost := c.item.Tokens
 		if !open[c.item.Section] {
@@ -409,8 +421,11 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) [
 			factsUsed += cost
 		}
 		taken[i] = true
-		if c.item.Turn > 0 {
-			covered[srcTurn{c.src, c.item.Turn}] = true
+		switch {
+		case c.item.Excerpt != nil:
+			excerpted[st] = true
+		case c.item.Turn > 0:
+			covered[st] = true
 		}
 		chosen = append(chosen, c)
 	}
@@ -467,7 +482,7 @@ func ordered(chosen []cand) []cand {
 			return c
 		}
 		if a.item.Kind == "turn" && b.item.Kind == "turn" {
-			return cmp.Or(cmp.Compare(a.src, b.src), cmp.Compare(a.item.Turn, b.item.Turn))
+			return cmp.Or(cmp.Compare(a.src, b.src), cmp.Compare(a.item.Turn, b.item.Turn), cmp.Compare(excerptStart(a), excerptStart(b)))
 		}
 		if c := cmp.Compare(b.item.Score, a.item.Score); c != 0 {
 			return c
@@ -475,6 +490,15 @@ func ordered(chosen []cand) []cand {
 		return cmp.Compare(a.key, b.key)
 	})
 	return out
+}
+
+// excerptStart is where an excerpt starts in its turn; -1 for a whole
+// turn.
+func excerptStart(c cand) int {
+	if c.item.Excerpt == nil {
+		return -1
+	}
+	return c.item.Excerpt.Start
 }
 
 // render writes the chosen items under their section headings.

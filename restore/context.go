@@ -88,8 +88,12 @@ type Item struct {
 	Turn       int       `json:"turn,omitzero"`
 	ExternalID string    `json:"externalId,omitempty"`
 	Timestamp  time.Time `json:"timestamp,omitzero"`
-	ArtifactID string    `json:"artifactId,omitempty"`
-	Version    int       `json:"version,omitzero"`
+	// Excerpt, when set, says that the item is an excerpt of the turn, not
+	// all of it: the bytes of its content from Excerpt.Start to
+	// Excerpt.End. A long turn is found and shown in passages.
+	Excerpt    *Span  `json:"excerpt,omitempty"`
+	ArtifactID string `json:"artifactId,omitempty"`
+	Version    int    `json:"version,omitzero"`
 	// Text is what a search found: a node's label, a turn's content, a
 	// block's summary. A context's items leave it out: their text is the
 	// context's.

@@ -356,7 +356,9 @@ func (e *Engine) countFresh(store *turnStore) (*freshStats, error) {
 			return nil, fmt.Errorf("restore: %w", err)
 		}
 		for _, t := range turns {
-			fs.addTurn(turnText(t))
+			for _, d := range turnDocs(t) {
+				fs.addTurn(d.text)
+			}
 		}
 	}
 	return fs, nil
@@ -435,12 +437,13 @@ func indexTurns(ctx context.Context, ix bleve.Index, store *turnStore, first int
 				if t.Turn < first {
 					continue
 				}
-				text := turnText(t)
-				if err := bt.index(turnKey(t.Turn), text); err != nil {
-					return err
-				}
-				if fs != nil {
-					fs.addTurn(text)
+				for _, d := range turnDocs(t) {
+					if err := bt.index(d.id, d.text); err != nil {
+						return err
+					}
+					if fs != nil {
+						fs.addTurn(d.text)
+					}
 				}
 			}
 		}
@@ -805,6 +808,20 @@ func (e *Engine) Search(ctx context.Context, text string, limit int) ([]Item, er
 				continue
 			}
 			it.Kind, it.Turn, it.ExternalID, it.Timestamp, it.Text = "turn", n, t.ExternalID, t.Timestamp, t.Content
+		case kindPassage:
+			n, p, ok := parsePassage(h.key)
+			if !ok {
+				continue
+			}
+			t, ok := e.turn(n)
+			if !ok {
+				continue
+			}
+			text, ok := excerptOf(t, p)
+			if !ok {
+				continue
+			}
+			it.Kind, it.Turn, it.ExternalID, it.Timestamp, it.Text, it.Excerpt = "turn", n, t.ExternalID, t.Timestamp, text, &p
 		case kindBlock:
 			it.Kind, it.NodeID = "block", h.key
 			for _, b := range e.doc.DeepArchive.Blocks {

@@ -104,9 +104,28 @@ func TestUpdateIndexesWhatChanged(t *testing.T) {
 		t.Error("a context of a complete index says it is partial")
 	}
 	sameContexts(t, e, newEngine(t, docs[2], nil))
-	if n, _ := e.ix.DocCount(); n != uint64(len(e.indexed)+e.turns.n) {
-		t.Errorf("the index holds %d documents, want %d nodes and blocks and %d turns", n, len(e.indexed), e.turns.n)
+	if n, want := docCount(t, e); n != uint64(len(e.indexed)+want) {
+		t.Errorf("the index holds %d documents, want %d nodes and blocks and %d of turns", n, len(e.indexed), want)
 	}
+}
+
+// docCount returns the documents e's index holds, and how many of its
+// turns it should: one per short turn, one per passage of a long one.
+func docCount(t testing.TB, e *Engine) (uint64, int) {
+	t.Helper()
+	n, err := e.ix.DocCount()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for k := 1; k <= e.turns.n; k++ {
+		tu, ok := e.turns.turn(k)
+		if !ok {
+			t.Fatalf("turn %d is missing", k)
+		}
+		want += len(turnDocs(tu))
+	}
+	return n, want
 }
 
 // A live memory updates its engine at every turn, and its index grows a

@@ -36,9 +36,10 @@ func init() {
 
 // The kinds of indexed documents, and the prefixes of their ids.
 const (
-	kindNode  = "n"
-	kindTurn  = "t"
-	kindBlock = "b"
+	kindNode    = "n"
+	kindTurn    = "t"
+	kindBlock   = "b"
+	kindPassage = "p" // a passage of a long turn (passages.go)
 )
 
 // indexDoc is what the index holds of a node, a turn or a block: its text,

@@ -56,6 +56,9 @@ type gathering struct {
 	nodes    map[string]map[string]float64 // node id → parts of its score
 	turns    map[int]map[string]float64    // turn → parts of its score
 	nodeHits []string                      // the nodes the search found, best first
+	// passages are the best passages of long turns the search found, by
+	// turn.
+	passages map[int]*passageHit
 	out      []cand
 }
 
@@ -68,8 +71,9 @@ type gathering struct {
 func (e *Engine) candidates(query string, hits []hit, scopes []string, vec map[int]float64) []cand {
 	g := &gathering{
 		e: e, query: query, hits: hits, scopes: scopes, vec: vec,
-		nodes: map[string]map[string]float64{},
-		turns: map[int]map[string]float64{},
+		nodes:    map[string]map[string]float64{},
+		turns:    map[int]map[string]float64{},
+		passages: map[int]*passageHit{},
 	}
 	for _, s := range signals {
 		if s.weight != 0 {
@@ -97,12 +101,12 @@ func raise(parts map[string]float64, part string, v float64) {
 }
 
 // evidence is a turn's score from what found it: the best of its
-// full-text parts (search, statement and, when lent, neighbor), plus the
-// part of each signal with a weight, times the weight, in their order.
+// full-text parts (search, statement and, but when it lends, neighbor
+// and passage), plus the part of each signal with a weight, times the weight, in their order.
 func (g *gathering) evidence(parts map[string]float64, lent bool) float64 {
 	s := max(parts["search"], parts["statement"])
 	if lent {
-		s = max(s, parts["neighbor"])
+		s = max(s, parts["neighbor"], parts["passage"])
 	}
 	for _, w := range g.summed {
 		s += w.weight * parts[w.name]
@@ -112,24 +116,52 @@ func (g *gathering) evidence(parts map[string]float64, lent bool) float64 {
 
 // turnCands makes the turns gathered candidates, in the order of their
 // numbers: a turn's score is its evidence, raised when the question names
-// its date and lowered when it names a speaker but not the turn's.
+// its date and lowered when it names a speaker but not the turn's. A long
+// turn the search found a passage of goes in as that passage, an excerpt.
 func (g *gathering) turnCands() {
 	for _, n := range sortedKeysInt(g.turns) {
 		parts := g.turns[n]
-		s := g.evidence(parts, true)
-		if f, ok := parts["date"]; ok {
-			s = s*f + dateFloor
-		}
-		if f, ok := parts["speaker"]; ok {
-			s *= f
-		}
 		t, shown, _ := g.e.turns.shownTurn(n)
+		if p := g.passages[n]; p != nil {
+			text, _ := excerptOf(t, p.span)
+			span := p.span
+			g.out = append(g.out, cand{
+				key:   passageKey(n, span),
+				text:  excerptLine(t, span, text),
+				group: shown.group,
+				item: Item{Section: secHistory, Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp,
+					Excerpt: &span, Score: round4(g.turnScore(parts))},
+				parts: parts,
+			})
+			continue
+		}
 		g.out = append(g.out, cand{
 			key:   turnKey(n),
 			text:  shown.line,
 			group: shown.group,
-			item:  Item{Section: secHistory, Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp, Score: round4(s)},
+			item:  Item{Section: secHistory, Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp, Score: round4(g.turnScore(parts))},
 			parts: parts,
 		})
 	}
+}
+
+// turnScore is the score of a turn of parts: its evidence, raised when
+// the question names its date and lowered when it names a speaker but not
+// the turn's.
+func (g *gathering) turnScore(parts map[string]float64) float64 {
+	s := g.evidence(parts, true)
+	if f, ok := parts["date"]; ok {
+		s = s*f + dateFloor
+	}
+	if f, ok := parts["speaker"]; ok {
+		s *= f
+	}
+	return s
+}
+
+// passageHit is a passage of a long turn the search found, and its
+// "search" part.
+type passageHit struct {
+	span  Span
+	score float64
 }

@@ -180,8 +180,8 @@ func TestCompaction(t *testing.T) {
 	if n := segments(t, e); n >= more || n > built+2 {
 		t.Errorf("%d segments after the compaction: %d before it, %d built at once", n, more, built)
 	}
-	if n, _ := e.ix.DocCount(); n != uint64(len(e.indexed)+e.turns.n) {
-		t.Errorf("the new index holds %d documents, want %d nodes and blocks and %d turns", n, len(e.indexed), e.turns.n)
+	if n, want := docCount(t, e); n != uint64(len(e.indexed)+want) {
+		t.Errorf("the new index holds %d documents, want %d nodes and blocks and %d of turns", n, len(e.indexed), want)
 	}
 	sameContexts(t, e, newEngine(t, docs[k+1], nil))
 	for _, doc := range docs[k+2:] {
