@@ -26,9 +26,14 @@ const (
 	systemSMG    = "smg"    // Memory.Context over the memory of the conversation
 	systemBM25   = "bm25"   // BM25 over single turns, packed in score order
 	systemRecent = "recent" // the most recent turns
+	// systemPassages is BM25 over the documents smg's engine indexes of
+	// the turns (a long turn in passages), packed as smg packs: an item
+	// that does not fit is passed over. A turn counts when any passage of
+	// it is in.
+	systemPassages = "bm25-passages"
 )
 
-var recallSystems = []string{systemSMG, systemBM25, systemRecent}
+var recallSystems = []string{systemSMG, systemBM25, systemPassages, systemRecent}
 
 // recallReport is what recall measures. The names of its members are
 // those of issue 5.
@@ -127,8 +132,9 @@ func recallCommand(stdout io.Writer) *cobra.Command {
 		Long: `recall builds the memory of each conversation of a LoCoMo file and asks
 it for the context of each question at each budget; the recall of a question
 is the share of its evidence turns that the context includes. BM25 over
-single turns and the most recent turns, packed under the same budgets and
-counted by the same tokenizer, are the baselines. The questions are never
+single turns, BM25 over the passages smg indexes (long turns in windows of
+words), and the most recent turns, packed under the same budgets and counted
+by the same tokenizer, are the baselines. The questions are never
 ingested.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -340,6 +346,9 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 		if err := askBM25(ctx, conv.Turns, lines, costs, sep, questions, o.budgets, sums); err != nil {
 			return nil, fmt.Errorf("recall: conversation %s: bm25: %w", s.ID, err)
 		}
+		if err := askPassages(ctx, conv.Turns, tk, sep, questions, o.budgets, sums); err != nil {
+			return nil, fmt.Errorf("recall: conversation %s: bm25 over passages: %w", s.ID, err)
+		}
 		for b, budget := range o.budgets {
 			found := map[string]bool{}
 			for _, i := range packRecent(costs, sep, budget) {
@@ -521,6 +530,74 @@ func askBM25(ctx context.Context, turns []spec.Turn, lines []string, costs []int
 				found[turns[i].ExternalID] = true
 			}
 			sums.add(systemBM25, q.category, b, evidenceRecall(q.evidence, found))
+		}
+	}
+	return nil
+}
+
+// packFill returns the items of order, taken in order, that fit a
+// budget, as pack does, but passes over an item that does not fit and
+// goes on with the next ones, as smg's engine packs.
+func packFill(order, costs []int, sep, budget int) []int {
+	var out []int
+	used := 0
+	for _, i := range order {
+		c := costs[i]
+		if len(out) > 0 {
+			c += sep
+		}
+		if used+c > budget {
+			continue
+		}
+		used += c
+		out = append(out, i)
+	}
+	return out
+}
+
+// askPassages is askBM25 over the passages of the turns
+// (baseline.TurnPassages, each written as turnLines writes a turn),
+// packed by packFill: a turn is found when any passage of it is in.
+func askPassages(ctx context.Context, turns []spec.Turn, tk smg.Tokenizer, sep int, questions []question, budgets []int, sums *recallSums) error {
+	heads := make([]string, len(turns))
+	contents := make([]string, len(turns))
+	for i, t := range turns {
+		heads[i] = t.Speaker + ": "
+		if !t.Timestamp.IsZero() {
+			heads[i] = "[" + t.Timestamp.Format(sessionTime) + "] " + heads[i]
+		}
+		contents[i] = t.Content
+	}
+	ps := baseline.TurnPassages(heads, contents)
+	if len(ps) == 0 {
+		for _, q := range questions {
+			for b := range budgets {
+				sums.add(systemPassages, q.category, b, 0)
+			}
+		}
+		return nil
+	}
+	texts := make([]string, len(ps))
+	costs := make([]int, len(ps))
+	for i, p := range ps {
+		texts[i], costs[i] = p.Text, tk.Count(p.Text)
+	}
+	idx, err := baseline.NewBM25(texts)
+	if err != nil {
+		return err
+	}
+	defer idx.Close()
+	for _, q := range questions {
+		order, err := idx.Rank(ctx, q.text)
+		if err != nil {
+			return err
+		}
+		for b, budget := range budgets {
+			found := map[string]bool{}
+			for _, i := range packFill(order, costs, sep, budget) {
+				found[turns[ps[i].Turn].ExternalID] = true
+			}
+			sums.add(systemPassages, q.category, b, evidenceRecall(q.evidence, found))
 		}
 	}
 	return nil

@@ -376,7 +376,7 @@ func TestRecallReport(t *testing.T) {
 			}
 		}
 	}
-	if want := []string{"smg 1", "smg 100000", "bm25 1", "bm25 100000", "recent 1", "recent 100000"}; !slices.Equal(rows, want) {
+	if want := []string{"smg 1", "smg 100000", "bm25 1", "bm25 100000", "bm25-passages 1", "bm25-passages 100000", "recent 1", "recent 100000"}; !slices.Equal(rows, want) {
 		t.Errorf("rows %q, want %q", rows, want)
 	}
 
@@ -544,5 +544,36 @@ func TestRecallPairing(t *testing.T) {
 	}
 	if r := rep.Results[1]; r.System != systemBM25 || *r.Recall.OneToFour != 1 {
 		t.Errorf("%s: %s", r.System, recallString(r.Recall))
+	}
+}
+
+// packFill passes over an item that does not fit and fills on, never
+// past the budget; bm25-passages finds a long turn by a passage that
+// fits where the whole turn does not.
+func TestPassagesBaseline(t *testing.T) {
+	costs := []int{5, 20, 3, 4}
+	if got := packFill([]int{0, 1, 2, 3}, costs, 1, 14); !slices.Equal(got, []int{0, 2, 3}) {
+		t.Errorf("packFill at 14: %v, want [0 2 3]", got)
+	}
+	tk, err := smg.NewTokenizer(smg.Estimate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("filler words here ", 60) + "the zeppelin hangar" + strings.Repeat(" more filler text", 60)
+	turns := []spec.Turn{
+		{Turn: 1, Speaker: "A", ExternalID: "D1:1", Content: "short turn about paint"},
+		{Turn: 2, Speaker: "B", ExternalID: "D1:2", Content: long},
+	}
+	q := question{text: "zeppelin hangar", category: singleHop, evidence: []string{"D1:2"}}
+	s := newRecallSums([]int{120})
+	s.n[singleHop]++
+	if err := askPassages(context.Background(), turns, tk, 1, []question{q}, []int{120}, s); err != nil {
+		t.Fatal(err)
+	}
+	if tk.Count(long) <= 120 {
+		t.Fatalf("the long turn costs %d tokens: not long", tk.Count(long))
+	}
+	if r := *s.row(systemPassages, 0).SingleHop; r != 1 {
+		t.Errorf("bm25-passages at 120 tokens: recall %v of the long turn", r)
 	}
 }
