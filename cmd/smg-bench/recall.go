@@ -474,6 +474,11 @@ func turnLines(turns []spec.Turn, tk smg.Tokenizer) (lines []string, costs []int
 // newlines (a BPE tokenizer may merge a newline with a line's last
 // characters), so the text never exceeds the budget.
 func pack(order, costs []int, sep, budget int) []int {
+	return packOrder(order, costs, sep, budget, false)
+}
+
+// packOrder is pack, or with fill packFill.
+func packOrder(order, costs []int, sep, budget int, fill bool) []int {
 	var out []int
 	used := 0
 	for _, i := range order {
@@ -482,6 +487,9 @@ func pack(order, costs []int, sep, budget int) []int {
 			c += sep
 		}
 		if used+c > budget {
+			if fill {
+				continue
+			}
 			break
 		}
 		used += c
@@ -539,20 +547,7 @@ func askBM25(ctx context.Context, turns []spec.Turn, lines []string, costs []int
 // budget, as pack does, but passes over an item that does not fit and
 // goes on with the next ones, as smg's engine packs.
 func packFill(order, costs []int, sep, budget int) []int {
-	var out []int
-	used := 0
-	for _, i := range order {
-		c := costs[i]
-		if len(out) > 0 {
-			c += sep
-		}
-		if used+c > budget {
-			continue
-		}
-		used += c
-		out = append(out, i)
-	}
-	return out
+	return packOrder(order, costs, sep, budget, true)
 }
 
 // askPassages is askBM25 over the passages of the turns
