@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/smg-memory/smg/spec"
 )
@@ -24,11 +23,21 @@ var ErrInvalidEmbedding = errors.New("invalid embedding")
 // model must have the index's dimensions.
 //
 // The index is kept in the document as it is given back by
-// [Builder.Document], its embeddings sorted by turn, and through [Load].
+// [Builder.Document], its embeddings in their order (turn, then excerpt),
+// and through [Load].
 func (b *Builder) SetEmbedding(turn int, model string, vec []float32) error {
+	return b.SetExcerptEmbedding(turn, 0, 0, model, vec)
+}
+
+// SetExcerptEmbedding records the embedding of an excerpt of turn, the
+// bytes start to end of its content, as [Builder.SetEmbedding] records a
+// whole turn's; start and end 0 are the whole turn.
+func (b *Builder) SetExcerptEmbedding(turn, start, end int, model string, vec []float32) error {
 	switch {
 	case turn < 1 || turn > b.turns:
 		return fmt.Errorf("%w: turn %d, but the memory has %d turns", ErrInvalidEmbedding, turn, b.turns)
+	case start < 0 || end < start || (end == start && start != 0):
+		return fmt.Errorf("%w: turn %d: excerpt %d to %d is not a span of bytes", ErrInvalidEmbedding, turn, start, end)
 	case len(vec) == 0:
 		return fmt.Errorf("%w: turn %d: no values", ErrInvalidEmbedding, turn)
 	}
@@ -45,14 +54,14 @@ func (b *Builder) SetEmbedding(turn int, model string, vec []float32) error {
 		return fmt.Errorf("%w: turn %d: %d values, but the index of %q has %d", ErrInvalidEmbedding, turn, len(vec), model, vi.Dimensions)
 	}
 	vi.Enabled = true
-	e := spec.Embedding{Turn: turn, Vector: spec.EncodeVector(vec)}
+	e := spec.Embedding{Turn: turn, Start: start, End: end, Vector: spec.EncodeVector(vec)}
 	// Turns come in order: the new one is most often last.
-	if n := len(vi.Embeddings); n == 0 || vi.Embeddings[n-1].Turn < turn {
+	if n := len(vi.Embeddings); n == 0 || spec.CompareEmbeddings(vi.Embeddings[n-1], e) < 0 {
 		vi.Embeddings = append(vi.Embeddings, e)
 		return nil
 	}
-	i := sort.Search(len(vi.Embeddings), func(i int) bool { return vi.Embeddings[i].Turn >= turn })
-	if vi.Embeddings[i].Turn == turn {
+	i, found := slices.BinarySearchFunc(vi.Embeddings, e, spec.CompareEmbeddings)
+	if found {
 		e.Extra = vi.Embeddings[i].Extra
 		vi.Embeddings[i] = e
 	} else {
@@ -88,10 +97,10 @@ func (b *Builder) vectorIndex() *spec.VectorIndex {
 	return &vi
 }
 
-// sortedEmbeddings returns a copy of es sorted by turn, the first of
-// several of a turn kept.
+// sortedEmbeddings returns a copy of es in their order, the first of
+// several of one turn and excerpt kept.
 func sortedEmbeddings(es []spec.Embedding) []spec.Embedding {
 	out := slices.Clone(es)
-	slices.SortStableFunc(out, func(a, b spec.Embedding) int { return a.Turn - b.Turn })
-	return slices.CompactFunc(out, func(a, b spec.Embedding) bool { return a.Turn == b.Turn })
+	slices.SortStableFunc(out, spec.CompareEmbeddings)
+	return slices.CompactFunc(out, func(a, b spec.Embedding) bool { return spec.CompareEmbeddings(a, b) == 0 })
 }

@@ -48,10 +48,10 @@ var signals = []signal{
 type gathering struct {
 	e      *Engine
 	query  string
-	hits   []hit           // the full-text hits, best first
-	scopes []string        // the scopes of the facts wanted
-	vec    map[int]float64 // the vector parts of the turns nearest the question
-	summed []signal        // the signals with a weight, in order
+	hits   []hit          // the full-text hits, best first
+	scopes []string       // the scopes of the facts wanted
+	vec    map[int]vecHit // what the vectors found of the turns nearest the question
+	summed []signal       // the signals with a weight, in order
 
 	nodes    map[string]map[string]float64 // node id → parts of its score
 	turns    map[int]map[string]float64    // turn → parts of its score
@@ -68,7 +68,7 @@ type gathering struct {
 // around the hits, and the artifacts of the nodes; facts of scopes not
 // among scopes are left out. vec are the vector parts of the turns
 // nearest the question, if any (vectors.go).
-func (e *Engine) candidates(query string, hits []hit, scopes []string, vec map[int]float64) []cand {
+func (e *Engine) candidates(query string, hits []hit, scopes []string, vec map[int]vecHit) []cand {
 	g := &gathering{
 		e: e, query: query, hits: hits, scopes: scopes, vec: vec,
 		nodes:    map[string]map[string]float64{},

@@ -46,12 +46,13 @@ const (
 	vectorWeight = 1.0
 )
 
-// vectorIndex holds a memory's turn vectors, as unit vectors, so that a
-// cosine is a dot product.
+// vectorIndex holds a memory's vectors of turns and of passages of long
+// turns, as unit vectors, so that a cosine is a dot product.
 type vectorIndex struct {
 	model string
 	dims  int
-	turns []int       // ascending
+	turns []int       // in the order of the document's embeddings
+	spans []Span      // by turns: the excerpt, or zero for the whole turn
 	rows  [][]float32 // by turns; unit length
 	// src are the bytes each row was decoded from: a later version of the
 	// memory that holds the same bytes (its builder shares them) reuses
@@ -69,38 +70,38 @@ func newVectorIndex(doc *spec.Document, old *vectorIndex) *vectorIndex {
 		return nil
 	}
 	n := len(vi.Embeddings)
-	x := &vectorIndex{model: vi.Model, dims: vi.Dimensions, turns: make([]int, 0, n), rows: make([][]float32, 0, n), src: make([][]byte, 0, n)}
-	if old == nil || old.model != x.model || old.dims != x.dims {
-		old = &vectorIndex{}
-	}
-	// First which rows of old serve again (both lists go by turn), then
-	// the new rows, decoded into one allocation.
-	reuse := make([]int, n)
-	fresh, j := 0, 0
-	for i, e := range vi.Embeddings {
-		for j < len(old.turns) && old.turns[j] < e.Turn {
-			j++
+	x := &vectorIndex{model: vi.Model, dims: vi.Dimensions, turns: make([]int, 0, n), spans: make([]Span, 0, n), rows: make([][]float32, 0, n), src: make([][]byte, 0, n)}
+	var had map[*byte]int // the first byte of each of old's sources → its row
+	if old != nil && old.model == x.model && old.dims == x.dims {
+		had = make(map[*byte]int, len(old.src))
+		for i, b := range old.src {
+			had[&b[0]] = i
 		}
+	}
+	reuse := make([]int, n)
+	fresh := 0
+	for i, e := range vi.Embeddings {
 		reuse[i] = -1
-		if j < len(old.turns) && old.turns[j] == e.Turn && sameBytes(old.src[j], e.Vector) {
-			reuse[i] = j
+		if k, ok := had[firstByte(e.Vector)]; ok && len(old.src[k]) == len(e.Vector) {
+			reuse[i] = k
 		} else {
 			fresh++
 		}
 	}
 	slab := make([]float32, fresh*x.dims)
 	for i, e := range vi.Embeddings {
-		if len(x.turns) > 0 && e.Turn <= x.turns[len(x.turns)-1] {
-			continue // the writer's mistake: one vector a turn, in order (§8.3, §9.2)
+		if k := len(x.turns) - 1; k >= 0 && spec.CompareEmbeddings(spec.Embedding{Turn: x.turns[k], Start: x.spans[k].Start, End: x.spans[k].End}, e) >= 0 {
+			continue // the writer's mistake: one vector an excerpt, in order (§8.3, §9.2)
 		}
+		span := Span{Start: e.Start, End: e.End}
 		if k := reuse[i]; k >= 0 {
-			x.add(e.Turn, old.rows[k], e.Vector)
+			x.add(e.Turn, span, old.rows[k], e.Vector)
 			continue
 		}
 		row := slab[:x.dims:x.dims]
 		slab = slab[x.dims:]
 		if unit(row, e.Vector) {
-			x.add(e.Turn, row, e.Vector)
+			x.add(e.Turn, span, row, e.Vector)
 		}
 	}
 	if len(x.turns) == 0 {
@@ -109,16 +110,21 @@ func newVectorIndex(doc *spec.Document, old *vectorIndex) *vectorIndex {
 	return x
 }
 
-func (x *vectorIndex) add(turn int, row []float32, src []byte) {
+func (x *vectorIndex) add(turn int, span Span, row []float32, src []byte) {
 	x.turns = append(x.turns, turn)
+	x.spans = append(x.spans, span)
 	x.rows = append(x.rows, row)
 	x.src = append(x.src, src)
 }
 
-// sameBytes reports whether a and b are the same bytes in memory: a
-// document's vectors do not change while an engine uses it.
-func sameBytes(a, b []byte) bool {
-	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+// firstByte is the address of b's first byte, nil when it has none: a
+// document's vectors do not change while an engine uses it, so two
+// vectors at one address are the same bytes.
+func firstByte(b []byte) *byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return &b[0]
 }
 
 // unit decodes the float32 values of src into row and scales them to unit
@@ -221,28 +227,38 @@ func (e *Engine) embedQuery(ctx context.Context, query string) (*queryVector, []
 	return &queryVector{model: model, v: v}, nil
 }
 
+// vecHit is what the vectors found of a turn: its vector part, and the
+// passage it is of, zero for the whole turn.
+type vecHit struct {
+	part float64
+	span Span
+}
+
 // vectorTurns returns the vector parts of the vectorHits turns nearest q,
 // by turn: nil without q, or when the memory's vectors are no longer of
-// q's model. e.rw is held for reading.
-func (e *Engine) vectorTurns(q *queryVector) map[int]float64 {
+// q's model. A long turn is as near as the nearest of its passages, and
+// its hit says which. e.rw is held for reading.
+func (e *Engine) vectorTurns(q *queryVector) map[int]vecHit {
 	x := e.vecs
 	if q == nil || x == nil || x.model != q.model || x.dims != len(q.v) {
 		return nil
 	}
 	type near struct {
 		turn int
+		span Span
 		cos  float32
 	}
-	// The vectorHits+1 nearest, nearest first, ties to the earlier turn:
-	// the last is the floor of the scale.
+	// The vectorHits+1 nearest turns, nearest first, ties to the earlier
+	// turn: the last is the floor of the scale. A turn's rows are
+	// together (the index goes by turn), so each turn is weighed once,
+	// by its nearest row.
 	best := make([]near, 0, vectorHits+1)
-	for i, row := range x.rows {
-		c := dot(q.v, row)
-		if len(best) == cap(best) && c <= best[len(best)-1].cos {
-			continue
+	consider := func(n near) {
+		if len(best) == cap(best) && n.cos <= best[len(best)-1].cos {
+			return
 		}
-		j, _ := slices.BinarySearchFunc(best, c, func(n near, c float32) int {
-			if n.cos >= c {
+		j, _ := slices.BinarySearchFunc(best, n.cos, func(b near, c float32) int {
+			if b.cos >= c {
 				return -1
 			}
 			return 1
@@ -250,7 +266,22 @@ func (e *Engine) vectorTurns(q *queryVector) map[int]float64 {
 		if len(best) == cap(best) {
 			best = best[:len(best)-1]
 		}
-		best = slices.Insert(best, j, near{x.turns[i], c})
+		best = slices.Insert(best, j, n)
+	}
+	cur := near{turn: -1}
+	for i, row := range x.rows {
+		c := dot(q.v, row)
+		if x.turns[i] != cur.turn {
+			if cur.turn >= 0 {
+				consider(cur)
+			}
+			cur = near{turn: x.turns[i], span: x.spans[i], cos: c}
+		} else if c > cur.cos {
+			cur.span, cur.cos = x.spans[i], c
+		}
+	}
+	if cur.turn >= 0 {
+		consider(cur)
 	}
 	floor := float32(0)
 	if len(best) > vectorHits {
@@ -260,10 +291,10 @@ func (e *Engine) vectorTurns(q *queryVector) map[int]float64 {
 	if len(best) == 0 || best[0].cos <= floor {
 		return nil
 	}
-	out := make(map[int]float64, len(best))
+	out := make(map[int]vecHit, len(best))
 	for _, n := range best {
 		if n.cos > floor {
-			out[n.turn] = float64(n.cos-floor) / float64(best[0].cos-floor)
+			out[n.turn] = vecHit{part: float64(n.cos-floor) / float64(best[0].cos-floor), span: n.span}
 		}
 	}
 	return out
@@ -292,8 +323,8 @@ func (e *Engine) withVectors(items []Item, q *queryVector, limit int) []Item {
 			s = it.Parts["search"] / best
 		}
 		if v, ok := vec[it.Turn]; ok && it.Kind == "turn" {
-			it.Parts["vector"] = round4(v)
-			s += vectorWeight * v
+			it.Parts["vector"] = round4(v.part)
+			s += vectorWeight * v.part
 			seen[it.Turn] = true
 		}
 		it.Score = round4(s)
@@ -308,7 +339,7 @@ func (e *Engine) withVectors(items []Item, q *queryVector, limit int) []Item {
 		}
 		items = append(items, Item{
 			Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp, Text: t.Content,
-			Score: round4(vectorWeight * vec[n]), Parts: map[string]float64{"vector": round4(vec[n])},
+			Score: round4(vectorWeight * vec[n].part), Parts: map[string]float64{"vector": round4(vec[n].part)},
 		})
 	}
 	slices.SortStableFunc(items, func(a, b Item) int {

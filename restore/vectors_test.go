@@ -288,13 +288,17 @@ func TestVectorTurnsScale(t *testing.T) {
 	for i := range 60 {
 		row := []float32{float32(60 - i), 10} // nearer (1, 0) the earlier
 		normalize(row)
-		x.add(i+1, row, nil)
+		x.add(i+1, Span{}, row, nil)
 	}
 	e := &Engine{vecs: x}
 	q := &queryVector{model: "m", v: []float32{1, 0}}
-	got := e.vectorTurns(q)
-	if len(got) != vectorHits {
-		t.Fatalf("%d turns, want %d", len(got), vectorHits)
+	hits := e.vectorTurns(q)
+	got := map[int]float64{}
+	for n, h := range hits {
+		got[n] = h.part
+	}
+	if len(hits) != vectorHits {
+		t.Fatalf("%d turns, want %d", len(hits), vectorHits)
 	}
 	if got[1] != 1 || got[vectorHits] <= 0 || got[vectorHits+1] != 0 {
 		t.Errorf("parts: turn 1 %v, turn %d %v, turn %d %v", got[1], vectorHits, got[vectorHits], vectorHits+1, got[vectorHits+1])

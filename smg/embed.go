@@ -36,48 +36,89 @@ var ErrInvalidEmbedding = graph.ErrInvalidEmbedding
 const embedChunk = 256
 
 // embedTurns embeds the given turns, whose numbers are nums, stores their
-// vectors and returns how many it stored. Turns with no content but white
-// space get none. It is called without m.mu held, after the turns are in:
-// the embedder may take a while, and the memory answers meanwhile.
+// vectors and returns how many turns it stored vectors of. A long turn is
+// embedded as the passages a context may show of it (restore.Passages),
+// each its own vector; turns with no content but white space get none. It
+// is called without m.mu held, after the turns are in: the embedder may
+// take a while, and the memory answers meanwhile.
 func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string) (int, error) {
 	if m.emb == nil {
 		return 0, nil
 	}
-	stored := 0
-	keep := 0
-	for i := range texts {
-		if strings.TrimSpace(texts[i]) != "" {
-			nums[keep], texts[keep] = nums[i], texts[i]
-			keep++
-		}
+	var units []embedUnit
+	for i, text := range texts {
+		units = appendUnits(units, nums[i], text)
 	}
-	nums, texts = nums[:keep], texts[:keep]
+	stored := 0
 	model := m.emb.Model()
-	for start := 0; start < len(texts); start += embedChunk {
-		end := min(start+embedChunk, len(texts))
-		vecs, err := m.emb.Embed(ctx, texts[start:end])
-		if err == nil && len(vecs) != end-start {
-			err = fmt.Errorf("%d vectors for %d texts", len(vecs), end-start)
+	for start := 0; start < len(units); start += embedChunk {
+		end := min(start+embedChunk, len(units))
+		chunk := units[start:end]
+		batch := make([]string, len(chunk))
+		for i, u := range chunk {
+			batch[i] = u.text
+		}
+		vecs, err := m.emb.Embed(ctx, batch)
+		if err == nil && len(vecs) != len(chunk) {
+			err = fmt.Errorf("%d vectors for %d texts", len(vecs), len(chunk))
 		}
 		if err != nil {
-			return stored, fmt.Errorf("%w %s: %w", ErrEmbedding, turnList(nums[start:]), err)
+			return stored, fmt.Errorf("%w %s: %w", ErrEmbedding, unitTurns(units[start:]), err)
 		}
 		m.mu.Lock()
 		var bad []error
 		for i, v := range vecs {
-			if err := m.b.SetEmbedding(nums[start+i], model, v); err != nil {
+			u := chunk[i]
+			if err := m.b.SetExcerptEmbedding(u.turn, u.span.Start, u.span.End, model, v); err != nil {
 				bad = append(bad, err)
-			} else {
+			} else if u.last {
 				stored++
 			}
 		}
 		m.gen++
 		m.mu.Unlock()
 		if len(bad) > 0 {
-			return stored, fmt.Errorf("%w %s: %w", ErrEmbedding, turnList(nums[start:end]), errors.Join(bad...))
+			return stored, fmt.Errorf("%w %s: %w", ErrEmbedding, unitTurns(chunk), errors.Join(bad...))
 		}
 	}
 	return stored, nil
+}
+
+// An embedUnit is a text a memory embeds: a turn, or a passage of a long
+// one. last marks the last unit of its turn.
+type embedUnit struct {
+	turn int
+	span restore.Span
+	text string
+	last bool
+}
+
+// appendUnits appends the units of turn n, of content text, to units:
+// none when it is only white space, its passages when it is long, itself
+// otherwise.
+func appendUnits(units []embedUnit, n int, text string) []embedUnit {
+	if strings.TrimSpace(text) == "" {
+		return units
+	}
+	ps := restore.Passages(text)
+	if ps == nil {
+		return append(units, embedUnit{turn: n, text: text, last: true})
+	}
+	for i, p := range ps {
+		units = append(units, embedUnit{turn: n, span: p, text: text[p.Start:p.End], last: i == len(ps)-1})
+	}
+	return units
+}
+
+// unitTurns names the turns of units in an error (see turnList).
+func unitTurns(units []embedUnit) string {
+	nums := make([]int, 0, len(units))
+	for _, u := range units {
+		if len(nums) == 0 || nums[len(nums)-1] != u.turn {
+			nums = append(nums, u.turn)
+		}
+	}
+	return turnList(nums)
 }
 
 // turnList names turns in an error, after ErrEmbedding ("embedding turn

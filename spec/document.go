@@ -324,10 +324,26 @@ type VectorIndex struct {
 	Extra      jsontext.Value `json:",embed"`
 }
 
-// Embedding is one turn's vector: Dimensions float32 values, little-endian,
-// in Vector (base64 in JSON).
+// Embedding is the vector of a turn, or of an excerpt of it: Dimensions
+// float32 values, little-endian, in Vector (base64 in JSON). An excerpt's
+// Start and End are byte offsets into the turn's content, content[Start:End];
+// both are 0 for the whole turn.
 type Embedding struct {
 	Turn   int            `json:"turn"`
+	Start  int            `json:"start,omitzero"`
+	End    int            `json:"end,omitzero"`
 	Vector Bytes          `json:"vector"`
 	Extra  jsontext.Value `json:",embed"`
+}
+
+// CompareEmbeddings orders embeddings as a vectorIndex lists them: by
+// turn, then by excerpt, the whole turn first.
+func CompareEmbeddings(a, b Embedding) int {
+	if a.Turn != b.Turn {
+		return a.Turn - b.Turn
+	}
+	if a.Start != b.Start {
+		return a.Start - b.Start
+	}
+	return a.End - b.End
 }

@@ -41,17 +41,15 @@ func canonicalOrder(doc *spec.Document) *spec.Document {
 	d.DeepArchive.Blocks = sortedStable(d.DeepArchive.Blocks, func(a, b spec.ArchiveBlock) int {
 		return cmp.Compare(a.TurnRange[0], b.TurnRange[0])
 	})
-	if vi := d.DeepArchive.VectorIndex; vi != nil && !slices.IsSortedFunc(vi.Embeddings, byEmbeddingTurn) {
+	if vi := d.DeepArchive.VectorIndex; vi != nil && !slices.IsSortedFunc(vi.Embeddings, spec.CompareEmbeddings) {
 		c := *vi
-		c.Embeddings = sortedStable(c.Embeddings, byEmbeddingTurn)
+		c.Embeddings = sortedStable(c.Embeddings, spec.CompareEmbeddings)
 		d.DeepArchive.VectorIndex = &c
 	}
 	return &d
 }
 
 func byTurn(a, b spec.Turn) int { return cmp.Compare(a.Turn, b.Turn) }
-
-func byEmbeddingTurn(a, b spec.Embedding) int { return cmp.Compare(a.Turn, b.Turn) }
 
 func bySummaryVersion(a, b spec.PreviousSummary) int { return cmp.Compare(a.Version, b.Version) }
 

@@ -580,7 +580,7 @@ func (m *merger) vectors() *spec.VectorIndex {
 			out.Embeddings = append(out.Embeddings, e)
 		}
 	}
-	slices.SortFunc(out.Embeddings, byEmbeddingTurn)
+	slices.SortFunc(out.Embeddings, spec.CompareEmbeddings)
 	return out
 }
 
