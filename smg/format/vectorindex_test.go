@@ -2,6 +2,9 @@ package format_test
 
 import (
 	"bytes"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -80,5 +83,47 @@ func TestDiffExcerpts(t *testing.T) {
 	}
 	if c, err := format.Diff(target, target, nil); err != nil || !c.Empty() {
 		t.Errorf("a memory with excerpts differs from itself: %+v, %v", c, err)
+	}
+}
+
+// TestInspectVectors: info reports the vectors' model, encoding, count
+// and bytes, and their share of the file; a memory without vectors has
+// none.
+func TestInspectVectors(t *testing.T) {
+	info, err := format.InspectFile(filepath.Join("..", "..", "testdata", "full.smg"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := info.Vectors
+	if v == nil || v.Model != "example-embedding-4" || v.Dimensions != 4 || v.Encoding != "float32" || v.Embeddings != 12 ||
+		v.Excerpts != 0 || v.Bytes != 12*16 || v.JSON <= v.Bytes || v.Compressed <= 0 {
+		t.Fatalf("vectors %+v", v)
+	}
+	if want := float64(v.Compressed) / float64(info.Form.FileSize); v.Share <= 0 || math.Abs(v.Share-want) > 1e-4 {
+		t.Errorf("share %v, want %v of the file", v.Share, want)
+	}
+
+	// Vectors that are most of a memory: 300 of 512 values in int8.
+	doc, _ := readExample(t, "full.smg")
+	r := rand.New(rand.NewPCG(1, 1))
+	vi := &spec.VectorIndex{Enabled: true, Model: "m", Dimensions: 512, Encoding: spec.EncodingInt8}
+	for i := range 300 {
+		x := make([]float32, 512)
+		for j := range x {
+			x[j] = float32(r.NormFloat64())
+		}
+		vi.Embeddings = append(vi.Embeddings, spec.Embedding{Turn: 1 + i/25, Start: i % 25, End: i%25 + 1, Vector: spec.EncodeVectorInt8(x)})
+	}
+	doc.DeepArchive.VectorIndex = vi
+	st, err := format.Stat(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := st.Vectors; v == nil || v.Encoding != "int8" || v.Bytes != 300*516 || v.Excerpts != 300 || v.Share < 0.5 || v.Share > 1 {
+		t.Errorf("int8 vectors %+v", v)
+	}
+	doc.DeepArchive.VectorIndex = nil
+	if st, err := format.Stat(doc); err != nil || st.Vectors != nil {
+		t.Errorf("no index: %+v, %v", st.Vectors, err)
 	}
 }
