@@ -2,6 +2,7 @@ package smg_test
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -38,12 +39,54 @@ func BenchmarkVectorFileSize(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			vectorFileSize(b, res.Conversations[0].Turns)
+			raw, err := os.ReadFile(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var samples []struct {
+				QA []struct {
+					Question string `json:"question"`
+					Evidence []any  `json:"evidence"`
+					Category any    `json:"category"`
+				} `json:"qa"`
+			}
+			if err := json.Unmarshal(raw, &samples); err != nil {
+				b.Fatal(err)
+			}
+			// The questions of categories 1 to 4 and their evidence turns,
+			// the ids that name a turn exactly (the file's quirks left out).
+			turns := res.Conversations[0].Turns
+			byID := map[string]int{}
+			for i, t := range turns {
+				byID[t.ExternalID] = i + 1
+			}
+			var qs []question
+			for _, qa := range samples[0].QA {
+				if c, ok := qa.Category.(float64); !ok || c < 1 || c > 4 {
+					continue
+				}
+				q := question{text: qa.Question}
+				for _, e := range qa.Evidence {
+					if s, ok := e.(string); ok && byID[s] > 0 {
+						q.evidence = append(q.evidence, byID[s])
+					}
+				}
+				if len(q.evidence) > 0 {
+					qs = append(qs, q)
+				}
+			}
+			vectorFileSize(b, turns, qs)
 		})
 	}
 }
 
-func vectorFileSize(b *testing.B, turns []spec.Turn) {
+// question is a question of the bench data and its evidence turns.
+type question struct {
+	text     string
+	evidence []int
+}
+
+func vectorFileSize(b *testing.B, turns []spec.Turn, qs []question) {
 	enc, err := encoder.New()
 	if err != nil {
 		b.Fatal(err)
@@ -131,7 +174,63 @@ func vectorFileSize(b *testing.B, turns []spec.Turn) {
 			}
 		}
 		b.ReportMetric(found/(queries*k), "top10-overlap-int8")
+
+		// The vectors alone as a retriever: the share of each question's
+		// evidence turns among the 10 turns nearest it, a turn as near as
+		// its nearest vector (whole or passage).
+		qtexts := make([]string, len(qs))
+		for i, q := range qs {
+			qtexts[i] = q.text
+		}
+		qvecs, err := enc.Embed(ctx, qtexts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range []struct {
+			name string
+			rows [][]float32
+		}{{"float32", exact}, {"int8", quant}} {
+			var sum float64
+			for i, q := range qs {
+				top := nearestTurns(unitVector(qvecs[i]), c.rows, vi.Embeddings, 10)
+				hit := 0
+				for _, e := range q.evidence {
+					if slices.Contains(top, e) {
+						hit++
+					}
+				}
+				sum += float64(hit) / float64(len(q.evidence))
+			}
+			b.ReportMetric(sum/float64(len(qs)), "vector-recall@10-"+c.name)
+		}
+		b.ReportMetric(float64(len(qs)), "questions")
 	}
+}
+
+// nearestTurns returns the k turns nearest q, each as near as the nearest
+// of its rows; es says the turn of each row.
+func nearestTurns(q []float32, rows [][]float32, es []spec.Embedding, k int) []int {
+	best := map[int]float64{}
+	for i, r := range rows {
+		c := dotProduct(q, r)
+		if old, ok := best[es[i].Turn]; !ok || c > old {
+			best[es[i].Turn] = c
+		}
+	}
+	turns := make([]int, 0, len(best))
+	for t := range best {
+		turns = append(turns, t)
+	}
+	slices.SortFunc(turns, func(a, b int) int {
+		switch {
+		case best[a] > best[b]:
+			return -1
+		case best[a] < best[b]:
+			return 1
+		}
+		return a - b
+	})
+	return turns[:min(k, len(turns))]
 }
 
 // BenchmarkVectorBytes measures the bytes of one random 512-dimensional
