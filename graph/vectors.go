@@ -22,6 +22,12 @@ var ErrInvalidEmbedding = errors.New("invalid embedding")
 // compared, and the index records the new model. A vector of the index's
 // model must have the index's dimensions.
 //
+// A new index is of the encoding int8 (§8.3: a quarter of float32's
+// bytes, the cosines within a thousandth): the builder quantizes vec. An
+// index loaded with [Load] keeps its encoding, float32 included, for more
+// vectors of its model; an index in an encoding the builder does not know
+// is replaced, as by another model.
+//
 // The index is kept in the document as it is given back by
 // [Builder.Document], its embeddings in their order (turn, then excerpt),
 // and through [Load].
@@ -48,13 +54,13 @@ func (b *Builder) SetExcerptEmbedding(turn, start, end int, model string, vec []
 	}
 	vi := b.vectors()
 	switch {
-	case vi.Model != model || len(vi.Embeddings) == 0:
-		vi.Model, vi.Dimensions, vi.Embeddings = model, len(vec), nil
+	case vi.Model != model || len(vi.Embeddings) == 0 || !knownEncoding(vi.Encoding):
+		vi.Model, vi.Dimensions, vi.Encoding, vi.Embeddings = model, len(vec), spec.EncodingInt8, nil
 	case vi.Dimensions != len(vec):
 		return fmt.Errorf("%w: turn %d: %d values, but the index of %q has %d", ErrInvalidEmbedding, turn, len(vec), model, vi.Dimensions)
 	}
 	vi.Enabled = true
-	e := spec.Embedding{Turn: turn, Start: start, End: end, Vector: spec.EncodeVector(vec)}
+	e := spec.Embedding{Turn: turn, Start: start, End: end, Vector: encodeVector(vi.Encoding, vec)}
 	// Turns come in order: the new one is most often last.
 	if n := len(vi.Embeddings); n == 0 || spec.CompareEmbeddings(vi.Embeddings[n-1], e) < 0 {
 		vi.Embeddings = append(vi.Embeddings, e)
@@ -103,4 +109,19 @@ func sortedEmbeddings(es []spec.Embedding) []spec.Embedding {
 	out := slices.Clone(es)
 	slices.SortStableFunc(out, spec.CompareEmbeddings)
 	return slices.CompactFunc(out, func(a, b spec.Embedding) bool { return spec.CompareEmbeddings(a, b) == 0 })
+}
+
+// knownEncoding reports whether the builder writes vectors of encoding enc.
+func knownEncoding(enc string) bool {
+	_, err := spec.VectorSize(enc, 0)
+	return err == nil
+}
+
+// encodeVector gives the bytes of vec in encoding enc, one the builder
+// knows.
+func encodeVector(enc string, vec []float32) spec.Bytes {
+	if enc == spec.EncodingInt8 {
+		return spec.EncodeVectorInt8(vec)
+	}
+	return spec.EncodeVector(vec)
 }

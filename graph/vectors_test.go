@@ -9,7 +9,8 @@ import (
 	"github.com/smg-memory/smg/spec"
 )
 
-// vectorsOf returns a document's embeddings as turn → values.
+// vectorsOf returns a document's embeddings of whole turns as turn →
+// values, decoded in the index's encoding.
 func vectorsOf(t *testing.T, doc *spec.Document) map[int][]float32 {
 	t.Helper()
 	out := map[int][]float32{}
@@ -18,16 +19,36 @@ func vectorsOf(t *testing.T, doc *spec.Document) map[int][]float32 {
 		return out
 	}
 	for i, e := range vi.Embeddings {
-		if i > 0 && vi.Embeddings[i-1].Turn >= e.Turn {
-			t.Fatalf("embeddings not sorted by turn: %d after %d", e.Turn, vi.Embeddings[i-1].Turn)
+		if i > 0 && spec.CompareEmbeddings(vi.Embeddings[i-1], e) >= 0 {
+			t.Fatalf("embeddings not in order: %+v after %+v", e, vi.Embeddings[i-1])
 		}
-		v, err := spec.DecodeVector(e.Vector)
-		if err != nil || len(v) != vi.Dimensions {
-			t.Fatalf("turn %d: %d values of %d, %v", e.Turn, len(v), vi.Dimensions, err)
+		v, err := spec.DecodeVectorAs(vi.Encoding, vi.Dimensions, e.Vector)
+		if err != nil {
+			t.Fatalf("turn %d: %v", e.Turn, err)
 		}
-		out[e.Turn] = v
+		if e.Start == 0 && e.End == 0 {
+			out[e.Turn] = v
+		}
 	}
 	return out
+}
+
+// near reports whether got is want as int8 keeps it: each value within
+// half a step of the largest magnitude / 127.
+func near(got, want []float32) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	var most float64
+	for _, x := range want {
+		most = max(most, math.Abs(float64(x)))
+	}
+	for i := range got {
+		if math.Abs(float64(got[i]-want[i])) > most/254*1.0001 {
+			return false
+		}
+	}
+	return true
 }
 
 func addTurns(t *testing.T, b *Builder, n int) {
@@ -55,7 +76,7 @@ func TestSetEmbedding(t *testing.T) {
 	}
 	doc := b.Document()
 	vi := doc.DeepArchive.VectorIndex
-	if vi == nil || !vi.Enabled || vi.Model != "m1" || vi.Dimensions != 3 {
+	if vi == nil || !vi.Enabled || vi.Model != "m1" || vi.Dimensions != 3 || vi.Encoding != spec.EncodingInt8 {
 		t.Fatalf("vector index %+v", vi)
 	}
 	got := vectorsOf(t, doc)
@@ -64,7 +85,7 @@ func TestSetEmbedding(t *testing.T) {
 		t.Fatalf("embeddings of turns %v", got)
 	}
 	for turn, v := range want {
-		if !slices.Equal(got[turn], v) {
+		if !near(got[turn], v) {
 			t.Errorf("turn %d: %v, want %v", turn, got[turn], v)
 		}
 	}
@@ -123,7 +144,7 @@ func TestEmbeddingsThroughLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := vectorsOf(t, l.Document()); len(got) != 3 || !slices.Equal(got[2], []float32{2, 1}) {
+	if got := vectorsOf(t, l.Document()); len(got) != 3 || !near(got[2], []float32{2, 1}) {
 		t.Fatalf("after Load: %v", got)
 	}
 	addTurns(t, l, 2)
@@ -135,7 +156,7 @@ func TestEmbeddingsThroughLoad(t *testing.T) {
 	}
 	out := l.Document()
 	got := vectorsOf(t, out)
-	if len(got) != 4 || !slices.Equal(got[1], []float32{10, 1}) || !slices.Equal(got[5], []float32{5, 1}) {
+	if len(got) != 4 || !near(got[1], []float32{10, 1}) || !near(got[5], []float32{5, 1}) {
 		t.Errorf("after more turns: %v", got)
 	}
 	if string(out.DeepArchive.VectorIndex.Extra) != `{"x-note":"kept"}` {
@@ -147,5 +168,82 @@ func TestEmbeddingsThroughLoad(t *testing.T) {
 	}
 	if string(before) != string(after) {
 		t.Error("Load and SetEmbedding changed the loaded document")
+	}
+}
+
+// TestExcerptEmbeddings: excerpts of a turn are kept beside its whole
+// vector, in the order (turn, start, end), one each; an excerpt is
+// replaced by a vector of the same span, and a span that is not one is
+// refused.
+func TestExcerptEmbeddings(t *testing.T) {
+	b := New(Config{}, Options{})
+	addTurns(t, b, 3)
+	for _, x := range []struct{ turn, start, end int }{{2, 10, 20}, {2, 0, 10}, {1, 0, 0}, {2, 0, 0}, {2, 10, 15}, {3, 5, 9}, {2, 10, 20}} {
+		if err := b.SetExcerptEmbedding(x.turn, x.start, x.end, "m", []float32{float32(x.start), float32(x.end)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got [][3]int
+	for _, e := range b.Document().DeepArchive.VectorIndex.Embeddings {
+		got = append(got, [3]int{e.Turn, e.Start, e.End})
+	}
+	want := [][3]int{{1, 0, 0}, {2, 0, 0}, {2, 0, 10}, {2, 10, 15}, {2, 10, 20}, {3, 5, 9}}
+	if !slices.Equal(got, want) {
+		t.Errorf("embeddings %v, want %v", got, want)
+	}
+	for _, x := range []struct{ start, end int }{{-1, 4}, {5, 4}, {4, 4}, {0, -2}} {
+		if err := b.SetExcerptEmbedding(2, x.start, x.end, "m", []float32{1, 2}); !errors.Is(err, ErrInvalidEmbedding) {
+			t.Errorf("excerpt %d to %d: %v, want ErrInvalidEmbedding", x.start, x.end, err)
+		}
+	}
+}
+
+// TestLoadedEncodingKept: a loaded float32 index takes more vectors of
+// its model in float32 and shares the bytes of the ones it had; another
+// model, or an encoding the builder does not know, starts an int8 index.
+func TestLoadedEncodingKept(t *testing.T) {
+	b := New(Config{}, Options{})
+	addTurns(t, b, 4)
+	doc := b.Document()
+	old := spec.EncodeVector([]float32{0.1, 0.2, 0.3})
+	doc.DeepArchive.VectorIndex = &spec.VectorIndex{Enabled: true, Model: "m", Dimensions: 3,
+		Embeddings: []spec.Embedding{{Turn: 1, Vector: old}}}
+	l, err := Load(doc, Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.SetExcerptEmbedding(2, 3, 9, "m", []float32{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	vi := l.Document().DeepArchive.VectorIndex
+	if vi.Encoding != "" || len(vi.Embeddings) != 2 || len(vi.Embeddings[1].Vector) != 12 {
+		t.Fatalf("a float32 index took a vector as %+v", vi)
+	}
+	if &vi.Embeddings[0].Vector[0] != &old[0] {
+		t.Error("the loaded vector's bytes are not shared")
+	}
+	if v, _ := spec.DecodeVector(vi.Embeddings[1].Vector); !slices.Equal(v, []float32{1, 2, 3}) {
+		t.Errorf("float32 vector %v", v)
+	}
+
+	if err := l.SetEmbedding(3, "m2", []float32{1, 2, 3, 4}); err != nil {
+		t.Fatal(err)
+	}
+	vi = l.Document().DeepArchive.VectorIndex
+	if vi.Encoding != spec.EncodingInt8 || vi.Model != "m2" || len(vi.Embeddings) != 1 || len(vi.Embeddings[0].Vector) != 8 {
+		t.Errorf("another model: %+v", vi)
+	}
+
+	doc.DeepArchive.VectorIndex.Encoding = "float16"
+	l, err = Load(doc, Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.SetEmbedding(3, "m", []float32{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	vi = l.Document().DeepArchive.VectorIndex
+	if vi.Encoding != spec.EncodingInt8 || len(vi.Embeddings) != 1 || vi.Embeddings[0].Turn != 3 {
+		t.Errorf("after an unknown encoding: %+v", vi)
 	}
 }

@@ -3,7 +3,6 @@ package restore
 import (
 	"cmp"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -51,6 +50,7 @@ const (
 type vectorIndex struct {
 	model string
 	dims  int
+	enc   string      // the encoding of src
 	turns []int       // in the order of the document's embeddings
 	spans []Span      // by turns: the excerpt, or zero for the whole turn
 	rows  [][]float32 // by turns; unit length
@@ -60,19 +60,23 @@ type vectorIndex struct {
 	src [][]byte
 }
 
-// newVectorIndex reads doc's vector index. Rows of old decoded from the
-// very bytes doc holds are reused, so that an update of a live memory
-// decodes only its new vectors. Vectors that are not 4 × dimensions bytes
-// long, or are zero, are left out: they cannot be compared.
+// newVectorIndex reads doc's vector index, float32 or int8 (§8.3). Rows
+// of old decoded from the very bytes doc holds are reused, so that an
+// update of a live memory decodes only its new vectors. Vectors that are
+// not of the length their encoding gives, or are zero, are left out: they
+// cannot be compared; so is an index of an encoding §8.3 does not define.
 func newVectorIndex(doc *spec.Document, old *vectorIndex) *vectorIndex {
 	vi := doc.DeepArchive.VectorIndex
 	if vi == nil || vi.Dimensions <= 0 || len(vi.Embeddings) == 0 {
 		return nil
 	}
+	if _, err := spec.VectorSize(vi.Encoding, vi.Dimensions); err != nil {
+		return nil
+	}
 	n := len(vi.Embeddings)
-	x := &vectorIndex{model: vi.Model, dims: vi.Dimensions, turns: make([]int, 0, n), spans: make([]Span, 0, n), rows: make([][]float32, 0, n), src: make([][]byte, 0, n)}
+	x := &vectorIndex{model: vi.Model, dims: vi.Dimensions, enc: vi.VectorEncoding(), turns: make([]int, 0, n), spans: make([]Span, 0, n), rows: make([][]float32, 0, n), src: make([][]byte, 0, n)}
 	var had map[*byte]int // the first byte of each of old's sources → its row
-	if old != nil && old.model == x.model && old.dims == x.dims {
+	if old != nil && old.model == x.model && old.dims == x.dims && old.enc == x.enc {
 		had = make(map[*byte]int, len(old.src))
 		for i, b := range old.src {
 			had[&b[0]] = i
@@ -100,7 +104,7 @@ func newVectorIndex(doc *spec.Document, old *vectorIndex) *vectorIndex {
 		}
 		row := slab[:x.dims:x.dims]
 		slab = slab[x.dims:]
-		if unit(row, e.Vector) {
+		if unit(row, x.enc, e.Vector) {
 			x.add(e.Turn, span, row, e.Vector)
 		}
 	}
@@ -127,17 +131,11 @@ func firstByte(b []byte) *byte {
 	return &b[0]
 }
 
-// unit decodes the float32 values of src into row and scales them to unit
-// length. It reports false for a vector that has no direction: zero, or
-// not finite.
-func unit(row []float32, src []byte) bool {
-	if len(src) != 4*len(row) {
-		return false
-	}
-	for i := range row {
-		row[i] = math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:]))
-	}
-	return normalize(row)
+// unit decodes the values of src, of encoding enc, into row and scales
+// them to unit length. It reports false for bytes of another length than
+// enc gives, and for a vector that has no direction: zero, or not finite.
+func unit(row []float32, enc string, src []byte) bool {
+	return spec.DecodeVectorInto(row, enc, src) == nil && normalize(row)
 }
 
 // normalize scales v to unit length, in place, and reports whether it

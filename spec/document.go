@@ -315,17 +315,20 @@ type ArchiveBlock struct {
 	Extra            jsontext.Value `json:",embed"`
 }
 
-// VectorIndex optionally holds an embedding per turn (§8.3).
+// VectorIndex optionally holds embeddings of turns and of excerpts of
+// turns (§8.3), all of one model, dimensions and encoding. Encoding ""
+// is [EncodingFloat32], as it was before the member existed.
 type VectorIndex struct {
 	Enabled    bool           `json:"enabled"`
 	Model      string         `json:"model,omitempty"`
 	Dimensions int            `json:"dimensions,omitzero"`
+	Encoding   string         `json:"encoding,omitempty"`
 	Embeddings []Embedding    `json:"embeddings,omitempty"`
 	Extra      jsontext.Value `json:",embed"`
 }
 
 // Embedding is the vector of a turn, or of an excerpt of it: Dimensions
-// float32 values, little-endian, in Vector (base64 in JSON). An excerpt's
+// values in the index's encoding, in Vector (base64 in JSON). An excerpt's
 // Start and End are byte offsets into the turn's content, content[Start:End];
 // both are 0 for the whole turn.
 type Embedding struct {

@@ -92,6 +92,13 @@ type sizeRow struct {
 	ChainRatio          float64 `json:"chainRatio"`
 	ArchivedCodeBytes   int64   `json:"archivedCodeBytes"`
 	DedupRatio          float64 `json:"dedupRatio"`
+	// Vectors is what the vector index costs (0 without one): its
+	// vectors' bytes, decoded, the index compressed on its own, and that
+	// over SMGBytes; VectorEncoding is its encoding ("" without one).
+	VectorEncoding   string  `json:"vectorEncoding,omitzero"`
+	VectorBytes      int64   `json:"vectorBytes"`
+	VectorCompressed int64   `json:"vectorCompressed"`
+	VectorShare      float64 `json:"vectorShare"`
 }
 
 // sectionShare is one top-level section of a document: its canonical JSON
@@ -234,14 +241,23 @@ func (s sizeMeter) conversation(c importer.Conversation, target float64) (sizeRo
 	if err != nil {
 		return r, err
 	}
+	r.addInfo(info)
+	r.finish()
+	return r, nil
+}
+
+// addInfo takes the sizes of the sections, the artifacts and the vectors
+// from the summary of a conversation's memory.
+func (r *sizeRow) addInfo(info *format.Info) {
 	for _, sec := range info.Sections {
 		r.Sections = append(r.Sections, sectionShare{Name: sec.Name, JSON: sec.JSON, Compressed: sec.Compressed})
 	}
 	r.ArtifactBytes = info.ArtifactBytes
 	r.ArtifactStoredBytes = info.ArtifactStoredBytes
 	r.ArchivedCodeBytes = info.ArchivedCodeBytes
-	r.finish()
-	return r, nil
+	if v := info.Vectors; v != nil {
+		r.VectorEncoding, r.VectorBytes, r.VectorCompressed = v.Encoding, v.Bytes, v.Compressed
+	}
 }
 
 // add sums the sizes and times of a conversation into a total.
@@ -271,6 +287,13 @@ func (r *sizeRow) add(c sizeRow) {
 	r.ArtifactBytes += c.ArtifactBytes
 	r.ArtifactStoredBytes += c.ArtifactStoredBytes
 	r.ArchivedCodeBytes += c.ArchivedCodeBytes
+	r.VectorBytes += c.VectorBytes
+	r.VectorCompressed += c.VectorCompressed
+	if r.VectorEncoding == "" {
+		r.VectorEncoding = c.VectorEncoding
+	} else if c.VectorEncoding != "" && c.VectorEncoding != r.VectorEncoding {
+		r.VectorEncoding = "mixed"
+	}
 }
 
 // finish computes the ratios and shares from the sizes.
@@ -290,6 +313,7 @@ func (r *sizeRow) finish() {
 	}
 	r.ChainRatio = ratio(r.ArtifactBytes, r.ArtifactStoredBytes)
 	r.DedupRatio = ratio(r.ArchivedCodeBytes, r.ArtifactStoredBytes)
+	r.VectorShare = ratio(r.VectorCompressed, r.SMGBytes)
 }
 
 // ratio is a over b, or 0 when b is 0.
@@ -382,13 +406,18 @@ func writeSize(w io.Writer, rep sizeReport) error {
 		return err
 	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "input\t%s\tartifact KB\tstored KB\tchain ratio\tcode seen KB\tdedup ratio\t\n", strings.Join(format.SectionNames, "\t"))
+	fmt.Fprintf(tw, "input\t%s\tartifact KB\tstored KB\tchain ratio\tcode seen KB\tdedup ratio\tvectors KB\tof file\t\n", strings.Join(format.SectionNames, "\t"))
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t", r.label())
 		for _, sec := range r.Sections {
 			fmt.Fprintf(tw, "%.1f %4.1f%%\t", kb(sec.Compressed), 100*sec.Share)
 		}
-		fmt.Fprintf(tw, "%.1f\t%.1f\t%.2f\t%.1f\t%.2f\t\n", kb(r.ArtifactBytes), kb(r.ArtifactStoredBytes), r.ChainRatio, kb(r.ArchivedCodeBytes), r.DedupRatio)
+		vectors := "-"
+		if r.VectorEncoding != "" {
+			vectors = fmt.Sprintf("%.1f %s", kb(r.VectorCompressed), r.VectorEncoding)
+		}
+		fmt.Fprintf(tw, "%.1f\t%.1f\t%.2f\t%.1f\t%.2f\t%s\t%.1f%%\t\n", kb(r.ArtifactBytes), kb(r.ArtifactStoredBytes), r.ChainRatio, kb(r.ArchivedCodeBytes), r.DedupRatio,
+			vectors, 100*r.VectorShare)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -397,7 +426,7 @@ func writeSize(w io.Writer, rep sizeReport) error {
 	if !rep.XZ {
 		xz = "xz not on PATH"
 	}
-	_, err := fmt.Fprintf(w, "sections: KB Brotli-compressed alone and share of their sum; q11: Brotli quality 11, window 24; %s; median of %d runs\n", xz, rep.Count)
+	_, err := fmt.Fprintf(w, "sections: KB Brotli-compressed alone and share of their sum; vectors: the vector index Brotli-compressed alone, its encoding, and its share of the .smg; q11: Brotli quality 11, window 24; %s; median of %d runs\n", xz, rep.Count)
 	return err
 }
 

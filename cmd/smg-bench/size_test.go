@@ -114,3 +114,42 @@ func sizesOf(t testing.TB, name string) (raw, smgBytes int64) {
 	}
 	return int64(len(js)), int64(len(b))
 }
+
+// TestSizeVectors: a row takes the vectors' sizes from the memory's
+// summary, their share is of the .smg, a total sums them, and the table
+// shows them.
+func TestSizeVectors(t *testing.T) {
+	row := func(enc string, bytes, compressed, smgBytes int64) sizeRow {
+		r := sizeRow{Input: "x", SMGBytes: smgBytes}
+		r.addInfo(&format.Info{Vectors: &format.VectorsInfo{Encoding: enc, Bytes: bytes, Compressed: compressed}})
+		r.finish()
+		return r
+	}
+	a, b := row("int8", 5160, 6000, 10000), row("int8", 516, 600, 3000)
+	if a.VectorEncoding != "int8" || a.VectorBytes != 5160 || a.VectorCompressed != 6000 || a.VectorShare != 0.6 {
+		t.Errorf("row %+v", a)
+	}
+	var tot sizeRow
+	tot.add(a)
+	tot.add(b)
+	tot.finish()
+	if tot.VectorBytes != 5676 || tot.VectorCompressed != 6600 || tot.VectorShare != 6600.0/13000 || tot.VectorEncoding != "int8" {
+		t.Errorf("total %+v", tot)
+	}
+	tot.add(row("float32", 1, 1, 1))
+	if tot.VectorEncoding != "mixed" {
+		t.Errorf("int8 and float32: %q", tot.VectorEncoding)
+	}
+	var none sizeRow
+	none.addInfo(&format.Info{})
+	if none.VectorEncoding != "" || none.VectorBytes != 0 {
+		t.Errorf("no vectors: %+v", none)
+	}
+	var out bytes.Buffer
+	if err := writeSize(&out, sizeReport{Count: 1, Inputs: []sizeInput{{Input: "x", Conversations: []sizeRow{a}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "vectors KB") || !strings.Contains(s, "5.9 int8") || !strings.Contains(s, "60.0%") {
+		t.Errorf("table:\n%s", s)
+	}
+}

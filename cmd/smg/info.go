@@ -24,8 +24,10 @@ func (a *app) infoCommand() *cobra.Command {
 		Long: `Info summarizes a file: its metadata, format version and content hash; its
 form (encrypted, compressed or plain) and sizes; the nodes per type, the
 edges per relation, the artifacts and their versions, the archive's blocks
-and turns; and the size of each section, as canonical JSON and compressed
-on its own. --json prints the same as JSON.`,
+and turns; the vectors (model, encoding, dimensions, how many are of
+excerpts of turns) and their bytes and share of the file; and the size of
+each section, as canonical JSON and compressed on its own. --json prints
+the same as JSON.`,
 		Args: exactFiles(1),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			name := args[0]
@@ -115,6 +117,10 @@ func writeInfo(w io.Writer, info *format.Info) error {
 		info.ArchivedTurns, plural(info.ArchivedTurns, "turn", "turns"))
 	row("recent turns", "%d", info.RecentTurns)
 	row("embeddings", "%d", info.Embeddings)
+	if v := info.Vectors; v != nil {
+		row("  vectors", "%s, %d dimensions, model %q; %d of excerpts of turns", v.Encoding, v.Dimensions, v.Model, v.Excerpts)
+		row("  vector bytes", "%s; %s compressed, %.1f%% of the file", byteCount(v.Bytes), byteCount(v.Compressed), 100*v.Share)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}

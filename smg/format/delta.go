@@ -372,7 +372,7 @@ var keyedLists = []keyedList{
 	{[]string{"semanticGraph", "edges"}, edgeName},
 	{[]string{"artifactVault", "artifacts", "*", "versions"}, intKey("v")},
 	{[]string{"deepArchive", "blocks"}, stringKey("id")},
-	{[]string{"deepArchive", "vectorIndex", "embeddings"}, intKey("turn")},
+	{[]string{"deepArchive", "vectorIndex", "embeddings"}, embeddingKey},
 	{[]string{"metadata", "collaborators"}, stringKey("id")},
 	{[]string{"privateContexts"}, stringKey("owner")},
 }
@@ -394,6 +394,28 @@ func intKey(name string) func(map[string]any) (string, bool) {
 		}
 		return fmt.Sprint(int64(f)), true
 	}
+}
+
+// embeddingKey keys an embedding by its turn, in decimal, and for an
+// excerpt by its turn, start and end, "3:12-40" (spec §9.6.2). A start or
+// end that is present must be an integer too.
+func embeddingKey(e map[string]any) (string, bool) {
+	turn, ok := intKey("turn")(e)
+	if !ok {
+		return "", false
+	}
+	span := [2]string{"0", "0"}
+	for i, name := range []string{"start", "end"} {
+		if _, has := e[name]; has {
+			if span[i], ok = intKey(name)(e); !ok {
+				return "", false
+			}
+		}
+	}
+	if span == [2]string{"0", "0"} {
+		return turn, true
+	}
+	return turn + ":" + span[0] + "-" + span[1], true
 }
 
 // edgeName keys an edge by its from, relation and to, joined by spaces,

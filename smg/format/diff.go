@@ -55,10 +55,13 @@ type Changes struct {
 	Blocks []BlockChange `json:"blocks,omitempty"`
 	// Archive lists the changed members of deepArchive other than blocks
 	// and vectorIndex; VectorIndex those of vectorIndex other than its
-	// embeddings, and Embeddings the embeddings by turn.
-	Archive     []FieldChange `json:"archive,omitempty"`
-	VectorIndex []FieldChange `json:"vectorIndex,omitempty"`
-	Embeddings  TurnChanges   `json:"embeddings,omitzero"`
+	// embeddings, Embeddings the embeddings of whole turns by turn, and
+	// Excerpts the embeddings of excerpts of turns (spec §8.3) by turn
+	// and excerpt.
+	Archive     []FieldChange  `json:"archive,omitempty"`
+	VectorIndex []FieldChange  `json:"vectorIndex,omitempty"`
+	Embeddings  TurnChanges    `json:"embeddings,omitzero"`
+	Excerpts    ExcerptChanges `json:"excerptEmbeddings,omitzero"`
 	// Private are the collaborators' private parts (spec §4.6) added,
 	// removed or changed.
 	Private []PrivateChange `json:"private,omitempty"`
@@ -95,6 +98,27 @@ type TurnChanges struct {
 // IsZero reports whether no turn changed.
 func (t TurnChanges) IsZero() bool {
 	return len(t.Added) == 0 && len(t.Removed) == 0 && len(t.Changed) == 0
+}
+
+// Excerpt names an excerpt of a turn: the bytes Start to End of its
+// content (spec §8.3).
+type Excerpt struct {
+	Turn  int `json:"turn"`
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// ExcerptChanges lists excerpts whose embeddings were added, removed or
+// changed, each list in the order of turn, start, end.
+type ExcerptChanges struct {
+	Added   []Excerpt `json:"added,omitempty"`
+	Removed []Excerpt `json:"removed,omitempty"`
+	Changed []Excerpt `json:"changed,omitempty"`
+}
+
+// IsZero reports whether no excerpt's embedding changed.
+func (x ExcerptChanges) IsZero() bool {
+	return len(x.Added) == 0 && len(x.Removed) == 0 && len(x.Changed) == 0
 }
 
 // NodeChange is a node added, removed or changed. Type and Label are the
@@ -172,7 +196,7 @@ func (c *Changes) Empty() bool {
 	return len(c.Document) == 0 && len(c.Metadata) == 0 && len(c.WorkingMemory) == 0 &&
 		c.RecentTurns.IsZero() && len(c.Nodes) == 0 && len(c.Edges) == 0 && len(c.Graph) == 0 &&
 		len(c.Artifacts) == 0 && len(c.Vault) == 0 && len(c.Blocks) == 0 && len(c.Archive) == 0 &&
-		len(c.VectorIndex) == 0 && c.Embeddings.IsZero() && len(c.Private) == 0
+		len(c.VectorIndex) == 0 && c.Embeddings.IsZero() && c.Excerpts.IsZero() && len(c.Private) == 0
 }
 
 // Diff returns what changed from a to b. Neither is modified. The diff of
@@ -281,7 +305,7 @@ func Diff(a, b *spec.Document, opts *DiffOptions) (*Changes, error) {
 	})
 	xa, xb := obj(da, "vectorIndex"), obj(db, "vectorIndex")
 	c.VectorIndex = fieldChanges(xa, xb, "embeddings")
-	c.Embeddings = turnChanges(obj(xa, "embeddings"), obj(xb, "embeddings"))
+	c.Embeddings, c.Excerpts = embeddingChanges(obj(xa, "embeddings"), obj(xb, "embeddings"))
 
 	var err2 error
 	entries(obj(va, "privateContexts"), obj(vb, "privateContexts"), func(ch Change, owner string, old, new map[string]any) {
@@ -361,16 +385,53 @@ func turnChanges(a, b map[string]any) TurnChanges {
 	var t TurnChanges
 	entries(a, b, func(ch Change, key string, _, _ map[string]any) {
 		n, _ := strconv.Atoi(key)
-		switch ch {
-		case Added:
-			t.Added = append(t.Added, n)
-		case Removed:
-			t.Removed = append(t.Removed, n)
-		default:
-			t.Changed = append(t.Changed, n)
-		}
+		byChange(ch, n, &t.Added, &t.Removed, &t.Changed)
 	})
 	return t
+}
+
+// byChange appends v to the list of its kind of change.
+func byChange[T any](ch Change, v T, added, removed, changed *[]T) {
+	switch ch {
+	case Added:
+		*added = append(*added, v)
+	case Removed:
+		*removed = append(*removed, v)
+	default:
+		*changed = append(*changed, v)
+	}
+}
+
+// embeddingChanges lists the embeddings that differ between two keyed
+// objects of embeddings (spec §9.6.2): those of whole turns, keyed "3",
+// by turn, and those of excerpts, keyed "3:12-40", by turn and excerpt.
+func embeddingChanges(a, b map[string]any) (TurnChanges, ExcerptChanges) {
+	var t TurnChanges
+	var x ExcerptChanges
+	entries(a, b, func(ch Change, key string, _, _ map[string]any) {
+		turn, span, isExcerpt := strings.Cut(key, ":")
+		n, _ := strconv.Atoi(turn)
+		if !isExcerpt {
+			byChange(ch, n, &t.Added, &t.Removed, &t.Changed)
+			return
+		}
+		start, end, _ := strings.Cut(span, "-")
+		e := Excerpt{Turn: n}
+		e.Start, _ = strconv.Atoi(start)
+		e.End, _ = strconv.Atoi(end)
+		byChange(ch, e, &x.Added, &x.Removed, &x.Changed)
+	})
+	// The keys mix numbers and text, which entries orders by neither
+	// alone.
+	for _, l := range [][]int{t.Added, t.Removed, t.Changed} {
+		slices.Sort(l)
+	}
+	for _, l := range [][]Excerpt{x.Added, x.Removed, x.Changed} {
+		slices.SortFunc(l, func(p, q Excerpt) int {
+			return cmp.Or(cmp.Compare(p.Turn, q.Turn), cmp.Compare(p.Start, q.Start), cmp.Compare(p.End, q.End))
+		})
+	}
+	return t, x
 }
 
 // fieldChanges lists the members of two objects that differ, by name,

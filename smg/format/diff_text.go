@@ -108,10 +108,11 @@ func (c *Changes) WriteText(w io.Writer, opts *TextOptions) error {
 			p.fieldLines("    ", b.Fields)
 		}
 	}
-	if len(c.VectorIndex) > 0 || !c.Embeddings.IsZero() {
+	if len(c.VectorIndex) > 0 || !c.Embeddings.IsZero() || !c.Excerpts.IsZero() {
 		p.section("vector index")
 		p.fieldLines("", c.VectorIndex)
 		p.turns("embedding of turn", c.Embeddings)
+		p.excerpts(c.Excerpts)
 	}
 	if len(c.Private) > 0 {
 		p.section("private contexts")
@@ -201,6 +202,35 @@ func (p *textWriter) turns(what string, t TurnChanges) {
 				s += "s"
 			}
 			p.entry(g.ch, s+" "+ranges(g.turns))
+		}
+	}
+}
+
+// excerpts writes the excerpts whose embeddings changed, a line per kind
+// of change: one excerpt by its bytes, more by their number and turns
+// (a long turn has many).
+func (p *textWriter) excerpts(x ExcerptChanges) {
+	for _, g := range []struct {
+		ch Change
+		xs []Excerpt
+	}{{Added, x.Added}, {Removed, x.Removed}, {Changed, x.Changed}} {
+		switch len(g.xs) {
+		case 0:
+		case 1:
+			e := g.xs[0]
+			p.entry(g.ch, fmt.Sprintf("embedding of turn %d, bytes %d-%d", e.Turn, e.Start, e.End))
+		default:
+			var turns []int
+			for _, e := range g.xs {
+				if len(turns) == 0 || turns[len(turns)-1] != e.Turn {
+					turns = append(turns, e.Turn)
+				}
+			}
+			s := "turn"
+			if len(turns) > 1 {
+				s += "s"
+			}
+			p.entry(g.ch, fmt.Sprintf("embeddings of %d excerpts of %s %s", len(g.xs), s, ranges(turns)))
 		}
 	}
 }

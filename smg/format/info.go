@@ -39,6 +39,8 @@ type Info struct {
 	ArchivedTurns       int   `json:"archivedTurns"`
 	RecentTurns         int   `json:"recentTurns"`
 	Embeddings          int   `json:"embeddings"`
+	// Vectors is what the vector index costs; nil without one.
+	Vectors *VectorsInfo `json:"vectors,omitempty"`
 	// Sections gives the size of each top-level section, in the order of
 	// [SectionNames].
 	Sections []SectionSize `json:"sections"`
@@ -56,6 +58,64 @@ type FormInfo struct {
 	// it.
 	FileSize int64 `json:"fileSize"`
 	JSONSize int64 `json:"jsonSize"`
+}
+
+// VectorsInfo describes a memory's vector index (spec §8.3) and its cost.
+type VectorsInfo struct {
+	Model      string `json:"model,omitzero"`
+	Dimensions int    `json:"dimensions"`
+	// Encoding is the index's, float32 when it names none.
+	Encoding string `json:"encoding"`
+	// Embeddings counts the vectors, Excerpts those of them that are of
+	// excerpts of turns.
+	Embeddings int `json:"embeddings"`
+	Excerpts   int `json:"excerpts"`
+	// Bytes is the vectors' bytes, decoded; JSON the size of the index's
+	// canonical JSON (the vectors in base64, their turns and excerpts);
+	// Compressed that JSON Brotli-compressed on its own at
+	// DefaultQuality, as the sections are.
+	Bytes      int64 `json:"bytes"`
+	JSON       int64 `json:"json"`
+	Compressed int64 `json:"compressed"`
+	// Share is Compressed over the size of the file ([Inspect]: its JSON
+	// for a file that is not compressed), or over the sum of the
+	// sections' compressed sizes ([Stat], which has no file).
+	Share float64 `json:"share"`
+}
+
+// vectorsInfo measures doc's vector index, nil without one; its share
+// is of the sections' sizes.
+func vectorsInfo(vi *spec.VectorIndex, sections []SectionSize) (*VectorsInfo, error) {
+	if vi == nil {
+		return nil, nil
+	}
+	v := &VectorsInfo{Model: vi.Model, Dimensions: vi.Dimensions, Encoding: vi.VectorEncoding(), Embeddings: len(vi.Embeddings)}
+	for _, e := range vi.Embeddings {
+		v.Bytes += int64(len(e.Vector))
+		if e.Start != 0 || e.End != 0 {
+			v.Excerpts++
+		}
+	}
+	js, err := spec.MarshalCanonical(vi)
+	if err != nil {
+		return nil, err
+	}
+	v.JSON = int64(len(js))
+	v.Compressed = int64(len(archive.Compress(js, DefaultQuality)))
+	var sum int64
+	for _, s := range sections {
+		sum += s.Compressed
+	}
+	v.Share = share(v.Compressed, sum)
+	return v, nil
+}
+
+// share is part over whole, to four places; 0 when whole is 0.
+func share(part, whole int64) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return math.Round(float64(part)/float64(whole)*1e4) / 1e4
 }
 
 // SectionSize is the size of one top-level section: its canonical JSON,
@@ -82,6 +142,13 @@ func Inspect(r io.Reader, opts *DecodeOptions) (*Info, error) {
 	info.Form = d.Form
 	if t := d.Doc.Metadata.TranscriptBytes; t > 0 {
 		info.CompressionRatio = math.Round(float64(d.Form.FileSize)/float64(t)*1e4) / 1e4
+	}
+	if v := info.Vectors; v != nil {
+		part := v.Compressed
+		if !d.Form.Compressed {
+			part = v.JSON
+		}
+		v.Share = share(part, d.Form.FileSize)
 	}
 	return info, nil
 }
@@ -162,6 +229,9 @@ func Stat(doc *spec.Document) (*Info, error) {
 			JSON:       int64(len(js)),
 			Compressed: int64(len(archive.Compress(js, DefaultQuality))),
 		})
+	}
+	if info.Vectors, err = vectorsInfo(canon.DeepArchive.VectorIndex, info.Sections); err != nil {
+		return nil, err
 	}
 	return info, nil
 }

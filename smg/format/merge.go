@@ -98,7 +98,8 @@ type MergeReport struct {
 	Private []MergePrivate `json:"private,omitempty"`
 	// DroppedEdges counts the edges left out because a node they link
 	// is not in the merge; DroppedEmbeddings the vectors of theirs left
-	// out because ours' index is of another model; DroppedSummaries the
+	// out because ours' index is of another model, number of dimensions
+	// or encoding (spec §8.3); DroppedSummaries the
 	// archive blocks summarized by a model whose turns are not a block
 	// of the merge (theirs' new turns, renumbered), whose blocks have an
 	// extractive summary again ('smg summarize' writes them anew).
@@ -550,33 +551,34 @@ func (m *merger) metadata() spec.Metadata {
 }
 
 // vectors is the merged vector index: ours', and theirs' vectors of the
-// turns it brings when they are of the same model; theirs' alone when
-// ours has none.
+// turns and excerpts it brings when they are of the same model,
+// dimensions and encoding (theirs' are dropped and counted otherwise);
+// theirs' alone when ours has none.
 func (m *merger) vectors() *spec.VectorIndex {
 	o, t := m.ours.DeepArchive.VectorIndex, m.theirs.DeepArchive.VectorIndex
 	if t == nil || len(t.Embeddings) == 0 {
 		return o
 	}
-	if o != nil && len(o.Embeddings) > 0 && (o.Model != t.Model || o.Dimensions != t.Dimensions) {
+	if o != nil && len(o.Embeddings) > 0 && (o.Model != t.Model || o.Dimensions != t.Dimensions || o.VectorEncoding() != t.VectorEncoding()) {
 		m.rep.DroppedEmbeddings = len(t.Embeddings)
 		return o
 	}
-	out := &spec.VectorIndex{Enabled: true, Model: t.Model, Dimensions: t.Dimensions}
-	have := map[int]bool{}
+	out := &spec.VectorIndex{Enabled: true, Model: t.Model, Dimensions: t.Dimensions, Encoding: t.Encoding}
+	have := map[[3]int]bool{}
 	if o != nil {
-		out = &spec.VectorIndex{Enabled: o.Enabled || t.Enabled, Model: o.Model, Dimensions: o.Dimensions, Extra: o.Extra}
-		if out.Model == "" && out.Dimensions == 0 {
-			out.Model, out.Dimensions = t.Model, t.Dimensions
+		out = &spec.VectorIndex{Enabled: o.Enabled || t.Enabled, Model: o.Model, Dimensions: o.Dimensions, Encoding: o.Encoding, Extra: o.Extra}
+		if len(o.Embeddings) == 0 {
+			out.Model, out.Dimensions, out.Encoding = t.Model, t.Dimensions, t.Encoding
 		}
 		for _, e := range o.Embeddings {
 			out.Embeddings = append(out.Embeddings, e)
-			have[e.Turn] = true
+			have[[3]int{e.Turn, e.Start, e.End}] = true
 		}
 	}
 	for _, e := range t.Embeddings {
 		e.Turn = m.shift(e.Turn)
-		if !have[e.Turn] {
-			have[e.Turn] = true
+		if k := [3]int{e.Turn, e.Start, e.End}; !have[k] {
+			have[k] = true
 			out.Embeddings = append(out.Embeddings, e)
 		}
 	}

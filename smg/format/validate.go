@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -634,25 +635,70 @@ func (c *checker) block(i int, b spec.ArchiveBlock) {
 	}
 }
 
+// vectorIndex checks the vector index (spec §11.4 rules 16 to 18): each
+// vector's length by the index's encoding (an unknown encoding is the
+// schema's problem, and its vectors' lengths are not checked), each
+// embedding's turn and excerpt, and their order.
 func (c *checker) vectorIndex() {
 	vi := c.doc.DeepArchive.VectorIndex
 	if vi == nil {
 		return
 	}
-	seen := map[int]bool{}
+	size, sizeErr := spec.VectorSize(vi.Encoding, vi.Dimensions)
+	seen := make(map[[3]int]bool, len(vi.Embeddings))
 	for i, e := range vi.Embeddings {
 		at := func(field string) string { return path("deepArchive", "vectorIndex", "embeddings", i, field) }
-		if len(e.Vector) != 4*vi.Dimensions {
-			c.add(at("vector"), "%d bytes, but %d dimensions of float32 take %d", len(e.Vector), vi.Dimensions, 4*vi.Dimensions)
+		if sizeErr == nil && len(e.Vector) != size {
+			c.add(at("vector"), "%v", &spec.VectorError{Encoding: vi.Encoding, Dimensions: vi.Dimensions, Len: len(e.Vector), Err: spec.ErrVectorLength})
 		}
 		if e.Turn > c.doc.Metadata.TotalExchanges {
 			c.add(at("turn"), "turn %d is beyond the memory's %d turns", e.Turn, c.doc.Metadata.TotalExchanges)
 		}
-		if seen[e.Turn] {
-			c.add(at("turn"), "a second embedding of turn %d", e.Turn)
+		c.excerpt(e, at)
+		key := [3]int{e.Turn, e.Start, e.End}
+		switch {
+		case seen[key]:
+			c.add(at("turn"), "a second embedding of %s", excerptName(e))
+		case i > 0 && spec.CompareEmbeddings(vi.Embeddings[i-1], e) > 0:
+			c.add(at("turn"), "the embedding of %s comes after that of %s: embeddings go by turn, start, then end", excerptName(e), excerptName(vi.Embeddings[i-1]))
 		}
-		seen[e.Turn] = true
+		seen[key] = true
 	}
+}
+
+// excerpt checks an embedding's excerpt (rule 17): a span of bytes, and,
+// when the turn could be read, within its content and on character
+// boundaries. A negative offset is the schema's problem.
+func (c *checker) excerpt(e spec.Embedding, at func(string) string) {
+	if e.Start == 0 && e.End == 0 || e.Start < 0 || e.End < 0 {
+		return
+	}
+	if e.Start >= e.End {
+		c.add(at("start"), "the excerpt of turn %d starts at byte %d, not before its end %d", e.Turn, e.Start, e.End)
+		return
+	}
+	t, ok := c.turns[e.Turn]
+	if !ok {
+		return
+	}
+	n := len(t.Content)
+	switch {
+	case e.End > n:
+		c.add(at("end"), "the excerpt of turn %d ends at byte %d, beyond its content's %d bytes", e.Turn, e.End, n)
+	case !utf8.RuneStart(t.Content[e.Start]):
+		c.add(at("start"), "the excerpt of turn %d starts at byte %d, inside a character", e.Turn, e.Start)
+	case e.End < n && !utf8.RuneStart(t.Content[e.End]):
+		c.add(at("end"), "the excerpt of turn %d ends at byte %d, inside a character", e.Turn, e.End)
+	}
+}
+
+// excerptName names what an embedding is of: "turn 3", or "turn 3, bytes
+// 12 to 40".
+func excerptName(e spec.Embedding) string {
+	if e.Start == 0 && e.End == 0 {
+		return fmt.Sprintf("turn %d", e.Turn)
+	}
+	return fmt.Sprintf("turn %d, bytes %d to %d", e.Turn, e.Start, e.End)
 }
 
 func (c *checker) workingMemory() {

@@ -170,6 +170,7 @@ func vectors(small, full *spec.Document) []*vec {
 		d.Extra = jsontext.Value(`{"retention":{"days":30}}`)
 	}), compact))
 	add("ok-unicode", "ok", "non-ASCII text everywhere: emoji, U+2028, combining marks, <&>, in nodes, turns and an artifact's patches", encode(unicodeMemory(), compact))
+	add("ok-vectors-int8", "ok", "the full memory's vectors in int8 (a scale and a signed byte a value), with vectors of two excerpts of a turn", encode(withInt8Vectors(full), compact))
 	add("ok-content-refs", "ok", "the full memory with the code of its archived turns stored as references to artifact versions", encode(withContentRefs(full, nil), compact))
 	add("ok-model-summary", "ok", "an archive block whose summary a model wrote, named by summaryModel; the other block's summary is the writer's own", encode(edit(full, func(d *spec.Document) {
 		b := &d.DeepArchive.Blocks[0]

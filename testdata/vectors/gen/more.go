@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -270,9 +271,39 @@ func invalidVectors(small, full *spec.Document) []*vec {
 		d.DeepArchive.VectorIndex.Embeddings[0].Vector = vector(1, 2, 3)
 	}), "$.deepArchive.vectorIndex.embeddings[0].vector")
 
+	add("invalid-vector-int8-length", "an embedding of four float32 values in a four-dimensional int8 index, which takes 8 bytes", edit(withInt8Vectors(full), func(d *spec.Document) {
+		d.DeepArchive.VectorIndex.Embeddings[0].Vector = vector(1, 2, 3, 4)
+	}), "$.deepArchive.vectorIndex.embeddings[0].vector")
+	add("invalid-vector-encoding", "a vector index of an encoding the format does not define", edit(full, func(d *spec.Document) {
+		d.DeepArchive.VectorIndex.Encoding = "float16"
+	}), "$.deepArchive.vectorIndex.encoding")
+	add("invalid-vector-excerpts", "excerpts that are not spans of a turn's content: reversed, beyond its end, from inside a character", edit(withInt8Vectors(full), func(d *spec.Document) {
+		es := d.DeepArchive.VectorIndex.Embeddings
+		v := es[0].Vector
+		i := strings.Index(conversation()[6].Content, "—")
+		es = append(es[:1], append([]spec.Embedding{
+			{Turn: 1, Start: 9, End: 4, Vector: v},
+			{Turn: 1, Start: 10, End: 1000, Vector: v},
+			{Turn: 7, Start: i + 1, End: i + 9, Vector: v},
+		}, es[1:]...)...)
+		slices.SortStableFunc(es, spec.CompareEmbeddings)
+		d.DeepArchive.VectorIndex.Embeddings = es
+	}), "$.deepArchive.vectorIndex.embeddings[1].start", "$.deepArchive.vectorIndex.embeddings[2].end", "$.deepArchive.vectorIndex.embeddings[11].start")
+	add("invalid-vector-twice", "the embedding of an excerpt twice", edit(withInt8Vectors(full), func(d *spec.Document) {
+		vi := d.DeepArchive.VectorIndex
+		e := vi.Embeddings[0]
+		e.Start, e.End = 0, 5
+		vi.Embeddings = append(vi.Embeddings, e, e)
+	}), "$.deepArchive.vectorIndex.embeddings[2].turn")
 	raw := func(name, description string, body []byte, paths ...string) {
 		vs = append(vs, &vec{Name: name, Expect: "invalid", Description: description, Body: body, Paths: paths})
 	}
+	int8 := withInt8Vectors(full)
+	e0, err := spec.MarshalCanonical(int8.DeepArchive.VectorIndex.Embeddings[0])
+	check(err)
+	e1, err := spec.MarshalCanonical(int8.DeepArchive.VectorIndex.Embeddings[1])
+	check(err)
+	raw("invalid-vector-order", "the embeddings of turns 1 and 2 in the wrong order", replace(int8, string(e0)+","+string(e1), string(e1)+","+string(e0)), "$.deepArchive.vectorIndex.embeddings[1].turn")
 	raw("invalid-missing-confidence", "a node without confidence, which the schema requires", replace(small, `"confidence":0.9,"firstMentioned":1,"id":"concept-stripe-checkout"`, `"firstMentioned":1,"id":"concept-stripe-checkout"`), "$.semanticGraph.nodes[0]")
 	raw("invalid-null-importance", "importance null", replace(small, `"importance":0.5,"label":"Stripe Checkout"`, `"importance":null,"label":"Stripe Checkout"`), "$.semanticGraph.nodes[0].importance")
 	add("invalid-archived-turn", "an archived turn with a role the format does not have", edit(small, func(d *spec.Document) {
@@ -358,5 +389,26 @@ func withContentRefs(full *spec.Document, change func(turns []spec.Turn)) *spec.
 			d.DeepArchive.Blocks[i].Summary, d.DeepArchive.Blocks[i].KeyPoints = old[i].Summary, old[i].KeyPoints
 		}
 		setRatio(d)
+	})
+}
+
+// withInt8Vectors is doc with its float32 vectors in int8 (spec §8.3), and
+// vectors of two excerpts of turn 7, before and from its dash (3 bytes).
+func withInt8Vectors(doc *spec.Document) *spec.Document {
+	return edit(doc, func(d *spec.Document) {
+		vi := d.DeepArchive.VectorIndex
+		vi.Encoding = spec.EncodingInt8
+		for i, e := range vi.Embeddings {
+			v, err := spec.DecodeVectorAs("", vi.Dimensions, e.Vector)
+			check(err)
+			vi.Embeddings[i].Vector = spec.EncodeVectorInt8(v)
+		}
+		content := conversation()[6].Content
+		dash := strings.Index(content, "—")
+		vi.Embeddings = append(vi.Embeddings,
+			spec.Embedding{Turn: 7, End: dash, Vector: spec.EncodeVectorInt8([]float32{0.25, -1, 0.5, 0})},
+			spec.Embedding{Turn: 7, Start: dash, End: len(content), Vector: spec.EncodeVectorInt8([]float32{0, 0, 1, -1})},
+		)
+		slices.SortStableFunc(vi.Embeddings, spec.CompareEmbeddings)
 	})
 }
