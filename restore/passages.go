@@ -62,6 +62,24 @@ func Passages(content string) []Span {
 	}
 }
 
+// isLong reports whether a turn of content is long: indexed, found and
+// shown in passages (Passages gives some).
+func isLong(content string) bool {
+	words, in := 0, false
+	for _, r := range content {
+		switch {
+		case unicode.IsSpace(r):
+			in = false
+		case !in:
+			in = true
+			if words++; words > longTurnWords {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // wordSpans returns the byte offsets of the words of s: runs of
 // characters other than white space.
 func wordSpans(s string) [][2]int {

@@ -35,15 +35,16 @@ type turnStore struct {
 	tokens map[string][]atomic.Int32
 }
 
-// shownTurn is how a context shows a turn: its line, and the line of its
-// date it goes under ("" when it has none). Worked out once, when its
-// block is read.
+// shownTurn is how a context shows a turn: its line, the line of its
+// date it goes under ("" when it has none), and whether it is long, shown
+// in passages. Worked out once, when its block is read.
 type shownTurn struct {
 	line, group string
+	long        bool
 }
 
 func showTurn(t spec.Turn) shownTurn {
-	st := shownTurn{line: turnLine(t)}
+	st := shownTurn{line: turnLine(t), long: isLong(t.Content)}
 	if d := dateOf(t.Timestamp); d != "" {
 		st.group = "[" + d + "]"
 	}

@@ -26,23 +26,29 @@ type Embedder interface {
 
 // The numbers of vector retrieval.
 //
-// vectorHits is how many of the turns nearest the question become hits.
-// Their "vector" part is their cosine similarity scaled to [0, 1] between
-// the first turn left out (or 0, if every turn is in) and the nearest
-// turn, as the full-text part is a turn's BM25 score over the best one's.
+// vectorHits is how many of the turns nearest the question become hits (a
+// long turn as near as its nearest passage). Their "vector" part is their
+// cosine similarity scaled to [0, 1] between the first turn left out (or
+// 0, if every turn is in) and the nearest turn, as the full-text part is
+// a turn's BM25 score over the best one's.
 //
-// A turn's score is its full-text evidence (search, statement, neighbor,
-// as before) plus vectorWeight times its vector part: a sum, not a
-// maximum, so that a turn both searches find outranks one that only one
-// finds, and a turn only the vectors find (a question that shares no word
-// with its answer) competes with the best full-text hits. Its vector part
-// lends to the turns around it as its search part does. Equal weights are
-// a default, not a measurement: no embedding model could be run where this
-// was written; measure evidence recall on LoCoMo with a real model before
-// changing them.
+// A turn's score is its full-text evidence (search, statement, neighbor)
+// plus vectorWeight times its vector part: a sum, not a maximum, so that
+// a turn both searches find outranks one that only one finds, and a turn
+// only the vectors find (a question that shares no word with its answer)
+// still competes. Its vector part lends to the turns around it as its
+// search part does (but a long turn's lends nothing: see neighbors).
+//
+// Measured with the built-in encoder on the dev files (evidence recall
+// over categories 1–4, cl100k, at 1,000 / 4,000 tokens; BENCHMARKS.md
+// has every variant): weight 1 and 50 hits, the defaults before a model
+// could run here, lost 2.3 points on LoCoMo at 1,000 tokens; weight 0.5
+// did better, 0.35 and 0.25 best on both files (0.25 a little better on
+// LoCoMo, 0.35 on BEAM), 0.15 worse on both. 200 hits did better than 50
+// and 100 on both, and 300 no better than 200.
 const (
-	vectorHits   = 50
-	vectorWeight = 1.0
+	vectorHits   = 200
+	vectorWeight = 0.35
 )
 
 // vectorIndex holds a memory's vectors of turns and of passages of long

@@ -164,17 +164,19 @@ func TestVectorsFindTheMeaning(t *testing.T) {
 		t.Error("the same question gave another context")
 	}
 
-	found, err := e.Search(context.Background(), vectorQuestion, 5)
+	// Search: the turn only the vectors find scores vectorWeight, below
+	// the turns that share a word with the question and are near it too.
+	found, err := e.Search(context.Background(), vectorQuestion, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.ContainsFunc(found, func(it Item) bool {
-		return it.Kind == "turn" && it.Turn == evidenceTurn && it.Parts["vector"] == 1 && it.Score >= 1 && strings.Contains(it.Text, "red car")
+		return it.Kind == "turn" && it.Turn == evidenceTurn && it.Parts["vector"] == 1 && it.Score == vectorWeight && strings.Contains(it.Text, "red car")
 	}) {
 		t.Errorf("Search did not find turn %d: %+v", evidenceTurn, found)
 	}
-	if len(found) > 5 {
-		t.Errorf("Search gave %d items for a limit of 5", len(found))
+	if len(found) > 8 {
+		t.Errorf("Search gave %d items for a limit of 8", len(found))
 	}
 }
 
@@ -285,8 +287,8 @@ func TestVectorsUpdate(t *testing.T) {
 // nearest.
 func TestVectorTurnsScale(t *testing.T) {
 	x := &vectorIndex{model: "m", dims: 2}
-	for i := range 60 {
-		row := []float32{float32(60 - i), 10} // nearer (1, 0) the earlier
+	for i := range vectorHits + 10 {
+		row := []float32{float32(vectorHits + 10 - i), 10} // nearer (1, 0) the earlier
 		normalize(row)
 		x.add(i+1, Span{}, row, nil)
 	}
