@@ -13,7 +13,7 @@ import (
 func TestWeightedSignal(t *testing.T) {
 	e := newEngine(t, checkoutAt(t, 8, 0)[0], nil)
 	const query = "Why did we choose Stripe Elements?" // names no date and no speaker
-	const target, weight = 14, 2.0 // a short turn between short turns: long ones neither lend nor borrow
+	const target, weight = 14, 2.0                     // a short turn between short turns: long ones neither lend nor borrow
 	hits := mustSearch(t, e, query)
 	turns := func() map[int]cand {
 		out := map[int]cand{}
