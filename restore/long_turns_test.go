@@ -128,3 +128,17 @@ func TestIsLongIsPassages(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbeddedPassages checks that a long turn is embedded as its first
+// passages, a short one whole.
+func TestEmbeddedPassages(t *testing.T) {
+	if ps := EmbeddedPassages("a short turn"); len(ps) != 0 {
+		t.Errorf("a short turn: passages %v", ps)
+	}
+	long := strings.Repeat(longReport, 3)
+	all := Passages(long)
+	got := EmbeddedPassages(long)
+	if len(all) <= embeddedPassages || len(got) != embeddedPassages || got[0] != all[0] || got[1] != all[1] {
+		t.Errorf("embedded %v of %v", got, all)
+	}
+}
