@@ -27,3 +27,10 @@ func SetGate(m *Memory, gate chan struct{}) {
 	defer m.vw.mu.Unlock()
 	m.vw.gate = gate
 }
+
+// Embedding reports whether m's background embedding runs.
+func Embedding(m *Memory) bool {
+	m.vw.mu.Lock()
+	defer m.vw.mu.Unlock()
+	return m.vw.done != nil
+}

@@ -93,8 +93,11 @@ type Memory struct {
 	// emb embeds turns and questions; nil: none (embed.go). vw embeds
 	// the turns ingested in the background (vectors.go); progress is
 	// told how far IngestAll and EmbedMissing have come.
-	emb      Embedder
-	vw       vectorWork
+	emb Embedder
+	vw  vectorWork
+	// factEmb is the embedder given (not the built-in encoder's
+	// default), which also tells duplicate facts (facts.go).
+	factEmb  Embedder
 	progress func(done, total int)
 	// sum summarizes archive blocks; nil: none (summarize.go).
 	sum Summarizer
@@ -114,7 +117,7 @@ func New(opts *Options) *Memory {
 	return &Memory{b: graph.New(opts.Config, graph.Options{
 		ID: opts.ID, ProjectID: opts.ProjectID, ProjectName: opts.ProjectName,
 		Description: opts.Description, Tags: opts.Tags, Scope: opts.Scope, Now: opts.Now,
-	}), cfg: opts.Config, now: opts.Now, emb: defaultEmbedder(opts.Embedder, opts.NoVectors), progress: opts.EmbedProgress,
+	}), cfg: opts.Config, now: opts.Now, emb: defaultEmbedder(opts.Embedder, opts.NoVectors), factEmb: opts.Embedder, progress: opts.EmbedProgress,
 		sum: opts.Summarizer, blocks: format.ReadBlocks(Limits{})}
 }
 
@@ -228,7 +231,7 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 		return nil, form, fmt.Errorf("%s: %w", name, err)
 	}
 	m.emb, m.sum = openedEmbedder(doc, opts.Embedder, opts.NoVectors), opts.Summarizer
-	m.progress = opts.EmbedProgress
+	m.progress, m.factEmb = opts.EmbedProgress, opts.Embedder
 	m.blocks = format.ReadBlocks(opts.Decode.Limits)
 	if vi := doc.DeepArchive.VectorIndex; m.emb != nil && vi != nil && vi.Enabled && vi.Model == m.emb.Model() {
 		// Vectors of this model: those the file lacks are embedded in

@@ -275,6 +275,7 @@ func (p *progress) embedded(done, total int) {
 		p.bar.Reset()
 		p.bar.ChangeMax(total)
 		p.bar.Describe("embedding")
+		_ = p.bar.RenderBlank()
 	}
 	_ = p.bar.Set(done)
 }
