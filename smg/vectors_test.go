@@ -207,7 +207,7 @@ func TestIngestAllProgress(t *testing.T) {
 	m := smg.New(&smg.Options{EmbedProgress: func(done, total int) { calls = append(calls, [2]int{done, total}) }})
 	defer m.Close()
 	turns := append(carTurns, smg.Turn{Role: "user", Content: "  "}) // nothing to embed
-	for i := range 300 {
+	for i := range 40 {
 		turns = append(turns, smg.Turn{Role: "user", Content: "Note " + strings.Repeat("x", i%7) + " about the garden."})
 	}
 	if _, err := m.IngestAll(ctx, turns); err != nil {

@@ -41,10 +41,12 @@ User" and "About This Workspace", and take at most --fact-budget tokens.
 collaborator's private part of FILE, asking for its password when it is
 sealed (or reading it from ` + privateEnv + `), and no one else's.
 
-With a model provider of embeddings (see 'smg embed --help'), the question
-is embedded, and the turns nearest it in meaning are found too, when the
-file holds vectors of the provider's model. A provider that fails costs
-the vectors, never the context: a warning says so.`
+The question is embedded, with the built-in sentence encoder or a model
+provider of embeddings (see 'smg embed --help'), and the turns nearest it
+in meaning are found too, when the file holds vectors of that model;
+--no-vectors does without. A provider that fails costs the vectors, never
+the context: a warning says so, as it says how many turns of the file are
+still to be embedded.`
 
 func (a *app) contextCommand() *cobra.Command {
 	var budget, factBudget int

@@ -39,8 +39,10 @@ the client's user to read; the exit status is then that of the error.
 A line of the client that is not a JSON-RPC message is answered with a
 JSON-RPC error (parse error, invalid request), and the next is read.
 
-With a model provider of embeddings (see 'smg embed --help'), the turns
-and facts saved get vectors, and searches and contexts use them.
+The turns saved get vectors, with the built-in sentence encoder or a model
+provider of embeddings (see 'smg embed --help'), and searches and contexts
+use them; --no-vectors does without. With a provider, a fact whose vector
+is nearly that of a saved one is taken for it.
 
 Stdout carries the protocol and nothing else; messages go to stderr.`
 

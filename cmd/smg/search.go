@@ -27,10 +27,11 @@ It waits until every turn is indexed. The index is cached beside the file
 as context does (see 'smg context --help'); --no-index-cache neither reads
 nor writes the cache.
 
-With a model provider of embeddings (see 'smg embed --help'), the turns
-nearest TEXT in meaning are found too, when the file holds vectors of the
-provider's model; the scores are then on a context's scale. A provider
-that fails costs the vectors, silently.`,
+The turns nearest TEXT in meaning are found too, when the file holds
+vectors of the built-in sentence encoder or of the model provider of
+embeddings (see 'smg embed --help'); the scores are then on a context's
+scale. --no-vectors does without; a provider that fails costs the
+vectors, silently.`,
 		Args: fileAndText("TEXT", "the words to look for"),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			vecs, err := a.vectors(noProvider, noVectors)
