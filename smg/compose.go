@@ -75,5 +75,9 @@ func Compose(ctx context.Context, query string, opts *ComposeOptions, memories .
 	if len(sources) == 0 {
 		return restore.Empty(&o.ContextOptions), ctx.Err()
 	}
-	return restore.Compose(ctx, query, o.ContextOptions, sources...)
+	r, err := restore.Compose(ctx, query, o.ContextOptions, sources...)
+	if err == nil {
+		r.Warnings = appendPending(r.Warnings, memories...)
+	}
+	return r, err
 }

@@ -56,7 +56,24 @@ func (m *Memory) Context(ctx context.Context, query string, opts *ContextOptions
 	if opts != nil {
 		o = *opts
 	}
-	return e.Context(ctx, query, o)
+	r, err := e.Context(ctx, query, o)
+	if err == nil {
+		r.Warnings = appendPending(r.Warnings, m)
+	}
+	return r, err
+}
+
+// appendPending appends to warnings that of the memories whose turns wait
+// for their vectors, if any do.
+func appendPending(warnings []string, ms ...*Memory) []string {
+	n := 0
+	for _, m := range ms {
+		n += m.PendingVectors()
+	}
+	if n == 0 {
+		return warnings
+	}
+	return append(warnings, pendingWarning(n))
 }
 
 // Search returns the nodes, turns and archive blocks that match text
@@ -106,9 +123,13 @@ func (m *Memory) blockErrors(d *restore.DamagedBlocksError) error {
 }
 
 // Close releases the memory's index and its private parts', stopping the
-// indexing under way. The memory stays usable: the next context builds the
-// index again.
+// indexing under way, and stops the background embedding ([Memory.Ingest])
+// once its batch is cancelled: the turns it had not embedded stay in the
+// memory without vectors. The memory stays usable: the next context builds
+// the index again, and the next turn ingested, or [Memory.WaitVectors],
+// embeds those turns.
 func (m *Memory) Close() error {
+	m.stopVectors()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	err := m.closePrivate()

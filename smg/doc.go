@@ -36,8 +36,21 @@
 // [Memory.Maintain] prunes what went stale, merges duplicates, decays and
 // rebases.
 //
-// Model providers are optional: an [Embedder] adds search by meaning, and
-// a [Summarizer] writes the summaries of archive blocks
+// # Vectors
+//
+// A memory finds turns by meaning as well as by their words: it embeds
+// each turn with a built-in sentence encoder ([BuiltinEmbedder]: offline,
+// in pure Go, on every core), or with an [Embedder] given in [Options]
+// (a model provider's, package smg/provider), and keeps the vectors in
+// its file. [Options.NoVectors] turns them off. [Memory.Ingest] returns
+// once the turn is in and embeds it in the background; a context asked
+// before the vectors are ready says how many turns wait, and
+// [Memory.WaitVectors] waits for them. [Memory.IngestAll] embeds many
+// turns at once before it returns, and reports its progress
+// ([Options.EmbedProgress]).
+//
+// Model providers are optional: an [Embedder] replaces the built-in
+// encoder, and a [Summarizer] writes the summaries of archive blocks
 // ([Memory.SummarizeBlocks]).
 //
 // # The file

@@ -11,12 +11,14 @@ import (
 	"github.com/smg-memory/smg/spec"
 )
 
-// Embedder turns texts into vectors (see [restore.Embedder]): the OpenAI
-// client of package smg/provider is one, and so is any value with its
-// methods. A memory given one ([Options], [OpenOptions]) stores a vector
-// of every turn it ingests in its file (spec §8.3), and embeds each
-// question, so that a context finds the turns nearest it in meaning as
-// well as those that share its words.
+// Embedder turns texts into vectors (see [restore.Embedder]): the
+// built-in sentence encoder ([BuiltinEmbedder]) is one, the OpenAI client
+// of package smg/provider another, and so is any value with its methods.
+// A memory stores a vector of every turn it ingests in its file (spec
+// §8.3), and embeds each question, so that a context finds the turns
+// nearest it in meaning as well as those that share its words: with the
+// built-in encoder unless given another embedder or told NoVectors
+// ([Options], [OpenOptions]).
 type Embedder = restore.Embedder
 
 // ErrEmbedding reports turns that could not be embedded. The turns are in
@@ -40,8 +42,10 @@ const embedChunk = 256
 // embedded as the passages a context may show of it (restore.Passages),
 // each its own vector; turns with no content but white space get none. It
 // is called without m.mu held, after the turns are in: the embedder may
-// take a while, and the memory answers meanwhile.
-func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string) (int, error) {
+// take a while, and the memory answers meanwhile. progress, when set, is
+// told after each chunk how many of the turns with content have their
+// vectors.
+func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string, progress func(done, total int)) (int, error) {
 	if m.emb == nil {
 		return 0, nil
 	}
@@ -49,7 +53,15 @@ func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string) (in
 	for i, text := range texts {
 		units = appendUnits(units, nums[i], text)
 	}
-	stored := 0
+	stored, total := 0, 0
+	for _, u := range units {
+		if u.last {
+			total++
+		}
+	}
+	if progress != nil && total > 0 {
+		progress(0, total)
+	}
 	model := m.emb.Model()
 	for start := 0; start < len(units); start += embedChunk {
 		end := min(start+embedChunk, len(units))
@@ -66,10 +78,15 @@ func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string) (in
 			return stored, fmt.Errorf("%w %s: %w", ErrEmbedding, unitTurns(units[start:]), err)
 		}
 		m.mu.Lock()
+		b, err := m.builder()
+		if err != nil {
+			m.mu.Unlock()
+			return stored, err
+		}
 		var bad []error
 		for i, v := range vecs {
 			u := chunk[i]
-			if err := m.b.SetExcerptEmbedding(u.turn, u.span.Start, u.span.End, model, v); err != nil {
+			if err := b.SetExcerptEmbedding(u.turn, u.span.Start, u.span.End, model, v); err != nil {
 				bad = append(bad, err)
 			} else if u.last {
 				stored++
@@ -79,6 +96,9 @@ func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string) (in
 		m.mu.Unlock()
 		if len(bad) > 0 {
 			return stored, fmt.Errorf("%w %s: %w", ErrEmbedding, unitTurns(chunk), errors.Join(bad...))
+		}
+		if progress != nil {
+			progress(stored, total)
 		}
 	}
 	return stored, nil
@@ -138,18 +158,34 @@ func turnList(nums []int) string {
 // them after a change of model (the vectors of the old model are dropped
 // then: the vectors of a memory are of one model). Without an embedder it
 // does nothing. A memory opened from a file replays it first, as
-// [Memory.Ingest] does.
+// [Memory.Ingest] does. The turns waiting for the background embedding
+// ([Memory.Ingest]) are among those it embeds: the background leaves them
+// to it. It reports its progress to the memory's
+// EmbedProgress ([Options], [OpenOptions]).
 func (m *Memory) EmbedMissing(ctx context.Context) (int, error) {
 	if m.emb == nil {
 		return 0, nil
 	}
-	m.mu.Lock()
-	b, err := m.builder()
+	// It embeds what the background would: not twice.
+	m.dropQueue()
+	nums, texts, err := m.unembedded()
 	if err != nil {
-		m.mu.Unlock()
 		return 0, err
 	}
-	doc := b.Document()
+	return m.embedTurns(ctx, nums, texts, m.progress)
+}
+
+// unembedded returns the numbers and contents of the memory's turns that
+// have content and no vector of its embedder's model. m.emb is set.
+func (m *Memory) unembedded() (nums []int, texts []string, err error) {
+	var doc *spec.Document
+	m.mu.Lock()
+	// An opened memory is read as it is: it is replayed only when there
+	// is something to embed.
+	doc = m.doc
+	if m.b != nil {
+		doc = m.b.Document()
+	}
 	m.mu.Unlock()
 	has := map[int]bool{}
 	if vi := doc.DeepArchive.VectorIndex; vi != nil && vi.Model == m.emb.Model() {
@@ -157,8 +193,9 @@ func (m *Memory) EmbedMissing(ctx context.Context) (int, error) {
 			has[e.Turn] = true
 		}
 	}
-	var nums []int
-	var texts []string
+	if len(has) >= doc.Metadata.TotalExchanges {
+		return nil, nil, nil // every turn has one: no need to read them
+	}
 	err = graph.EachTurn(doc, m.blocks, func(t spec.Turn) error {
 		if !has[t.Turn] && strings.TrimSpace(t.Content) != "" {
 			nums, texts = append(nums, t.Turn), append(texts, t.Content)
@@ -166,7 +203,7 @@ func (m *Memory) EmbedMissing(ctx context.Context) (int, error) {
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("reading the memory's turns: %w", err)
+		return nil, nil, fmt.Errorf("reading the memory's turns: %w", err)
 	}
-	return m.embedTurns(ctx, nums, texts)
+	return nums, texts, nil
 }

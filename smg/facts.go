@@ -50,9 +50,12 @@ const DuplicateSimilarity = graph.DuplicateSimilarity
 // [graph.Builder.Remember]). A fact that cannot be saved is a
 // [*FactError]. The fact's time is the memory's clock (Options.Now).
 //
-// With an [Embedder], a fact whose vector's cosine similarity to that of a
-// current fact of the same scope is above [DuplicateCosine] is a
-// duplicate too; an embedder that fails leaves the decision to the text.
+// With an [Embedder] given ([Options.Embedder]), a fact whose vector's
+// cosine similarity to that of a current fact of the same scope is above
+// [DuplicateCosine] is a duplicate too; an embedder that fails leaves the
+// decision to the text. The built-in encoder, a memory's default, does not
+// judge facts: its vectors of facts that differ by a number or a name are
+// nearer than that ("note number 1" and "note number 2": 0.988).
 func (m *Memory) Remember(ctx context.Context, f Fact) (Remembered, error) {
 	if r, ok := m.embeddedDuplicate(ctx, f); ok {
 		return r, nil
@@ -74,7 +77,8 @@ const DuplicateCosine = 0.95
 // of f's scope nearest f in meaning, when it is nearer than
 // DuplicateCosine. The facts' vectors are kept between calls.
 func (m *Memory) embeddedDuplicate(ctx context.Context, f Fact) (Remembered, bool) {
-	if m.emb == nil || !m.Enabled() {
+	emb := m.factEmb
+	if emb == nil || !m.Enabled() {
 		return Remembered{}, false
 	}
 	m.mu.Lock()
@@ -84,7 +88,7 @@ func (m *Memory) embeddedDuplicate(ctx context.Context, f Fact) (Remembered, boo
 		return Remembered{}, false
 	}
 	facts := b.ScopeFacts(cmp.Or(strings.TrimSpace(f.Scope), b.DefaultScope()))
-	model := m.emb.Model()
+	model := emb.Model()
 	texts := []string{f.Content}
 	for _, n := range facts {
 		if _, ok := m.factVecs[model+"\x00"+FactText(n)]; !ok {
@@ -95,7 +99,7 @@ func (m *Memory) embeddedDuplicate(ctx context.Context, f Fact) (Remembered, boo
 	if len(facts) == 0 {
 		return Remembered{}, false
 	}
-	vecs, err := m.emb.Embed(ctx, texts)
+	vecs, err := emb.Embed(ctx, texts)
 	if err != nil || len(vecs) != len(texts) {
 		return Remembered{}, false
 	}

@@ -40,9 +40,18 @@ type Options struct {
 	// Now is the clock, used only for turns that have no timestamp; nil
 	// means time.Now.
 	Now func() time.Time
-	// Embedder, when set, embeds every turn ingested and every question
-	// (see [Embedder]). It must be safe for concurrent use.
+	// Embedder embeds every turn ingested and every question (see
+	// [Embedder]); nil is the built-in sentence encoder
+	// ([BuiltinEmbedder]). It must be safe for concurrent use.
 	Embedder Embedder
+	// NoVectors, with no Embedder, turns vectors off: the memory embeds
+	// nothing, and contexts find turns by full text and the graph alone.
+	NoVectors bool
+	// EmbedProgress, when set, is told how far the embedding of
+	// [Memory.IngestAll] and [Memory.EmbedMissing] has come: done of
+	// total turns have their vectors. It is called from the goroutine
+	// that called them.
+	EmbedProgress func(done, total int)
 	// Summarizer, when set, summarizes each archive block as it closes
 	// (see [Summarizer]). It must be safe for concurrent use.
 	Summarizer Summarizer
@@ -81,8 +90,15 @@ type Memory struct {
 	// cached is the index cache, opened with the file, until the engine
 	// takes it.
 	cached *restore.Cached
-	// emb embeds turns and questions; nil: none (embed.go).
+	// emb embeds turns and questions; nil: none (embed.go). vw embeds
+	// the turns ingested in the background (vectors.go); progress is
+	// told how far IngestAll and EmbedMissing have come.
 	emb Embedder
+	vw  vectorWork
+	// factEmb is the embedder given (not the built-in encoder's
+	// default), which also tells duplicate facts (facts.go).
+	factEmb  Embedder
+	progress func(done, total int)
 	// sum summarizes archive blocks; nil: none (summarize.go).
 	sum Summarizer
 	// collabs are the people who share the memory, and priv their
@@ -101,7 +117,8 @@ func New(opts *Options) *Memory {
 	return &Memory{b: graph.New(opts.Config, graph.Options{
 		ID: opts.ID, ProjectID: opts.ProjectID, ProjectName: opts.ProjectName,
 		Description: opts.Description, Tags: opts.Tags, Scope: opts.Scope, Now: opts.Now,
-	}), cfg: opts.Config, now: opts.Now, emb: opts.Embedder, sum: opts.Summarizer, blocks: format.ReadBlocks(Limits{})}
+	}), cfg: opts.Config, now: opts.Now, emb: defaultEmbedder(opts.Embedder, opts.NoVectors), factEmb: opts.Embedder, progress: opts.EmbedProgress,
+		sum: opts.Summarizer, blocks: format.ReadBlocks(Limits{})}
 }
 
 // Load continues the memory of a document: turns ingested after it are
@@ -111,11 +128,14 @@ func New(opts *Options) *Memory {
 // that cannot be replayed fails that Ingest. Until then, the memory
 // answers from the document as it is. The memory keeps doc: it must not
 // change.
+//
+// The memory embeds with the built-in sentence encoder, as [New]'s does,
+// unless doc holds vectors of another model (see [OpenOptions.Embedder]).
 func Load(doc *spec.Document, cfg *Config) (*Memory, error) {
 	if doc == nil {
 		return nil, errors.New("loading the memory: no document")
 	}
-	m := &Memory{doc: doc, blocks: format.ReadBlocks(Limits{})}
+	m := &Memory{doc: doc, blocks: format.ReadBlocks(Limits{}), emb: openedEmbedder(doc, nil, false)}
 	m.loadPrivate(doc)
 	if cfg != nil {
 		m.cfg = *cfg
@@ -140,10 +160,24 @@ type OpenOptions struct {
 	// index is rebuilt in the background. It is never used for an
 	// encrypted file: the index holds the memory's text.
 	IndexCache string
-	// Embedder, when set, embeds every turn ingested and every question
-	// (see [Embedder]); the file's vectors are used when they are of its
-	// model. It must be safe for concurrent use.
+	// Embedder embeds every turn ingested and every question (see
+	// [Embedder]); the file's vectors are used when they are of its
+	// model. It must be safe for concurrent use. nil is the built-in
+	// sentence encoder ([BuiltinEmbedder]), unless the file holds
+	// vectors of another model (a provider's): then the memory embeds
+	// nothing, and keeps them; give it BuiltinEmbedder to embed it again.
+	//
+	// When the file's vectors are of the embedder's model, the turns it
+	// holds without one (a memory saved before its vectors were ready)
+	// are embedded in the background, as [Memory.Ingest] embeds; those of
+	// a file without vectors are embedded only when asked
+	// ([Memory.EmbedMissing]), as that may take minutes.
 	Embedder Embedder
+	// NoVectors, with no Embedder, turns vectors off: the memory embeds
+	// nothing and contexts ignore the file's vectors.
+	NoVectors bool
+	// EmbedProgress is as [Options.EmbedProgress].
+	EmbedProgress func(done, total int)
 	// Summarizer, when set, summarizes each archive block as it closes
 	// (see [Summarizer]); [Memory.SummarizeBlocks] summarizes the blocks
 	// the file has. It must be safe for concurrent use.
@@ -196,8 +230,17 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 		}
 		return nil, form, fmt.Errorf("%s: %w", name, err)
 	}
-	m.emb, m.sum = opts.Embedder, opts.Summarizer
+	m.emb, m.sum = openedEmbedder(doc, opts.Embedder, opts.NoVectors), opts.Summarizer
+	m.progress, m.factEmb = opts.EmbedProgress, opts.Embedder
 	m.blocks = format.ReadBlocks(opts.Decode.Limits)
+	if vi := doc.DeepArchive.VectorIndex; m.emb != nil && vi != nil && vi.Enabled && vi.Model == m.emb.Model() {
+		// Vectors of this model: those the file lacks are embedded in
+		// the background.
+		m.vw.mu.Lock()
+		m.vw.missing = true
+		m.startWorker()
+		m.vw.mu.Unlock()
+	}
 	if key != "" && !form.Encrypted {
 		m.cache, m.key, m.cached = opts.IndexCache, key, cached
 		m.cacheGuard = format.CacheGuard(name, key, opts.Decode.Limits)
@@ -221,10 +264,15 @@ func (m *Memory) builder() (*graph.Builder, error) {
 // Ingest adds one turn to the memory. A memory that is off (see
 // [Memory.SetEnabled]) stores nothing.
 //
-// With an [Embedder], it then embeds the turn's content and stores the
-// vector. The turn is in the memory before it is embedded: an embedding
-// that fails leaves it there without a vector, and Ingest returns an error
-// that matches ErrEmbedding ([Memory.EmbedMissing] tries again).
+// Unless vectors are off, the turn is then embedded in the background:
+// Ingest returns once the turn is in. One goroutine a memory embeds the
+// turns in order, many at a time when they queue up, and stops when none
+// is left. A context asked meanwhile finds the turns not embedded yet by
+// full text only, and says so in its warnings ([Memory.PendingVectors]);
+// [Memory.WaitVectors] waits for them, and returns the embeddings that
+// failed (the turns stay without vectors; [Memory.EmbedMissing] tries
+// again). Saving writes the vectors there are: a memory opened from the
+// file embeds the rest in the background.
 //
 // With a [Summarizer], a turn that closes an archive block has the block
 // summarized, after the turn is in; a summary that fails leaves the
@@ -238,8 +286,10 @@ func (m *Memory) Ingest(ctx context.Context, t Turn) error {
 	if err != nil || first == 0 {
 		return err
 	}
-	_, err = m.embedTurns(ctx, []int{first}, []string{t.Content})
-	return errors.Join(err, m.summarizeSealed(ctx, sealed))
+	if m.emb != nil {
+		m.enqueue(pendingTurn{first, t.Content})
+	}
+	return m.summarizeSealed(ctx, sealed)
 }
 
 // IngestDeferred adds one turn as [Memory.Ingest] does, but leaves its
@@ -266,10 +316,12 @@ func (m *Memory) IngestDeferred(ctx context.Context, t Turn) error {
 // time, or in several calls, gives the same memory. A memory that is off
 // stores nothing, and says it took them all.
 //
-// With an [Embedder], it then embeds the turns it added, many at a time,
-// and stores their vectors; an embedding that fails is reported as
-// [Memory.Ingest] reports it, and the count is still that of the turns
-// added. With a [Summarizer], it then summarizes the archive blocks the
+// Unless vectors are off, it then embeds the turns it added before it
+// returns, many at a time (the built-in encoder on every core), telling
+// EmbedProgress how far it has come ([Options]); an embedding that fails
+// leaves its turns without vectors and is returned, matching ErrEmbedding
+// ([Memory.EmbedMissing] tries again), and the count is still that of the
+// turns added. With a [Summarizer], it then summarizes the archive blocks the
 // turns closed, as [Memory.Ingest] does.
 func (m *Memory) IngestAll(ctx context.Context, turns []Turn) (int, error) {
 	first, n, sealed, err := m.add(ctx, turns, true)
@@ -278,7 +330,7 @@ func (m *Memory) IngestAll(ctx context.Context, turns []Turn) (int, error) {
 		for i := range n {
 			nums[i], texts[i] = first+i, turns[i].Content
 		}
-		if _, eerr := m.embedTurns(ctx, nums, texts); eerr != nil {
+		if _, eerr := m.embedTurns(ctx, nums, texts, m.progress); eerr != nil {
 			err = errors.Join(err, eerr)
 		}
 	}
@@ -358,6 +410,11 @@ func (m *Memory) document() (*spec.Document, error) {
 		doc = format.Clone(m.doc)
 	} else {
 		doc = m.b.Document()
+	}
+	if m.emb != nil && doc.DeepArchive.VectorIndex == nil && m.PendingVectors() > 0 {
+		// No turn embedded yet: the index says which model the memory
+		// keeps vectors of, so that it is opened again embedding them.
+		doc.DeepArchive.VectorIndex = &spec.VectorIndex{Enabled: true, Model: m.emb.Model()}
 	}
 	return doc, m.withPrivate(doc)
 }

@@ -181,8 +181,8 @@ func (m *Memory) Private(owner string, password []byte) (*Memory, error) {
 	p := m.part(owner)
 	if p == nil {
 		p = &privatePart{owner: owner}
-		p.mem = New(&Options{ID: privateID(owner), Scope: format.PrivateScope(owner), Config: m.cfg, Now: m.now, Embedder: m.emb, Summarizer: m.sum})
-		p.mem.private = true
+		p.mem = New(&Options{ID: privateID(owner), Scope: format.PrivateScope(owner), Config: m.cfg, Now: m.now, Embedder: m.emb, NoVectors: m.emb == nil, Summarizer: m.sum})
+		p.mem.private, p.mem.factEmb = true, m.factEmb
 		m.priv = append(m.priv, p)
 		slices.SortFunc(m.priv, func(a, b *privatePart) int { return cmp.Compare(a.owner, b.owner) })
 		m.gen++
@@ -295,7 +295,7 @@ func (m *Memory) openPart(p *privatePart, password []byte) (*Memory, error) {
 	}
 	mem, err := Load(doc, &m.cfg)
 	if err == nil {
-		mem.private = true
+		mem.private, mem.emb, mem.factEmb = true, m.emb, m.factEmb
 	}
 	return mem, err
 }

@@ -96,7 +96,7 @@ size of a delta that changes that section alone, to show where the bytes go.`,
 func measureDelta(c importer.Conversation, base, added int) (deltaRow, error) {
 	r := deltaRow{Conversation: c.ID, Base: base, Added: added}
 	ctx := context.Background()
-	m := smg.New(nil)
+	m := smg.New(noVectors)
 	defer m.Close()
 	if _, err := m.IngestAll(ctx, c.Turns[:base]); err != nil {
 		return r, err

@@ -141,7 +141,7 @@ func measureIngest(name string, count int) (ingestResult, error) {
 		var doc *spec.Document
 		var size int
 		for range max(count, 1) {
-			m := smg.New(nil)
+			m := smg.New(noVectors)
 			start := time.Now()
 			if _, err := m.IngestAll(ctx, c.Turns); err != nil {
 				return r, fmt.Errorf("%s: %w", name, err)

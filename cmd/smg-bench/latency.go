@@ -157,7 +157,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 	turns = turns[:o.turns]
 
 	rep := &latencyReport{Data: o.data, Turns: o.turns, Budget: o.budget, Tokenizer: tk.Name()}
-	m := smg.New(nil)
+	m := smg.New(noVectors)
 	start := time.Now()
 	if _, err := m.IngestAll(ctx, turns); err != nil {
 		return nil, fmt.Errorf("latency: ingest: %w", err)
@@ -209,7 +209,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 	var first, ready []time.Duration
 	for range o.count {
 		start := cold()
-		om, err := smg.Open(name, nil)
+		om, err := smg.Open(name, &smg.OpenOptions{NoVectors: true})
 		if err != nil {
 			return nil, err
 		}
@@ -233,7 +233,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 		prof.stop()
 		os.RemoveAll(cache)
 		start := time.Now()
-		om, err := smg.Open(name, &smg.OpenOptions{IndexCache: cache})
+		om, err := smg.Open(name, &smg.OpenOptions{IndexCache: cache, NoVectors: true})
 		if err != nil {
 			return nil, err
 		}
@@ -247,7 +247,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 			return nil, err
 		}
 		start = cold()
-		om, err = smg.Open(name, &smg.OpenOptions{IndexCache: cache})
+		om, err = smg.Open(name, &smg.OpenOptions{IndexCache: cache, NoVectors: true})
 		if err != nil {
 			return nil, err
 		}
@@ -265,7 +265,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 	rep.IndexCachedMs, rep.CachedContextMs = percentiles(writes).P50, percentiles(cached).P50
 
 	// Steady state: every question on the whole index.
-	om, err := smg.Open(name, nil)
+	om, err := smg.Open(name, &smg.OpenOptions{NoVectors: true})
 	if err != nil {
 		return nil, err
 	}

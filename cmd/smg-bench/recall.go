@@ -396,7 +396,7 @@ func buildEngine(ctx context.Context, turns []spec.Turn, open func(*spec.Documen
 			return m, m.WaitIndex(ctx)
 		}
 	}
-	m := smg.New(nil)
+	m := smg.New(noVectors)
 	start := time.Now()
 	if _, err := m.IngestAll(ctx, turns); err != nil {
 		return nil, time.Since(start), fmt.Errorf("ingest: %w", err)

@@ -194,7 +194,7 @@ func (s sizeMeter) conversation(c importer.Conversation, target float64) (sizeRo
 	}
 	r.RawBytes = int64(len(raw))
 
-	m := smg.New(nil)
+	m := smg.New(noVectors)
 	if _, err := m.IngestAll(context.Background(), c.Turns); err != nil {
 		return r, err
 	}
@@ -231,7 +231,7 @@ func (s sizeMeter) conversation(c importer.Conversation, target float64) (sizeRo
 	if err != nil {
 		return r, err
 	}
-	open, err := timeMedian(s.count, func() error { _, err := smg.Open(path, nil); return err })
+	open, err := timeMedian(s.count, func() error { _, err := smg.Open(path, &smg.OpenOptions{NoVectors: true}); return err })
 	if err != nil {
 		return r, err
 	}

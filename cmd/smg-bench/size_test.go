@@ -104,7 +104,7 @@ func sizesOf(t testing.TB, name string) (raw, smgBytes int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := smg.New(nil)
+	m := smg.New(noVectors)
 	if _, err := m.IngestAll(context.Background(), turns); err != nil {
 		t.Fatal(err)
 	}

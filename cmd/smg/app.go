@@ -38,6 +38,10 @@ type app struct {
 	// provider read from the environment: tests make one that fails fail
 	// at once, without waiting to try again.
 	tuneProvider func(*provider.Config)
+	// noBuiltin turns the built-in encoder off, as --no-vectors does,
+	// for the commands not given a provider: tests that are not about
+	// vectors spare its time.
+	noBuiltin bool
 
 	// lockTimeout is --lock-timeout: how long a write waits for another
 	// process's write of the same file.

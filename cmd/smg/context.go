@@ -41,17 +41,19 @@ User" and "About This Workspace", and take at most --fact-budget tokens.
 collaborator's private part of FILE, asking for its password when it is
 sealed (or reading it from ` + privateEnv + `), and no one else's.
 
-With a model provider of embeddings (see 'smg embed --help'), the question
-is embedded, and the turns nearest it in meaning are found too, when the
-file holds vectors of the provider's model. A provider that fails costs
-the vectors, never the context: a warning says so.`
+The question is embedded, with the built-in sentence encoder or a model
+provider of embeddings (see 'smg embed --help'), and the turns nearest it
+in meaning are found too, when the file holds vectors of that model;
+--no-vectors does without. A provider that fails costs the vectors, never
+the context: a warning says so, as it says how many turns of the file are
+still to be embedded.`
 
 func (a *app) contextCommand() *cobra.Command {
 	var budget, factBudget int
 	var tokenizer string
 	var with, scopes []string
 	var as string
-	var asJSON, noCache, noProvider bool
+	var asJSON, noCache, noProvider, noVectors bool
 	cmd := &cobra.Command{
 		Use:   "context FILE QUESTION",
 		Short: "Assemble the context for a question inside a token budget, with its provenance",
@@ -67,7 +69,7 @@ func (a *app) contextCommand() *cobra.Command {
 					return usageErrorf("--scope: %v", err)
 				}
 			}
-			emb, err := a.embedder(noProvider)
+			vecs, err := a.vectors(noProvider, noVectors)
 			if err != nil {
 				return err
 			}
@@ -75,7 +77,7 @@ func (a *app) contextCommand() *cobra.Command {
 			var memories []*smg.Memory
 			var damaged []error
 			for _, name := range append([]string{args[0]}, with...) {
-				m, d, err := a.openIndexed(ctx, name, noCache, emb)
+				m, d, err := a.openIndexed(ctx, name, noCache, vecs)
 				if err != nil {
 					return err
 				}
@@ -116,7 +118,7 @@ func (a *app) contextCommand() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the context and its provenance as JSON")
 	cmd.Flags().StringVar(&as, "as", "", "compose FILE's memory with this collaborator's private part (see 'smg collaborators')")
 	cmd.Flags().BoolVar(&noCache, "no-index-cache", false, "neither read nor write the index cache beside FILE")
-	noProviderFlag(cmd, &noProvider)
+	vectorFlags(cmd, &noProvider, &noVectors)
 	return cmd
 }
 
@@ -138,12 +140,13 @@ func fileAndText(what, example string) cobra.PositionalArgs {
 
 // openIndexed opens the named memory and waits until its index holds every
 // turn: a command run once should give the whole answer, and the cache it
-// leaves (unless noCache) makes the next run fast. emb, when not nil,
-// embeds the questions asked of it. Archive blocks that cannot be read
+// leaves (unless noCache) makes the next run fast. vecs embed the
+// questions asked of it. Archive blocks that cannot be read
 // fail alone: the memory is returned with damaged, which names them, for
 // the command to report once it has answered from the rest.
-func (a *app) openIndexed(ctx context.Context, name string, noCache bool, emb smg.Embedder) (m *smg.Memory, damaged, err error) {
-	opts := &smg.OpenOptions{Decode: *a.decodeOptions(name), Embedder: emb}
+func (a *app) openIndexed(ctx context.Context, name string, noCache bool, vecs vectors) (m *smg.Memory, damaged, err error) {
+	o := vecs.open(smg.OpenOptions{Decode: *a.decodeOptions(name)})
+	opts := &o
 	if !noCache {
 		opts.IndexCache = format.IndexCacheDir(name)
 	}

@@ -22,24 +22,26 @@ type embedReport struct {
 }
 
 func (a *app) embedCommand() *cobra.Command {
-	var asJSON bool
+	var asJSON, noProvider bool
 	cmd := &cobra.Command{
 		Use:   "embed FILE",
-		Short: "Embed the turns of a memory that have no vector, with the model provider of the environment",
+		Short: "Embed the turns of a memory that have no vector, with the built-in encoder or a model provider",
 		Long: `Embed stores in FILE a vector of each of its turns that has none of the
-model provider's model: the turns of a memory made without a provider, or
-whose embedding failed (see 'smg ingest --help'), or all of them after a
-change of model (the vectors of the old one are dropped: those of a memory
-are of one model). It prints how many it embedded; run again, it embeds
-none and leaves the file as it is.
+model's: the turns of a memory made with --no-vectors, or whose embedding
+failed (see 'smg ingest --help'), or all of them after a change of model
+(the vectors of the old one are dropped: those of a memory are of one
+model). It prints how many it embedded; run again, it embeds none and
+leaves the file as it is.
 
-The provider is named in the environment: SMG_PROVIDER_URL, the root of an
-OpenAI-compatible API (like http://localhost:11434/v1 for Ollama), and/or
-SMG_EMBED_MODEL, the model; SMG_API_KEY when the server wants a key. With
-one, ingest, remember, context, search and mcp embed too, unless given
---no-provider: turns are stored with their vectors and questions are
-embedded, so that the turns nearest a question in meaning are found as
-well as those that share its words.
+The model is the built-in sentence encoder (Universal Sentence Encoder
+Lite, run offline on every core), unless the environment names a model
+provider: SMG_PROVIDER_URL, the root of an OpenAI-compatible API (like
+http://localhost:11434/v1 for Ollama), and/or SMG_EMBED_MODEL, the model;
+SMG_API_KEY when the server wants a key. --no-provider uses the built-in
+encoder all the same. Ingest, remember, context, search and mcp embed with
+the same model, unless given --no-vectors: turns are stored with their
+vectors and questions are embedded, so that the turns nearest a question
+in meaning are found as well as those that share its words.
 
 The file is written atomically, under the lock that other smg processes (an
 MCP server) respect, and an encrypted file stays encrypted. When the
@@ -47,13 +49,19 @@ provider fails part of the way, what it embedded is saved, and embed fails
 (exit status 1): run it again to embed the rest.`,
 		Args: exactFiles(1),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			emb, err := a.embedder(false)
-			if err != nil {
-				return err
+			var emb smg.Embedder
+			var err error
+			if !noProvider {
+				if emb, err = a.embedder(); err != nil {
+					return err
+				}
 			}
 			if emb == nil {
-				return usageErrorf("no model provider of embeddings: set %s (the API's root, like http://localhost:11434/v1) and/or %s (the model), and %s when the server wants a key",
-					provider.EnvURL, provider.EnvEmbedModel, provider.EnvAPIKey)
+				// Given, not left to the default: a file of another
+				// model's vectors is embedded again.
+				if emb, err = smg.BuiltinEmbedder(); err != nil {
+					return err
+				}
 			}
 			name := args[0]
 			f, err := a.fileMemory(name, nil, smg.OpenOptions{Embedder: emb})
@@ -89,5 +97,6 @@ provider fails part of the way, what it embedded is saved, and embed fails
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the file, the model and how many turns were embedded as JSON")
+	cmd.Flags().BoolVar(&noProvider, "no-provider", false, "embed with the built-in encoder, even when "+provider.EnvURL+" or "+provider.EnvEmbedModel+" is set")
 	return cmd
 }

@@ -25,7 +25,7 @@ func (a *app) fileMemory(name string, create *smg.Options, open smg.OpenOptions)
 	opts := &smg.FileOptions{Open: open, Lock: *a.lockOptions()}
 	if create != nil {
 		c := *create
-		c.Embedder, c.Summarizer = open.Embedder, open.Summarizer
+		c.Embedder, c.NoVectors, c.EmbedProgress, c.Summarizer = open.Embedder, open.NoVectors, open.EmbedProgress, open.Summarizer
 		opts.Create = &c
 	}
 	return smg.OpenFileMemory(name, opts)
@@ -33,7 +33,7 @@ func (a *app) fileMemory(name string, create *smg.Options, open smg.OpenOptions)
 
 func (a *app) rememberCommand() *cobra.Command {
 	var category, scope, reasoning, private string
-	var pin, asJSON, seal, noProvider bool
+	var pin, asJSON, seal, noProvider, noVectors bool
 	cmd := &cobra.Command{
 		Use:   "remember FILE FACT",
 		Short: "Save a fact about the user or the workspace in a memory",
@@ -56,11 +56,11 @@ relationship are in every context; the others are found by search.`,
 			if seal && private == "" {
 				return usageErrorf("--seal seals a private part: name it with --private (without it the fact would be shared, in the clear)")
 			}
-			emb, err := a.embedder(noProvider)
+			vecs, err := a.vectors(noProvider, noVectors)
 			if err != nil {
 				return err
 			}
-			f, err := a.fileMemory(args[0], &smg.Options{}, smg.OpenOptions{Embedder: emb})
+			f, err := a.fileMemory(args[0], &smg.Options{}, vecs.open(smg.OpenOptions{}))
 			if err != nil {
 				return err
 			}
@@ -101,7 +101,7 @@ relationship are in every context; the others are found by search.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was saved as JSON")
 	cmd.Flags().StringVar(&private, "private", "", "save it in this collaborator's private part (see 'smg collaborators')")
 	cmd.Flags().BoolVar(&seal, "seal", false, "with --private: seal the part with its owner's password ("+privateEnv+")")
-	noProviderFlag(cmd, &noProvider)
+	vectorFlags(cmd, &noProvider, &noVectors)
 	return cmd
 }
 

@@ -25,7 +25,7 @@ type input struct {
 
 func (a *app) ingestCommand() *cobra.Command {
 	var out, format, project string
-	var strict, split, noProvider bool
+	var strict, split, noProvider, noVectors, showProgress bool
 	cmd := &cobra.Command{
 		Use:   "ingest INPUT... -o FILE.smg",
 		Short: "Build a memory from conversations, or add them to one",
@@ -58,13 +58,20 @@ empty one, or one read in a format it is not in) is an error (exit status
 3), and nothing is written. With --split each conversation of the
 inputs becomes its own memory, FILE-ID.smg.
 
-With a model provider of embeddings (see 'smg embed --help'), unless
---no-provider, ingest embeds the turns of FILE.smg that have no vector of
-its model, all at once before it saves: those it adds, and those of a
-memory made without the provider, or with another model. When the
+Ingest embeds the turns of FILE.smg that have no vector, all at once before
+it saves, on every core: those it adds, and those of a memory made
+without vectors. It embeds with the built-in sentence encoder, offline, or
+with a model provider of embeddings when the environment names one (see
+'smg embed --help') unless --no-provider; --no-vectors embeds nothing, and
+the memory is found by full text and its graph alone. A file that holds a
+provider's vectors keeps them: without the provider, ingest embeds none of
+its turns ('smg embed' embeds it again with the built-in encoder). When the
 provider fails, the memory is saved all the same, with every turn, and
 ingest fails (exit status 1): 'smg embed FILE.smg' embeds what lacks a
-vector later.`,
+vector later.
+
+On a terminal, or with --progress, a line on stderr shows how many turns
+are read, then how many are embedded.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("missing INPUT")
@@ -76,7 +83,7 @@ vector later.`,
 			if err != nil {
 				return usageErrorf("%v", err)
 			}
-			emb, err := a.embedder(noProvider)
+			vecs, err := a.vectors(noProvider, noVectors)
 			if err != nil {
 				return err
 			}
@@ -101,7 +108,7 @@ vector later.`,
 					}
 				}
 			}
-			bar := a.progressBar(total)
+			bar := a.progressBar(total, showProgress)
 			defer bar.finish()
 			names, groups := []string{out}, [][]input{inputs}
 			if split {
@@ -114,9 +121,9 @@ vector later.`,
 			// without vectors rather than making it fail again for each.
 			var failed *embeddingError
 			for i, name := range names {
-				err := a.ingestInto(cmd.Context(), name, project, groups[i], strict, bar, emb)
+				err := a.ingestInto(cmd.Context(), name, project, groups[i], strict, bar, vecs)
 				if e, ok := errors.AsType[*embeddingError](err); ok && failed == nil {
-					failed, emb = e, nil
+					failed, vecs = e, vectors{off: true}
 				} else if err != nil {
 					return err
 				} else if failed != nil {
@@ -134,22 +141,23 @@ vector later.`,
 	cmd.Flags().BoolVar(&strict, "strict", false, "fail on the first malformed turn instead of skipping it")
 	cmd.Flags().BoolVar(&split, "split", false, "write one memory per conversation, FILE-ID.smg")
 	cmd.Flags().StringVar(&project, "project", "", "the project name of a new memory")
-	noProviderFlag(cmd, &noProvider)
+	vectorFlags(cmd, &noProvider, &noVectors)
+	cmd.Flags().BoolVar(&showProgress, "progress", false, "show progress on stderr even when it is not a terminal")
 	_ = cmd.MarkFlagRequired("output")
 	return cmd
 }
 
 // ingestInto adds conversations to the memory in the named file, or to a
-// new one, and writes it, under the file's lock. With emb, it embeds the
-// memory's turns that lack a vector before it writes; when that fails, it
-// writes all the same and returns an *embeddingError.
-func (a *app) ingestInto(ctx context.Context, name, project string, inputs []input, strict bool, bar *progress, emb smg.Embedder) error {
+// new one, and writes it, under the file's lock. Unless vecs are off, it
+// embeds the memory's turns that lack a vector before it writes; when that
+// fails, it writes all the same and returns an *embeddingError.
+func (a *app) ingestInto(ctx context.Context, name, project string, inputs []input, strict bool, bar *progress, vecs vectors) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	// Under the file's lock, so that the turns are added on top of
 	// whatever another process (an MCP server, say) wrote meanwhile.
-	f, err := a.fileMemory(name, &smg.Options{ProjectName: project}, smg.OpenOptions{Embedder: emb})
+	f, err := a.fileMemory(name, &smg.Options{ProjectName: project}, vecs.open(smg.OpenOptions{EmbedProgress: bar.embedded}))
 	if err != nil {
 		return err
 	}
@@ -192,8 +200,8 @@ func (a *app) ingestInto(ctx context.Context, name, project string, inputs []inp
 	doc := m.Document()
 	fmt.Fprintf(a.stdout, "%s: %d turns (%d new), %d nodes, %d edges, %d artifacts", name, doc.Metadata.TotalExchanges,
 		doc.Metadata.TotalExchanges-before, len(doc.SemanticGraph.Nodes), len(doc.SemanticGraph.Edges), len(doc.ArtifactVault.Artifacts))
-	if emb != nil {
-		fmt.Fprintf(a.stdout, ", %d turns embedded (%s)", embedded, emb.Model())
+	if model := m.VectorModel(); model != "" {
+		fmt.Fprintf(a.stdout, ", %d turns embedded (%s)", embedded, model)
 	}
 	fmt.Fprintln(a.stdout)
 	if embedErr != nil {
@@ -225,18 +233,25 @@ func safeName(s string) string {
 	}, s)
 }
 
-// progress is a bar on a terminal, or nothing.
-type progress struct{ bar *progressbar.ProgressBar }
+// progress is a line on stderr, or nothing: the turns read, then the
+// turns embedded.
+type progress struct {
+	bar       *progressbar.ProgressBar
+	embedding bool
+}
 
-// progressBar shows progress on stderr when it is a terminal: never when
-// the output is piped, and never in tests.
-func (a *app) progressBar(total int) *progress {
-	f, ok := a.stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) || total == 0 {
+// progressBar shows progress on stderr when it is a terminal, or when
+// forced (--progress): never otherwise when the output is piped.
+func (a *app) progressBar(total int, force bool) *progress {
+	var tty bool
+	if f, ok := a.stderr.(*os.File); ok {
+		tty = term.IsTerminal(int(f.Fd()))
+	}
+	if !tty && !force || total == 0 {
 		return &progress{}
 	}
 	return &progress{bar: progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(f),
+		progressbar.OptionSetWriter(a.stderr),
 		progressbar.OptionSetDescription("ingesting"),
 		progressbar.OptionShowCount(),
 		progressbar.OptionThrottle(100*time.Millisecond),
@@ -248,6 +263,21 @@ func (p *progress) add() {
 	if p.bar != nil {
 		_ = p.bar.Add(1)
 	}
+}
+
+// embedded shows that done of total turns are embedded.
+func (p *progress) embedded(done, total int) {
+	if p.bar == nil {
+		return
+	}
+	if !p.embedding {
+		p.embedding = true
+		p.bar.Reset()
+		p.bar.ChangeMax(total)
+		p.bar.Describe("embedding")
+		_ = p.bar.RenderBlank()
+	}
+	_ = p.bar.Set(done)
 }
 
 func (p *progress) finish() {

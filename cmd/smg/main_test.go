@@ -36,8 +36,20 @@ func runPrompt(t testing.TB, env map[string]string, answers []string, args ...st
 	return runWith(t, env, answers, smg.Limits{}, args...)
 }
 
+// runVectors is run with the built-in encoder on, as it is outside tests.
+func runVectors(t testing.TB, env map[string]string, args ...string) result {
+	t.Helper()
+	return runApp(t, env, nil, smg.Limits{}, true, args...)
+}
+
 // runWith is runPrompt with the given reading limits.
 func runWith(t testing.TB, env map[string]string, answers []string, lim smg.Limits, args ...string) result {
+	t.Helper()
+	return runApp(t, env, answers, lim, false, args...)
+}
+
+// runApp is runWith, with the built-in encoder on when builtinOn.
+func runApp(t testing.TB, env map[string]string, answers []string, lim smg.Limits, builtinOn bool, args ...string) result {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	a := &app{
@@ -58,6 +70,9 @@ func runWith(t testing.TB, env map[string]string, answers []string, lim smg.Limi
 		limits: lim,
 		// A provider that fails fails at once: the tests never wait.
 		tuneProvider: func(c *provider.Config) { c.MaxRetries = -1 },
+		// The tests about vectors turn the built-in encoder on
+		// (runVectors); the others spare its time.
+		noBuiltin: !builtinOn,
 	}
 	status := a.run(args)
 	return result{status: status, stdout: stdout.String(), stderr: stderr.String()}

@@ -39,14 +39,16 @@ the client's user to read; the exit status is then that of the error.
 A line of the client that is not a JSON-RPC message is answered with a
 JSON-RPC error (parse error, invalid request), and the next is read.
 
-With a model provider of embeddings (see 'smg embed --help'), the turns
-and facts saved get vectors, and searches and contexts use them.
+The turns saved get vectors, with the built-in sentence encoder or a model
+provider of embeddings (see 'smg embed --help'), and searches and contexts
+use them; --no-vectors does without. With a provider, a fact whose vector
+is nearly that of a saved one is taken for it.
 
 Stdout carries the protocol and nothing else; messages go to stderr.`
 
 func (a *app) mcpCommand() *cobra.Command {
 	var memory, workspace string
-	var noProvider bool
+	var noProvider, noVectors bool
 	cmd := &cobra.Command{
 		Use:   "mcp --memory FILE [--workspace FILE]",
 		Short: "Serve the memory tools to an MCP client over stdio",
@@ -59,11 +61,11 @@ func (a *app) mcpCommand() *cobra.Command {
 			if workspace != "" && sameFile(memory, workspace) {
 				return usageErrorf("--memory and --workspace name the same file, %s", memory)
 			}
-			emb, err := a.embedder(noProvider)
+			vecs, err := a.vectors(noProvider, noVectors)
 			if err != nil {
 				return err
 			}
-			user, ws, openErr := a.mcpMemories(memory, workspace, emb)
+			user, ws, openErr := a.mcpMemories(memory, workspace, vecs)
 			if user != nil {
 				defer user.Close()
 			}
@@ -92,7 +94,7 @@ func (a *app) mcpCommand() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&memory, "memory", "", "the user's memory `FILE` (created, in a folder that exists, when it does not)")
 	cmd.Flags().StringVar(&workspace, "workspace", "", "a workspace's memory `FILE`, for facts of a workspace scope (created, in a folder that exists, when it does not)")
-	noProviderFlag(cmd, &noProvider)
+	vectorFlags(cmd, &noProvider, &noVectors)
 	return cmd
 }
 
@@ -110,12 +112,12 @@ func sameFile(a, b string) bool {
 
 // mcpMemories opens the user's memory and, when named, the workspace's.
 // When one cannot be opened, none is returned, with the error.
-func (a *app) mcpMemories(memory, workspace string, emb smg.Embedder) (user, ws *smg.FileMemory, err error) {
-	user, err = a.fileMemory(memory, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeUser}}, smg.OpenOptions{Embedder: emb})
+func (a *app) mcpMemories(memory, workspace string, vecs vectors) (user, ws *smg.FileMemory, err error) {
+	user, err = a.fileMemory(memory, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeUser}}, vecs.open(smg.OpenOptions{}))
 	if err != nil || workspace == "" {
 		return user, nil, err
 	}
-	if ws, err = a.fileMemory(workspace, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeWorkspace}}, smg.OpenOptions{Embedder: emb}); err != nil {
+	if ws, err = a.fileMemory(workspace, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeWorkspace}}, vecs.open(smg.OpenOptions{})); err != nil {
 		user.Close()
 		return nil, nil, err
 	}

@@ -11,21 +11,51 @@ import (
 	"github.com/smg-memory/smg/smg/provider"
 )
 
-// noProviderFlag adds --no-provider to cmd, into off.
-func noProviderFlag(cmd *cobra.Command, off *bool) {
-	cmd.Flags().BoolVar(off, "no-provider", false, "embed nothing, even when "+provider.EnvURL+" or "+provider.EnvEmbedModel+" is set")
+// vectorFlags adds --no-provider and --no-vectors to cmd, into
+// noProvider and noVectors.
+func vectorFlags(cmd *cobra.Command, noProvider, noVectors *bool) {
+	cmd.Flags().BoolVar(noProvider, "no-provider", false, "embed with the built-in encoder, even when "+provider.EnvURL+" or "+provider.EnvEmbedModel+" is set")
+	cmd.Flags().BoolVar(noVectors, "no-vectors", false, "embed nothing: no vectors, neither the built-in encoder's nor a provider's")
+}
+
+// vectors is how the memories a command opens or builds embed their turns
+// and questions: with the provider's embedder, with the built-in encoder
+// (emb nil), or not at all (off).
+type vectors struct {
+	emb smg.Embedder
+	off bool
+}
+
+// open returns o with the embedder of v.
+func (v vectors) open(o smg.OpenOptions) smg.OpenOptions {
+	o.Embedder, o.NoVectors = v.emb, v.off
+	return o
+}
+
+// vectors returns how the command's memories embed: not at all with
+// --no-vectors (noVectors); with the model provider the environment names,
+// unless --no-provider; otherwise with the built-in encoder.
+func (a *app) vectors(noProvider, noVectors bool) (vectors, error) {
+	if noVectors {
+		return vectors{off: true}, nil
+	}
+	var emb smg.Embedder
+	if !noProvider {
+		var err error
+		if emb, err = a.embedder(); err != nil {
+			return vectors{}, err
+		}
+	}
+	return vectors{emb: emb, off: emb == nil && a.noBuiltin}, nil
 }
 
 // embedder returns the embedder of the model provider the environment
 // names (an OpenAI-compatible API, read by provider.ConfigFromEnv), or nil
 // when it names none, neither SMG_PROVIDER_URL nor SMG_EMBED_MODEL being
-// set (SMG_CHAT_MODEL alone asks for summaries, not embeddings), or when
-// off (--no-provider). An environment that cannot be used, a URL that is
-// not http or https, is a usage error.
-func (a *app) embedder(off bool) (smg.Embedder, error) {
-	if off {
-		return nil, nil
-	}
+// set (SMG_CHAT_MODEL alone asks for summaries, not embeddings). An
+// environment that cannot be used, a URL that is not http or https, is a
+// usage error.
+func (a *app) embedder() (smg.Embedder, error) {
 	c, err := a.providerClient(func(cfg provider.Config) bool { return cfg.BaseURL != "" || cfg.EmbedModel != "" })
 	if c == nil {
 		return nil, err // not a nil *provider.OpenAI in an interface

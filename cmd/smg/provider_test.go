@@ -165,11 +165,14 @@ func TestNoProvider(t *testing.T) {
 		t.Errorf("ingest --no-provider with a malformed provider: %v", err)
 	}
 
-	// A chat model alone names no embeddings.
+	// A chat model alone names no embeddings: embed uses the built-in
+	// encoder.
 	chat := map[string]string{provider.EnvChatModel: "gpt-4o-mini"}
-	if r := run(t, chat, "embed", out); r.status != exitUsage ||
-		!strings.Contains(r.stderr, "no model provider of embeddings: set "+provider.EnvURL) {
-		t.Errorf("embed without a provider: status %d: %s", r.status, r.stderr)
+	if r := run(t, chat, "embed", out); r.status != exitOK || !strings.Contains(r.stdout, "("+smg.BuiltinModel+")") {
+		t.Errorf("embed without a provider: status %d: %s%s", r.status, r.stdout, r.stderr)
+	}
+	if n := srv.Requests.Load(); n != 0 {
+		t.Errorf("%d requests without a provider", n)
 	}
 	succeed(t, chat, "context", out, carQuestion)
 }

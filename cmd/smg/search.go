@@ -13,7 +13,7 @@ import (
 
 func (a *app) searchCommand() *cobra.Command {
 	var limit int
-	var asJSON, noCache, noProvider bool
+	var asJSON, noCache, noProvider, noVectors bool
 	cmd := &cobra.Command{
 		Use:   "search FILE TEXT",
 		Short: "Full-text search over a memory's nodes, turns and archive blocks",
@@ -27,18 +27,19 @@ It waits until every turn is indexed. The index is cached beside the file
 as context does (see 'smg context --help'); --no-index-cache neither reads
 nor writes the cache.
 
-With a model provider of embeddings (see 'smg embed --help'), the turns
-nearest TEXT in meaning are found too, when the file holds vectors of the
-provider's model; the scores are then on a context's scale. A provider
-that fails costs the vectors, silently.`,
+The turns nearest TEXT in meaning are found too, when the file holds
+vectors of the built-in sentence encoder or of the model provider of
+embeddings (see 'smg embed --help'); the scores are then on a context's
+scale. --no-vectors does without; a provider that fails costs the
+vectors, silently.`,
 		Args: fileAndText("TEXT", "the words to look for"),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			emb, err := a.embedder(noProvider)
+			vecs, err := a.vectors(noProvider, noVectors)
 			if err != nil {
 				return err
 			}
 			ctx := cmd.Context()
-			m, damaged, err := a.openIndexed(ctx, args[0], noCache, emb)
+			m, damaged, err := a.openIndexed(ctx, args[0], noCache, vecs)
 			if err != nil {
 				return err
 			}
@@ -62,7 +63,7 @@ that fails costs the vectors, silently.`,
 	ranged(cmd, "limit", 1, unbounded)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the hits as JSON")
 	cmd.Flags().BoolVar(&noCache, "no-index-cache", false, "neither read nor write the index cache beside FILE")
-	noProviderFlag(cmd, &noProvider)
+	vectorFlags(cmd, &noProvider, &noVectors)
 	return cmd
 }
 

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/smgtest"
+)
+
+// TestIngestBuiltinEncoder: with no provider, ingest embeds every turn
+// with content with the built-in encoder; --no-vectors embeds none, and
+// the memory answers all the same.
+func TestIngestBuiltinEncoder(t *testing.T) {
+	dir := t.TempDir()
+	with, without := filepath.Join(dir, "with.smg"), filepath.Join(dir, "without.smg")
+	r := runVectors(t, nil, "ingest", carTranscript(t), "-o", with)
+	if r.status != exitOK || !strings.Contains(r.stdout, fmt.Sprintf("%d turns embedded (%s)", carEmbedded, smg.BuiltinModel)) {
+		t.Fatalf("ingest: status %d: %s%s", r.status, r.stdout, r.stderr)
+	}
+	vi, _ := vectorIndex(t, with, "")
+	if vi == nil || vi.Model != smg.BuiltinModel || len(vi.Embeddings) != carEmbedded {
+		t.Fatalf("vectors of the built-in encoder: %+v", vi)
+	}
+	r = runVectors(t, nil, "context", with, carQuestion, "--no-index-cache")
+	if r.status != exitOK || !strings.Contains(r.stdout, "red one with leather seats") || r.stderr != "" {
+		t.Errorf("context by meaning: status %d:\n%s%s", r.status, r.stdout, r.stderr)
+	}
+
+	r = runVectors(t, nil, "ingest", carTranscript(t), "-o", without, "--no-vectors")
+	if r.status != exitOK || strings.Contains(r.stdout, "embedded") {
+		t.Fatalf("ingest --no-vectors: status %d: %s%s", r.status, r.stdout, r.stderr)
+	}
+	if vi, _ := vectorIndex(t, without, ""); vi != nil {
+		t.Fatalf("ingest --no-vectors stored vectors: %+v", vi)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"context", without, "Which orchestra rehearsal?", "--no-vectors", "--no-index-cache"}, "Rehearsal 1 of the orchestra"},
+		{[]string{"search", without, "orchestra", "--no-vectors", "--no-index-cache"}, "Rehearsal"},
+		{[]string{"remember", without, "User drives a sedan", "--no-vectors"}, "saved"},
+	} {
+		if r := runVectors(t, nil, c.args...); r.status != exitOK || !strings.Contains(r.stdout, c.want) {
+			t.Errorf("%s --no-vectors: status %d: %s%s", c.args[0], r.status, r.stdout, r.stderr)
+		}
+	}
+	if vi, _ := vectorIndex(t, without, ""); vi != nil {
+		t.Errorf("remember --no-vectors stored vectors: %+v", vi)
+	}
+}
+
+// TestEmbedBuiltinEncoder: embed, with no provider, embeds a memory made
+// without vectors, then nothing; and embeds again with the built-in
+// encoder a memory of a provider's vectors.
+func TestEmbedBuiltinEncoder(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "cars.smg")
+	ingest(t, nil, carTranscript(t), "-o", out, "--no-vectors")
+	for i, want := range []int{carEmbedded, 0} {
+		var got embedReport
+		if err := json.Unmarshal([]byte(succeed(t, nil, "embed", "--json", out)), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got != (embedReport{File: out, Model: smg.BuiltinModel, Embedded: want}) {
+			t.Errorf("embed %d: %+v, want %d turns embedded by %s", i+1, got, want, smg.BuiltinModel)
+		}
+	}
+	if vi, _ := vectorIndex(t, out, ""); vi == nil || vi.Model != smg.BuiltinModel || len(vi.Embeddings) != carEmbedded {
+		t.Fatalf("vectors after embed: %+v", vi)
+	}
+
+	// A provider's vectors: kept by the commands without the provider,
+	// replaced by embed.
+	srv := smgtest.NewProviderServer(t)
+	theirs := filepath.Join(dir, "theirs.smg")
+	ingest(t, providerEnv(srv, ""), carTranscript(t), "-o", theirs)
+	if r := runVectors(t, nil, "remember", theirs, "User drives a sedan"); r.status != exitOK {
+		t.Fatalf("remember: status %d: %s", r.status, r.stderr)
+	}
+	if vi, _ := vectorIndex(t, theirs, ""); vi == nil || vi.Model != smgtest.EmbeddingModel || len(vi.Embeddings) != carEmbedded {
+		t.Fatalf("the provider's vectors after remember without it: %+v", vi)
+	}
+	var got embedReport
+	if err := json.Unmarshal([]byte(succeed(t, nil, "embed", "--json", theirs)), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Model != smg.BuiltinModel || got.Embedded != carEmbedded {
+		t.Errorf("embed of a provider's memory: %+v", got)
+	}
+	if vi, _ := vectorIndex(t, theirs, ""); vi == nil || vi.Model != smg.BuiltinModel || len(vi.Embeddings) != carEmbedded {
+		t.Errorf("vectors after embed: %+v", vi)
+	}
+}
+
+// TestIngestProgress: --progress shows the turns read, then embedded, on
+// stderr, which is no terminal here.
+func TestIngestProgress(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cars.smg")
+	r := runVectors(t, nil, "ingest", carTranscript(t), "-o", out, "--progress")
+	if r.status != exitOK || !strings.Contains(r.stderr, "ingesting") || !strings.Contains(r.stderr, "embedding") {
+		t.Errorf("ingest --progress: status %d, stderr %q", r.status, r.stderr)
+	}
+	if r := runVectors(t, nil, "ingest", carTranscript(t), "-o", out); r.status != exitOK || r.stderr != "" {
+		t.Errorf("ingest without a terminal: status %d, stderr %q", r.status, r.stderr)
+	}
+}
