@@ -39,8 +39,8 @@ const embedChunk = 256
 
 // embedTurns embeds the given turns, whose numbers are nums, stores their
 // vectors and returns how many turns it stored vectors of. A long turn is
-// embedded as the passages a context may show of it (restore.Passages),
-// each its own vector; turns with no content but white space get none. It
+// embedded as its first passages (restore.EmbeddedPassages), each its own
+// vector; turns with no content but white space get none. It
 // is called without m.mu held, after the turns are in: the embedder may
 // take a while, and the memory answers meanwhile. progress, when set, is
 // told after each chunk how many of the turns with content have their
@@ -114,14 +114,14 @@ type embedUnit struct {
 }
 
 // appendUnits appends the units of turn n, of content text, to units:
-// none when it is only white space, its passages when it is long, itself
-// otherwise.
+// none when it is only white space, its first passages when it is long,
+// itself otherwise.
 func appendUnits(units []embedUnit, n int, text string) []embedUnit {
 	if strings.TrimSpace(text) == "" {
 		return units
 	}
-	ps := restore.Passages(text)
-	if ps == nil {
+	ps := restore.EmbeddedPassages(text)
+	if len(ps) == 0 {
 		return append(units, embedUnit{turn: n, text: text, last: true})
 	}
 	for i, p := range ps {
