@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -31,9 +32,12 @@ const (
 	// that does not fit is passed over. A turn counts when any passage of
 	// it is in.
 	systemPassages = "bm25-passages"
+	// systemFused is BM25 and the encoder's cosine fused by reciprocal
+	// rank (k = 60) over the same passages, packed as bm25-passages.
+	systemFused = "bm25+vectors"
 )
 
-var recallSystems = []string{systemSMG, systemBM25, systemPassages, systemRecent}
+var recallSystems = []string{systemSMG, systemBM25, systemPassages, systemFused, systemRecent}
 
 // recallReport is what recall measures. The names of its members are
 // those of issue 5.
@@ -116,6 +120,9 @@ type recallOptions struct {
 	limitQuestions     int
 	// open opens a memory's document for questions; nil is smg.Load.
 	open func(*spec.Document) (contextEngine, error)
+	// embedder embeds for the bm25+vectors baseline; without one its
+	// rows say so.
+	embedder smg.Embedder
 }
 
 // contextEngine is what recall asks for contexts: a memory.
@@ -125,7 +132,7 @@ type contextEngine interface {
 
 func recallCommand(stdout io.Writer) *cobra.Command {
 	var o recallOptions
-	var asJSON bool
+	var asJSON, noVec bool
 	cmd := &cobra.Command{
 		Use:   "recall --data FILE",
 		Short: "Measure evidence recall on LoCoMo questions against BM25 and the last turns",
@@ -133,13 +140,25 @@ func recallCommand(stdout io.Writer) *cobra.Command {
 it for the context of each question at each budget; the recall of a question
 is the share of its evidence turns that the context includes. BM25 over
 single turns, BM25 over the passages smg indexes (long turns in windows of
-words), and the most recent turns, packed under the same budgets and counted
-by the same tokenizer, are the baselines. The questions are never
-ingested.`,
+words), BM25 fused with the built-in sentence encoder by reciprocal rank
+over the same passages, and the most recent turns, packed under the same
+budgets and counted by the same tokenizer, are the baselines. The questions
+are never ingested.
+
+The memories embed their turns with the built-in encoder, as smg does by
+default; the encoder embeds each text once for the memory and the
+baseline. --no-vectors builds them without vectors.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.data == "" {
 				return errors.New("recall: --data FILE is required")
+			}
+			if !noVec {
+				emb, err := smg.BuiltinEmbedder()
+				if err != nil {
+					return fmt.Errorf("recall: %w", err)
+				}
+				o.embedder = baseline.NewMemo(emb)
 			}
 			rep, err := measureRecall(cmd.Context(), o, cmd.ErrOrStderr())
 			if err != nil {
@@ -156,6 +175,7 @@ ingested.`,
 	f.IntSliceVar(&o.budgets, "budgets", []int{500, 1000, 2000, 4000}, "the token budgets")
 	f.StringVar(&o.tokenizer, "tokenizer", smg.CL100K, "count tokens with cl100k, o200k or estimate")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	f.BoolVar(&noVec, "no-vectors", false, "build the memories without vectors, and leave out the bm25+vectors baseline")
 	f.IntVar(&o.limitConversations, "limit-conversations", 0, "read only the first N conversations (0: all)")
 	f.IntVar(&o.limitQuestions, "limit-questions", 0, "read only the first N questions of each conversation (0: all)")
 	return cmd
@@ -325,7 +345,7 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 
 		// smg: build the memory (always, to time it), then ask it.
 		start := time.Now()
-		e, took, err := buildEngine(ctx, conv.Turns, o.open)
+		e, took, err := buildEngine(ctx, conv.Turns, o.embedder, o.open)
 		rep.BuildMs += ms(time.Since(start))
 		ingest += took
 		if err != nil && smgErr == nil {
@@ -346,8 +366,14 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 		if err := askBM25(ctx, conv.Turns, lines, costs, sep, questions, o.budgets, sums); err != nil {
 			return nil, fmt.Errorf("recall: conversation %s: bm25: %w", s.ID, err)
 		}
-		if err := askPassages(ctx, conv.Turns, tk, sep, questions, o.budgets, sums); err != nil {
+		cp := passagesOf(conv.Turns, tk)
+		if err := askPassages(ctx, conv.Turns, cp, sep, questions, o.budgets, sums); err != nil {
 			return nil, fmt.Errorf("recall: conversation %s: bm25 over passages: %w", s.ID, err)
+		}
+		if o.embedder != nil {
+			if err := askFused(ctx, o.embedder, conv.Turns, cp, sep, questions, o.budgets, sums); err != nil {
+				return nil, fmt.Errorf("recall: conversation %s: bm25 and vectors over passages: %w", s.ID, err)
+			}
 		}
 		for b, budget := range o.budgets {
 			found := map[string]bool{}
@@ -363,9 +389,12 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 	for _, sys := range recallSystems {
 		for b, budget := range o.budgets {
 			row := recallRow{System: sys, Budget: budget}
-			if sys == systemSMG && smgErr != nil {
+			switch {
+			case sys == systemSMG && smgErr != nil:
 				row.Error = smgErr.Error()
-			} else {
+			case sys == systemFused && o.embedder == nil:
+				row.Error = "vectors are off"
+			default:
 				row.Recall = sums.row(sys, b)
 			}
 			rep.Results = append(rep.Results, row)
@@ -384,7 +413,7 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 
 // buildEngine builds the memory of turns and opens its document with
 // open (nil: smg.Load); took is the time of the ingest alone.
-func buildEngine(ctx context.Context, turns []spec.Turn, open func(*spec.Document) (contextEngine, error)) (e contextEngine, took time.Duration, err error) {
+func buildEngine(ctx context.Context, turns []spec.Turn, emb smg.Embedder, open func(*spec.Document) (contextEngine, error)) (e contextEngine, took time.Duration, err error) {
 	if open == nil {
 		open = func(doc *spec.Document) (contextEngine, error) {
 			m, err := smg.Load(doc, nil)
@@ -396,7 +425,11 @@ func buildEngine(ctx context.Context, turns []spec.Turn, open func(*spec.Documen
 			return m, m.WaitIndex(ctx)
 		}
 	}
-	m := smg.New(noVectors)
+	opts := noVectors
+	if emb != nil {
+		opts = &smg.Options{Embedder: emb}
+	}
+	m := smg.New(opts)
 	start := time.Now()
 	if _, err := m.IngestAll(ctx, turns); err != nil {
 		return nil, time.Since(start), fmt.Errorf("ingest: %w", err)
@@ -508,39 +541,60 @@ func packRecent(costs []int, sep, budget int) []int {
 	return pack(order, costs, sep, budget)
 }
 
-// askBM25 indexes the lines of a conversation and, for each question,
-// packs the turns BM25 ranks for it under each budget and adds the recall
-// to sums. The index is Bleve's, in memory, with BM25 scoring (k1 = 1.2,
-// b = 0.75) and the English analyzer (stop words, Porter stemming); the
-// query is the question as a match query (any of its terms).
-func askBM25(ctx context.Context, turns []spec.Turn, lines []string, costs []int, sep int, questions []question, budgets []int, sums *recallSums) error {
-	if len(turns) == 0 {
+// A ranker orders the documents of a conversation for a question, best
+// first: a baseline's retriever (package baseline).
+type ranker interface {
+	Rank(ctx context.Context, query string) ([]int, error)
+	Close() error
+}
+
+// askRanked asks r, built over the documents of a conversation, for each
+// question's order of them, packs them under each budget and adds the
+// recall of system to sums: a turn is found when a document of it is in
+// (docTurn[i] is the index of document i's turn). fill packs as smg's
+// engine does, passing over a document that does not fit (packFill);
+// otherwise packing stops at the first (pack). Without documents every
+// question's recall is 0.
+func askRanked(ctx context.Context, system string, newRanker func() (ranker, error), docTurn, costs []int, sep int, fill bool, turns []spec.Turn, questions []question, budgets []int, sums *recallSums) error {
+	if len(docTurn) == 0 {
 		for _, q := range questions {
 			for b := range budgets {
-				sums.add(systemBM25, q.category, b, 0)
+				sums.add(system, q.category, b, 0)
 			}
 		}
 		return nil
 	}
-	idx, err := baseline.NewBM25(lines)
+	r, err := newRanker()
 	if err != nil {
 		return err
 	}
-	defer idx.Close()
+	defer r.Close()
 	for _, q := range questions {
-		order, err := idx.Rank(ctx, q.text)
+		order, err := r.Rank(ctx, q.text)
 		if err != nil {
 			return err
 		}
 		for b, budget := range budgets {
 			found := map[string]bool{}
-			for _, i := range pack(order, costs, sep, budget) {
-				found[turns[i].ExternalID] = true
+			for _, i := range packOrder(order, costs, sep, budget, fill) {
+				found[turns[docTurn[i]].ExternalID] = true
 			}
-			sums.add(systemBM25, q.category, b, evidenceRecall(q.evidence, found))
+			sums.add(system, q.category, b, evidenceRecall(q.evidence, found))
 		}
 	}
 	return nil
+}
+
+// askBM25 asks BM25 over single turns, each of lines, with the index and
+// query of baseline.BM25 (Bleve's, in memory, k1 = 1.2, b = 0.75, the
+// English analyzer, a match query of any of the question's terms),
+// packed in score order up to the first turn that does not fit.
+func askBM25(ctx context.Context, turns []spec.Turn, lines []string, costs []int, sep int, questions []question, budgets []int, sums *recallSums) error {
+	docTurn := make([]int, len(turns))
+	for i := range docTurn {
+		docTurn[i] = i
+	}
+	return askRanked(ctx, systemBM25, func() (ranker, error) { return baseline.NewBM25(lines) }, docTurn, costs, sep, false, turns, questions, budgets, sums)
 }
 
 // packFill returns the items of order, taken in order, that fit a
@@ -550,10 +604,16 @@ func packFill(order, costs []int, sep, budget int) []int {
 	return packOrder(order, costs, sep, budget, true)
 }
 
-// askPassages is askBM25 over the passages of the turns
-// (baseline.TurnPassages, each written as turnLines writes a turn),
-// packed by packFill: a turn is found when any passage of it is in.
-func askPassages(ctx context.Context, turns []spec.Turn, tk smg.Tokenizer, sep int, questions []question, budgets []int, sums *recallSums) error {
+// conversationPassages are the documents of the passage baselines: the
+// passages of the turns (baseline.TurnPassages), each written as
+// turnLines writes a turn, its cost, its turn, and the text it is
+// embedded as (the passage alone, as smg embeds it).
+type conversationPassages struct {
+	texts, embed []string
+	costs, turn  []int
+}
+
+func passagesOf(turns []spec.Turn, tk smg.Tokenizer) conversationPassages {
 	heads := make([]string, len(turns))
 	contents := make([]string, len(turns))
 	for i, t := range turns {
@@ -563,39 +623,26 @@ func askPassages(ctx context.Context, turns []spec.Turn, tk smg.Tokenizer, sep i
 		}
 		contents[i] = t.Content
 	}
-	ps := baseline.TurnPassages(heads, contents)
-	if len(ps) == 0 {
-		for _, q := range questions {
-			for b := range budgets {
-				sums.add(systemPassages, q.category, b, 0)
-			}
-		}
-		return nil
+	var cp conversationPassages
+	for _, p := range baseline.TurnPassages(heads, contents) {
+		cp.texts = append(cp.texts, p.Text)
+		cp.embed = append(cp.embed, strings.TrimPrefix(p.Text, heads[p.Turn]))
+		cp.costs = append(cp.costs, tk.Count(p.Text))
+		cp.turn = append(cp.turn, p.Turn)
 	}
-	texts := make([]string, len(ps))
-	costs := make([]int, len(ps))
-	for i, p := range ps {
-		texts[i], costs[i] = p.Text, tk.Count(p.Text)
-	}
-	idx, err := baseline.NewBM25(texts)
-	if err != nil {
-		return err
-	}
-	defer idx.Close()
-	for _, q := range questions {
-		order, err := idx.Rank(ctx, q.text)
-		if err != nil {
-			return err
-		}
-		for b, budget := range budgets {
-			found := map[string]bool{}
-			for _, i := range packFill(order, costs, sep, budget) {
-				found[turns[ps[i].Turn].ExternalID] = true
-			}
-			sums.add(systemPassages, q.category, b, evidenceRecall(q.evidence, found))
-		}
-	}
-	return nil
+	return cp
+}
+
+// askPassages asks BM25 over the passages of the turns, packed by
+// packFill.
+func askPassages(ctx context.Context, turns []spec.Turn, cp conversationPassages, sep int, questions []question, budgets []int, sums *recallSums) error {
+	return askRanked(ctx, systemPassages, func() (ranker, error) { return baseline.NewBM25(cp.texts) }, cp.turn, cp.costs, sep, true, turns, questions, budgets, sums)
+}
+
+// askFused asks BM25 fused with the encoder by reciprocal-rank fusion
+// (baseline.Fused) over the passages of the turns, packed by packFill.
+func askFused(ctx context.Context, emb smg.Embedder, turns []spec.Turn, cp conversationPassages, sep int, questions []question, budgets []int, sums *recallSums) error {
+	return askRanked(ctx, systemFused, func() (ranker, error) { return baseline.NewFused(ctx, cp.texts, cp.embed, emb) }, cp.turn, cp.costs, sep, true, turns, questions, budgets, sums)
 }
 
 // percentiles are the p50 and p99 of ds by the nearest rank.

@@ -376,8 +376,23 @@ func TestRecallReport(t *testing.T) {
 			}
 		}
 	}
-	if want := []string{"smg 1", "smg 100000", "bm25 1", "bm25 100000", "bm25-passages 1", "bm25-passages 100000", "recent 1", "recent 100000"}; !slices.Equal(rows, want) {
+	if want := []string{"smg 1", "smg 100000", "bm25 1", "bm25 100000", "bm25-passages 1", "bm25-passages 100000", "bm25+vectors 1", "bm25+vectors 100000", "recent 1", "recent 100000"}; !slices.Equal(rows, want) {
 		t.Errorf("rows %q, want %q", rows, want)
+	}
+
+	// Without vectors the fused baseline says why it has no figures.
+	var plain, plainErrs bytes.Buffer
+	if status := run([]string{"recall", "--data", name, "--budgets", "100000", "--tokenizer", "estimate", "--json", "--no-vectors"}, &plain, &plainErrs); status != 0 {
+		t.Fatalf("--no-vectors: status %d: %s", status, plainErrs.String())
+	}
+	var noVec recallReport
+	if err := json.Unmarshal(plain.Bytes(), &noVec); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range noVec.Results {
+		if off := r.Error == "vectors are off"; off != (r.System == systemFused) {
+			t.Errorf("--no-vectors: %s: error %q", r.System, r.Error)
+		}
 	}
 
 	// The table.
@@ -471,6 +486,9 @@ func TestRecallSMG(t *testing.T) {
 	baselinesRan := func(rep *recallReport) {
 		t.Helper()
 		for _, r := range rep.Results[2:] {
+			if r.System == systemFused && r.Error == "vectors are off" {
+				continue
+			}
 			if r.Error != "" || r.Recall.OneToFour == nil || r.Budget == 100000 && *r.Recall.OneToFour != 1 {
 				t.Errorf("%s at %d: %s %s", r.System, r.Budget, r.Error, recallString(r.Recall))
 			}
@@ -567,7 +585,7 @@ func TestPassagesBaseline(t *testing.T) {
 	q := question{text: "zeppelin hangar", category: singleHop, evidence: []string{"D1:2"}}
 	s := newRecallSums([]int{120})
 	s.n[singleHop]++
-	if err := askPassages(context.Background(), turns, tk, 1, []question{q}, []int{120}, s); err != nil {
+	if err := askPassages(context.Background(), turns, passagesOf(turns, tk), 1, []question{q}, []int{120}, s); err != nil {
 		t.Fatal(err)
 	}
 	if tk.Count(long) <= 120 {
