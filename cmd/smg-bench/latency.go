@@ -29,6 +29,8 @@ type latencyOptions struct {
 	tokenizer string
 	count     int
 	live      int
+	// vectors builds and opens the memory with the built-in encoder.
+	vectors bool
 	// profile, when set, is a directory for a CPU profile of each
 	// measure (read, open, cached, context, live).
 	profile string
@@ -37,11 +39,13 @@ type latencyOptions struct {
 // latencyReport is what latency measures on one memory. Times are
 // medians of count runs, in milliseconds.
 type latencyReport struct {
-	Data      string  `json:"data"`
-	Turns     int     `json:"turns"`
-	Nodes     int     `json:"nodes"`
-	Edges     int     `json:"edges"`
-	FileBytes int     `json:"file_bytes"`
+	Data      string `json:"data"`
+	Turns     int    `json:"turns"`
+	Nodes     int    `json:"nodes"`
+	Edges     int    `json:"edges"`
+	FileBytes int    `json:"file_bytes"`
+	// Vectors are the memory's vectors (with --vectors).
+	Vectors   int     `json:"vectors"`
 	Budget    int     `json:"budget"`
 	Tokenizer string  `json:"tokenizer"`
 	BuildS    float64 `json:"build_s"`
@@ -106,6 +110,7 @@ timing: a process loads it once.`,
 	f.StringVar(&o.tokenizer, "tokenizer", smg.CL100K, "count tokens with cl100k, o200k or estimate")
 	f.IntVar(&o.count, "count", 5, "runs of each cold-open measure")
 	f.IntVar(&o.live, "live", 50, "turns ingested into the live memory, each followed by a context")
+	f.BoolVar(&o.vectors, "vectors", false, "build and open the memory with the built-in sentence encoder, each question embedded (without: the graph and full text alone)")
 	f.StringVar(&o.profile, "profile", "", "write a CPU profile of each measure into this directory (read, open, cached, context, live .pprof)")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return cmd
@@ -157,10 +162,17 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 	turns = turns[:o.turns]
 
 	rep := &latencyReport{Data: o.data, Turns: o.turns, Budget: o.budget, Tokenizer: tk.Name()}
-	m := smg.New(noVectors)
+	build := noVectors
+	if o.vectors {
+		build = nil
+	}
+	m := smg.New(build)
 	start := time.Now()
 	if _, err := m.IngestAll(ctx, turns); err != nil {
 		return nil, fmt.Errorf("latency: ingest: %w", err)
+	}
+	if err := m.WaitVectors(ctx); err != nil {
+		return nil, fmt.Errorf("latency: embedding: %w", err)
 	}
 	rep.BuildS = time.Since(start).Seconds()
 	dir, err := os.MkdirTemp("", "smg-latency-")
@@ -183,6 +195,9 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 		return nil, err
 	}
 	rep.Nodes, rep.Edges = len(doc.SemanticGraph.Nodes), len(doc.SemanticGraph.Edges)
+	if vi := doc.DeepArchive.VectorIndex; vi != nil {
+		rep.Vectors = len(vi.Embeddings)
+	}
 	if fi, err := os.Stat(name); err == nil {
 		rep.FileBytes = int(fi.Size())
 	}
@@ -209,7 +224,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 	var first, ready []time.Duration
 	for range o.count {
 		start := cold()
-		om, err := smg.Open(name, &smg.OpenOptions{NoVectors: true})
+		om, err := smg.Open(name, &smg.OpenOptions{NoVectors: !o.vectors})
 		if err != nil {
 			return nil, err
 		}
@@ -233,7 +248,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 		prof.stop()
 		os.RemoveAll(cache)
 		start := time.Now()
-		om, err := smg.Open(name, &smg.OpenOptions{IndexCache: cache, NoVectors: true})
+		om, err := smg.Open(name, &smg.OpenOptions{IndexCache: cache, NoVectors: !o.vectors})
 		if err != nil {
 			return nil, err
 		}
@@ -247,7 +262,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 			return nil, err
 		}
 		start = cold()
-		om, err = smg.Open(name, &smg.OpenOptions{IndexCache: cache, NoVectors: true})
+		om, err = smg.Open(name, &smg.OpenOptions{IndexCache: cache, NoVectors: !o.vectors})
 		if err != nil {
 			return nil, err
 		}
@@ -265,7 +280,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 	rep.IndexCachedMs, rep.CachedContextMs = percentiles(writes).P50, percentiles(cached).P50
 
 	// Steady state: every question on the whole index.
-	om, err := smg.Open(name, &smg.OpenOptions{NoVectors: true})
+	om, err := smg.Open(name, &smg.OpenOptions{NoVectors: !o.vectors})
 	if err != nil {
 		return nil, err
 	}
@@ -309,6 +324,9 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 
 	// Every question again, on the live memory and on the same memory
 	// loaded afresh: a live memory answers as a fresh one would.
+	if err := om.WaitVectors(ctx); err != nil {
+		return nil, err
+	}
 	fresh, err := smg.Load(om.Document(), nil)
 	if err != nil {
 		return nil, err
@@ -350,7 +368,7 @@ func writeLatency(w io.Writer, r *latencyReport) error {
 	if r.FirstPartial {
 		partial = "partial"
 	}
-	_, err := fmt.Fprintf(w, `%s: a memory of %d turns, %d nodes, %d edges; %d bytes; built in %.1f s
+	_, err := fmt.Fprintf(w, `%s: a memory of %d turns, %d nodes, %d edges, %d vectors; %d bytes; built in %.1f s
 budget %d tokens (%s); times are medians
 
 cold open, no index cache
@@ -364,7 +382,7 @@ context, whole index         p50 %6.1f ms  p99 %6.1f ms  (%d questions)
 live: turn → context         p50 %6.1f ms  p99 %6.1f ms  (%d turns)
 context, after the live turns p50 %6.1f ms  p99 %6.1f ms  (%d questions; %d differ from a fresh load)
 peak memory                  %8.0f MB
-`, r.Data, r.Turns, r.Nodes, r.Edges, r.FileBytes, r.BuildS, r.Budget, r.Tokenizer,
+`, r.Data, r.Turns, r.Nodes, r.Edges, r.Vectors, r.FileBytes, r.BuildS, r.Budget, r.Tokenizer,
 		r.DecodeMs, r.FirstContextMs, partial, r.IndexReadyMs, r.CachedContextMs, r.IndexCachedMs,
 		r.Context.P50, r.Context.P99, r.Context.Calls, r.LiveTurnContext.P50, r.LiveTurnContext.P99, r.LiveTurnContext.Calls,
 		r.LiveContext.P50, r.LiveContext.P99, r.LiveContext.Calls, r.LiveDiffering, r.PeakRSSMB)

@@ -9,12 +9,21 @@ import (
 // TestLatency runs the latency measures on a small memory, with live turns
 // enough for the engine to build its index again once, and checks what
 // they count: every question, every live turn, and no live context other
-// than a fresh load's.
+// than a fresh load's; without vectors and with the built-in encoder.
 func TestLatency(t *testing.T) {
-	o := latencyOptions{data: writeTiny(t), turns: 120, budget: 200, tokenizer: "estimate", count: 1, live: 60}
+	for _, vectors := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "vectors"}[vectors], func(t *testing.T) { testLatency(t, vectors) })
+	}
+}
+
+func testLatency(t *testing.T, vectors bool) {
+	o := latencyOptions{data: writeTiny(t), turns: 120, budget: 200, tokenizer: "estimate", count: 1, live: 60, vectors: vectors}
 	rep, err := measureLatency(context.Background(), o, io.Discard)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if (rep.Vectors > 0) != vectors {
+		t.Errorf("%d vectors in the memory, with vectors %v", rep.Vectors, vectors)
 	}
 	if rep.Turns != 120 || rep.FileBytes == 0 || rep.Nodes == 0 {
 		t.Errorf("the memory: %d turns, %d bytes, %d nodes", rep.Turns, rep.FileBytes, rep.Nodes)

@@ -112,7 +112,7 @@ type sectionShare struct {
 }
 
 func sizeCommand(stdout io.Writer) *cobra.Command {
-	var asJSON bool
+	var asJSON, vectors bool
 	var count int
 	cmd := &cobra.Command{
 		Use:   "size INPUT...",
@@ -124,7 +124,7 @@ func sizeCommand(stdout io.Writer) *cobra.Command {
 				return err
 			}
 			defer os.RemoveAll(dir)
-			m := sizeMeter{count: count, dir: dir, warn: cmd.ErrOrStderr()}
+			m := sizeMeter{count: count, dir: dir, warn: cmd.ErrOrStderr(), vectors: vectors}
 			if path, err := exec.LookPath("xz"); err == nil {
 				m.xz = path
 			}
@@ -144,15 +144,17 @@ func sizeCommand(stdout io.Writer) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().IntVar(&count, "count", 3, "time each save and load this many times and keep the medians")
+	cmd.Flags().BoolVar(&vectors, "vectors", false, "build the memories with the built-in sentence encoder, as smg does by default (without: no vectors, the figures of the graph and the archive alone)")
 	return cmd
 }
 
 // sizeMeter measures conversations, saving their files in dir.
 type sizeMeter struct {
-	count int
-	dir   string
-	xz    string    // the path of xz, or ""
-	warn  io.Writer // where an xz failure is told
+	count   int
+	vectors bool // build with the built-in encoder
+	dir     string
+	xz      string    // the path of xz, or ""
+	warn    io.Writer // where an xz failure is told
 }
 
 // input measures each conversation of the input name.
@@ -194,8 +196,15 @@ func (s sizeMeter) conversation(c importer.Conversation, target float64) (sizeRo
 	}
 	r.RawBytes = int64(len(raw))
 
-	m := smg.New(noVectors)
+	build := noVectors
+	if s.vectors {
+		build = nil
+	}
+	m := smg.New(build)
 	if _, err := m.IngestAll(context.Background(), c.Turns); err != nil {
+		return r, err
+	}
+	if err := m.WaitVectors(context.Background()); err != nil {
 		return r, err
 	}
 	doc := m.Document()
@@ -231,7 +240,7 @@ func (s sizeMeter) conversation(c importer.Conversation, target float64) (sizeRo
 	if err != nil {
 		return r, err
 	}
-	open, err := timeMedian(s.count, func() error { _, err := smg.Open(path, &smg.OpenOptions{NoVectors: true}); return err })
+	open, err := timeMedian(s.count, func() error { _, err := smg.Open(path, &smg.OpenOptions{NoVectors: !s.vectors}); return err })
 	if err != nil {
 		return r, err
 	}

@@ -153,3 +153,28 @@ func TestSizeVectors(t *testing.T) {
 		t.Errorf("table:\n%s", s)
 	}
 }
+
+// TestSizeWithVectors checks that --vectors builds the memory with the
+// built-in encoder and reports its vectors' share of the file; without it
+// there are none.
+func TestSizeWithVectors(t *testing.T) {
+	const checkout = "../../smg/examples/checkout.json"
+	for _, vectors := range []bool{false, true} {
+		args := []string{"size", "--count", "1", "--json", checkout}
+		if vectors {
+			args = append(args, "--vectors")
+		}
+		var out, errs bytes.Buffer
+		if status := run(args, &out, &errs); status != 0 {
+			t.Fatalf("status %d: %s", status, errs.String())
+		}
+		var rep sizeReport
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatal(err)
+		}
+		r := rep.Inputs[0].Conversations[0]
+		if got := r.VectorEncoding == "int8" && r.VectorShare > 0 && r.VectorShare < 1; got != vectors {
+			t.Errorf("vectors %v: encoding %q, share %v", vectors, r.VectorEncoding, r.VectorShare)
+		}
+	}
+}
