@@ -237,7 +237,7 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 		// Vectors of this model: those the file lacks are embedded in
 		// the background.
 		m.vw.mu.Lock()
-		m.vw.missing = true
+		m.vw.missingUpTo = doc.Metadata.TotalExchanges
 		m.startWorker()
 		m.vw.mu.Unlock()
 	}

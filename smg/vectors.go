@@ -75,10 +75,12 @@ func openedEmbedder(doc *spec.Document, emb Embedder, off bool) Embedder {
 // embedding, and taken after m.mu when both are.
 type vectorWork struct {
 	mu sync.Mutex
-	// queue holds the turns waiting, in order; missing asks the worker
-	// to look for the turns of an opened memory that lack a vector.
-	queue   []pendingTurn
-	missing bool
+	// queue holds the turns waiting, in order; missingUpTo, when above
+	// 0, asks the worker to look for the turns of an opened memory that
+	// lack a vector, up to that turn: the file's last (the turns added
+	// since are the queue's, or EmbedMissing's).
+	queue       []pendingTurn
+	missingUpTo int
 	// busy counts the turns being embedded now, out of the queue.
 	busy int
 	// done is closed when the running worker stops; nil when none runs.
@@ -117,7 +119,7 @@ func (m *Memory) enqueue(turns ...pendingTurn) {
 // is held.
 func (m *Memory) startWorker() {
 	w := &m.vw
-	if w.done != nil || (len(w.queue) == 0 && !w.missing) {
+	if w.done != nil || (len(w.queue) == 0 && w.missingUpTo == 0) {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -134,8 +136,9 @@ func (m *Memory) embedInBackground(ctx context.Context, done chan struct{}) {
 	defer close(done)
 	for {
 		w.mu.Lock()
-		missing := w.missing
-		w.missing = false
+		upTo := w.missingUpTo
+		missing := upTo > 0
+		w.missingUpTo = 0
 		batch := w.queue[:min(len(w.queue), vectorBatch)]
 		if ctx.Err() != nil || (len(batch) == 0 && !missing) {
 			w.done, w.cancel = nil, nil
@@ -157,7 +160,7 @@ func (m *Memory) embedInBackground(ctx context.Context, done chan struct{}) {
 		var err error
 		if missing {
 			var turns []pendingTurn
-			if turns, err = m.missingTurns(); err == nil {
+			if turns, err = m.missingTurns(upTo); err == nil {
 				w.mu.Lock()
 				// Before the turns queued since: they are older.
 				w.queue = append(turns, w.queue...)
@@ -176,7 +179,7 @@ func (m *Memory) embedInBackground(ctx context.Context, done chan struct{}) {
 		case ctx.Err() != nil:
 			// Stopped by Close: the batch waits for the next start.
 			if missing {
-				w.missing = true
+				w.missingUpTo = upTo
 			} else {
 				w.queue = append(batch[:len(batch):len(batch)], w.queue...)
 			}
@@ -187,16 +190,18 @@ func (m *Memory) embedInBackground(ctx context.Context, done chan struct{}) {
 	}
 }
 
-// missingTurns returns the turns of the memory that have no vector of its
-// embedder's model and some content.
-func (m *Memory) missingTurns() ([]pendingTurn, error) {
+// missingTurns returns the turns of the memory up to turn upTo that have
+// no vector of its embedder's model and some content.
+func (m *Memory) missingTurns(upTo int) ([]pendingTurn, error) {
 	nums, texts, err := m.unembedded()
 	if err != nil {
 		return nil, err
 	}
-	turns := make([]pendingTurn, len(nums))
-	for i := range nums {
-		turns[i] = pendingTurn{nums[i], texts[i]}
+	var turns []pendingTurn
+	for i, n := range nums {
+		if n <= upTo {
+			turns = append(turns, pendingTurn{n, texts[i]})
+		}
 	}
 	return turns, nil
 }
@@ -259,7 +264,7 @@ func (m *Memory) dropQueue() {
 	m.stopVectors()
 	w := &m.vw
 	w.mu.Lock()
-	w.queue, w.missing = nil, false
+	w.queue, w.missingUpTo = nil, 0
 	w.mu.Unlock()
 }
 
