@@ -69,7 +69,7 @@ func TestArchiveCheckout(t *testing.T) {
 func smallBlocks(t testing.TB) (*spec.Document, []spec.Turn) {
 	t.Helper()
 	turns := smgtest.CheckoutTurns(t)
-	m := smg.New(&smg.Options{Config: smg.Config{BlockSize: 4}})
+	m := smg.New(&smg.Options{Config: smg.Config{BlockSize: 4}, NoVectors: true})
 	if _, err := m.IngestAll(context.Background(), turns); err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestArchiveConcurrent(t *testing.T) {
 }
 
 func ExampleArchive() {
-	m := smg.New(&smg.Options{Config: smg.Config{BlockSize: 2}})
+	m := smg.New(&smg.Options{Config: smg.Config{BlockSize: 2}, NoVectors: true})
 	_, _ = m.IngestAll(context.Background(), []smg.Turn{
 		{Role: "user", Content: "Where do we keep the orders?"},
 		{Role: "assistant", Content: "In PostgreSQL."},

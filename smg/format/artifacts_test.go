@@ -322,7 +322,7 @@ func TestAiderRoundTrip(t *testing.T) {
 			for _, c := range res.Conversations {
 				turns = append(turns, c.Turns...)
 			}
-			m := smg.New(nil)
+			m := smg.New(&smg.Options{NoVectors: true})
 			if _, err := m.IngestAll(context.Background(), turns); err != nil {
 				t.Fatal(err)
 			}
@@ -381,7 +381,7 @@ func TestAiderRoundTrip(t *testing.T) {
 }
 
 func ExampleArtifactDiff() {
-	m := smg.New(nil)
+	m := smg.New(&smg.Options{NoVectors: true})
 	_, _ = m.IngestAll(context.Background(), []smg.Turn{
 		{Role: "assistant", Content: "```python hello.py\nprint('hello')\n```"},
 		{Role: "assistant", Content: "```python hello.py\nimport sys\nprint('hello', sys.argv[1])\n```"},

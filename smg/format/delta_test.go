@@ -120,7 +120,7 @@ var historyOps = []historyOp{
 func newHistory(t testing.TB, seed uint64, steps int, ops []historyOp) *history {
 	t.Helper()
 	h := &history{r: rand.New(rand.NewPCG(seed, 1)), turns: smgtest.CheckoutTurns(t), now: time.Date(2025, 11, 3, 9, 0, 0, 0, time.UTC)}
-	h.m = smg.New(&smg.Options{ID: "history", Now: func() time.Time { return h.now }})
+	h.m = smg.New(&smg.Options{ID: "history", NoVectors: true, Now: func() time.Time { return h.now }})
 	t.Cleanup(func() { h.m.Close() })
 	for range steps {
 		h.now = h.now.Add(time.Duration(1+h.r.IntN(3600)) * time.Second)

@@ -54,7 +54,7 @@ func mode(t testing.TB, name string) fs.FileMode {
 func TestFileModes(t *testing.T) {
 	withUmask(t, 0o027)
 	dir := t.TempDir()
-	m := smg.New(nil)
+	m := smg.New(&smg.Options{NoVectors: true})
 	plain := filepath.Join(dir, "plain.smg")
 	if err := m.Save(plain, nil); err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func TestFileModes(t *testing.T) {
 	if err := os.Chmod(plain, 0o604); err != nil {
 		t.Fatal(err)
 	}
-	f, err := smg.OpenFileMemory(plain, nil)
+	f, err := smg.OpenFileMemory(plain, &smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ var cheapKDF = format.KDF{Function: format.DefaultPBKDF2.Function, Iterations: 1
 func TestStaleTemporaryFilesRemoved(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "m.smg")
-	f, err := smg.OpenFileMemory(name, &smg.FileOptions{Create: &smg.Options{}})
+	f, err := smg.OpenFileMemory(name, &smg.FileOptions{Create: &smg.Options{NoVectors: true}, Open: smg.OpenOptions{NoVectors: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestFileMemoryKeepsTheEncoding(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			name := filepath.Join(t.TempDir(), "m.smg")
-			if err := smg.New(nil).Save(name, tc.enc); err != nil {
+			if err := smg.New(&smg.Options{NoVectors: true}).Save(name, tc.enc); err != nil {
 				t.Fatal(err)
 			}
 			before, _ := os.ReadFile(name)
@@ -239,7 +239,7 @@ func form(b []byte) string {
 // type the spec does not have, as a hand-edited file might.
 func invalidMemory(t *testing.T) string {
 	t.Helper()
-	m := smg.New(nil)
+	m := smg.New(&smg.Options{NoVectors: true})
 	name := filepath.Join(t.TempDir(), "bad.smg")
 	if err := m.Save(name, &format.EncodeOptions{Plain: true}); err != nil {
 		t.Fatal(err)
@@ -264,7 +264,7 @@ func invalidMemory(t *testing.T) string {
 func TestWritersRefuseAnInvalidMemory(t *testing.T) {
 	name := invalidMemory(t)
 	before, _ := os.ReadFile(name)
-	f, err := smg.OpenFileMemory(name, nil)
+	f, err := smg.OpenFileMemory(name, &smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +298,7 @@ func TestWritersRefuseAnInvalidMemory(t *testing.T) {
 // file beside it.
 func TestWriteErrorsNameTheFile(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "no", "such", "folder", "m.smg")
-	err := smg.New(nil).Save(name, nil)
+	err := smg.New(&smg.Options{NoVectors: true}).Save(name, nil)
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), name) || strings.Contains(err.Error(), ".tmp-") {
 		t.Errorf("saving into a missing folder: %v", err)
 	}
@@ -400,7 +400,7 @@ func TestFileMemoryKeepsTheKeyDerivation(t *testing.T) {
 	// The least a writer may choose, not the default: it is kept only as
 	// the file's own.
 	least := format.KDF{Function: format.DefaultArgon2id.Function, TimeCost: 2, MemoryKiB: 19 * 1024, Parallelism: 1}
-	if err := smg.New(nil).Save(name, &format.EncodeOptions{Password: pw, KDF: least}); err != nil {
+	if err := smg.New(&smg.Options{NoVectors: true}).Save(name, &format.EncodeOptions{Password: pw, KDF: least}); err != nil {
 		t.Fatal(err)
 	}
 	before, err := format.InspectFile(name, &format.DecodeOptions{Password: pw})
@@ -428,7 +428,7 @@ func TestFileMemoryKeepsTheKeyDerivation(t *testing.T) {
 func greyhoundMemory(t *testing.T) (string, *smg.Memory) {
 	t.Helper()
 	name := filepath.Join(t.TempDir(), "m.smg")
-	m := smg.New(nil)
+	m := smg.New(&smg.Options{NoVectors: true})
 	if _, err := m.Remember(context.Background(), smg.Fact{Content: "User adopted a greyhound called Pixel"}); err != nil {
 		t.Fatal(err)
 	}
@@ -445,7 +445,7 @@ func greyhoundMemory(t *testing.T) (string, *smg.Memory) {
 // A memory grown past the limits a reader applies is not written: the file
 // would be one no one could read back.
 func TestWritersRefuseWhatReadersWould(t *testing.T) {
-	doc := smg.New(nil).Document()
+	doc := smg.New(&smg.Options{NoVectors: true}).Document()
 	for i := range format.DefaultLimits.MaxNodes + 1 {
 		id := fmt.Sprintf("concept-c%d", i)
 		doc.SemanticGraph.Nodes = append(doc.SemanticGraph.Nodes, spec.Node{ID: id, Type: spec.NodeConcept, Label: id, Importance: 0.5, Version: 1})

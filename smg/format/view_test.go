@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden memories of testdata
 // checkoutMemory is the memory of the coding conversation of testdata.
 func checkoutMemory(t testing.TB) *smg.Memory {
 	t.Helper()
-	m := smg.New(&smg.Options{ProjectName: "shop"})
+	m := smg.New(&smg.Options{ProjectName: "shop", NoVectors: true})
 	if _, err := m.IngestAll(context.Background(), smgtest.CheckoutTurns(t)); err != nil {
 		t.Fatal(err)
 	}
