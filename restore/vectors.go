@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
+	"github.com/smg-memory/smg/restore/vec"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -141,49 +141,7 @@ func firstByte(b []byte) *byte {
 // them to unit length. It reports false for bytes of another length than
 // enc gives, and for a vector that has no direction: zero, or not finite.
 func unit(row []float32, enc string, src []byte) bool {
-	return spec.DecodeVectorInto(row, enc, src) == nil && normalize(row)
-}
-
-// normalize scales v to unit length, in place, and reports whether it
-// could.
-func normalize(v []float32) bool {
-	var ss float64
-	for _, x := range v {
-		ss += float64(x) * float64(x)
-	}
-	if ss == 0 || math.IsNaN(ss) || math.IsInf(ss, 0) {
-		return false
-	}
-	inv := 1 / math.Sqrt(ss)
-	for i := range v {
-		v[i] = float32(float64(v[i]) * inv)
-	}
-	return true
-}
-
-// dot is the dot product of two vectors of one length, in eight running
-// sums. A search reads every row once: at 10,000 turns of 1,536 values it
-// is bound by the memory's bandwidth (61 MB a question), not by the
-// arithmetic, and splitting it among goroutines did not make it faster on
-// two cores.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3, s4, s5, s6, s7 float32
-	for len(a) >= 8 && len(b) >= 8 {
-		s0 += a[0] * b[0]
-		s1 += a[1] * b[1]
-		s2 += a[2] * b[2]
-		s3 += a[3] * b[3]
-		s4 += a[4] * b[4]
-		s5 += a[5] * b[5]
-		s6 += a[6] * b[6]
-		s7 += a[7] * b[7]
-		a, b = a[8:], b[8:]
-	}
-	for i := range a {
-		s0 += a[i] * b[i]
-	}
-	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+	return spec.DecodeVectorInto(row, enc, src) == nil && vec.Normalize(row)
 }
 
 // queryVector is a question's embedding, of the model it was made by,
@@ -225,7 +183,7 @@ func (e *Engine) embedQuery(ctx context.Context, query string) (*queryVector, []
 		return nil, []string{fmt.Sprintf("the embedder gave %d vectors of %d values for the question, the memory's have %d: found by full text only", len(vs), n, x.dims)}
 	}
 	v := slices.Clone(vs[0])
-	if !normalize(v) {
+	if !vec.Normalize(v) {
 		return nil, []string{"the question's vector is zero or not finite: found by full text only"}
 	}
 	return &queryVector{model: model, v: v}, nil
@@ -274,7 +232,7 @@ func (e *Engine) vectorTurns(q *queryVector) map[int]vecHit {
 	}
 	cur := near{turn: -1}
 	for i, row := range x.rows {
-		c := dot(q.v, row)
+		c := vec.Dot(q.v, row)
 		if x.turns[i] != cur.turn {
 			if cur.turn >= 0 {
 				consider(cur)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/restore/vec"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -37,9 +38,9 @@ func TestVectorIndexInt8(t *testing.T) {
 	}
 	for i, row := range x.rows {
 		v := append([]float32(nil), want[i]...)
-		normalize(v)
-		if c := dot(v, row); c < 0.999 || math.Abs(float64(dot(row, row))-1) > 1e-5 {
-			t.Errorf("turn %d: cosine %.5f with its float32 values, length² %.6f", i+1, c, dot(row, row))
+		vec.Normalize(v)
+		if c := vec.Dot(v, row); c < 0.999 || math.Abs(float64(vec.Dot(row, row))-1) > 1e-5 {
+			t.Errorf("turn %d: cosine %.5f with its float32 values, length² %.6f", i+1, c, vec.Dot(row, row))
 		}
 	}
 	// Read again as an update: the same bytes, the same rows.

@@ -14,6 +14,7 @@ import (
 	"unicode"
 
 	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/restore/vec"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -289,7 +290,7 @@ func TestVectorTurnsScale(t *testing.T) {
 	x := &vectorIndex{model: "m", dims: 2}
 	for i := range vectorHits + 10 {
 		row := []float32{float32(vectorHits + 10 - i), 10} // nearer (1, 0) the earlier
-		normalize(row)
+		vec.Normalize(row)
 		x.add(i+1, Span{}, row, nil)
 	}
 	e := &Engine{vecs: x}
@@ -341,7 +342,7 @@ func BenchmarkVectorTurns(b *testing.B) {
 			doc := randomVectors(10000, dims)
 			e := &Engine{vecs: newVectorIndex(doc, nil)}
 			q := &queryVector{model: "m", v: randomVector(rand.New(rand.NewPCG(9, 9)), dims)}
-			normalize(q.v)
+			vec.Normalize(q.v)
 			b.ResetTimer()
 			for b.Loop() {
 				if len(e.vectorTurns(q)) != vectorHits {

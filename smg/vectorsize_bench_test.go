@@ -3,11 +3,12 @@ package smg_test
 import (
 	"context"
 	"encoding/json"
-	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/smg-memory/smg/restore/vec"
 
 	"github.com/smg-memory/smg/classify/encoder"
 	"github.com/smg-memory/smg/graph"
@@ -151,14 +152,14 @@ func vectorFileSize(b *testing.B, turns []spec.Turn, qs []question) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				out[i] = unitVector(v)
+				out[i] = vec.Unit(v)
 			}
 			return out
 		}
 		exact, quant := rows("", f32.Embeddings), rows(spec.EncodingInt8, vi.Embeddings)
 		worst := 1.0
 		for i := range exact {
-			worst = min(worst, dotProduct(exact[i], quant[i]))
+			worst = min(worst, float64(vec.Dot(exact[i], quant[i])))
 		}
 		b.ReportMetric(1-worst, "max-cosine-loss-int8")
 		r := rand.New(rand.NewPCG(1, 2))
@@ -192,7 +193,7 @@ func vectorFileSize(b *testing.B, turns []spec.Turn, qs []question) {
 		}{{"float32", exact}, {"int8", quant}} {
 			var sum float64
 			for i, q := range qs {
-				top := nearestTurns(unitVector(qvecs[i]), c.rows, vi.Embeddings, 10)
+				top := nearestTurns(vec.Unit(qvecs[i]), c.rows, vi.Embeddings, 10)
 				hit := 0
 				for _, e := range q.evidence {
 					if slices.Contains(top, e) {
@@ -212,7 +213,7 @@ func vectorFileSize(b *testing.B, turns []spec.Turn, qs []question) {
 func nearestTurns(q []float32, rows [][]float32, es []spec.Embedding, k int) []int {
 	best := map[int]float64{}
 	for i, r := range rows {
-		c := dotProduct(q, r)
+		c := float64(vec.Dot(q, r))
 		if old, ok := best[es[i].Turn]; !ok || c > old {
 			best[es[i].Turn] = c
 		}
@@ -244,7 +245,7 @@ func BenchmarkVectorBytes(b *testing.B) {
 		for j := range vecs[i] {
 			vecs[i][j] = float32(r.NormFloat64())
 		}
-		vecs[i] = unitVector(vecs[i])
+		vecs[i] = vec.Unit(vecs[i])
 	}
 	for b.Loop() {
 		for _, encoding := range []string{spec.EncodingFloat32, spec.EncodingInt8} {
@@ -275,32 +276,12 @@ func BenchmarkVectorBytes(b *testing.B) {
 	}
 }
 
-func unitVector(v []float32) []float32 {
-	var ss float64
-	for _, x := range v {
-		ss += float64(x) * float64(x)
-	}
-	out := make([]float32, len(v))
-	for i, x := range v {
-		out[i] = float32(float64(x) / math.Sqrt(ss))
-	}
-	return out
-}
-
-func dotProduct(a, b []float32) float64 {
-	var s float64
-	for i := range a {
-		s += float64(a[i]) * float64(b[i])
-	}
-	return s
-}
-
 // nearest returns the indexes of the k rows nearest q.
 func nearest(q []float32, rows [][]float32, k int) []int {
 	idx := make([]int, len(rows))
 	score := make([]float64, len(rows))
 	for i, r := range rows {
-		idx[i], score[i] = i, dotProduct(q, r)
+		idx[i], score[i] = i, float64(vec.Dot(q, r))
 	}
 	slices.SortFunc(idx, func(a, b int) int {
 		switch {

@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/smg-memory/smg/restore"
+	"github.com/smg-memory/smg/restore/vec"
 )
 
 // rrfK is the constant of reciprocal-rank fusion: a document's fused
@@ -45,7 +45,7 @@ func NewFused(ctx context.Context, texts, embed []string, emb restore.Embedder) 
 	}
 	rows := make([][]float32, len(vecs))
 	for i, v := range vecs {
-		rows[i] = unit(v)
+		rows[i] = vec.Unit(v)
 	}
 	return &Fused{bm25: b, emb: emb, rows: rows}, nil
 }
@@ -67,12 +67,12 @@ func (f *Fused) Rank(ctx context.Context, query string) ([]int, error) {
 		return nil, fmt.Errorf("embedding the question: %w", err)
 	}
 	if len(qs) == 1 {
-		if q := unit(qs[0]); q != nil {
+		if q := vec.Unit(qs[0]); q != nil {
 			byCos := make([]int, 0, len(f.rows))
 			cos := make([]float64, len(f.rows))
 			for i, row := range f.rows {
 				if row != nil && len(row) == len(q) {
-					cos[i] = dot(q, row)
+					cos[i] = float64(vec.Dot(q, row))
 					byCos = append(byCos, i)
 				}
 			}
@@ -94,28 +94,3 @@ func (f *Fused) Rank(ctx context.Context, query string) ([]int, error) {
 
 // Close releases the BM25 index.
 func (f *Fused) Close() error { return f.bm25.Close() }
-
-// unit returns v scaled to unit length, nil when it has no direction.
-func unit(v []float32) []float32 {
-	var ss float64
-	for _, x := range v {
-		ss += float64(x) * float64(x)
-	}
-	if ss == 0 || math.IsNaN(ss) || math.IsInf(ss, 0) {
-		return nil
-	}
-	out := make([]float32, len(v))
-	inv := 1 / math.Sqrt(ss)
-	for i, x := range v {
-		out[i] = float32(float64(x) * inv)
-	}
-	return out
-}
-
-func dot(a, b []float32) float64 {
-	var s float64
-	for i := range a {
-		s += float64(a[i]) * float64(b[i])
-	}
-	return s
-}
