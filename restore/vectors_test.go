@@ -285,13 +285,17 @@ func TestVectorsUpdate(t *testing.T) {
 
 // TestVectorTurnsScale checks the scale of the vector part: the nearest
 // turn 1, the first turn left out 0, and nothing but the vectorHits
-// nearest.
+// nearest (the memory's far turns keep its mean cosine below the first
+// turn left out).
 func TestVectorTurnsScale(t *testing.T) {
 	x := &vectorIndex{model: "m", dims: 2}
 	for i := range vectorHits + 10 {
 		row := []float32{float32(vectorHits + 10 - i), 10} // nearer (1, 0) the earlier
 		vec.Normalize(row)
 		x.add(i+1, Span{}, row, nil)
+	}
+	for i := range 2 * vectorHits {
+		x.add(vectorHits+11+i, Span{}, []float32{-1, 0}, nil) // away from (1, 0)
 	}
 	e := &Engine{vecs: x}
 	q := &queryVector{model: "m", v: []float32{1, 0}}
@@ -313,6 +317,24 @@ func TestVectorTurnsScale(t *testing.T) {
 	}
 	if e.vectorTurns(&queryVector{model: "other", v: []float32{1, 0}}) != nil || e.vectorTurns(nil) != nil {
 		t.Error("vectors of another model were compared")
+	}
+}
+
+// TestVectorTurnsAboveTheMean checks that in a memory of fewer turns than
+// vectorHits only the turns nearer than the average one are near: the
+// others, though not far, get no vector part.
+func TestVectorTurnsAboveTheMean(t *testing.T) {
+	x := &vectorIndex{model: "m", dims: 2}
+	x.add(1, Span{}, []float32{1, 0}, nil)
+	for n := 2; n <= 5; n++ {
+		row := []float32{0.3, 1} // cosine 0.29 with (1, 0); the mean is 0.43
+		vec.Normalize(row)
+		x.add(n, Span{}, row, nil)
+	}
+	e := &Engine{vecs: x}
+	hits := e.vectorTurns(&queryVector{model: "m", v: []float32{1, 0}})
+	if len(hits) != 1 || hits[1].part != 1 {
+		t.Errorf("hits %+v, want turn 1 alone", hits)
 	}
 }
 
