@@ -61,9 +61,9 @@ them. FILE must not exist.`,
 				return err
 			}
 			// Never a model provider, even when the environment names
-			// one: the demo stays offline, and prints the same every time.
-			// No vectors either: it shows the graph and the full text.
-			m := smg.New(&smg.Options{ProjectName: "shop", NoVectors: true})
+			// one: the demo stays offline, with the built-in encoder, and
+			// prints the same every time.
+			m := smg.New(&smg.Options{ProjectName: "shop", NoVectors: a.noBuiltin})
 			n := 0
 			for _, c := range res.Conversations {
 				k, err := m.IngestAll(ctx, c.Turns)
@@ -88,7 +88,7 @@ them. FILE must not exist.`,
 			// Answer from the file, as smg context would: what the demo
 			// shows is what was saved. Without a cache, so that the demo
 			// leaves only the file it names.
-			saved, damaged, err := a.openIndexed(ctx, out, true, vectors{off: true})
+			saved, damaged, err := a.openIndexed(ctx, out, true, vectors{off: a.noBuiltin})
 			if err = errors.Join(damaged, err); err != nil {
 				return err
 			}

@@ -10,9 +10,11 @@ import (
 	"testing"
 )
 
+// TestDemoCommand runs the demo as a user does, with the built-in
+// encoder.
 func TestDemoCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "demo.smg")
-	r := run(t, nil, "demo", "-o", out)
+	r := runVectors(t, nil, "demo", "-o", out)
 	if r.status != exitOK || r.stderr != "" {
 		t.Fatalf("demo: status %d: %s", r.status, r.stderr)
 	}
@@ -22,7 +24,7 @@ func TestDemoCommand(t *testing.T) {
 	}
 
 	// The summary, as smg info prints it.
-	info := run(t, nil, "info", out)
+	info := runVectors(t, nil, "info", out)
 	if info.status != exitOK || !strings.Contains(r.stdout, "saved it to "+out+":\n\n"+info.stdout) {
 		t.Errorf("the demo lacks the summary of smg info:\n%s", r.stdout)
 	}
@@ -57,14 +59,14 @@ func TestDemoCommand(t *testing.T) {
 	}
 
 	// It answers what smg context answers on its file.
-	c := run(t, nil, "context", "--no-index-cache", "--budget", "400", out, demoQuestions[1])
+	c := runVectors(t, nil, "context", "--no-index-cache", "--budget", "400", out, demoQuestions[1])
 	if c.status != exitOK || !strings.Contains(r.stdout, c.stdout) {
 		t.Errorf("smg context on the demo's file answers otherwise:\n%s", c.stdout)
 	}
 
 	// It writes a new memory, never over a file.
 	unchanged := readOnly(t, out)
-	if r := run(t, nil, "demo", "-o", out); r.status != exitFailure || !strings.Contains(r.stderr, "exists") {
+	if r := runVectors(t, nil, "demo", "-o", out); r.status != exitFailure || !strings.Contains(r.stderr, "exists") {
 		t.Errorf("demo over a file: status %d: %s", r.status, r.stderr)
 	}
 	unchanged("demo")
