@@ -48,6 +48,9 @@ func (m *Memory) Context(ctx context.Context, query string, opts *ContextOptions
 	if !m.Enabled() {
 		return restore.Empty(opts), ctx.Err()
 	}
+	m.vw.mu.Lock()
+	m.startWorker() // the turns an opened file lacks vectors for
+	m.vw.mu.Unlock()
 	e, err := m.engine()
 	if err != nil {
 		return nil, err

@@ -169,7 +169,8 @@ type OpenOptions struct {
 	//
 	// When the file's vectors are of the embedder's model, the turns it
 	// holds without one (a memory saved before its vectors were ready)
-	// are embedded in the background, as [Memory.Ingest] embeds; those of
+	// are embedded in the background, as [Memory.Ingest] embeds, from the
+	// first context, turn or [Memory.WaitVectors] on; those of
 	// a file without vectors are embedded only when asked
 	// ([Memory.EmbedMissing]), as that may take minutes.
 	Embedder Embedder
@@ -235,10 +236,11 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 	m.blocks = format.ReadBlocks(opts.Decode.Limits)
 	if vi := doc.DeepArchive.VectorIndex; m.emb != nil && vi != nil && vi.Enabled && vi.Model == m.emb.Model() {
 		// Vectors of this model: those the file lacks are embedded in
-		// the background.
+		// the background, from the first context, turn or wait on
+		// (not at once: EmbedMissing, called first, embeds them itself
+		// and counts them).
 		m.vw.mu.Lock()
 		m.vw.missingUpTo = doc.Metadata.TotalExchanges
-		m.startWorker()
 		m.vw.mu.Unlock()
 	}
 	if key != "" && !form.Encrypted {
