@@ -10,7 +10,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -626,7 +625,7 @@ func passagesOf(turns []spec.Turn, tk smg.Tokenizer) conversationPassages {
 	var cp conversationPassages
 	for _, p := range baseline.TurnPassages(heads, contents) {
 		cp.texts = append(cp.texts, p.Text)
-		cp.embed = append(cp.embed, strings.TrimPrefix(p.Text, heads[p.Turn]))
+		cp.embed = append(cp.embed, p.Body)
 		cp.costs = append(cp.costs, tk.Count(p.Text))
 		cp.turn = append(cp.turn, p.Turn)
 	}
