@@ -233,3 +233,50 @@ func TestPackSkipsAndFills(t *testing.T) {
 		}
 	}
 }
+
+// The working memory's summary and goals take at most the working
+// memory's share of the budget, however high they rank; a fact about the
+// user, of the same pool, still takes what the pools left when it ranks
+// high enough, and the turns fill the rest.
+func TestPackWorkingMemoryShare(t *testing.T) {
+	tk := estimator{}
+	cands := []cand{{key: "summary", text: "s", item: Item{Section: secWorking, Kind: "summary", Score: 2, Tokens: 60}}}
+	for i := range 5 {
+		cands = append(cands, cand{key: fmt.Sprintf("goal:%d", i), text: "g", item: Item{Section: secWorking, Kind: "goal", Score: 1.5 - float64(i)/100, Tokens: 30}})
+	}
+	cands = append(cands, cand{key: "n:f", text: "f", fact: true, item: Item{Section: secUser, Kind: "node", Turn: 99, Score: 0.9, Tokens: 30}})
+	for i := range 30 {
+		cands = append(cands, cand{key: fmt.Sprintf("t:%02d", i+1), text: "t", item: Item{Section: secHistory, Kind: "turn", Turn: i + 1, Score: 0.5 - float64(i)/100, Tokens: 40}})
+	}
+	const usable = 1000
+	a := DefaultAllocation
+	share := int(usable * a.Working / (a.Working + a.Knowledge + a.Artifacts + a.History))
+	chosen := pack(cands, tk, usable, a, 0)
+	standing, fact, turns, spent := 0, false, 0, 0
+	sections := map[string]bool{}
+	for _, c := range chosen {
+		spent += c.item.Tokens
+		if !sections[c.item.Section] {
+			sections[c.item.Section] = true
+			spent += tk.Count("## "+c.item.Section) + 2
+		}
+		switch {
+		case c.item.Kind == "summary" || c.item.Kind == "goal":
+			standing += c.item.Tokens
+		case c.fact:
+			fact = true
+		case c.item.Kind == "turn":
+			turns++
+		}
+	}
+	heading := tk.Count("## "+secWorking) + 2
+	if standing == 0 || standing+heading > share {
+		t.Errorf("summary and goals took %d tokens and a heading of %d, the working memory's share is %d", standing, heading, share)
+	}
+	if !fact {
+		t.Error("the fact about the user was left out")
+	}
+	if turns < 30 && spent+40 <= usable {
+		t.Errorf("%d turns went in and %d of %d tokens are spent: the rest of the budget did not go to the turns", turns, spent, usable)
+	}
+}
