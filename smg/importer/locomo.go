@@ -241,6 +241,10 @@ func locomoTurn(t *text, v jv) (turn spec.Turn, p *problem) {
 	default:
 		return turn, problemf("blip_caption", caption, "a string")
 	}
-	turn.Role = "user"
+	// A chat converted to this layout names its assistant as a speaker
+	// (BEAM's project chats: "User" and "Assistant"); people are users.
+	if turn.Role = mapRole(turn.Speaker); turn.Role == "" {
+		turn.Role = "user"
+	}
 	return turn, nil
 }

@@ -159,3 +159,31 @@ func TestLoCoMoBench(t *testing.T) {
 		}
 	}
 }
+
+// A speaker named as an assistant is one; people, and the user, are
+// users.
+func TestLoCoMoAssistantSpeaker(t *testing.T) {
+	const data = `[{"sample_id": "s", "conversation": {"speaker_a": "User", "speaker_b": "Assistant",
+		"session_1_date_time": "1:56 pm on 8 May, 2023", "session_1": [
+		{"speaker": "User", "dia_id": "D1:1", "text": "Which database?"},
+		{"speaker": "Assistant", "dia_id": "D1:2", "text": "PostgreSQL."},
+		{"speaker": "Caroline", "dia_id": "D1:3", "text": "Hi!"},
+		{"speaker": "ChatGPT", "dia_id": "D1:4", "text": "Hello."}]}}]`
+	res, err := Read(strings.NewReader(data), Options{Format: LoCoMo, Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"D1:1": "user", "D1:2": "assistant", "D1:3": "user", "D1:4": "assistant"}
+	n := 0
+	for _, c := range res.Conversations {
+		for _, turn := range c.Turns {
+			n++
+			if turn.Role != want[turn.ExternalID] {
+				t.Errorf("%s (%s): role %q, want %q", turn.ExternalID, turn.Speaker, turn.Role, want[turn.ExternalID])
+			}
+		}
+	}
+	if n != len(want) {
+		t.Errorf("%d turns, want %d", n, len(want))
+	}
+}
