@@ -63,8 +63,8 @@ func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string, pro
 		progress(0, total)
 	}
 	model := m.emb.Model()
-	for start := 0; start < len(units); start += embedChunk {
-		end := min(start+embedChunk, len(units))
+	for start, end := 0, 0; start < len(units); start = end {
+		end = chunkEnd(units, start)
 		chunk := units[start:end]
 		batch := make([]string, len(chunk))
 		for i, u := range chunk {
@@ -102,6 +102,23 @@ func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string, pro
 		}
 	}
 	return stored, nil
+}
+
+// chunkEnd is where the chunk of units from start ends: after at most
+// embedChunk units, at the end of a turn's. A failure between chunks then
+// leaves each turn with all its vectors or none: a turn with some counts
+// as embedded, and the rest would never be made.
+func chunkEnd(units []embedUnit, start int) int {
+	end := min(start+embedChunk, len(units))
+	for e := end; e > start; e-- {
+		if units[e-1].last {
+			return e
+		}
+	}
+	for end < len(units) && !units[end-1].last {
+		end++ // a turn of more units than a chunk holds goes in one
+	}
+	return end
 }
 
 // An embedUnit is a text a memory embeds: a turn, or a passage of a long

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/provider"
@@ -298,5 +299,40 @@ func TestEmbedderConcurrent(t *testing.T) {
 	}
 	if vi := m.Document().DeepArchive.VectorIndex; vi == nil || len(vi.Embeddings) != 20 {
 		t.Errorf("vectors: %+v", vi)
+	}
+}
+
+// A failure between two chunks of an embedding leaves each turn with all
+// of its vectors or none: a long turn whose passages straddled the chunks
+// kept its first passage's vector, counted as embedded, and was never
+// given its second.
+func TestEmbedChunksKeepTurnsWhole(t *testing.T) {
+	ctx := context.Background()
+	srv, c := newProviderServer(t)
+	m := smg.New(&smg.Options{Embedder: c, Config: smg.Config{BlockSize: 50}})
+	turns := make([]smg.Turn, 0, 257)
+	for i := range 255 {
+		turns = append(turns, smg.Turn{Role: "user", Content: fmt.Sprintf("Note %d: the parcel left the depot.", i+1)})
+	}
+	long := strings.Repeat("The depot in the harbour ships parcels every morning before nine. ", 15)
+	turns = append(turns, smg.Turn{Role: "assistant", Content: long})
+	const last = "The last parcel arrived on Friday."
+	turns = append(turns, smg.Turn{Role: "user", Content: last})
+	srv.FailOn(last)
+	if _, err := m.IngestAll(ctx, turns); !errors.Is(err, smg.ErrEmbedding) {
+		t.Fatalf("IngestAll = %v, want ErrEmbedding", err)
+	}
+	srv.FailOn("")
+	if n, err := m.EmbedMissing(ctx); n != 2 || err != nil {
+		t.Fatalf("EmbedMissing = %d, %v: want the long turn and the last one", n, err)
+	}
+	var of256 int
+	for _, e := range m.Document().DeepArchive.VectorIndex.Embeddings {
+		if e.Turn == 256 {
+			of256++
+		}
+	}
+	if want := len(restore.EmbeddedPassages(long)); want < 2 || of256 != want {
+		t.Errorf("the long turn has %d vectors, want %d", of256, want)
 	}
 }
