@@ -22,7 +22,7 @@ type embedReport struct {
 }
 
 func (a *app) embedCommand() *cobra.Command {
-	var asJSON, noProvider bool
+	var asJSON, noProvider, showProgress bool
 	cmd := &cobra.Command{
 		Use:   "embed FILE",
 		Short: "Embed the turns of a memory that have no vector, with the built-in encoder or a model provider",
@@ -46,7 +46,10 @@ in meaning are found as well as those that share its words.
 The file is written atomically, under the lock that other smg processes (an
 MCP server) respect, and an encrypted file stays encrypted. When the
 provider fails part of the way, what it embedded is saved, and embed fails
-(exit status 1): run it again to embed the rest.`,
+(exit status 1): run it again to embed the rest.
+
+On a terminal, or with --progress, a line on stderr shows how many turns
+are embedded.`,
 		Args: exactFiles(1),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			var emb smg.Embedder
@@ -64,7 +67,9 @@ provider fails part of the way, what it embedded is saved, and embed fails
 				}
 			}
 			name := args[0]
-			f, err := a.fileMemory(name, nil, smg.OpenOptions{Embedder: emb})
+			bar := a.embedBar(showProgress)
+			defer bar.finish()
+			f, err := a.fileMemory(name, nil, smg.OpenOptions{Embedder: emb, EmbedProgress: bar.embedded})
 			if err != nil {
 				return err
 			}
@@ -97,6 +102,7 @@ provider fails part of the way, what it embedded is saved, and embed fails
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the file, the model and how many turns were embedded as JSON")
+	cmd.Flags().BoolVar(&showProgress, "progress", false, "show progress on stderr even when it is not a terminal")
 	cmd.Flags().BoolVar(&noProvider, "no-provider", false, "embed with the built-in encoder, even when "+provider.EnvURL+" or "+provider.EnvEmbedModel+" is set")
 	return cmd
 }

@@ -109,3 +109,18 @@ func TestIngestProgress(t *testing.T) {
 		t.Errorf("ingest without a terminal: status %d, stderr %q", r.status, r.stderr)
 	}
 }
+
+// TestEmbedProgress: embed --progress shows the turns embedded on stderr,
+// which is no terminal here, and nothing without it.
+func TestEmbedProgress(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cars.smg")
+	ingest(t, nil, carTranscript(t), "-o", out, "--no-vectors")
+	r := runVectors(t, nil, "embed", out, "--progress")
+	if r.status != exitOK || !strings.Contains(r.stderr, "embedding") || !strings.Contains(r.stdout, fmt.Sprintf("%d turns embedded", carEmbedded)) {
+		t.Errorf("embed --progress: status %d, stdout %q, stderr %q", r.status, r.stdout, r.stderr)
+	}
+	ingest(t, nil, carTranscript(t), "-o", out, "--no-vectors")
+	if r := runVectors(t, nil, "embed", out); r.status != exitOK || r.stderr != "" {
+		t.Errorf("embed without a terminal: status %d, stderr %q", r.status, r.stderr)
+	}
+}

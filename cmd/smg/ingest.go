@@ -243,20 +243,40 @@ type progress struct {
 // progressBar shows progress on stderr when it is a terminal, or when
 // forced (--progress): never otherwise when the output is piped.
 func (a *app) progressBar(total int, force bool) *progress {
-	var tty bool
-	if f, ok := a.stderr.(*os.File); ok {
-		tty = term.IsTerminal(int(f.Fd()))
-	}
-	if !tty && !force || total == 0 {
+	if !a.showsProgress(force) || total == 0 {
 		return &progress{}
 	}
+	return a.newProgress(total, "ingesting")
+}
+
+// newProgress is a line on stderr of total steps (-1: not known yet).
+func (a *app) newProgress(total int, what string) *progress {
 	return &progress{bar: progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(a.stderr),
-		progressbar.OptionSetDescription("ingesting"),
+		progressbar.OptionSetDescription(what),
 		progressbar.OptionShowCount(),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 	)}
+}
+
+// embedBar is a line on stderr for embedding alone, as progressBar shows
+// it: its total is known from the first count the memory reports.
+func (a *app) embedBar(force bool) *progress {
+	if !a.showsProgress(force) {
+		return &progress{}
+	}
+	return a.newProgress(-1, "embedding")
+}
+
+// showsProgress reports whether stderr shows progress: when it is a
+// terminal, or when forced (--progress).
+func (a *app) showsProgress(force bool) bool {
+	if force {
+		return true
+	}
+	f, ok := a.stderr.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 func (p *progress) add() {
