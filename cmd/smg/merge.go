@@ -209,7 +209,7 @@ func writeMergeReport(w io.Writer, out string, rep *format.MergeReport) {
 		fmt.Fprintf(w, "  dropped   %d edge%s of nodes not in the merge\n", rep.DroppedEdges, plural(rep.DroppedEdges, "", "s"))
 	}
 	if rep.DroppedEmbeddings > 0 {
-		fmt.Fprintf(w, "  dropped   %d vector%s of theirs, of another model than ours'\n", rep.DroppedEmbeddings, plural(rep.DroppedEmbeddings, "", "s"))
+		fmt.Fprintf(w, "  dropped   %d vector%s of theirs, of another model, size or encoding than ours ('smg embed' embeds their turns anew)\n", rep.DroppedEmbeddings, plural(rep.DroppedEmbeddings, "", "s"))
 	}
 	if rep.DroppedSummaries > 0 {
 		fmt.Fprintf(w, "  dropped   %d model summar%s of theirs' blocks, whose turns were renumbered ('smg summarize' writes them again)\n", rep.DroppedSummaries, plural(rep.DroppedSummaries, "y", "ies"))

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/smgtest"
 )
 
 // TestForkMerge forks a memory, grows both sides apart through the
@@ -129,5 +131,25 @@ func TestForkMergeEncrypted(t *testing.T) {
 			t.Errorf("%s opens without a password: %v", name, err)
 		}
 		validate(t, env, name)
+	}
+}
+
+// TestMergeDropsVectors: theirs' vectors of another model are dropped,
+// the report says so and how to embed their turns, and 'smg embed' then
+// embeds them with ours' model.
+func TestMergeDropsVectors(t *testing.T) {
+	dir := t.TempDir()
+	ours, theirs, out := filepath.Join(dir, "ours.smg"), filepath.Join(dir, "theirs.smg"), filepath.Join(dir, "out.smg")
+	if r := runVectors(t, nil, "ingest", filepath.Join(conversationsDir, "checkout.json"), "-o", ours); r.status != exitOK {
+		t.Fatalf("ingest: %s", r.stderr)
+	}
+	srv := smgtest.NewProviderServer(t)
+	ingest(t, providerEnv(srv, ""), filepath.Join(conversationsDir, "personal.json"), "-o", theirs)
+	report := succeed(t, nil, "merge", ours, theirs, "-o", out)
+	if !strings.Contains(report, "  dropped   22 vectors of theirs, of another model, size or encoding than ours ('smg embed' embeds their turns anew)\n") {
+		t.Errorf("merge report:\n%s", report)
+	}
+	if r := runVectors(t, nil, "embed", out); r.status != exitOK || !strings.Contains(r.stdout, "22 turns embedded ("+smg.BuiltinModel+")") {
+		t.Errorf("embed after the merge: status %d, %q %q", r.status, r.stdout, r.stderr)
 	}
 }
