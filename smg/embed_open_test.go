@@ -45,3 +45,36 @@ func TestEmbedMissingCountsAfterOpen(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadEmbedsMissing: a memory loaded from a document whose turns are
+// not all embedded embeds the rest in the background, from its first
+// wait on, as an opened file does.
+func TestLoadEmbedsMissing(t *testing.T) {
+	smg.BuiltinOn(t)
+	ctx := context.Background()
+	m := smg.New(nil)
+	if _, err := m.IngestAll(ctx, []smg.Turn{{Speaker: "Ana", Content: "The parcel left the depot."}}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := m.IngestDeferred(ctx, smg.Turn{Speaker: "Ana", Content: fmt.Sprintf("Note %d about the parcel.", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc := m.Document()
+	m.Close()
+	if n := len(doc.DeepArchive.VectorIndex.Embeddings); n != 1 {
+		t.Fatalf("%d vectors before loading, want 1", n)
+	}
+	l, err := smg.Load(doc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := l.WaitVectors(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(l.Document().DeepArchive.VectorIndex.Embeddings); n != 4 {
+		t.Errorf("%d vectors after waiting, want 4", n)
+	}
+}

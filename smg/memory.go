@@ -130,7 +130,9 @@ func New(opts *Options) *Memory {
 // change.
 //
 // The memory embeds with the built-in sentence encoder, as [New]'s does,
-// unless doc holds vectors of another model (see [OpenOptions.Embedder]).
+// unless doc holds vectors of another model (see [OpenOptions.Embedder]);
+// the turns doc holds without a vector of its model are embedded in the
+// background, as an opened file's are.
 func Load(doc *spec.Document, cfg *Config) (*Memory, error) {
 	if doc == nil {
 		return nil, errors.New("loading the memory: no document")
@@ -140,7 +142,24 @@ func Load(doc *spec.Document, cfg *Config) (*Memory, error) {
 	if cfg != nil {
 		m.cfg = *cfg
 	}
+	m.embedsMissing(doc)
 	return m, nil
+}
+
+// embedsMissing has the turns doc holds without a vector embedded in the
+// background, from the memory's first context, turn or wait on, when
+// doc's vectors are of its embedder's model (a memory saved before its
+// vectors were ready); not at once: EmbedMissing, called first, embeds
+// them itself and counts them. Those of a document without vectors are
+// embedded only when asked, as that may take minutes.
+func (m *Memory) embedsMissing(doc *spec.Document) {
+	upTo := 0
+	if vi := doc.DeepArchive.VectorIndex; m.emb != nil && vi != nil && vi.Enabled && vi.Model == m.emb.Model() {
+		upTo = doc.Metadata.TotalExchanges
+	}
+	m.vw.mu.Lock()
+	m.vw.missingUpTo = upTo
+	m.vw.mu.Unlock()
 }
 
 // OpenOptions tell how to open a memory's file. The zero value opens an
@@ -234,15 +253,7 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 	m.emb, m.sum = openedEmbedder(doc, opts.Embedder, opts.NoVectors), opts.Summarizer
 	m.progress, m.factEmb = opts.EmbedProgress, opts.Embedder
 	m.blocks = format.ReadBlocks(opts.Decode.Limits)
-	if vi := doc.DeepArchive.VectorIndex; m.emb != nil && vi != nil && vi.Enabled && vi.Model == m.emb.Model() {
-		// Vectors of this model: those the file lacks are embedded in
-		// the background, from the first context, turn or wait on
-		// (not at once: EmbedMissing, called first, embeds them itself
-		// and counts them).
-		m.vw.mu.Lock()
-		m.vw.missingUpTo = doc.Metadata.TotalExchanges
-		m.vw.mu.Unlock()
-	}
+	m.embedsMissing(doc)
 	if key != "" && !form.Encrypted {
 		m.cache, m.key, m.cached = opts.IndexCache, key, cached
 		m.cacheGuard = format.CacheGuard(name, key, opts.Decode.Limits)
