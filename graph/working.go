@@ -113,3 +113,19 @@ func top(best []*spec.Node, n *spec.Node, k int, less func(x, y *spec.Node) int)
 	best = slices.Insert(best, p, n)
 	return best[:min(len(best), k)]
 }
+
+// Goal is a goal a turn stated.
+type Goal struct {
+	Text string
+	Turn int
+}
+
+// Goals returns every goal the turns stated, in the order of the turns,
+// current or not (the working memory holds the newest few).
+func (b *Builder) Goals() []Goal {
+	out := make([]Goal, len(b.goals))
+	for i, g := range b.goals {
+		out[i] = Goal{Text: g.text, Turn: g.turn}
+	}
+	return out
+}
