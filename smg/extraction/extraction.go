@@ -1,0 +1,176 @@
+// Package extraction measures what the engine extracts from conversations:
+// the decisions, facts, problems, solutions, goals and concepts of their
+// graphs, a fixed sample of them, and the precision of the sample by
+// labels a person wrote by the rubric of testdata/labels/README.md.
+//
+// A sample is fixed by keys, not by a random draw that the next version
+// of the engine would draw again: an item's key is a hash of where it
+// comes from (the data, the conversation, the turn) and what it says (its
+// kind and label), and the sample of a kind is, for each data source, the
+// items of the smallest keys. An item the engine still extracts keeps its
+// key, and its label; one it no longer extracts leaves the sample, and a
+// new one enters it only when its key is small enough, so a change of the
+// engine asks for a few new labels, not a new sample.
+package extraction
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/spec"
+)
+
+// The kinds of item measured, in the order of a report.
+const (
+	Decision = "decision"
+	Fact     = "fact"
+	Problem  = "problem"
+	Solution = "solution"
+	Goal     = "goal"
+	Concept  = "concept"
+)
+
+// Kinds are the kinds measured, in the order of a report.
+var Kinds = []string{Decision, Fact, Problem, Solution, Goal, Concept}
+
+// Targets are the precision each kind should reach (issue 19).
+var Targets = map[string]float64{Decision: 0.90, Fact: 0.90, Goal: 0.90, Problem: 0.90, Concept: 0.80}
+
+// RephrasingTarget is the share of facts whose third-person rephrasing
+// should be grammatical and faithful.
+const RephrasingTarget = 0.95
+
+// Conversation is a conversation of the data measured. Source names the
+// data it is of ("locomo-dev.json", "aider-dev"): a sample takes as many
+// items of each source.
+type Conversation struct {
+	Source string
+	ID     string
+	Turns  []spec.Turn
+}
+
+// Item is one thing the engine extracted.
+type Item struct {
+	Key          string `json:"key"`
+	Source       string `json:"source"`
+	Conversation string `json:"conversation"`
+	Kind         string `json:"kind"`
+	Label        string `json:"label"`
+	// Text is what the item was made from, as the graph keeps it: the
+	// sentence of a fact (its label rephrases it), the description of
+	// a decision, a problem or a solution; empty for a goal or a concept.
+	Text string `json:"text,omitempty"`
+	// Turn is the number of the turn it was first found in, TurnID that
+	// turn's external id.
+	Turn   int    `json:"turn"`
+	TurnID string `json:"turnId,omitempty"`
+}
+
+// Extract builds the graph of c's turns, as a memory does, and returns
+// what it extracted, in the order of the graph (nodes, then goals).
+func Extract(c Conversation) ([]Item, error) {
+	b := graph.New(graph.Config{}, graph.Options{})
+	ids := map[int]string{}
+	for i, t := range c.Turns {
+		if t.Turn == 0 {
+			t.Turn = i + 1
+		}
+		ids[t.Turn] = t.ExternalID
+		if err := b.Add(t); err != nil {
+			return nil, fmt.Errorf("%s %s: turn %d: %w", c.Source, c.ID, t.Turn, err)
+		}
+	}
+	var out []Item
+	add := func(kind, label, text string, turn int) {
+		it := Item{Source: c.Source, Conversation: c.ID, Kind: kind, Label: label, Text: text, Turn: turn, TurnID: ids[turn]}
+		it.Key = key(it)
+		out = append(out, it)
+	}
+	for _, n := range b.Document().SemanticGraph.Nodes {
+		switch k := string(n.Type); k {
+		case Decision, Fact, Problem, Solution, Concept:
+			turn := n.FirstMentioned
+			if turn == 0 && len(n.Mentions) > 0 {
+				turn = n.Mentions[0]
+			}
+			add(k, n.Label, n.Description, turn)
+		}
+	}
+	for _, g := range b.Goals() {
+		add(Goal, g.Text, "", g.Turn)
+	}
+	return out, nil
+}
+
+// key is an item's key: the first 16 hex digits of the SHA-256 of its
+// source, conversation, kind, label and turn (its external id when it has
+// one, which survives a renumbering).
+func key(it Item) string {
+	turn := it.TurnID
+	if turn == "" {
+		turn = "#" + strconv.Itoa(it.Turn)
+	}
+	h := sha256.Sum256([]byte(strings.Join([]string{it.Source, it.Conversation, it.Kind, it.Label, turn}, "\x00")))
+	return hex.EncodeToString(h[:8])
+}
+
+// Sample returns the items of the sample: n items of each kind, taken
+// from the sources in turn, each time the item of the smallest key a
+// source has left, so that every source gives as many as it can and a
+// source with fewer leaves its share to the others. They are returned by
+// kind, source and key. An item found twice (one label, one turn, in one
+// conversation) counts once.
+func Sample(items []Item, n int) []Item {
+	by := map[string]map[string][]Item{} // kind → source → items
+	seen := map[string]bool{}
+	for _, it := range items {
+		if seen[it.Key] {
+			continue
+		}
+		seen[it.Key] = true
+		if by[it.Kind] == nil {
+			by[it.Kind] = map[string][]Item{}
+		}
+		by[it.Kind][it.Source] = append(by[it.Kind][it.Source], it)
+	}
+	var out []Item
+	for _, sources := range by {
+		names := make([]string, 0, len(sources))
+		for name, its := range sources {
+			slices.SortFunc(its, func(a, b Item) int { return cmp.Compare(a.Key, b.Key) })
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		taken := 0
+		for round := 0; taken < n; round++ {
+			more := false
+			for _, name := range names {
+				if its := sources[name]; round < len(its) && taken < n {
+					out = append(out, its[round])
+					taken++
+					more = true
+				}
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Item) int {
+		return cmp.Or(cmp.Compare(kindOrder(a.Kind), kindOrder(b.Kind)), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Key, b.Key))
+	})
+	return out
+}
+
+func kindOrder(k string) int {
+	if i := slices.Index(Kinds, k); i >= 0 {
+		return i
+	}
+	return len(Kinds)
+}

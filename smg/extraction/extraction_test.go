@@ -1,0 +1,179 @@
+package extraction_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/smg-memory/smg/graph/graphtest"
+	"github.com/smg-memory/smg/smg/extraction"
+)
+
+// Extract gives the decisions, facts, problems, solutions, goals and
+// concepts of a conversation, each from the turn it was first found in,
+// with a key that the same item keeps from run to run.
+func TestExtract(t *testing.T) {
+	c := extraction.Conversation{Source: "examples", ID: "checkout", Turns: graphtest.Conversation(t, "checkout.json")}
+	items, err := extraction.Extract(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKind := map[string][]extraction.Item{}
+	for _, it := range items {
+		byKind[it.Kind] = append(byKind[it.Kind], it)
+		if it.Source != "examples" || it.Conversation != "checkout" || it.Turn < 1 || it.Turn > len(c.Turns) || it.TurnID != c.Turns[it.Turn-1].ExternalID {
+			if it.Kind == extraction.Concept && it.Turn == 0 && it.TurnID == "" {
+				continue // a speaker, named by no turn's words
+			}
+			t.Errorf("item %+v: wrong provenance", it)
+		}
+	}
+	for _, k := range extraction.Kinds {
+		if k != extraction.Goal && len(byKind[k]) == 0 {
+			t.Errorf("no %s extracted", k)
+		}
+	}
+	if !slices.ContainsFunc(byKind[extraction.Decision], func(it extraction.Item) bool { return it.Label == "PostgreSQL" && strings.Contains(it.Text, "SQLite") }) {
+		t.Errorf("decisions %+v: no PostgreSQL with its sentence", byKind[extraction.Decision])
+	}
+	again, err := extraction.Extract(c)
+	if err != nil || !slices.Equal(items, again) {
+		t.Fatalf("a second extraction differs (%v)", err)
+	}
+	// Another conversation or source: other keys.
+	c.ID = "other"
+	other, _ := extraction.Extract(c)
+	if other[0].Key == items[0].Key || other[0].Label != items[0].Label {
+		t.Errorf("keys %s and %s of one label in two conversations", other[0].Key, items[0].Key)
+	}
+}
+
+func item(source, kind string, n int) extraction.Item {
+	return extraction.Item{Key: fmt.Sprintf("%016x", n), Source: source, Kind: kind, Label: fmt.Sprint(n)}
+}
+
+// The sample takes n items of a kind from the sources in turn, the
+// smallest keys first; a source with fewer leaves its share to the
+// others; an item with a larger key changes nothing, and one of the
+// sample that goes is replaced by the next.
+func TestSample(t *testing.T) {
+	var items []extraction.Item
+	for i := range 10 {
+		items = append(items, item("a", extraction.Fact, 100+i), item("b", extraction.Fact, 200+i))
+	}
+	items = append(items, item("c", extraction.Fact, 1), item("c", extraction.Concept, 2), item("a", extraction.Fact, 100))
+	keys := func(its []extraction.Item) string {
+		var ks []string
+		for _, it := range its {
+			ks = append(ks, strings.TrimLeft(it.Key, "0"))
+		}
+		return strings.Join(ks, " ")
+	}
+	s := extraction.Sample(items, 5)
+	if got, want := keys(s), "64 65 c8 c9 1 2"; got != want {
+		t.Errorf("sample %s, want %s (100-101 and 200-201 in hex, c's fact, c's concept)", got, want)
+	}
+	if got := keys(extraction.Sample(append(slices.Clone(items), item("a", extraction.Fact, 999)), 5)); got != keys(s) {
+		t.Errorf("an item of a larger key changed the sample: %s", got)
+	}
+	rest := slices.DeleteFunc(slices.Clone(items), func(it extraction.Item) bool { return it.Label == "101" })
+	if got, want := keys(extraction.Sample(rest, 5)), "64 66 c8 c9 1 2"; got != want {
+		t.Errorf("without 101: %s, want %s", got, want)
+	}
+}
+
+// Measure counts the items and scores the labelled ones of the sample;
+// the others are listed to label.
+func TestMeasure(t *testing.T) {
+	var items []extraction.Item
+	for i := range 4 {
+		items = append(items, item("a", extraction.Fact, i+1))
+	}
+	items = append(items, item("a", extraction.Concept, 9))
+	yes, no := true, false
+	labels := extraction.Labels{
+		items[0].Key: {Key: items[0].Key, Kind: extraction.Fact, Valid: true, Rephrasing: &yes},
+		items[1].Key: {Key: items[1].Key, Kind: extraction.Fact, Valid: false, Rephrasing: &no},
+		items[2].Key: {Key: items[2].Key, Kind: extraction.Fact, Valid: true},
+	}
+	rep := extraction.Measure(items, 2000, 3, labels)
+	var fact, concept extraction.Row
+	for _, r := range rep.Rows {
+		switch r.Kind {
+		case extraction.Fact:
+			fact = r
+		case extraction.Concept:
+			concept = r
+		}
+	}
+	want := extraction.Row{Kind: extraction.Fact, Items: 4, PerThousand: 2, Sampled: 3, Labelled: 3, Valid: 2, Precision: 2.0 / 3, Target: 0.9, Rephrasings: 2, RephrasingsOK: 1}
+	if fact != want {
+		t.Errorf("facts %+v, want %+v", fact, want)
+	}
+	if concept.Sampled != 1 || concept.Labelled != 0 || concept.Precision != -1 {
+		t.Errorf("concepts %+v", concept)
+	}
+	if len(rep.Unlabelled) != 1 || rep.Unlabelled[0].Kind != extraction.Concept {
+		t.Errorf("unlabelled %+v", rep.Unlabelled)
+	}
+}
+
+// A labels file reads back what was written, and a bad line fails the
+// read with its number and what is wrong.
+func TestReadLabels(t *testing.T) {
+	yes := true
+	in := extraction.Labels{
+		"00000000000000aa": {Key: "00000000000000aa", Kind: extraction.Fact, Valid: true, Rephrasing: &yes, Note: "a job"},
+		"00000000000000bb": {Key: "00000000000000bb", Kind: extraction.Concept},
+	}
+	var buf bytes.Buffer
+	if err := extraction.WriteLabels(&buf, in); err != nil {
+		t.Fatal(err)
+	}
+	out, err := extraction.ReadLabels(strings.NewReader("\n" + buf.String()))
+	if err != nil || len(out) != 2 || *out["00000000000000aa"].Rephrasing != true || out["00000000000000aa"].Note != "a job" {
+		t.Fatalf("read back %+v, %v", out, err)
+	}
+	good := `{"key":"00000000000000aa","kind":"fact","valid":true}`
+	for _, c := range []struct{ line, msg string }{
+		{`{"key":"00000000000000aa","kind":"fact"`, "unexpected EOF"},
+		{`{"key":"0aa","kind":"fact","valid":true}`, `key "0aa" is not 16 hex digits`},
+		{`{"key":"00000000000000AA","kind":"fact","valid":true}`, "is not 16 hex digits"},
+		{`{"key":"00000000000000cc","kind":"topic","valid":true}`, `kind "topic" is none of`},
+		{`{"key":"00000000000000cc","kind":"goal","valid":true,"rephrasing":true}`, "a goal has no rephrasing"},
+		{`{"key":"00000000000000cc","kind":"goal","valid":true,"verdict":1}`, "unknown field"},
+		{`{"key":"00000000000000cc","kind":"goal","valid":true} {}`, "more than one label"},
+		{good, "key 00000000000000aa is labelled again"},
+	} {
+		_, err := extraction.ReadLabels(strings.NewReader(good + "\n\n" + c.line + "\n"))
+		le, ok := errors.AsType[*extraction.LabelError](err)
+		if !ok || le.Line != 3 || !strings.Contains(le.Msg, c.msg) || !errors.Is(err, extraction.ErrLabels) {
+			t.Errorf("%s: %v, want line 3: …%s…", c.line, err, c.msg)
+		}
+	}
+}
+
+func FuzzReadLabels(f *testing.F) {
+	f.Add([]byte(`{"key":"00000000000000aa","kind":"fact","valid":true,"rephrasing":false,"note":"x"}` + "\n"))
+	f.Add([]byte("\n\n{}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		labels, err := extraction.ReadLabels(bytes.NewReader(data))
+		if err != nil {
+			if !errors.Is(err, extraction.ErrLabels) {
+				t.Fatalf("an error that is not ErrLabels: %v", err)
+			}
+			return
+		}
+		var buf bytes.Buffer
+		if err := extraction.WriteLabels(&buf, labels); err != nil {
+			t.Fatal(err)
+		}
+		again, err := extraction.ReadLabels(&buf)
+		if err != nil || len(again) != len(labels) {
+			t.Fatalf("written labels read back as %d, %v; want %d", len(again), err, len(labels))
+		}
+	})
+}
