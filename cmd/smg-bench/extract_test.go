@@ -92,3 +92,33 @@ func TestExtractReport(t *testing.T) {
 		t.Errorf("bad labels: status %d, %q", status, errs.String())
 	}
 }
+
+// Every item of the sample drawn from the dev data (../shared/bench) has
+// a label in testdata/labels: a change of the engine that brings new
+// items into the sample labels them by the rubric, in the same change.
+func TestExtractLabelsCoverTheSample(t *testing.T) {
+	const bench = "../../../shared/bench"
+	inputs := []string{bench + "/locomo-dev.json", bench + "/beam-dev.json", bench + "/aider-dev"}
+	for _, in := range inputs {
+		if _, err := os.Stat(in); err != nil {
+			t.Skipf("no dev data: %v", err)
+		}
+	}
+	var out, errs bytes.Buffer
+	args := append([]string{"extract", "--json", "--labels", "../../testdata/labels/extract.jsonl"}, inputs...)
+	if status := run(args, &out, &errs); status != 0 {
+		t.Fatalf("status %d: %s", status, errs.String())
+	}
+	var rep extraction.Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Rows {
+		if r.Sampled != 60 {
+			t.Errorf("%s: a sample of %d, want 60", r.Kind, r.Sampled)
+		}
+	}
+	for _, it := range rep.Unlabelled {
+		t.Errorf("no label for %s %s (%s, %s, turn %d): run 'smg-bench extract --todo' and label it by testdata/labels/README.md", it.Kind, it.Key, it.Source, it.Conversation, it.Turn)
+	}
+}
