@@ -32,7 +32,8 @@ it has, by key (see package smg/extraction), and scores it by the labels of --la
 lines, written by the rubric of testdata/labels/README.md): precision by
 kind, and for facts the share of grammatical, faithful rephrasings.
 
---todo FILE writes the items of the sample without a label as JSON lines,
+--todo FILE writes the items of the sample without a label, and the facts
+whose label changed since their rephrasing was judged, as JSON lines,
 each with the text of its turn, for a person to label; it is a worksheet,
 not for the repository (it quotes the data).`,
 		Args: cobra.MinimumNArgs(1),
@@ -71,7 +72,7 @@ not for the repository (it quotes the data).`,
 			}
 			rep := extraction.Measure(items, turns, sample, labels)
 			if todo != "" {
-				if err := writeTodo(todo, rep.Unlabelled, texts); err != nil {
+				if err := writeTodo(todo, rep, texts); err != nil {
 					return err
 				}
 			}
@@ -134,22 +135,37 @@ func sourceConversations(name string) ([]extraction.Conversation, error) {
 	return out, nil
 }
 
-// todoItem is a line of the labeller's worksheet.
+// todoItem is a line of the labeller's worksheet: an item to label
+// (Todo "label"), or a fact whose rephrasing is to judge (Todo
+// "rephrasing"), with Of, the phrasing of its label, for the verdict.
 type todoItem struct {
+	Todo string `json:"todo"`
 	extraction.Item
+	Of       string `json:"of,omitempty"`
 	Speaker  string `json:"speaker,omitempty"`
 	Role     string `json:"role,omitempty"`
 	TurnText string `json:"turnText"`
 }
 
-func writeTodo(name string, items []extraction.Item, turns map[turnRef]spec.Turn) error {
+func writeTodo(name string, rep extraction.Report, turns map[turnRef]spec.Turn) error {
+	var lines []todoItem
+	for _, it := range rep.Unlabelled {
+		lines = append(lines, todoItem{Todo: "label", Item: it})
+	}
+	for _, it := range rep.Rephrase {
+		lines = append(lines, todoItem{Todo: "rephrasing", Item: it})
+	}
 	f, err := os.Create(name)
 	if err != nil {
 		return err
 	}
-	for _, it := range items {
-		t := turns[turnRef{it.Source, it.Conversation, it.Turn}]
-		b, err := json.Marshal(todoItem{Item: it, Speaker: t.Speaker, Role: t.Role, TurnText: t.Content})
+	for _, l := range lines {
+		t := turns[turnRef{l.Source, l.Conversation, l.Turn}]
+		l.Speaker, l.Role, l.TurnText = t.Speaker, t.Role, t.Content
+		if l.Kind == extraction.Fact {
+			l.Of = extraction.Phrasing(l.Label)
+		}
+		b, err := json.Marshal(l)
 		if err != nil {
 			f.Close()
 			return err
@@ -181,6 +197,6 @@ func writeExtract(w io.Writer, rep extraction.Report) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d turns; %d items of the sample without a label\n", rep.Turns, len(rep.Unlabelled))
+	_, err := fmt.Fprintf(w, "%d turns; %d items of the sample without a label, %d facts whose rephrasing is to judge\n", rep.Turns, len(rep.Unlabelled), len(rep.Rephrase))
 	return err
 }

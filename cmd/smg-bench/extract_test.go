@@ -60,7 +60,10 @@ func TestExtractReport(t *testing.T) {
 
 	yes := true
 	var buf bytes.Buffer
-	if err := extraction.WriteLabels(&buf, extraction.Labels{fact.Key: {Key: fact.Key, Kind: extraction.Fact, Valid: true, Rephrasing: &yes}}); err != nil {
+	if fact.Todo != "label" || fact.Of != extraction.Phrasing(fact.Label) {
+		t.Errorf("the fact to label: todo %q, of %q", fact.Todo, fact.Of)
+	}
+	if err := extraction.WriteLabels(&buf, extraction.Labels{fact.Key: {Key: fact.Key, Kind: extraction.Fact, Valid: true, Rephrasing: &yes, Of: fact.Of}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(labels, buf.Bytes(), 0o644); err != nil {
@@ -120,5 +123,8 @@ func TestExtractLabelsCoverTheSample(t *testing.T) {
 	}
 	for _, it := range rep.Unlabelled {
 		t.Errorf("no label for %s %s (%s, %s, turn %d): run 'smg-bench extract --todo' and label it by testdata/labels/README.md", it.Kind, it.Key, it.Source, it.Conversation, it.Turn)
+	}
+	for _, it := range rep.Rephrase {
+		t.Errorf("the rephrasing of fact %s (%s, %s, turn %d) changed since it was judged: run 'smg-bench extract --todo' and judge it again", it.Key, it.Source, it.Conversation, it.Turn)
 	}
 }

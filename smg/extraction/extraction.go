@@ -6,8 +6,8 @@
 // A sample is fixed by keys, not by a random draw that the next version
 // of the engine would draw again: an item's key is a hash of where it
 // comes from (the data, the conversation, the turn) and what it says (its
-// kind and label), and the sample of a kind is, for each data source, the
-// items of the smallest keys. An item the engine still extracts keeps its
+// kind and label, or a fact's sentence), and the sample of a kind is, for
+// each data source, the items of the smallest keys. An item the engine still extracts keeps its
 // key, and its label; one it no longer extracts leaves the sample, and a
 // new one enters it only when its key is small enough, so a change of the
 // engine asks for a few new labels, not a new sample.
@@ -109,14 +109,30 @@ func Extract(c Conversation) ([]Item, error) {
 }
 
 // key is an item's key: the first 16 hex digits of the SHA-256 of its
-// source, conversation, kind, label and turn (its external id when it has
-// one, which survives a renumbering).
+// source, conversation, kind, what it is (its label; for a fact, the
+// sentence it was made from, so that a fact keeps its key when its
+// rephrasing changes) and turn (its external id when it has one, which
+// survives a renumbering).
 func key(it Item) string {
 	turn := it.TurnID
 	if turn == "" {
 		turn = "#" + strconv.Itoa(it.Turn)
 	}
-	h := sha256.Sum256([]byte(strings.Join([]string{it.Source, it.Conversation, it.Kind, it.Label, turn}, "\x00")))
+	what := it.Label
+	if it.Kind == Fact && it.Text != "" {
+		what = it.Text
+	}
+	return hash16(it.Source, it.Conversation, it.Kind, what, turn)
+}
+
+// Phrasing names the wording of a fact's label, for a verdict on its
+// rephrasing (Label.Of): the first 8 hex digits of its SHA-256.
+func Phrasing(label string) string {
+	return hash16(label)[:8]
+}
+
+func hash16(parts ...string) string {
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 	return hex.EncodeToString(h[:8])
 }
 

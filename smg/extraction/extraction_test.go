@@ -43,6 +43,14 @@ func TestExtract(t *testing.T) {
 	if err != nil || !slices.Equal(items, again) {
 		t.Fatalf("a second extraction differs (%v)", err)
 	}
+	// A fact is known by its sentence, not by its rephrasing.
+	for _, it := range byKind[extraction.Fact] {
+		for _, o := range byKind[extraction.Fact] {
+			if o.Key == it.Key && o.Text != it.Text {
+				t.Errorf("facts of two sentences share key %s", it.Key)
+			}
+		}
+	}
 	// Another conversation or source: other keys.
 	c.ID = "other"
 	other, _ := extraction.Extract(c)
@@ -95,9 +103,10 @@ func TestMeasure(t *testing.T) {
 	items = append(items, item("a", extraction.Concept, 9))
 	yes, no := true, false
 	labels := extraction.Labels{
-		items[0].Key: {Key: items[0].Key, Kind: extraction.Fact, Valid: true, Rephrasing: &yes},
-		items[1].Key: {Key: items[1].Key, Kind: extraction.Fact, Valid: false, Rephrasing: &no},
-		items[2].Key: {Key: items[2].Key, Kind: extraction.Fact, Valid: true},
+		items[0].Key: {Key: items[0].Key, Kind: extraction.Fact, Valid: true, Rephrasing: &yes, Of: extraction.Phrasing(items[0].Label)},
+		items[1].Key: {Key: items[1].Key, Kind: extraction.Fact, Valid: false, Rephrasing: &no, Of: extraction.Phrasing(items[1].Label)},
+		// Its rephrasing was judged of another wording: to judge again.
+		items[2].Key: {Key: items[2].Key, Kind: extraction.Fact, Valid: true, Rephrasing: &no, Of: extraction.Phrasing("an older label")},
 	}
 	rep := extraction.Measure(items, 2000, 3, labels)
 	var fact, concept extraction.Row
@@ -119,6 +128,9 @@ func TestMeasure(t *testing.T) {
 	if len(rep.Unlabelled) != 1 || rep.Unlabelled[0].Kind != extraction.Concept {
 		t.Errorf("unlabelled %+v", rep.Unlabelled)
 	}
+	if len(rep.Rephrase) != 1 || rep.Rephrase[0].Key != items[2].Key {
+		t.Errorf("rephrasings to judge %+v, want the third fact's", rep.Rephrase)
+	}
 }
 
 // A labels file reads back what was written, and a bad line fails the
@@ -126,7 +138,7 @@ func TestMeasure(t *testing.T) {
 func TestReadLabels(t *testing.T) {
 	yes := true
 	in := extraction.Labels{
-		"00000000000000aa": {Key: "00000000000000aa", Kind: extraction.Fact, Valid: true, Rephrasing: &yes, Note: "a job"},
+		"00000000000000aa": {Key: "00000000000000aa", Kind: extraction.Fact, Valid: true, Rephrasing: &yes, Of: "0123abcd", Note: "a job"},
 		"00000000000000bb": {Key: "00000000000000bb", Kind: extraction.Concept},
 	}
 	var buf bytes.Buffer
@@ -143,7 +155,10 @@ func TestReadLabels(t *testing.T) {
 		{`{"key":"0aa","kind":"fact","valid":true}`, `key "0aa" is not 16 hex digits`},
 		{`{"key":"00000000000000AA","kind":"fact","valid":true}`, "is not 16 hex digits"},
 		{`{"key":"00000000000000cc","kind":"topic","valid":true}`, `kind "topic" is none of`},
-		{`{"key":"00000000000000cc","kind":"goal","valid":true,"rephrasing":true}`, "a goal has no rephrasing"},
+		{`{"key":"00000000000000cc","kind":"goal","valid":true,"rephrasing":true,"of":"0123abcd"}`, "a goal has no rephrasing"},
+		{`{"key":"00000000000000cc","kind":"fact","valid":true,"rephrasing":true}`, `and "of", the phrasing judged, go together`},
+		{`{"key":"00000000000000cc","kind":"fact","valid":true,"of":"0123abcd"}`, `and "of", the phrasing judged, go together`},
+		{`{"key":"00000000000000cc","kind":"fact","valid":true,"rephrasing":false,"of":"0123"}`, `of "0123" is not 8 hex digits`},
 		{`{"key":"00000000000000cc","kind":"goal","valid":true,"verdict":1}`, "unknown field"},
 		{`{"key":"00000000000000cc","kind":"goal","valid":true} {}`, "more than one label"},
 		{good, "key 00000000000000aa is labelled again"},
@@ -157,7 +172,7 @@ func TestReadLabels(t *testing.T) {
 }
 
 func FuzzReadLabels(f *testing.F) {
-	f.Add([]byte(`{"key":"00000000000000aa","kind":"fact","valid":true,"rephrasing":false,"note":"x"}` + "\n"))
+	f.Add([]byte(`{"key":"00000000000000aa","kind":"fact","valid":true,"rephrasing":false,"of":"0123abcd","note":"x"}` + "\n"))
 	f.Add([]byte("\n\n{}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		labels, err := extraction.ReadLabels(bytes.NewReader(data))

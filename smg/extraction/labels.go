@@ -19,8 +19,11 @@ type Label struct {
 	// Valid says that the item is what its kind says it is.
 	Valid bool `json:"valid"`
 	// Rephrasing, for a fact, says that its label is grammatical and
-	// says what its sentence said, of the same person.
-	Rephrasing *bool `json:"rephrasing,omitempty"`
+	// says what its sentence said, of the same person; Of is the
+	// Phrasing of the label judged. A fact whose label has changed since
+	// keeps its Valid, and its rephrasing is to judge again.
+	Rephrasing *bool  `json:"rephrasing,omitempty"`
+	Of         string `json:"of,omitempty"`
 	// Note says why, when the verdict needs it.
 	Note string `json:"note,omitempty"`
 }
@@ -66,12 +69,16 @@ func ReadLabels(r io.Reader) (Labels, error) {
 			return nil, fail("more than one label on the line")
 		}
 		switch {
-		case !isKey(l.Key):
+		case !isHex(l.Key, 16):
 			return nil, fail("key %q is not 16 hex digits", l.Key)
 		case !slices.Contains(Kinds, l.Kind):
 			return nil, fail("kind %q is none of %v", l.Kind, Kinds)
 		case l.Rephrasing != nil && l.Kind != Fact:
 			return nil, fail("a %s has no rephrasing to label", l.Kind)
+		case (l.Rephrasing != nil) != (l.Of != ""):
+			return nil, fail(`a rephrasing's verdict and "of", the phrasing judged, go together`)
+		case l.Of != "" && !isHex(l.Of, 8):
+			return nil, fail("of %q is not 8 hex digits", l.Of)
 		}
 		if _, ok := out[l.Key]; ok {
 			return nil, fail("key %s is labelled again", l.Key)
@@ -84,8 +91,8 @@ func ReadLabels(r io.Reader) (Labels, error) {
 	return out, nil
 }
 
-func isKey(s string) bool {
-	if len(s) != 16 {
+func isHex(s string, n int) bool {
+	if len(s) != n {
 		return false
 	}
 	for _, c := range s {

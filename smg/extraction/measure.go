@@ -26,8 +26,11 @@ type Row struct {
 type Report struct {
 	Turns int   `json:"turns"`
 	Rows  []Row `json:"rows"`
-	// Unlabelled are the items of the sample without a label, to label.
+	// Unlabelled are the items of the sample without a label, to label;
+	// Rephrase the facts of the sample whose label has changed since its
+	// rephrasing was judged (or was never), to judge again.
 	Unlabelled []Item `json:"unlabelled,omitempty"`
+	Rephrase   []Item `json:"rephrase,omitempty"`
 }
 
 // Measure counts items by kind, draws the sample of n items of each kind,
@@ -57,11 +60,14 @@ func Measure(items []Item, turns, n int, labels Labels) Report {
 		if l.Valid {
 			r.Valid++
 		}
-		if l.Rephrasing != nil {
+		switch {
+		case l.Rephrasing != nil && l.Of == Phrasing(it.Label):
 			r.Rephrasings++
 			if *l.Rephrasing {
 				r.RephrasingsOK++
 			}
+		case it.Kind == Fact:
+			rep.Rephrase = append(rep.Rephrase, it)
 		}
 	}
 	for _, k := range Kinds {
