@@ -72,6 +72,9 @@ func TestFacts(t *testing.T) {
 		{"", "Please remember that I don't eat pork.", "User doesn't eat pork.", "context", true, false},
 		{"", "I'm allergic to peanuts, please remember that.", "User is allergic to peanuts.", "identity", true, false},
 		{"", "I'm working on a compiler for a tiny language.", "User is working on a compiler for a tiny language.", "project", false, false},
+		// A possessive after the subject is named is "their".
+		{"", "I prefer TypeScript for all my projects.", "User prefers TypeScript for all their projects.", "preference", false, false},
+		{"Ben", "My sister and I painted my kitchen last week.", "Ben's sister and Ben painted their kitchen last week (the week of 1 May 2023).", "relationship", false, false},
 		{"", "Oh, I think I like hiking, maybe.", "User thinks User like hiking, maybe.", "", false, true},
 		{"", "I love how it watches the files.", "User loves how it watches the files.", "preference", false, false},
 		{"Melanie", "I'm a big fan of pottery.", "Melanie is a big fan of pottery.", "preference", false, false},

@@ -177,12 +177,15 @@ var (
 
 // thirdPerson rewrites a first-person sentence about subject: "I prefer
 // TypeScript" becomes "User prefers TypeScript", "my kids" "Caroline's
-// kids".
+// kids", and a possessive after the subject is named "their": "I prefer
+// TypeScript for all my projects" becomes "User prefers TypeScript for
+// all their projects", not "… all User's projects".
 func thirdPerson(s, subject string) string {
 	ws, offs := words(s)
 	var b strings.Builder
 	last := 0
 	conjugateNext := false
+	named := false // the subject is written: a possessive after is "their"
 	for i, w := range ws {
 		lw := strings.ToLower(w)
 		repl := ""
@@ -198,9 +201,11 @@ func thirdPerson(s, subject string) string {
 		case lw == "i":
 			repl = subject
 			conjugateNext = true
-		case lw == "my" || lw == "mine":
-			repl = subject + "'s"
-		case lw == "our" || lw == "ours":
+		case (lw == "my" || lw == "our") && named:
+			repl = "their"
+		case (lw == "mine" || lw == "ours") && named:
+			repl = "theirs"
+		case lw == "my" || lw == "mine" || lw == "our" || lw == "ours":
 			repl = subject + "'s"
 		case lw == "me":
 			repl = subject
@@ -220,6 +225,7 @@ func thirdPerson(s, subject string) string {
 			b.WriteString(s[last:offs[i]])
 			b.WriteString(repl)
 			last = offs[i] + len(w)
+			named = named || strings.HasPrefix(repl, subject)
 		}
 	}
 	b.WriteString(s[last:])

@@ -198,7 +198,7 @@ const (
 	idSQLite      = "decision-sqlite"
 	idElements    = "decision-stripe-elements"
 	idPreferGo    = "fact-dana-prefers-go-for-all-backend-work"
-	idWorksWith   = "fact-dana-is-working-on-the-shop-with-dana-s"
+	idWorksWith   = "fact-dana-is-working-on-the-shop-with-their"
 	idWebhook     = "artifact-checkout-webhook-go"
 	idPaymentForm = "artifact-web-src-paymentform-jsx"
 	idLockedDB    = "problem-we-were-storing-orders-in-sqlite-but-two"
