@@ -291,3 +291,24 @@ func TestEntitySentences(t *testing.T) {
 		t.Errorf("%s: not found as an entity", name)
 	}
 }
+
+// thirdPerson rewrites the first person into the third: a verb after the
+// subject agrees with it unless a modal or an auxiliary comes before
+// ("can I make"), a present in "-ed" ("need") is no past tense, "we" at
+// the start is the subject, and a possessive after the subject is named
+// is "their".
+func TestThirdPerson(t *testing.T) {
+	for in, want := range map[string]string{
+		"My flight is booked and I need to make sure I have everything ready.": "User's flight is booked and User needs to make sure User has everything ready.",
+		"How can I make sure my resume passes the screening?":                  "How can User make sure their resume passes the screening?",
+		"We celebrated my daughter's birthday with a concert.":                 "User celebrated their daughter's birthday with a concert.",
+		"We're moving to Lisbon in May.":                                       "User is moving to Lisbon in May.",
+		"I agreed to help, and I walked the dog.":                              "User agreed to help, and User walked the dog.",
+		"That book is mine.":                                                   "That book is User's.",
+		"I gave my book to my sister; it was mine.":                            "User gave their book to their sister; it was theirs.",
+	} {
+		if got := thirdPerson(in, "User"); got != want {
+			t.Errorf("%q:\n got %q\nwant %q", in, got, want)
+		}
+	}
+}

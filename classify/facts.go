@@ -163,6 +163,7 @@ var (
 	adverbs = set("really", "also", "just", "always", "never", "still", "usually", "often", "sometimes", "actually",
 		"definitely", "absolutely", "totally", "truly", "honestly", "finally", "recently", "now", "already", "even", "only",
 		"mostly", "generally", "currently", "personally", "kind", "sort")
+	auxiliaries   = set("do", "does", "did", "am", "are", "was", "were", "have", "had")
 	modals        = set("can", "could", "will", "would", "should", "might", "must", "may", "shall", "used", "can't", "couldn't", "won't", "wouldn't", "shouldn't", "mustn't", "didn't")
 	pastIrregular = set("went", "ran", "saw", "had", "made", "took", "got", "bought", "met", "felt", "thought", "told", "said",
 		"came", "gave", "found", "left", "kept", "began", "wrote", "did", "was", "won", "lost", "paid", "sent", "spent", "built",
@@ -172,7 +173,12 @@ var (
 	contractions = map[string]string{
 		"i'm": " is", "i’m": " is", "i've": " has", "i’ve": " has", "i'd": " would", "i’d": " would",
 		"i'll": " will", "i’ll": " will",
+		"we're": " is", "we’re": " is", "we've": " has", "we’ve": " has", "we'd": " would", "we’d": " would",
+		"we'll": " will", "we’ll": " will",
 	}
+	// presentEed are verbs whose present ends in "-ed", as a past tense
+	// does: "I need" is "User needs".
+	presentEed = set("need", "feed", "bleed", "breed", "speed", "proceed", "succeed", "exceed", "heed", "seed", "weed")
 )
 
 // thirdPerson rewrites a first-person sentence about subject: "I prefer
@@ -198,9 +204,10 @@ func thirdPerson(s, subject string) string {
 			repl = "is"
 		case lw == "i" && i+1 < len(ws) && strings.EqualFold(ws[i+1], "was"):
 			repl = subject
-		case lw == "i":
+		case lw == "i" || lw == "we" && i == 0:
 			repl = subject
-			conjugateNext = true
+			// "can I make": the modal before it keeps the verb as it is.
+			conjugateNext = i == 0 || !modals[strings.ToLower(ws[i-1])] && !auxiliaries[strings.ToLower(ws[i-1])]
 		case (lw == "my" || lw == "our") && named:
 			repl = "their"
 		case (lw == "mine" || lw == "ours") && named:
@@ -211,10 +218,8 @@ func thirdPerson(s, subject string) string {
 			repl = subject
 		case lw == "myself":
 			repl = "themselves"
-		case lw == "we" && i == 0:
-			repl = subject + " and others"
 		case lw == "us":
-			repl = subject + " and others"
+			repl = subject
 		case conjugateNext && adverbs[lw]:
 			// the verb comes after
 		case conjugateNext:
@@ -254,7 +259,7 @@ func thirdPersonVerb(w string) string {
 		return "doesn't"
 	case lw == "go":
 		return "goes"
-	case modals[lw] || pastIrregular[lw] || strings.HasSuffix(lw, "ed") || !allLetters(lw) || w != lw:
+	case modals[lw] || pastIrregular[lw] || strings.HasSuffix(lw, "ed") && !presentEed[lw] || !allLetters(lw) || w != lw:
 		return w
 	case strings.HasSuffix(lw, "s") || strings.HasSuffix(lw, "sh") || strings.HasSuffix(lw, "ch") ||
 		strings.HasSuffix(lw, "x") || strings.HasSuffix(lw, "z") || strings.HasSuffix(lw, "o"):
