@@ -72,6 +72,12 @@ func TestFacts(t *testing.T) {
 		{"", "Please remember that I don't eat pork.", "User doesn't eat pork.", "context", true, false},
 		{"", "I'm allergic to peanuts, please remember that.", "User is allergic to peanuts.", "identity", true, false},
 		{"", "I'm working on a compiler for a tiny language.", "User is working on a compiler for a tiny language.", "project", false, false},
+		// A request or a question that ends a statement is left out, and
+		// a date stays where it was, whatever was cut after it.
+		{"", "I moved to Lisbon last week, can you help me find a gym.", "User moved to Lisbon last week (the week of 1 May 2023).", "context", false, false},
+		{"", "I'm learning Rust for my job, how can I speed it up.", "User is learning Rust for their job.", "context", false, false},
+		{"", "Remember that I moved to Porto yesterday, so please remember that.", "User moved to Porto yesterday (7 May 2023).", "context", true, false},
+		{"", "I need a reviewer, can you review my essay.", "", "", false, false},
 		// A possessive after the subject is named is "their".
 		{"", "I prefer TypeScript for all my projects.", "User prefers TypeScript for all their projects.", "preference", false, false},
 		{"Ben", "My sister and I painted my kitchen last week.", "Ben's sister and Ben painted their kitchen last week (the week of 1 May 2023).", "relationship", false, false},

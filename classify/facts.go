@@ -32,6 +32,10 @@ var (
 	// the fact itself leaves out.
 	byTheWay     = re(`[\s,]+(?:by the way|btw|anyway|lol|haha)[.!]*$`)
 	rememberTail = re(`[\s,;:—–-]*(?:(?:so )?please |and )?(?:remember (?:that|this|it)|keep (?:that|this) in mind|don't forget (?:that|this|it))[.!]*$`)
+	// requestTail is a request to the one addressed, or a question, that
+	// a statement ends with ("I'm building a tracker, can you help me with
+	// the schema"): the fact leaves it out.
+	requestTail = re(`[\s]*[,;:—–-]\s*(?:and |so |but )?(?:(?:can|could|would|will) you\b|(?:how|what|which|where|when|why) (?:can|could|should|do|would|will) i\b|i (?:was|am|['’]m) wondering\b|i wonder\b).*$`)
 	firstPerson  = regexp.MustCompile(`^(?:I\b|I['’]m\b|I['’]ve\b|I['’]d\b|I['’]ll\b|i\s|i['’]m\b|[Mm]y\b|[Ww]e\b|[Ww]e['’](?:re|ve|ll)\b|[Oo]ur\b)`)
 	vagueCue     = re(`\b(?:maybe|perhaps|probably|might|kind of|sort of|i guess|i think|not sure|for now|at the moment|right now|temporarily|this time|for a bit|for a while)\b`)
 )
@@ -70,6 +74,14 @@ func findFacts(sents []sentence, subject string, dates []Date, stop map[string]b
 		if !firstPerson.MatchString(body) || countWords(body) < 3 {
 			continue
 		}
+		// Where body starts in the prose: what follows cuts its end only.
+		at := s.start + len(text) - len(body)
+		if loc := requestTail.FindStringIndex(body); loc != nil && loc[0] > 0 {
+			body = strings.TrimRight(body[:loc[0]], " ,;:—–-") + "."
+			if countWords(body) < 3 {
+				continue
+			}
+		}
 		if remembering {
 			if rememberAny.MatchString(text) {
 				f.Remember = true
@@ -107,7 +119,7 @@ func findFacts(sents []sentence, subject string, dates []Date, stop map[string]b
 		}
 		f.Specific = specific(body) || len(f.Dates) > 0
 		f.Vague = vagueCue.MatchString(body)
-		f.Text = thirdPerson(withDates(body, text, s.start, f.Dates), subject)
+		f.Text = thirdPerson(withDates(body, at, f.Dates), subject)
 		out = append(out, f)
 	}
 	return out
@@ -125,9 +137,9 @@ func hasContent(text string, stop map[string]bool) bool {
 }
 
 // withDates writes each date's resolution after its expression in body,
-// which is a suffix of the sentence text that starts at start in the prose.
-func withDates(body, text string, start int, dates []Date) string {
-	off := start + len(text) - len(body) // where body starts in the prose
+// which starts at off in the prose; a date past its end (cut off with a
+// request or a tail) is left out.
+func withDates(body string, off int, dates []Date) string {
 	var b strings.Builder
 	last := 0
 	for _, d := range dates {
