@@ -318,3 +318,17 @@ func TestThirdPerson(t *testing.T) {
 		}
 	}
 }
+
+// SmallTalk says of a text what Analyze's Filler says of a turn without
+// code.
+func TestSmallTalk(t *testing.T) {
+	for _, text := range []string{"thanks", "ok!", "Thank you so much!", "You're welcome.", "👍", "thanks, that fixed the build", "ok, let's use Redis",
+		"I prefer Go for all backend work.", strings.Repeat("thanks ", 20)} {
+		if got, want := SmallTalk(text), analyze(text).Filler; got != want {
+			t.Errorf("%q: SmallTalk %v, Filler %v", text, got, want)
+		}
+	}
+	if !SmallTalk("You're welcome.") || SmallTalk("thanks, that fixed the build") {
+		t.Error("SmallTalk is wrong on the plain cases")
+	}
+}

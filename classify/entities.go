@@ -183,3 +183,14 @@ func setSentences(ents []Entity, sents []sentence) {
 		}
 	}
 }
+
+// SmallTalk reports whether text is small talk only ("thanks", "ok",
+// "You're welcome."), as Signals.Filler says of a turn: at most six
+// words, all of them filler. It reads no further than that.
+func SmallTalk(text string) bool {
+	if len(text) > 80 {
+		return false // more than six words of filler would hold
+	}
+	ws, _ := words(text)
+	return isFiller(ws)
+}

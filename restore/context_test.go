@@ -192,3 +192,27 @@ func mustSearch(t *testing.T, e *Engine, q string) []hit {
 	}
 	return hits
 }
+
+// Small talk ("thanks", "You're welcome.") never goes in a context, even
+// when the budget has room for it and a neighbour lends it a score.
+func TestContextLeavesSmallTalkOut(t *testing.T) {
+	e := checkout(t)
+	tk, err := NewTokenizer(CL100K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"Why did we choose Stripe Elements instead of Stripe Checkout?", "How did we fix the webhook returning 401 in production?"} {
+		r, err := e.Context(context.Background(), q, Options{Budget: 2000, Tokenizer: tk})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range r.Items {
+			if it.ExternalID == "msg-011" || it.ExternalID == "msg-012" {
+				t.Errorf("%q: small talk %s went in:\n%s", q, it.ExternalID, r.Text)
+			}
+		}
+		if !strings.Contains(r.Text, "Dana: That fixed it") {
+			t.Errorf("%q: the turn before the small talk is missing:\n%s", q, r.Text)
+		}
+	}
+}

@@ -117,11 +117,15 @@ func (g *gathering) evidence(parts map[string]float64, lent bool) float64 {
 // turnCands makes the turns gathered candidates, in the order of their
 // numbers: a turn's score is its evidence, raised when the question names
 // its date and lowered when it names a speaker but not the turn's. A long
-// turn the search found a passage of goes in as that passage, an excerpt.
+// turn the search found a passage of goes in as that passage, an excerpt;
+// small talk does not go in (it stays in the archive).
 func (g *gathering) turnCands() {
 	for _, n := range sortedKeysInt(g.turns) {
 		parts := g.turns[n]
 		t, shown, _ := g.e.turns.shownTurn(n)
+		if shown.small {
+			continue // "thanks", "You're welcome.": nothing to show
+		}
 		if p := g.passages[n]; p != nil {
 			text, _ := excerptOf(t, p.span)
 			span := p.span

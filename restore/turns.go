@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/smg-memory/smg/archive"
+	"github.com/smg-memory/smg/classify"
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
 )
@@ -36,15 +37,16 @@ type turnStore struct {
 }
 
 // shownTurn is how a context shows a turn: its line, the line of its
-// date it goes under ("" when it has none), and whether it is long, shown
-// in passages. Worked out once, when its block is read.
+// date it goes under ("" when it has none), whether it is long, shown in
+// passages, and whether it is small talk, never shown. Worked out once,
+// when its block is read.
 type shownTurn struct {
 	line, group string
-	long        bool
+	long, small bool
 }
 
 func showTurn(t spec.Turn) shownTurn {
-	st := shownTurn{line: turnLine(t), long: isLong(t.Content)}
+	st := shownTurn{line: turnLine(t), long: isLong(t.Content), small: classify.SmallTalk(t.Content)}
 	if d := dateOf(t.Timestamp); d != "" {
 		st.group = "[" + d + "]"
 	}
