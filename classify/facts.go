@@ -36,8 +36,8 @@ var (
 	// a statement ends with ("I'm building a tracker, can you help me with
 	// the schema"): the fact leaves it out.
 	requestTail = re(`[\s]*[,;:—–-]\s*(?:and |so |but )?(?:(?:can|could|would|will) you\b|(?:how|what|which|where|when|why) (?:can|could|should|do|would|will) i\b|i (?:was|am|['’]m) wondering\b|i wonder\b).*$`)
-	firstPerson  = regexp.MustCompile(`^(?:I\b|I['’]m\b|I['’]ve\b|I['’]d\b|I['’]ll\b|i\s|i['’]m\b|[Mm]y\b|[Ww]e\b|[Ww]e['’](?:re|ve|ll)\b|[Oo]ur\b)`)
-	vagueCue     = re(`\b(?:maybe|perhaps|probably|might|kind of|sort of|i guess|i think|not sure|for now|at the moment|right now|temporarily|this time|for a bit|for a while)\b`)
+	firstPerson = regexp.MustCompile(`^(?:I\b|I['’]m\b|I['’]ve\b|I['’]d\b|I['’]ll\b|i\s|i['’]m\b|[Mm]y\b|[Ww]e\b|[Ww]e['’](?:re|ve|ll)\b|[Oo]ur\b)`)
+	vagueCue    = re(`\b(?:maybe|perhaps|probably|might|kind of|sort of|i guess|i think|not sure|for now|at the moment|right now|temporarily|this time|for a bit|for a while)\b`)
 )
 
 // The categories, each with the cues that make a first-person sentence a
