@@ -25,6 +25,7 @@ func TestDecisions(t *testing.T) {
 		{"I'll use Redis for caching.", "Redis", "", "", nil},
 		{"Let's replace Moment with date-fns to avoid the bundle size.", "date-fns", "the bundle size", "Moment", []string{"Moment"}},
 		{"We settled on PostgreSQL.", "PostgreSQL", "", "", nil},
+		{"Replace them with proper ESM syntax.", "proper ESM syntax", "", "", nil},
 		{"Let's use TypeScript. Because the codebase is getting big.", "TypeScript", "the codebase is getting big", "", nil},
 	} {
 		ds := analyze(tc.text).Decisions
@@ -41,6 +42,11 @@ func TestDecisions(t *testing.T) {
 		"Should we use Stripe Checkout or Stripe Elements?",
 		"I'd start with Stripe Checkout: it is a hosted page.",
 		"I went with my sister to the market.",
+		// An outcome that names nothing: a pronoun, a letter.
+		"Let's go with that.",
+		"Since the file content is exactly what's shown, I'll use that.",
+		"We decided to use this approach for the parser.",
+		"Let's use Y.",
 	} {
 		if ds := analyze(text).Decisions; len(ds) != 0 {
 			t.Errorf("%q is not a decision: %+v", text, ds)

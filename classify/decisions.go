@@ -3,6 +3,7 @@ package classify
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Decision is a choice a turn makes.
@@ -90,14 +91,16 @@ func findDecisions(sents []sentence) ([]Decision, int) {
 			}
 			obj, objEnd := get("obj")
 			d.Outcome = phrase(obj)
-			if d.Outcome == "" || personal(d.Outcome) {
+			if d.Outcome == "" || personal(d.Outcome) || unnamed(d.Outcome) {
 				continue
 			}
-			if old, _ := get("old"); old != "" {
+			// What it replaces or rejects, when named ("replace them
+			// with…" names only what was chosen).
+			if old, _ := get("old"); old != "" && !unnamed(phrase(old)) {
 				d.Replaces = phrase(old)
 				d.Alternatives = append(d.Alternatives, d.Replaces)
 			}
-			if alt, _ := get("alt"); alt != "" {
+			if alt, _ := get("alt"); alt != "" && !unnamed(phrase(alt)) {
 				d.Alternatives = append(d.Alternatives, phrase(alt))
 			}
 			rest := text[min(objEnd, len(text)):]
@@ -131,6 +134,24 @@ func personal(outcome string) bool {
 		return true
 	}
 	return false
+}
+
+// unnamed reports an outcome that does not name what was chosen: it
+// points back at something ("that", "it", "this approach", "them"), or it
+// is a letter or two of a broken phrase ("Y", "Side \\").
+func unnamed(outcome string) bool {
+	w, _, _ := strings.Cut(strings.ToLower(outcome), " ")
+	switch w {
+	case "it", "this", "that", "these", "those", "them", "one", "something", "anything", "everything", "same":
+		return true
+	}
+	letters := 0
+	for _, r := range outcome {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return letters < 2 || strings.HasSuffix(outcome, "\\")
 }
 
 // phrase trims a captured outcome to its noun phrase: up to the first
