@@ -34,26 +34,65 @@ func Unit(v []float32) []float32 {
 }
 
 // Dot is the dot product of two vectors of one length (b may be longer),
-// in eight running sums. A search reads every row once: at 10,000 turns
-// of 1,536 values it is bound by the memory's bandwidth (61 MB a
-// question), not by the arithmetic, and splitting it among goroutines did
-// not make it faster on two cores.
+// in eight running sums: sum k adds the products of the values at k, k+8,
+// k+16…, the values past the last whole eight go to sum 0, and the sums
+// are added in pairs. Each product is rounded to float32 before it is
+// added (no fused multiply-add), so that the result is the same bits on
+// every machine and in [DotEach]'s vector kernel. A search reads every row
+// once: at 10,000 turns of 1,536 values it is bound by the memory's
+// bandwidth (61 MB a question), not by the arithmetic, and splitting it
+// among goroutines did not make it faster on two cores.
 func Dot(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3, s4, s5, s6, s7 float32
 	for len(a) >= 8 && len(b) >= 8 {
-		s0 += a[0] * b[0]
-		s1 += a[1] * b[1]
-		s2 += a[2] * b[2]
-		s3 += a[3] * b[3]
-		s4 += a[4] * b[4]
-		s5 += a[5] * b[5]
-		s6 += a[6] * b[6]
-		s7 += a[7] * b[7]
+		s0 += float32(a[0] * b[0])
+		s1 += float32(a[1] * b[1])
+		s2 += float32(a[2] * b[2])
+		s3 += float32(a[3] * b[3])
+		s4 += float32(a[4] * b[4])
+		s5 += float32(a[5] * b[5])
+		s6 += float32(a[6] * b[6])
+		s7 += float32(a[7] * b[7])
 		a, b = a[8:], b[8:]
 	}
+	return finish(&[8]float32{s0, s1, s2, s3, s4, s5, s6, s7}, a, b)
+}
+
+// finish is Dot's end: it adds the products of the values past the last
+// whole eight, a and b, to the first of the eight sums s, and adds the
+// sums up.
+func finish(s *[8]float32, a, b []float32) float32 {
+	b = b[:len(a)]
+	s0 := s[0]
 	for i := range a {
-		s0 += a[i] * b[i]
+		s0 += float32(a[i] * b[i])
 	}
-	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+	return ((s0 + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
+}
+
+// DotEach sets out[i] to Dot(q, rows[i]) for each row (out is at least as
+// long as rows), the same bits. Where the CPU has AVX it reads four rows
+// at a time, eight values of each in one instruction, and is several
+// times faster than Dot row by row.
+func DotEach(q []float32, rows [][]float32, out []float32) {
+	out = out[:len(rows)]
+	i := 0
+	if dot4 != nil && len(q) >= 8 {
+		n := len(q) / 8
+		var r [4]*float32
+		var sums [4][8]float32
+		for ; i+4 <= len(rows); i += 4 {
+			for k := range r {
+				r[k] = &rows[i+k][:len(q)][0]
+			}
+			dot4(&q[0], &r, n, &sums)
+			for k := range r {
+				out[i+k] = finish(&sums[k], q[n*8:], rows[i+k][n*8:len(q)])
+			}
+		}
+	}
+	for ; i < len(rows); i++ {
+		out[i] = Dot(q, rows[i])
+	}
 }
