@@ -237,10 +237,11 @@ func (e *Engine) vectorTurns(q *queryVector) map[int]vecHit {
 		}
 		best = slices.Insert(best, j, n)
 	}
+	cos := make([]float32, len(x.rows))
+	vec.DotEach(q.v, x.rows, cos)
 	cur := near{turn: -1}
 	var sum float64 // of the cosines, for their mean
-	for i, row := range x.rows {
-		c := vec.Dot(q.v, row)
+	for i, c := range cos {
 		sum += float64(c)
 		if x.turns[i] != cur.turn {
 			if cur.turn >= 0 {
