@@ -110,3 +110,100 @@ func BenchmarkDotEach(b *testing.B) {
 		DotEach(q, rows, out)
 	}
 }
+
+// checkInt8 checks DotInt8Each, and dotInt8 row by row, against the
+// exact dot product of q and each row, within Int8Error.
+func checkInt8(t *testing.T, q []float32, rows [][]byte) {
+	t.Helper()
+	out := make([]float32, len(rows)+1)
+	out[len(rows)] = 42
+	DotInt8Each(q, rows, out)
+	for i, b := range rows {
+		var exact, mag float64
+		for j, x := range q {
+			p := float64(x) * float64(int8(b[j]))
+			exact += p
+			mag += math.Abs(p)
+		}
+		bound := Int8Error(len(q)) * mag
+		for _, got := range []float32{out[i], dotInt8(q, b)} {
+			if d := math.Abs(float64(got) - exact); !(d <= bound) {
+				t.Fatalf("%d rows of %d values: row %d: %v, want %v ± %g", len(rows), len(q), i, got, exact, bound)
+			}
+		}
+	}
+	if out[len(rows)] != 42 {
+		t.Fatalf("DotInt8Each wrote past its %d rows", len(rows))
+	}
+}
+
+// TestDotInt8Each checks DotInt8Each, the assembly kernel where the CPU
+// has one, and the Go code against the exact dot product, over lengths
+// that are and are not multiples of eight and numbers of rows that are
+// and are not multiples of four, bytes over the whole range of int8.
+func TestDotInt8Each(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 300 {
+		dims := r.IntN(70)
+		if r.IntN(4) == 0 {
+			dims = 512 + r.IntN(9)
+		}
+		q := randomRows(r, 1, dims, 0)[0]
+		rows := make([][]byte, r.IntN(11))
+		for i := range rows {
+			rows[i] = make([]byte, dims+r.IntN(3))
+			for j := range rows[i] {
+				rows[i][j] = byte(r.IntN(256))
+			}
+		}
+		checkInt8(t, q, rows)
+	}
+	// Signed: 0x80 is -128, 0xff is -1.
+	q := []float32{1, 1, 1, 1, 1, 1, 1, 1, 1}
+	out := make([]float32, 4)
+	DotInt8Each(q, [][]byte{{0x80, 0xff, 1, 0, 0, 0, 0, 0, 0x7f}, {0xff, 0, 0, 0, 0, 0, 0, 0, 0}, {}, {}}[:2], out)
+	if out[0] != -1 || out[1] != -1 {
+		t.Errorf("signed bytes: %v, want -1 and -1", out[:2])
+	}
+}
+
+// FuzzDotInt8Each reads q and the rows from the fuzzer's bytes: q's values
+// from pairs of bytes, each row the next len(q) bytes.
+func FuzzDotInt8Each(f *testing.F) {
+	f.Add(uint8(9), []byte("0123456789abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+	f.Add(uint8(16), make([]byte, 200))
+	f.Fuzz(func(t *testing.T, dims uint8, data []byte) {
+		n := int(dims)
+		if len(data) < 2*n {
+			return
+		}
+		q := make([]float32, n)
+		for i := range q {
+			q[i] = float32(int16(uint16(data[2*i])<<8|uint16(data[2*i+1]))) / 256
+		}
+		data = data[2*n:]
+		var rows [][]byte
+		for n > 0 && len(data) >= n {
+			rows, data = append(rows, data[:n]), data[n:]
+		}
+		checkInt8(t, q, rows)
+	})
+}
+
+// BenchmarkDotInt8Each is BenchmarkDotEach of the rows as signed bytes.
+func BenchmarkDotInt8Each(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	q := randomRows(r, 1, 512, 0)[0]
+	rows := make([][]byte, 10000)
+	for i := range rows {
+		rows[i] = make([]byte, 512)
+		for j := range rows[i] {
+			rows[i][j] = byte(r.IntN(256))
+		}
+	}
+	out := make([]float32, len(rows))
+	b.SetBytes(int64(len(rows) * 512))
+	for b.Loop() {
+		DotInt8Each(q, rows, out)
+	}
+}
