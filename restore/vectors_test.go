@@ -292,10 +292,10 @@ func TestVectorTurnsScale(t *testing.T) {
 	for i := range vectorHits + 10 {
 		row := []float32{float32(vectorHits + 10 - i), 10} // nearer (1, 0) the earlier
 		vec.Normalize(row)
-		x.add(i+1, Span{}, row, nil)
+		x.add(i+1, Span{}, row, nil, 0)
 	}
 	for i := range 2 * vectorHits {
-		x.add(vectorHits+11+i, Span{}, []float32{-1, 0}, nil) // away from (1, 0)
+		x.add(vectorHits+11+i, Span{}, []float32{-1, 0}, nil, 0) // away from (1, 0)
 	}
 	e := &Engine{vecs: x}
 	q := &queryVector{model: "m", v: []float32{1, 0}}
@@ -325,11 +325,11 @@ func TestVectorTurnsScale(t *testing.T) {
 // others, though not far, get no vector part.
 func TestVectorTurnsAboveTheMean(t *testing.T) {
 	x := &vectorIndex{model: "m", dims: 2}
-	x.add(1, Span{}, []float32{1, 0}, nil)
+	x.add(1, Span{}, []float32{1, 0}, nil, 0)
 	for n := 2; n <= 5; n++ {
 		row := []float32{0.3, 1} // cosine 0.29 with (1, 0); the mean is 0.43
 		vec.Normalize(row)
-		x.add(n, Span{}, row, nil)
+		x.add(n, Span{}, row, nil, 0)
 	}
 	e := &Engine{vecs: x}
 	hits := e.vectorTurns(&queryVector{model: "m", v: []float32{1, 0}})
