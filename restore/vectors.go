@@ -8,6 +8,7 @@ import (
 	"iter"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/smg-memory/smg/restore/vec"
 	"github.com/smg-memory/smg/spec"
@@ -345,6 +346,21 @@ func (x *vectorIndex) nearTurns(rows iter.Seq[int], cos func(int) float32) []nea
 	return best
 }
 
+// nearScratch is what nearInt8 works in: the estimates of the rows, and
+// each turn's first row and its estimate, the best of its rows'. It is
+// kept for the next question (int8Scratch): at 10,000 rows it is 200 kB.
+type nearScratch struct {
+	est   []float32
+	turns []turnEst
+}
+
+type turnEst struct {
+	first int
+	est   float64
+}
+
+var int8Scratch sync.Pool
+
 // int8Delta is how far an estimate of nearInt8 may be from vec.Dot's
 // cosine, at most, for rows of dims values (see nearInt8).
 func int8Delta(dims int) float64 {
@@ -372,15 +388,17 @@ func (x *vectorIndex) nearInt8(q []float32) (best []near, floor float32, ok bool
 	if x.int8 == nil {
 		return nil, 0, false
 	}
-	est := make([]float32, len(x.int8))
+	sc, _ := int8Scratch.Get().(*nearScratch)
+	if sc == nil {
+		sc = &nearScratch{}
+	}
+	defer int8Scratch.Put(sc)
+	est := slices.Grow(sc.est[:0], len(x.int8))[:len(x.int8)]
+	sc.est = est
 	vec.DotInt8Each(q, x.int8, est)
 	delta := int8Delta(x.dims)
-	// Each turn's first row and its estimate, the best of its rows'.
-	type turnEst struct {
-		first int
-		est   float64
-	}
-	turns := make([]turnEst, 0, len(est))
+	turns := slices.Grow(sc.turns[:0], len(est))
+	defer func() { sc.turns = turns }()
 	var sum float64 // of the estimates, for the mean
 	for i, c := range est {
 		a := float64(c) * x.inv[i]
