@@ -402,3 +402,40 @@ func TestNoCacheAfterAnUpdate(t *testing.T) {
 	}
 	sameContexts(t, e, newEngine(t, docs[1], nil))
 }
+
+// TestEarlySearch checks the search Compose makes while the question is
+// embedded: its hits stand for compose's search only while the engine is
+// the one they were found in (its gen), and an update makes it another.
+func TestEarlySearch(t *testing.T) {
+	docs := checkoutAt(t, 4, 10, 0)
+	e := newEngine(t, docs[0], nil)
+	const q = "what does the retry policy do"
+	opts := Options{Budget: 400}
+	run := func(early []earlyHits) string {
+		e.rw.RLock()
+		defer e.rw.RUnlock()
+		r, err := compose(context.Background(), q, opts, []Source{{Engine: e}}, []*queryVector{nil}, early)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Text
+	}
+	want := run(nil)
+	if got := run(searchEarly(q, []Source{{Engine: e}})); got != want {
+		t.Fatalf("with the early search:\n%s\nwant\n%s", got, want)
+	}
+	none := []earlyHits{{gen: e.gen, ok: true}} // found nothing
+	if run(none) == want {
+		t.Fatal("the early search's hits were not used")
+	}
+	g := e.gen
+	if err := e.Update(docs[1]); err != nil {
+		t.Fatal(err)
+	}
+	if e.gen == g {
+		t.Fatal("an update left gen as it was")
+	}
+	if got, want := run([]earlyHits{{gen: g, ok: true}}), run(nil); got != want {
+		t.Errorf("the hits of the engine before its update were used:\n%s\nwant\n%s", got, want)
+	}
+}
