@@ -76,24 +76,32 @@ func finish(s *[8]float32, a, b []float32) float32 {
 // at a time, eight values of each in one instruction, and is several
 // times faster than Dot row by row.
 func DotEach(q []float32, rows [][]float32, out []float32) {
+	each(q, rows, out, dot4, finish, Dot)
+}
+
+// each sets out[i] to the dot product of q and rows[i]: four rows at a
+// time with kernel, which gives the eight sums of each over the whole
+// eights of values, and fin, which adds the rest and the sums up; without
+// a kernel (nil), or for the rows left, with one, row by row.
+func each[T float32 | byte](q []float32, rows [][]T, out []float32, kernel func(*float32, *[4]*T, int, *[4][8]float32), fin func(*[8]float32, []float32, []T) float32, one func([]float32, []T) float32) {
 	out = out[:len(rows)]
 	i := 0
-	if dot4 != nil && len(q) >= 8 {
+	if kernel != nil && len(q) >= 8 {
 		n := len(q) / 8
-		var r [4]*float32
+		var r [4]*T
 		var sums [4][8]float32
 		for ; i+4 <= len(rows); i += 4 {
 			for k := range r {
 				r[k] = &rows[i+k][:len(q)][0]
 			}
-			dot4(&q[0], &r, n, &sums)
+			kernel(&q[0], &r, n, &sums)
 			for k := range r {
-				out[i+k] = finish(&sums[k], q[n*8:], rows[i+k][n*8:len(q)])
+				out[i+k] = fin(&sums[k], q[n*8:], rows[i+k][n*8:len(q)])
 			}
 		}
 	}
 	for ; i < len(rows); i++ {
-		out[i] = Dot(q, rows[i])
+		out[i] = one(q, rows[i])
 	}
 }
 
@@ -115,25 +123,7 @@ func Int8Error(n int) float64 {
 // a value, it reads a quarter of what Dot of the same rows as float32
 // reads; where the CPU has AVX2 and FMA it reads four rows at a time.
 func DotInt8Each(q []float32, rows [][]byte, out []float32) {
-	out = out[:len(rows)]
-	i := 0
-	if dot4Int8 != nil && len(q) >= 8 {
-		n := len(q) / 8
-		var r [4]*byte
-		var sums [4][8]float32
-		for ; i+4 <= len(rows); i += 4 {
-			for k := range r {
-				r[k] = &rows[i+k][:len(q)][0]
-			}
-			dot4Int8(&q[0], &r, n, &sums)
-			for k := range r {
-				out[i+k] = finishInt8(&sums[k], q[n*8:], rows[i+k][n*8:len(q)])
-			}
-		}
-	}
-	for ; i < len(rows); i++ {
-		out[i] = dotInt8(q, rows[i])
-	}
+	each(q, rows, out, dot4Int8, finishInt8, dotInt8)
 }
 
 // dotInt8 is DotInt8Each of one row, in Go.

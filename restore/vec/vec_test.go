@@ -149,14 +149,7 @@ func TestDotInt8Each(t *testing.T) {
 			dims = 512 + r.IntN(9)
 		}
 		q := randomRows(r, 1, dims, 0)[0]
-		rows := make([][]byte, r.IntN(11))
-		for i := range rows {
-			rows[i] = make([]byte, dims+r.IntN(3))
-			for j := range rows[i] {
-				rows[i][j] = byte(r.IntN(256))
-			}
-		}
-		checkInt8(t, q, rows)
+		checkInt8(t, q, randomBytes(r, r.IntN(11), dims, 3))
 	}
 	// Signed: 0x80 is -128, 0xff is -1.
 	q := []float32{1, 1, 1, 1, 1, 1, 1, 1, 1}
@@ -194,16 +187,22 @@ func FuzzDotInt8Each(f *testing.F) {
 func BenchmarkDotInt8Each(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	q := randomRows(r, 1, 512, 0)[0]
-	rows := make([][]byte, 10000)
-	for i := range rows {
-		rows[i] = make([]byte, 512)
-		for j := range rows[i] {
-			rows[i][j] = byte(r.IntN(256))
-		}
-	}
+	rows := randomBytes(r, 10000, 512, 1)
 	out := make([]float32, len(rows))
 	b.SetBytes(int64(len(rows) * 512))
 	for b.Loop() {
 		DotInt8Each(q, rows, out)
 	}
+}
+
+// randomBytes are n rows of dims random bytes and fewer than extra more.
+func randomBytes(r *rand.Rand, n, dims, extra int) [][]byte {
+	rows := make([][]byte, n)
+	for i := range rows {
+		rows[i] = make([]byte, dims+r.IntN(extra))
+		for j := range rows[i] {
+			rows[i][j] = byte(r.IntN(256))
+		}
+	}
+	return rows
 }
