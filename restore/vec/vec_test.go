@@ -63,10 +63,7 @@ func randomRows(r *rand.Rand, n, dims, extra int) [][]float32 {
 func TestDotEach(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 300 {
-		dims := r.IntN(70)
-		if r.IntN(4) == 0 {
-			dims = 512 + r.IntN(9)
-		}
+		dims := randomDims(r)
 		n, extra := r.IntN(11), r.IntN(3)
 		q := randomRows(r, 1, dims, 0)[0]
 		rows := randomRows(r, n, dims, extra)
@@ -144,10 +141,7 @@ func checkInt8(t *testing.T, q []float32, rows [][]byte) {
 func TestDotInt8Each(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 300 {
-		dims := r.IntN(70)
-		if r.IntN(4) == 0 {
-			dims = 512 + r.IntN(9)
-		}
+		dims := randomDims(r)
 		q := randomRows(r, 1, dims, 0)[0]
 		checkInt8(t, q, randomBytes(r, r.IntN(11), dims, 3))
 	}
@@ -205,4 +199,13 @@ func randomBytes(r *rand.Rand, n, dims, extra int) [][]byte {
 		}
 	}
 	return rows
+}
+
+// randomDims is a number of values: under 70, or about 512 one time in
+// four; a multiple of eight or not.
+func randomDims(r *rand.Rand) int {
+	if r.IntN(4) == 0 {
+		return 512 + r.IntN(9)
+	}
+	return r.IntN(70)
 }
