@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -438,4 +439,38 @@ func TestEarlySearch(t *testing.T) {
 	if got, want := run([]earlyHits{{gen: g, ok: true}}), run(nil); got != want {
 		t.Errorf("the hits of the engine before its update were used:\n%s\nwant\n%s", got, want)
 	}
+}
+
+// TestEarlySearchWhileUpdating asks for contexts, each with its search
+// made while the question is embedded, while the engine is updated: run
+// with -race, it checks that the search and the updates share the engine
+// safely; the contexts after are those of the last document.
+func TestEarlySearchWhileUpdating(t *testing.T) {
+	docs := checkoutAt(t, 4, 6, 13, 20, 0)
+	e := newEngine(t, docs[0], &Config{Embedder: &fakeEmbedder{model: "m"}})
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			for _, q := range checkoutQuestions {
+				if _, err := e.Context(context.Background(), q, Options{Budget: 500}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+			select {
+			case <-done:
+				return
+			default:
+			}
+		}
+	})
+	for _, doc := range docs[1:] {
+		if err := e.Update(doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	wg.Wait()
+	sameContexts(t, e, newEngine(t, docs[len(docs)-1], &Config{Embedder: &fakeEmbedder{model: "m"}}))
 }
