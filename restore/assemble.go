@@ -534,14 +534,12 @@ func byScore(cands []cand) []cand {
 	for i := range order {
 		order[i] = i
 	}
-	// The index last: the order of a stable sort, in an unstable one,
-	// which is faster.
-	slices.SortFunc(order, func(i, j int) int {
+	slices.SortStableFunc(order, func(i, j int) int {
 		a, b := &cands[i], &cands[j]
 		if c := cmp.Compare(b.item.Score, a.item.Score); c != 0 {
 			return c
 		}
-		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(i, j))
+		return cmp.Compare(a.key, b.key)
 	})
 	out := make([]cand, len(cands))
 	for i, j := range order {
