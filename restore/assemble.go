@@ -129,7 +129,8 @@ func Compose(ctx context.Context, query string, opts Options, sources ...Source)
 	partial := false
 	var warnings []string
 	qvs := make([]*queryVector, len(sources))
-	for i, s := range sources {
+	embeds := false
+	for _, s := range sources {
 		if opts.Wait {
 			// A damaged block leaves its turns out (Partial says so):
 			// the rest answers.
@@ -138,11 +139,29 @@ func Compose(ctx context.Context, query string, opts Options, sources ...Source)
 			}
 		}
 		partial = partial || !s.Engine.Complete()
+		embeds = embeds || s.Engine.cfg.Embedder != nil
+	}
+	// While the question is embedded, the full-text search runs beside
+	// it: the built-in encoder takes one core for a few milliseconds, as
+	// long as the search.
+	var early []earlyHits
+	var searched chan struct{}
+	if embeds {
+		searched = make(chan struct{})
+		go func() {
+			defer close(searched)
+			early = searchEarly(query, sources)
+		}()
+	}
+	for i, s := range sources {
 		// The question is embedded before the lock is taken: a slow
 		// provider must not hold up updates.
 		var w []string
 		qvs[i], w = s.Engine.embedQuery(ctx, query)
 		warnings = append(warnings, w...)
+	}
+	if searched != nil {
+		<-searched
 	}
 	locked := map[*Engine]bool{}
 	for _, s := range sources {
@@ -152,7 +171,7 @@ func Compose(ctx context.Context, query string, opts Options, sources ...Source)
 			defer s.Engine.rw.RUnlock()
 		}
 	}
-	r, err := compose(ctx, query, opts, sources, qvs)
+	r, err := compose(ctx, query, opts, sources, qvs, early)
 	if err != nil {
 		return nil, err
 	}
@@ -186,9 +205,33 @@ func lengthFactor(tokens int) float64 {
 	return math.Pow(float64(lengthRef+lengthOffset)/float64(max(tokens, 0)+lengthOffset), lengthPower)
 }
 
+// earlyHits are a search's hits made before compose, and the gen of its
+// engine then.
+type earlyHits struct {
+	hits []hit
+	gen  uint64
+	ok   bool
+}
+
+// searchEarly searches each source's engine for query, each under its
+// read lock, which it takes and releases.
+func searchEarly(query string, sources []Source) []earlyHits {
+	out := make([]earlyHits, len(sources))
+	for i, s := range sources {
+		e := s.Engine
+		e.rw.RLock()
+		hits, err := search(e.ix, query, searchHits, e.bm25())
+		out[i] = earlyHits{hits: hits, gen: e.gen, ok: err == nil}
+		e.rw.RUnlock()
+	}
+	return out
+}
+
 // compose is Compose with the engines' read locks held; qvs are the
-// question's vectors, by source.
-func compose(ctx context.Context, query string, opts Options, sources []Source, qvs []*queryVector) (*Result, error) {
+// question's vectors, by source, and early the hits of a search made
+// before, if any: those of an engine that has not changed since stand
+// for its search.
+func compose(ctx context.Context, query string, opts Options, sources []Source, qvs []*queryVector, early []earlyHits) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -200,9 +243,14 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 	var cands []cand
 	for i, s := range sources {
 		e := s.Engine
-		hits, err := search(e.ix, query, searchHits, e.bm25())
-		if err != nil {
-			return nil, err
+		var hits []hit
+		if i < len(early) && early[i].ok && early[i].gen == e.gen {
+			hits = early[i].hits
+		} else {
+			var err error
+			if hits, err = search(e.ix, query, searchHits, e.bm25()); err != nil {
+				return nil, err
+			}
 		}
 		cs := e.candidates(query, hits, opts.Scopes, e.vectorTurns(qvs[i]))
 		boost := s.Boost

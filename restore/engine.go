@@ -32,7 +32,11 @@ type Engine struct {
 
 	// rw guards the graph's state and the turn store, which Update
 	// replaces: a context reads them under the read lock.
-	rw    sync.RWMutex
+	rw sync.RWMutex
+	// gen counts the changes made under rw's write lock: a search made
+	// under one read lock stands for one made under the next only while
+	// gen is the same (Compose).
+	gen   uint64
 	doc   *spec.Document
 	nodes map[string]*spec.Node
 	// adj gives each node's edges, both ways, in the document's order: a
@@ -566,6 +570,7 @@ func (e *Engine) Update(doc *spec.Document) error {
 		}
 	}
 	e.rw.Lock()
+	e.gen++
 	e.cardinality = e.fresh.cardinality()
 	e.setGraph(doc, store)
 	e.counts.Clear() // the nodes' lines may have changed; the turns' counts are the store's
@@ -665,6 +670,7 @@ func (e *Engine) swap(ix bleve.Index, indexed map[string]string, store *turnStor
 		}
 	}
 	e.rw.Lock()
+	e.gen++
 	old := e.ix
 	e.ix = ix
 	e.rw.Unlock()
@@ -695,6 +701,7 @@ func (e *Engine) rebuild(doc *spec.Document) error {
 	store := newTurnStore(doc, e.cfg.Blocks)
 	e.rw.Lock()
 	defer e.rw.Unlock()
+	e.gen++
 	store.carry(e.turns)
 	old := e.ix
 	e.ix, e.readOnly, e.indexed = ix, false, map[string]string{}

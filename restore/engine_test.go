@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -401,4 +402,75 @@ func TestNoCacheAfterAnUpdate(t *testing.T) {
 		t.Errorf("the cache was written after an update: %v", err)
 	}
 	sameContexts(t, e, newEngine(t, docs[1], nil))
+}
+
+// TestEarlySearch checks the search Compose makes while the question is
+// embedded: its hits stand for compose's search only while the engine is
+// the one they were found in (its gen), and an update makes it another.
+func TestEarlySearch(t *testing.T) {
+	docs := checkoutAt(t, 4, 10, 0)
+	e := newEngine(t, docs[0], nil)
+	const q = "what does the retry policy do"
+	opts := Options{Budget: 400}
+	run := func(early []earlyHits) string {
+		e.rw.RLock()
+		defer e.rw.RUnlock()
+		r, err := compose(context.Background(), q, opts, []Source{{Engine: e}}, []*queryVector{nil}, early)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Text
+	}
+	want := run(nil)
+	if got := run(searchEarly(q, []Source{{Engine: e}})); got != want {
+		t.Fatalf("with the early search:\n%s\nwant\n%s", got, want)
+	}
+	none := []earlyHits{{gen: e.gen, ok: true}} // found nothing
+	if run(none) == want {
+		t.Fatal("the early search's hits were not used")
+	}
+	g := e.gen
+	if err := e.Update(docs[1]); err != nil {
+		t.Fatal(err)
+	}
+	if e.gen == g {
+		t.Fatal("an update left gen as it was")
+	}
+	if got, want := run([]earlyHits{{gen: g, ok: true}}), run(nil); got != want {
+		t.Errorf("the hits of the engine before its update were used:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestEarlySearchWhileUpdating asks for contexts, each with its search
+// made while the question is embedded, while the engine is updated: run
+// with -race, it checks that the search and the updates share the engine
+// safely; the contexts after are those of the last document.
+func TestEarlySearchWhileUpdating(t *testing.T) {
+	docs := checkoutAt(t, 4, 6, 13, 20, 0)
+	e := newEngine(t, docs[0], &Config{Embedder: &fakeEmbedder{model: "m"}})
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			for _, q := range checkoutQuestions {
+				if _, err := e.Context(context.Background(), q, Options{Budget: 500}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+			select {
+			case <-done:
+				return
+			default:
+			}
+		}
+	})
+	for _, doc := range docs[1:] {
+		if err := e.Update(doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	wg.Wait()
+	sameContexts(t, e, newEngine(t, docs[len(docs)-1], &Config{Embedder: &fakeEmbedder{model: "m"}}))
 }

@@ -1,5 +1,7 @@
 package restore
 
+import "slices"
+
 // A signal is one named source of what a context may include, or of the
 // parts of its score: working memory, full-text search, vectors, the
 // graph, the facts always loaded, the turns around a hit, dates,
@@ -120,6 +122,7 @@ func (g *gathering) evidence(parts map[string]float64, lent bool) float64 {
 // turn the search found a passage of goes in as that passage, an excerpt;
 // small talk does not go in (it stays in the archive).
 func (g *gathering) turnCands() {
+	g.out = slices.Grow(g.out, len(g.turns))
 	for _, n := range sortedKeysInt(g.turns) {
 		parts := g.turns[n]
 		t, shown, _ := g.e.turns.shownTurn(n)

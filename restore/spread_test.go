@@ -62,3 +62,55 @@ type countingTokenizer struct{ n *int }
 
 func (countingTokenizer) Name() string         { return "counting" }
 func (c countingTokenizer) Count(s string) int { *c.n++; return len(s) }
+
+// TestShownTurnByNumber checks the turns found by number (byTurn) against
+// those found through their block, before and after an update that
+// carries blocks over, and for numbers the archive does not have.
+func TestShownTurnByNumber(t *testing.T) {
+	docs := checkoutAt(t, 4, 10, 0)
+	old := newTurnStore(docs[0], nil)
+	for n := 1; n <= old.n; n += 3 {
+		old.turn(n) // some blocks decoded, to carry
+	}
+	store := newTurnStore(docs[1], nil)
+	store.carry(old)
+	slow := newTurnStore(docs[1], nil)
+	slow.direct, slow.byTurn = false, nil
+	if !store.direct {
+		t.Fatal("an archive of blocks in order is not found by number")
+	}
+	for range 2 {
+		for n := -2; n <= store.n+2; n++ {
+			tu, sh, ok := store.shownTurn(n)
+			wtu, wsh, wok := slow.shownTurn(n)
+			if ok != wok || sh != wsh || tu.Turn != wtu.Turn || tu.Content != wtu.Content || tu.ExternalID != wtu.ExternalID {
+				t.Fatalf("turn %d: %v %+v %q, want %v %+v %q", n, ok, sh, tu.Content, wok, wsh, wtu.Content)
+			}
+			if ok && store.byTurn[n].Load() == nil {
+				t.Fatalf("turn %d was found, but not put by its number", n)
+			}
+		}
+	}
+}
+
+// TestByScore checks byScore against a stable sort by score and key, with
+// ties of both: candidates of one score and key keep their order.
+func TestByScore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := range 80 {
+		cands := make([]cand, n)
+		for i := range cands {
+			cands[i] = cand{key: strconv.Itoa(rng.IntN(4)), item: Item{Score: float64(rng.IntN(3)), Turn: i}}
+		}
+		want := slices.Clone(cands)
+		slices.SortStableFunc(want, func(a, b cand) int {
+			return cmp.Or(cmp.Compare(b.item.Score, a.item.Score), cmp.Compare(a.key, b.key))
+		})
+		got := byScore(cands)
+		for i := range got {
+			if got[i].item.Turn != want[i].item.Turn {
+				t.Fatalf("%d candidates: %dth is %d, want %d", n, i, got[i].item.Turn, want[i].item.Turn)
+			}
+		}
+	}
+}

@@ -34,6 +34,19 @@ type turnStore struct {
 	// tokens are the token counts of the turns' lines, by tokenizer name
 	// and turn number: the count plus one, 0 until counted.
 	tokens map[string][]atomic.Int32
+	// byTurn are the turns of the decoded blocks and how they are shown,
+	// by number, when the blocks' ranges are in order and apart (direct),
+	// so that each turn is in one block: a context asks for a turn a
+	// dozen times (its neighbours', its speaker…), and finding its block
+	// and locking the store each time took a tenth of it.
+	byTurn []atomic.Pointer[turnEntry]
+	direct bool
+}
+
+// turnEntry is a turn of a decoded block, and how a context shows it.
+type turnEntry struct {
+	turn  *spec.Turn
+	shown shownTurn
 }
 
 // shownTurn is how a context shows a turn: its line, the line of its
@@ -60,12 +73,34 @@ func newTurnStore(doc *spec.Document, blocks *graph.TurnReaderOptions) *turnStor
 	s.failed = make([]error, s.r.Len())
 	s.shown = make([][]shownTurn, s.r.Len())
 	s.tokens = map[string][]atomic.Int32{}
+	s.direct = true
 	for i := range s.ranges {
 		first, last := s.r.Range(i)
 		s.ranges[i] = [2]int{first, last}
 		s.n = max(s.n, last)
+		if first < 0 || last < first || i > 0 && first <= s.ranges[i-1][1] {
+			s.direct = false
+		}
+	}
+	if s.direct {
+		s.byTurn = make([]atomic.Pointer[turnEntry], s.n+1)
 	}
 	return s
+}
+
+// enter puts the turns of decoded block i in byTurn: those shownTurn
+// finds in it, at the place its range gives them.
+func (s *turnStore) enter(i int, b []spec.Turn, shown []shownTurn) {
+	if !s.direct {
+		return
+	}
+	ents := make([]turnEntry, len(b))
+	for j := range b {
+		if n := s.ranges[i][0] + j; b[j].Turn == n && n <= s.ranges[i][1] {
+			ents[j] = turnEntry{turn: &b[j], shown: shown[j]}
+			s.byTurn[n].Store(&ents[j])
+		}
+	}
 }
 
 // carry keeps the blocks old has decoded that hold the same turns here:
@@ -83,6 +118,9 @@ func (s *turnStore) carry(old *turnStore) {
 	for i, rg := range s.ranges {
 		if i < len(old.ranges) && old.ranges[i] == rg {
 			s.blocks[i], s.shown[i], s.failed[i] = old.blocks[i], old.shown[i], old.failed[i]
+			if s.blocks[i] != nil {
+				s.enter(i, s.blocks[i], s.shown[i])
+			}
 			// And so are the token counts of its turns.
 			for name, counts := range old.tokens {
 				for n := rg[0]; n <= rg[1] && n < len(counts); n++ {
@@ -134,7 +172,11 @@ func (s *turnStore) block(i int) ([]spec.Turn, error) {
 		shown[j] = showTurn(t)
 	}
 	s.mu.Lock()
-	s.blocks[i], s.shown[i] = b, shown
+	if s.blocks[i] == nil {
+		s.blocks[i], s.shown[i] = b, shown
+		s.enter(i, b, shown)
+	}
+	b = s.blocks[i]
 	s.mu.Unlock()
 	return b, nil
 }
@@ -180,6 +222,11 @@ func (s *turnStore) turn(n int) (spec.Turn, bool) {
 
 // shownTurn is turn n and how a context shows it.
 func (s *turnStore) shownTurn(n int) (spec.Turn, shownTurn, bool) {
+	if n >= 0 && n < len(s.byTurn) {
+		if e := s.byTurn[n].Load(); e != nil {
+			return *e.turn, e.shown, true
+		}
+	}
 	i, ok := s.r.Find(n)
 	if !ok {
 		return spec.Turn{}, shownTurn{}, false

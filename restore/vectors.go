@@ -3,8 +3,12 @@ package restore
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"iter"
+	"math"
 	"slices"
+	"sync"
 
 	"github.com/smg-memory/smg/restore/vec"
 	"github.com/smg-memory/smg/spec"
@@ -71,6 +75,12 @@ type vectorIndex struct {
 	// memory that holds the same bytes (its builder shares them) reuses
 	// the row.
 	src [][]byte
+	// int8 are the signed bytes of each row of an int8 index (src
+	// without its scale), and inv the inverse of their length, for
+	// nearInt8; nil for other encodings, or when a scale is too small
+	// or too large for nearInt8's bound to hold.
+	int8 [][]byte
+	inv  []float64
 }
 
 // newVectorIndex reads doc's vector index, float32 or int8 (§8.3). Rows
@@ -105,6 +115,9 @@ func newVectorIndex(doc *spec.Document, old *vectorIndex) *vectorIndex {
 			fresh++
 		}
 	}
+	if x.enc == spec.EncodingInt8 {
+		x.int8, x.inv = make([][]byte, 0, n), make([]float64, 0, n)
+	}
 	slab := make([]float32, fresh*x.dims)
 	for i, e := range vi.Embeddings {
 		if k := len(x.turns) - 1; k >= 0 && spec.CompareEmbeddings(spec.Embedding{Turn: x.turns[k], Start: x.spans[k].Start, End: x.spans[k].End}, e) >= 0 {
@@ -112,13 +125,17 @@ func newVectorIndex(doc *spec.Document, old *vectorIndex) *vectorIndex {
 		}
 		span := Span{Start: e.Start, End: e.End}
 		if k := reuse[i]; k >= 0 {
-			x.add(e.Turn, span, old.rows[k], e.Vector)
+			inv := 0.0
+			if old.inv != nil {
+				inv = old.inv[k]
+			}
+			x.add(e.Turn, span, old.rows[k], e.Vector, inv)
 			continue
 		}
 		row := slab[:x.dims:x.dims]
 		slab = slab[x.dims:]
 		if unit(row, x.enc, e.Vector) {
-			x.add(e.Turn, span, row, e.Vector)
+			x.add(e.Turn, span, row, e.Vector, 0)
 		}
 	}
 	if len(x.turns) == 0 {
@@ -127,11 +144,32 @@ func newVectorIndex(doc *spec.Document, old *vectorIndex) *vectorIndex {
 	return x
 }
 
-func (x *vectorIndex) add(turn int, span Span, row []float32, src []byte) {
+// add adds a row decoded from src. inv is the inverse of the length of
+// an int8 row's bytes, 0 when it is to be worked out.
+func (x *vectorIndex) add(turn int, span Span, row []float32, src []byte, inv float64) {
 	x.turns = append(x.turns, turn)
 	x.spans = append(x.spans, span)
 	x.rows = append(x.rows, row)
 	x.src = append(x.src, src)
+	if x.int8 == nil {
+		return
+	}
+	// The scale of an int8 row: nearInt8's bound counts on each value,
+	// scale times its byte, being rounded as a normal float32 is.
+	if sc := math.Float32frombits(binary.LittleEndian.Uint32(src)); !(math.Abs(float64(sc)) >= 0x1p-100 && math.Abs(float64(sc)) <= 0x1p100) {
+		x.int8, x.inv = nil, nil
+		return
+	}
+	b := src[4:]
+	if inv == 0 {
+		var ss int64
+		for _, v := range b {
+			ss += int64(int8(v)) * int64(int8(v))
+		}
+		inv = 1 / math.Sqrt(float64(ss))
+	}
+	x.int8 = append(x.int8, b)
+	x.inv = append(x.inv, inv)
 }
 
 // firstByte is the address of b's first byte, nil when it has none: a
@@ -212,15 +250,68 @@ func (e *Engine) vectorTurns(q *queryVector) map[int]vecHit {
 	if q == nil || x == nil || x.model != q.model || x.dims != len(q.v) {
 		return nil
 	}
-	type near struct {
-		turn int
-		span Span
-		cos  float32
+	best, floor := x.nearest(q.v)
+	if len(best) == 0 || best[0].cos <= floor {
+		return nil
 	}
-	// The vectorHits+1 nearest turns, nearest first, ties to the earlier
-	// turn: the last is the floor of the scale. A turn's rows are
-	// together (the index goes by turn), so each turn is weighed once,
-	// by its nearest row.
+	out := make(map[int]vecHit, len(best))
+	for _, n := range best {
+		if n.cos > floor {
+			out[n.turn] = vecHit{part: float64(n.cos-floor) / float64(best[0].cos-floor), span: n.span}
+		}
+	}
+	return out
+}
+
+// near is a turn and its cosine with the question: of its nearest row,
+// whose passage span is.
+type near struct {
+	turn int
+	span Span
+	cos  float32
+}
+
+// nearest returns the vectorHits turns nearest q, nearest first, ties to
+// the earlier turn, and the floor of the scale of their vector parts: the
+// cosine of the first turn left out, or the mean cosine of the memory's
+// rows when that is higher, and at least zero. The cosines are those of
+// vec.Dot, to the bit, whether nearInt8 or every row's found them.
+func (x *vectorIndex) nearest(q []float32) (best []near, floor float32) {
+	best, floor, ok := x.nearInt8(q)
+	if !ok {
+		best, floor = x.nearEvery(q)
+	}
+	return best[:min(len(best), vectorHits)], floor
+}
+
+// nearEvery is nearest read from the cosines of every row: the
+// vectorHits+1 nearest turns and the floor.
+func (x *vectorIndex) nearEvery(q []float32) (best []near, floor float32) {
+	cos := make([]float32, len(x.rows))
+	vec.DotEach(q, x.rows, cos)
+	var sum float64 // of the cosines, for their mean
+	for _, c := range cos {
+		sum += float64(c)
+	}
+	best = x.nearTurns(func(yield func(int) bool) {
+		for i := range x.rows {
+			if !yield(i) {
+				return
+			}
+		}
+	}, func(i int) float32 { return cos[i] })
+	floor = max(0, float32(sum/float64(max(len(x.rows), 1))))
+	if len(best) > vectorHits {
+		floor = max(floor, best[vectorHits].cos)
+	}
+	return best, floor
+}
+
+// nearTurns returns the vectorHits+1 nearest turns of rows (row indexes,
+// in order), nearest first, ties to the earlier turn, cos giving each
+// row's cosine. A turn's rows are together (the index goes by turn), so
+// each turn is weighed once, by its nearest row.
+func (x *vectorIndex) nearTurns(rows iter.Seq[int], cos func(int) float32) []near {
 	best := make([]near, 0, vectorHits+1)
 	consider := func(n near) {
 		if len(best) == cap(best) && n.cos <= best[len(best)-1].cos {
@@ -238,10 +329,8 @@ func (e *Engine) vectorTurns(q *queryVector) map[int]vecHit {
 		best = slices.Insert(best, j, n)
 	}
 	cur := near{turn: -1}
-	var sum float64 // of the cosines, for their mean
-	for i, row := range x.rows {
-		c := vec.Dot(q.v, row)
-		sum += float64(c)
+	for i := range rows {
+		c := cos(i)
 		if x.turns[i] != cur.turn {
 			if cur.turn >= 0 {
 				consider(cur)
@@ -254,21 +343,126 @@ func (e *Engine) vectorTurns(q *queryVector) map[int]vecHit {
 	if cur.turn >= 0 {
 		consider(cur)
 	}
-	floor := max(0, float32(sum/float64(max(len(x.rows), 1))))
-	if len(best) > vectorHits {
-		floor = max(floor, best[vectorHits].cos)
-		best = best[:vectorHits]
+	return best
+}
+
+// nearScratch is what nearInt8 works in: the estimates of the rows, and
+// each turn's first row and its estimate, the best of its rows'. It is
+// kept for the next question (int8Scratch): at 10,000 rows it is 200 kB.
+type nearScratch struct {
+	est   []float32
+	turns []turnEst
+}
+
+type turnEst struct {
+	first int
+	est   float64
+}
+
+var int8Scratch sync.Pool
+
+// int8Delta is how far an estimate of nearInt8 may be from vec.Dot's
+// cosine, at most, for rows of dims values (see nearInt8).
+func int8Delta(dims int) float64 {
+	return 2 * (vec.Int8Error(dims) + float64(dims/8+14)*0x1p-24)
+}
+
+// nearInt8 is nearest read from an int8 index's bytes, a quarter of its
+// float32 rows: every row's cosine is estimated from its bytes
+// (vec.DotInt8Each), and only the turns whose estimate could put them
+// among the vectorHits+1 nearest have their rows' cosines worked out, as
+// nearest would, and ranked. ok is false when it cannot tell: the index
+// is not int8, the memory has no more turns than vectorHits, or the mean
+// cosine is too near the first turn left out to tell which is the floor.
+//
+// An estimate is within delta of the cosine vec.Dot gives: the estimate
+// within vec.Int8Error of the exact cosine of the bytes (q and the bytes
+// scaled to unit length have a dot product of at most one), and Dot's
+// within 3 roundings of each value (scale × byte, the length, to float32)
+// and (n/8+11) of its sums; delta is twice their sum. So the cosine of the
+// (vectorHits+1)th nearest turn is at least T−delta, T the (vectorHits+1)th
+// estimate, and a turn among the nearest has an estimate of at least
+// T−2·delta: the turns ranked hold every turn of nearest's list, in their
+// order, and give the same list.
+func (x *vectorIndex) nearInt8(q []float32) (best []near, floor float32, ok bool) {
+	if x.int8 == nil {
+		return nil, 0, false
 	}
-	if len(best) == 0 || best[0].cos <= floor {
-		return nil
+	sc, _ := int8Scratch.Get().(*nearScratch)
+	if sc == nil {
+		sc = &nearScratch{}
 	}
-	out := make(map[int]vecHit, len(best))
-	for _, n := range best {
-		if n.cos > floor {
-			out[n.turn] = vecHit{part: float64(n.cos-floor) / float64(best[0].cos-floor), span: n.span}
+	defer int8Scratch.Put(sc)
+	est := slices.Grow(sc.est[:0], len(x.int8))[:len(x.int8)]
+	sc.est = est
+	vec.DotInt8Each(q, x.int8, est)
+	delta := int8Delta(x.dims)
+	turns := slices.Grow(sc.turns[:0], len(est))
+	defer func() { sc.turns = turns }()
+	var sum float64 // of the estimates, for the mean
+	for i, c := range est {
+		a := float64(c) * x.inv[i]
+		sum += a
+		if i == 0 || x.turns[i] != x.turns[i-1] {
+			turns = append(turns, turnEst{first: i, est: a})
+		} else {
+			turns[len(turns)-1].est = max(turns[len(turns)-1].est, a)
 		}
 	}
-	return out
+	if len(turns) <= vectorHits {
+		return nil, 0, false
+	}
+	// The (vectorHits+1)th estimate: the least of a min-heap of the
+	// vectorHits+1 best.
+	h := make([]float64, 0, vectorHits+1)
+	for _, t := range turns {
+		if len(h) < cap(h) {
+			h = append(h, t.est)
+			for j := len(h) - 1; j > 0 && h[(j-1)/2] > h[j]; j = (j - 1) / 2 {
+				h[j], h[(j-1)/2] = h[(j-1)/2], h[j]
+			}
+			continue
+		}
+		if t.est <= h[0] {
+			continue
+		}
+		h[0] = t.est
+		for j := 0; ; {
+			m := j
+			if l := 2*j + 1; l < len(h) && h[l] < h[m] {
+				m = l
+			}
+			if r := 2*j + 2; r < len(h) && h[r] < h[m] {
+				m = r
+			}
+			if m == j {
+				break
+			}
+			h[j], h[m] = h[m], h[j]
+			j = m
+		}
+	}
+	least := h[0] - 2*delta
+	best = x.nearTurns(func(yield func(int) bool) {
+		for k, t := range turns {
+			if t.est < least {
+				continue
+			}
+			end := len(x.rows)
+			if k+1 < len(turns) {
+				end = turns[k+1].first
+			}
+			for i := t.first; i < end; i++ {
+				if !yield(i) {
+					return
+				}
+			}
+		}
+	}, func(i int) float32 { return vec.Dot(q, x.rows[i]) })
+	if len(best) <= vectorHits || !(sum/float64(len(est))+delta < float64(best[vectorHits].cos)) {
+		return nil, 0, false
+	}
+	return best, max(0, best[vectorHits].cos), true
 }
 
 // withVectors adds to a search's items the turns near the question: a

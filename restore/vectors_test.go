@@ -292,10 +292,10 @@ func TestVectorTurnsScale(t *testing.T) {
 	for i := range vectorHits + 10 {
 		row := []float32{float32(vectorHits + 10 - i), 10} // nearer (1, 0) the earlier
 		vec.Normalize(row)
-		x.add(i+1, Span{}, row, nil)
+		x.add(i+1, Span{}, row, nil, 0)
 	}
 	for i := range 2 * vectorHits {
-		x.add(vectorHits+11+i, Span{}, []float32{-1, 0}, nil) // away from (1, 0)
+		x.add(vectorHits+11+i, Span{}, []float32{-1, 0}, nil, 0) // away from (1, 0)
 	}
 	e := &Engine{vecs: x}
 	q := &queryVector{model: "m", v: []float32{1, 0}}
@@ -325,11 +325,11 @@ func TestVectorTurnsScale(t *testing.T) {
 // others, though not far, get no vector part.
 func TestVectorTurnsAboveTheMean(t *testing.T) {
 	x := &vectorIndex{model: "m", dims: 2}
-	x.add(1, Span{}, []float32{1, 0}, nil)
+	x.add(1, Span{}, []float32{1, 0}, nil, 0)
 	for n := 2; n <= 5; n++ {
 		row := []float32{0.3, 1} // cosine 0.29 with (1, 0); the mean is 0.43
 		vec.Normalize(row)
-		x.add(n, Span{}, row, nil)
+		x.add(n, Span{}, row, nil, 0)
 	}
 	e := &Engine{vecs: x}
 	hits := e.vectorTurns(&queryVector{model: "m", v: []float32{1, 0}})
@@ -357,21 +357,35 @@ func TestVectorIndexSkipsBadVectors(t *testing.T) {
 }
 
 // BenchmarkVectorTurns measures the brute-force search of the nearest
-// turns of a memory of 10,000 turns.
+// turns of a memory of 10,000 turns, of vectors in float32 and in int8
+// (read from their bytes, nearInt8).
 func BenchmarkVectorTurns(b *testing.B) {
-	for _, dims := range []int{384, 768, 1536} {
-		b.Run(fmt.Sprintf("10000x%d", dims), func(b *testing.B) {
-			doc := randomVectors(10000, dims)
-			e := &Engine{vecs: newVectorIndex(doc, nil)}
-			q := &queryVector{model: "m", v: randomVector(rand.New(rand.NewPCG(9, 9)), dims)}
-			vec.Normalize(q.v)
-			b.ResetTimer()
-			for b.Loop() {
-				if len(e.vectorTurns(q)) != vectorHits {
-					b.Fatal("too few hits")
-				}
-			}
-		})
+	for _, enc := range []string{spec.EncodingFloat32, spec.EncodingInt8} {
+		for _, dims := range []int{384, 512, 768, 1536} {
+			b.Run(fmt.Sprintf("%s/10000x%d", enc, dims), func(b *testing.B) {
+				benchmarkVectorTurns(b, enc, dims)
+			})
+		}
+	}
+}
+
+func benchmarkVectorTurns(b *testing.B, enc string, dims int) {
+	doc := randomVectors(10000, dims)
+	if enc == spec.EncodingInt8 {
+		vi := doc.DeepArchive.VectorIndex
+		vi.Encoding = enc
+		for i, e := range vi.Embeddings {
+			v, _ := spec.DecodeVector(e.Vector)
+			vi.Embeddings[i].Vector = spec.EncodeVectorInt8(v)
+		}
+	}
+	e := &Engine{vecs: newVectorIndex(doc, nil)}
+	q := &queryVector{model: "m", v: randomVector(rand.New(rand.NewPCG(9, 9)), dims)}
+	vec.Normalize(q.v)
+	for b.Loop() {
+		if len(e.vectorTurns(q)) != vectorHits {
+			b.Fatal("too few hits")
+		}
 	}
 }
 
