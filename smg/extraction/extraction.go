@@ -143,13 +143,13 @@ func hash16(parts ...string) string {
 // kind, source and key. An item found twice (one label, one turn, in one
 // conversation) counts once.
 func Sample(items []Item, n int) []Item {
+	return sample(distinct(items), n)
+}
+
+// sample is Sample of items without repeats.
+func sample(items []Item, n int) []Item {
 	by := map[string]map[string][]Item{} // kind → source → items
-	seen := map[string]bool{}
 	for _, it := range items {
-		if seen[it.Key] {
-			continue
-		}
-		seen[it.Key] = true
 		if by[it.Kind] == nil {
 			by[it.Kind] = map[string][]Item{}
 		}
@@ -181,6 +181,20 @@ func Sample(items []Item, n int) []Item {
 	slices.SortFunc(out, func(a, b Item) int {
 		return cmp.Or(cmp.Compare(kindOrder(a.Kind), kindOrder(b.Kind)), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Key, b.Key))
 	})
+	return out
+}
+
+// distinct returns items without the repeats of a key (one label, one
+// turn, in one conversation: the same item), in order.
+func distinct(items []Item) []Item {
+	seen := make(map[string]bool, len(items))
+	out := make([]Item, 0, len(items))
+	for _, it := range items {
+		if !seen[it.Key] {
+			seen[it.Key] = true
+			out = append(out, it)
+		}
+	}
 	return out
 }
 

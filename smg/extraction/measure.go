@@ -41,14 +41,13 @@ func Measure(items []Item, turns, n int, labels Labels) Report {
 	for _, k := range Kinds {
 		rows[k] = &Row{Kind: k, Target: Targets[k], Precision: -1}
 	}
-	seen := map[string]bool{}
+	items = distinct(items)
 	for _, it := range items {
-		if r := rows[it.Kind]; r != nil && !seen[it.Key] {
-			seen[it.Key] = true
+		if r := rows[it.Kind]; r != nil {
 			r.Items++
 		}
 	}
-	for _, it := range Sample(items, n) {
+	for _, it := range sample(items, n) {
 		r := rows[it.Kind]
 		r.Sampled++
 		l, ok := labels[it.Key]
