@@ -52,7 +52,7 @@ not for the repository (it quotes the data).`,
 			}
 			var items []extraction.Item
 			turns := 0
-			texts := map[turnRef]spec.Turn{}
+			convTurns := map[convRef][]spec.Turn{} // for the worksheet
 			for _, name := range args {
 				convs, err := sourceConversations(name)
 				if err != nil {
@@ -65,14 +65,12 @@ not for the repository (it quotes the data).`,
 					}
 					items = append(items, its...)
 					turns += len(c.Turns)
-					for i, t := range c.Turns {
-						texts[turnRef{c.Source, c.ID, i + 1}] = t
-					}
+					convTurns[convRef{c.Source, c.ID}] = c.Turns
 				}
 			}
 			rep := extraction.Measure(items, turns, sample, labels)
 			if todo != "" {
-				if err := writeTodo(todo, rep, texts); err != nil {
+				if err := writeTodo(todo, rep, convTurns); err != nil {
 					return err
 				}
 			}
@@ -89,11 +87,8 @@ not for the repository (it quotes the data).`,
 	return cmd
 }
 
-// turnRef names a turn of a conversation of a source.
-type turnRef struct {
-	source, conv string
-	turn         int
-}
+// convRef names a conversation of a source.
+type convRef struct{ source, conv string }
 
 // sourceConversations reads the conversations of an input: a file, or
 // every file of a directory, in the order of their names, all of one
@@ -147,7 +142,7 @@ type todoItem struct {
 	TurnText string `json:"turnText"`
 }
 
-func writeTodo(name string, rep extraction.Report, turns map[turnRef]spec.Turn) error {
+func writeTodo(name string, rep extraction.Report, convs map[convRef][]spec.Turn) error {
 	var lines []todoItem
 	for _, it := range rep.Unlabelled {
 		lines = append(lines, todoItem{Todo: "label", Item: it})
@@ -160,7 +155,10 @@ func writeTodo(name string, rep extraction.Report, turns map[turnRef]spec.Turn) 
 		return err
 	}
 	for _, l := range lines {
-		t := turns[turnRef{l.Source, l.Conversation, l.Turn}]
+		var t spec.Turn
+		if ts := convs[convRef{l.Source, l.Conversation}]; l.Turn >= 1 && l.Turn <= len(ts) {
+			t = ts[l.Turn-1]
+		}
 		l.Speaker, l.Role, l.TurnText = t.Speaker, t.Role, t.Content
 		if l.Kind == extraction.Fact {
 			l.Of = extraction.Phrasing(l.Label)
