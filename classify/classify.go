@@ -140,7 +140,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	s.Entities = findEntities(p, ws, offs, sents, a.stop)
 	setSentences(s.Entities, sents)
 	s.Options = findOptions(sents)
-	s.Decisions, s.DecisionCues = findDecisions(sents)
+	s.Decisions, s.DecisionCues = findDecisions(sents, t.Role, edits(s.Artifacts))
 	s.Problems = findProblems(t.Text, sents, decisionSentences(s.Decisions))
 	s.Solutions = findSolutions(sents)
 	s.Goals = findGoals(sents)
@@ -356,4 +356,15 @@ func words(s string) (ws []string, offs []int) {
 		ws, offs = append(ws, strings.TrimRight(s[start:], "'’-")), append(offs, start)
 	}
 	return ws, offs
+}
+
+// edits reports whether a turn edits files (an agent's SEARCH/REPLACE
+// blocks): its instructions are changes made, not advice.
+func edits(as []Artifact) bool {
+	for _, a := range as {
+		if a.Edit != nil {
+			return true
+		}
+	}
+	return false
 }

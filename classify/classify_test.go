@@ -23,10 +23,15 @@ func TestDecisions(t *testing.T) {
 		{"Agreed: Stripe Elements over Checkout, for the custom styling.", "Stripe Elements", "the custom styling", "", []string{"Checkout"}},
 		{"We decided to move the cron job to a queue since it kept timing out.", "move the cron job to a queue", "it kept timing out", "", nil},
 		{"I'll use Redis for caching.", "Redis", "", "", nil},
-		{"Let's replace Moment with date-fns to avoid the bundle size.", "date-fns", "the bundle size", "Moment", []string{"Moment"}},
+		{"Let's replace Moment with date-fns to avoid the bundle size.", "date-fns", "the bundle size", "", []string{"Moment"}},
 		{"We settled on PostgreSQL.", "PostgreSQL", "", "", nil},
 		{"Replace them with proper ESM syntax.", "proper ESM syntax", "", "", nil},
 		{"Let's use TypeScript. Because the codebase is getting big.", "TypeScript", "the codebase is getting big", "", nil},
+		// What to do keeps its own "for"; a date says when, not what.
+		{"Last week, I decided to run for office again - even though I haven't won before.", "run for office again", "", "", nil},
+		{"So I switched from Microsoft Word to Scrivener on May 5.", "Scrivener", "", "Microsoft Word", []string{"Microsoft Word"}},
+		{"I chose to prioritize tone calibration over plot complexity.", "prioritize tone calibration", "", "", []string{"plot complexity"}},
+		{"We've decided to use Docusaurus 3.1.0 for the docs.", "Docusaurus 3.1.0", "", "", nil},
 	} {
 		ds := analyze(tc.text).Decisions
 		if len(ds) != 1 {
@@ -47,9 +52,48 @@ func TestDecisions(t *testing.T) {
 		"Since the file content is exactly what's shown, I'll use that.",
 		"We decided to use this approach for the parser.",
 		"Let's use Y.",
+		// Advice, hearsay, hedges, examples, quotes and pointers decide
+		// nothing.
+		"You can use dairy-free margarine instead of butter.",
+		"I've heard that switching to Argon2 could help.",
+		"I think we should switch to Vite.",
+		"When we switch to the roster tab, it reloads.",
+		"I agreed with Shannon to limit my late study sessions.",
+		"Let's use a coin toss as an example.",
+		"I decided to include this at the beginning.",
+		"I'll go with option 3 for now.",
+		`The original: "Although it was cold, I decided to go for a walk."`,
+		"I prefer using lightweight solutions over heavy frameworks.",
 	} {
 		if ds := analyze(text).Decisions; len(ds) != 0 {
 			t.Errorf("%q is not a decision: %+v", text, ds)
+		}
+	}
+}
+
+// An assistant that edits nothing advises: it decides only what it
+// reports done. An agent whose turn edits files decides what it says to
+// change.
+func TestAssistantDecisions(t *testing.T) {
+	edit := "\n\nsrc/App.js\n```js\n<<<<<<< SEARCH\nold()\n=======\nnew()\n>>>>>>> REPLACE\n```\n"
+	for _, tc := range []struct{ text, outcome string }{
+		{"We'll use Flask-Migrate to manage these migrations.", ""},
+		{"We'll use SQLAlchemy for database interactions.", ""},
+		{"- **Replace Adverbs**: Consider replacing adverbs with stronger verbs.", ""},
+		{"- Replace the old Bootstrap CDN links with the new ones.", ""},
+		{"Switching from Word to Scrivener is a strategic move.", ""},
+		{"I've replaced all instances of `log()` with `debugPrint()`.", "debugPrint"},
+		{"Replace the old sidebar implementation with the new Sidebar component:" + edit, "new Sidebar component"},
+		{"I'll refactor the code to use a Transform2D matrix instead of offsets." + edit, "Transform2D matrix"},
+		{"Let's use the median length formula to find the medians." + edit, ""},
+	} {
+		ds := an.Analyze(Turn{Text: tc.text, Role: "assistant"}).Decisions
+		got := ""
+		if len(ds) > 0 {
+			got = ds[0].Outcome
+		}
+		if got != tc.outcome {
+			t.Errorf("%q: decision %q, want %q", tc.text, got, tc.outcome)
 		}
 	}
 }

@@ -32,15 +32,18 @@ func re(p string) *regexp.Regexp { return regexp.MustCompile(`(?i)` + p) }
 var decisionPatterns = []struct {
 	words []string
 	re    *regexp.Regexp
+	// verbal: the outcome is what to do ("decided to move the job to a
+	// queue"), not a thing chosen.
+	verbal bool
 }{
-	{[]string{" from "}, re(`\b(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|port(?:ed|ing)?|chang(?:e|ed|ing))\s+(?:\w+\s+){0,3}?from\s+(?P<old>[^.;!?\n]+?)\s+to\s+(?P<obj>[^.;!?\n]+)`)},
-	{[]string{"replac"}, re(`\breplac(?:e|ed|ing)\s+(?P<old>[^.;!?\n]+?)\s+with\s+(?P<obj>[^.;!?\n]+)`)},
-	{[]string{"agreed", "decision", "decided", "ok", "final", "so"}, re(`^(?:agreed|decision|decided|ok|okay|final|so)\s*[:,-]\s*(?P<obj>[^.;!?\n]+?)\s+(?:over|instead of|rather than)\s+(?P<alt>[^.;!?\n,]+)`)},
-	{[]string{" over ", "instead of", "rather than"}, re(`\b(?:prefer|chose|choose|picked|pick|went with|go with|going with|use|using)\s+(?P<obj>[^.;!?\n]+?)\s+(?:over|instead of|rather than)\s+(?P<alt>[^.;!?\n,]+)`)},
-	{[]string{"let", "we'll", "we will", "going to", "i'll", "i will", "shall"}, re(`\b(?:let'?s|let us|we(?:'ll| will| are going to|'re going to| shall)|i(?:'ll| will|'m going to| am going to))\s+(?:go with|use|pick|choose|adopt|switch to|stick with|opt for|settle on|move to|migrate to|go for|standardi[sz]e on|build (?:it )?(?:with|on))\s+(?P<obj>[^.;!?\n]+)`)},
-	{[]string{"decided", "chose", "picked", "settled", "agreed", "opted", "committed"}, re(`\b(?:decided|chose|picked|settled|agreed|opted|committed)\s+(?:to use|to go with|to go for|to switch to|to stick with|on using|on|with|for|to adopt)\s+(?P<obj>[^.;!?\n]+)`)},
-	{[]string{"decided", "agreed", "chose"}, re(`\b(?:we|i)\s+(?:have\s+)?(?:decided|agreed|chose)\s+to\s+(?P<obj>[^.;!?\n]+)`)},
-	{[]string{"switch"}, re(`\bswitch(?:ed|ing)?\s+to\s+(?P<obj>[^.;!?\n]+)`)},
+	{[]string{" from "}, re(`\b(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|port(?:ed|ing)?|chang(?:e|ed|ing))\s+(?:\w+\s+){0,3}?from\s+(?P<old>(?:[^.;!?\n]|\.[\w/])+?)\s+to\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`), false},
+	{[]string{"replac"}, re(`\breplac(?:e|ed|ing)\s+(?P<alt>(?:[^.;!?\n]|\.[\w/])+?)\s+with\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`), false},
+	{[]string{"agreed", "decision", "decided", "ok", "final", "so"}, re(`^(?:agreed|decision|decided|ok|okay|final|so)\s*[:,-]\s*(?P<obj>(?:[^.;!?\n]|\.[\w/])+?)\s+(?:over|instead of|rather than)\s+(?P<alt>(?:[^.;!?\n,]|\.[\w/])+)`), false},
+	{[]string{" over ", "instead of", "rather than"}, re(`\b(?:chose|choose|picked|pick|went with|go with|going with|use|using)\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+?)\s+(?:over|instead of|rather than)\s+(?P<alt>(?:[^.;!?\n,]|\.[\w/])+)`), false},
+	{[]string{"let", "we'll", "we will", "going to", "i'll", "i will", "shall"}, re(`\b(?:let'?s|let us|we(?:'ll| will| are going to|'re going to| shall)|i(?:'ll| will|'m going to| am going to))\s+(?:go with|use|pick|choose|adopt|switch to|stick with|opt for|settle on|move to|migrate to|go for|standardi[sz]e on|build (?:it )?(?:with|on))\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`), false},
+	{[]string{"decided", "chose", "picked", "settled", "agreed", "opted", "committed"}, re(`\b(?:decided|chose|picked|settled|agreed|opted|committed)\s+(?:to use|to go with|to go for|to switch to|to stick with|on using|on|for|to adopt)\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`), false},
+	{[]string{"decided", "agreed", "chose"}, re(`\b(?:we|i)\s+(?:have\s+)?(?:decided|agreed|chose)\s+to\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`), true},
+	{[]string{"switch"}, re(`\bswitch(?:ed|ing)?\s+to\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`), false},
 }
 
 // cueWords are the words a decision cue holds; a sentence without any has
@@ -58,8 +61,12 @@ var rationalePattern = re(`\b(?:because|since|so that|so we|to avoid|due to|give
 var nextRationale = re(`^(?:because|that'?s because|the reason (?:is|was)(?: that)?|it'?s because)\s+(?P<why>[^.;!?\n]+)`)
 
 // findDecisions finds the decisions of prose sentences and counts the cue
-// phrases.
-func findDecisions(sents []sentence) ([]Decision, int) {
+// phrases. A decision is a choice someone makes, not advice or an
+// example: its verb has a committed subject ("we switched", "I'll use",
+// "let's go with", "we decided") or, said by the user or by an agent
+// whose turn edits files, is an instruction ("Replace X with Y"); an
+// assistant's "let's use X to count…" is a step of a worked example.
+func findDecisions(sents []sentence, role string, agent bool) ([]Decision, int) {
 	var out []Decision
 	cues := 0
 	for i, s := range sents {
@@ -71,14 +78,23 @@ func findDecisions(sents []sentence) ([]Decision, int) {
 		if strings.HasSuffix(s.text, "?") {
 			continue // a question weighs options; it decides nothing
 		}
-		text := stripLead(s.text)
-		for _, dp := range decisionPatterns {
+		if hasAny(lower, "example", "e.g.", "for instance", "for simplicity") {
+			continue // what an example uses is chosen for the example
+		}
+		text := stripLead(stripListMark(s.text))
+		for k, dp := range decisionPatterns {
 			if !hasAny(lower, dp.words...) {
 				continue
 			}
 			p := dp.re
 			m := p.FindStringSubmatchIndex(text)
 			if m == nil {
+				continue
+			}
+			if quoted(text[:m[0]]) {
+				continue // someone else's words, quoted
+			}
+			if k != headerPattern && !committed(text[:m[0]], text[m[0]:firstGroup(m)], role, agent) {
 				continue
 			}
 			d := Decision{Sentence: s.text}
@@ -90,9 +106,13 @@ func findDecisions(sents []sentence) ([]Decision, int) {
 				return text[m[2*k]:m[2*k+1]], m[2*k+1]
 			}
 			obj, objEnd := get("obj")
-			d.Outcome = phrase(obj)
-			if d.Outcome == "" || personal(d.Outcome) || unnamed(d.Outcome) {
+			var forWhat bool
+			d.Outcome, forWhat = outcomePhrase(obj, dp.verbal)
+			if d.Outcome == "" || personal(d.Outcome) || unnamed(d.Outcome) || vague(d.Outcome) {
 				continue
+			}
+			if forWhat && role == "assistant" && hasAny(strings.ToLower(text[m[0]:firstGroup(m)]), "let", "we'll", "we will") {
+				continue // "let's use the formula to find…": a step, not a choice
 			}
 			// What it replaces or rejects, when named ("replace them
 			// with…" names only what was chosen).
@@ -109,7 +129,7 @@ func findDecisions(sents []sentence) ([]Decision, int) {
 			}
 			// The outcome's own words end at a boundary; an "instead of" or
 			// "over" after it names an alternative.
-			if alt := alternativeAfter(obj); alt != "" && !contains(d.Alternatives, alt) {
+			if alt := alternativeAfter(obj); alt != "" && !contains(d.Alternatives, alt) && !unnamed(alt) {
 				d.Alternatives = append(d.Alternatives, alt)
 			}
 			d.Rationale = rationale(obj + rest)
@@ -123,6 +143,186 @@ func findDecisions(sents []sentence) ([]Decision, int) {
 		}
 	}
 	return out, cues
+}
+
+// headerPattern is the index of the pattern of "Agreed: X over Y", a
+// decision by its form.
+const headerPattern = 2
+
+// committer is the subject of a decision made: "I", "we", "let's", with
+// what may come between it and the verb ("we have now", "I'm going to
+// refactor the code to").
+var committer = re(`(?:^|[\s,;:(])(?:i|we|let'?s|let us)(?:'ll|'ve|'m|'re|'d)?(?:\s+[\w'’-]+){0,6}\s*$`)
+
+// uncommitted are the words that make a first person's words advice or
+// a wish: "I'd recommend using", "we could switch", "I think you should".
+var uncommitted = set("i'd", "we'd", "would", "could", "should", "might", "may", "can", "recommend", "suggest", "think", "guess",
+	"you", "your", "he", "she", "they", "if", "when", "whether", "not", "don't", "didn't", "won't", "never", "want", "wanted", "like", "try", "trying", "consider", "considering", "need", "needed",
+	"that", "heard", "hope", "hoping", "wonder", "wondering", "maybe", "perhaps", "about", "example",
+	"prefer", "prefers", "love", "enjoy")
+
+// committed reports whether the verb of a decision (verb), after pre in
+// its sentence, is a choice made: by a committed subject (I, we, let's,
+// unhedged), or, at the sentence's start, an instruction of the user or
+// an editing agent ("Replace X with Y") or an agent's report of a change
+// ("Replaced X with Y").
+func committed(pre, verb, role string, agent bool) bool {
+	lower := strings.ToLower(pre)
+	clause := lower[strings.LastIndexAny(lower, ",;:(")+1:]
+	if !clean(clause) {
+		return false
+	}
+	if role == "assistant" && !agent {
+		// An assistant that edits nothing advises; it decides only
+		// what it reports done ("I've replaced X with Y").
+		return reported(clause + strings.ToLower(verb))
+	}
+	if startsSubject(verb) {
+		return clean(strings.ToLower(verb))
+	}
+	if strings.TrimSpace(pre) == "" {
+		w, _, _ := strings.Cut(strings.ToLower(verb), " ")
+		return role == "user" || agent || strings.HasSuffix(w, "ed")
+	}
+	return committer.MatchString(clause)
+}
+
+// quoted reports whether what follows pre is inside quotation marks.
+func quoted(pre string) bool {
+	return strings.Count(pre, `"`)%2 == 1 || strings.Count(pre, "“") > strings.Count(pre, "”")
+}
+
+// reportedChange is a change reported done: "I've replaced", "we
+// switched", "Replaced".
+var reportedChange = re(`(?:^\s*|\b(?:i|we)(?:'ve| have)?\s+(?:now\s+|just\s+|already\s+)?)(?:replaced|switched|moved|migrated|changed|went with|chose|picked|settled on|decided)\b`)
+
+func reported(s string) bool { return reportedChange.MatchString(s) }
+
+// firstGroup is where the first group of a match starts: the match's
+// words before it are its verb.
+func firstGroup(m []int) int {
+	for k := 2; k < len(m); k += 2 {
+		if m[k] >= 0 {
+			return m[k]
+		}
+	}
+	return m[1]
+}
+
+// startsSubject reports whether a pattern's match starts with its own
+// subject ("we'll go with", "let's use").
+func startsSubject(s string) bool {
+	w, _, _ := strings.Cut(strings.ToLower(s), " ")
+	switch strings.TrimRight(w, "'") {
+	case "i", "we", "let's", "lets", "let", "i'll", "we'll", "i'm", "we're", "i've", "we've":
+		return true
+	}
+	return false
+}
+
+// clean reports a committed subject's words without a hedge.
+func clean(s string) bool {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		if uncommitted[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// verbalEnd ends an outcome that is what to do ("run for office again -
+// even though…"): its own "for" and "to" belong to it.
+var verbalEnd = re(`\s*(?:,|\(|:|\s-\s|\s(?:because|since|so that|to avoid|instead of|rather than|which|and then|but|in order|when|if|even though|although|as it|as they)\b)`)
+
+// purposeEnd is a thing's purpose clause ("the formula to find the
+// medians"): what a worked example uses the thing for.
+var purposeEnd = re(`\s+to\s+([a-z]+)`)
+
+// determiners start a noun phrase: "a call to the service" goes to
+// something, it has no purpose clause.
+var determiners = set("the", "a", "an", "my", "your", "our", "their", "its", "his", "her", "this", "that", "these", "those", "all", "each", "every", "some", "any")
+
+// maxOutcome is the most words an outcome has: a longer one is a clause
+// cut short, not a name.
+const maxOutcome = 8
+
+// outcomePhrase is a decision's outcome from what its pattern captured:
+// a thing chosen ends at a boundary or at its purpose clause (forWhat
+// then), what to do at a clause's boundary. It is "" when it is too long
+// to be a name, or ends in a word that needs more ("the", "of", "how I").
+func outcomePhrase(s string, verbal bool) (out string, forWhat bool) {
+	if verbal {
+		if loc := verbalEnd.FindStringIndex(s); loc != nil {
+			s = s[:loc[0]]
+		}
+	} else {
+		if loc := outcomeEnd.FindStringIndex(s); loc != nil {
+			s = s[:loc[0]]
+		}
+		for _, m := range purposeEnd.FindAllStringSubmatchIndex(s, -1) {
+			if !determiners[strings.ToLower(s[m[2]:m[3]])] {
+				s, forWhat = s[:m[0]], true
+				break
+			}
+		}
+	}
+	if loc := outcomeDate.FindStringIndex(s); loc != nil {
+		s = s[:loc[0]]
+	}
+	s = strings.TrimSpace(strings.Trim(s, " \"'`*"))
+	if len(s) > 3 && strings.EqualFold(s[:3], "to ") {
+		s, verbal = s[3:], true // "chose to prioritize tone over plot"
+	}
+	for _, a := range []string{"use ", "using ", "with ", "the ", "a ", "an "} {
+		if !verbal && len(s) > len(a) && strings.EqualFold(s[:len(a)], a) {
+			s = s[len(a):]
+		}
+	}
+	s = strings.TrimRight(s, " ,")
+	f := strings.Fields(s)
+	if len(f) == 0 || len(f) > maxOutcome || dangling[strings.ToLower(f[len(f)-1])] {
+		return "", forWhat
+	}
+	return s, forWhat
+}
+
+// optionName is an option by its number or letter ("option 3"), which
+// says what was chosen only to who read the list.
+var optionName = re(`^(?:(?:option|choice|approach|solution|method)\s+\w{1,2}|(?:the\s+)?next\s+(?:task|step|one|section|part|item|thing))$`)
+
+// outcomeDate is a date that ends an outcome ("Scrivener on May 5"): when
+// it was chosen, not what.
+var outcomeDate = re(`\s+(?:on|in|by|since|from|until)\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d{1,4}\b|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)`)
+
+// dangling are the words a phrase cannot end with.
+var dangling = set("the", "a", "an", "of", "to", "for", "with", "and", "or", "in", "on", "at", "by", "from", "how", "i", "we", "my", "our", "your", "their", "is", "are", "be", "that", "which", "what", "into", "as", "some", "any")
+
+// vague reports an outcome with a word that points elsewhere ("include
+// this at the beginning", "your repo name") or a placeholder ("[Company
+// Name]"): it names no choice on its own.
+func vague(outcome string) bool {
+	if strings.ContainsAny(outcome, "[]<>{}") {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(outcome), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		switch w {
+		case "it", "this", "these", "those", "them", "that", "you", "your", "yours", "something", "stuff", "things", "following", "example":
+			return true
+		}
+	}
+	lower := strings.ToLower(outcome)
+	return strings.Contains(lower, "your-") || hasAny(lower, "search/replace", "search block", "search section", "entire content") || optionName.MatchString(lower)
+}
+
+// listMark is a list item's marker and bold heading ("- **Replace
+// Adverbs**: "), which stand before what the item says.
+var listMark = re(`^(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*[^*]{1,60}\*\*:?\s*)?`)
+
+func stripListMark(s string) string {
+	if m := listMark.FindStringIndex(s); m != nil && m[1] < len(s) {
+		return s[m[1]:]
+	}
+	return s
 }
 
 // personal reports an outcome that is someone's ("my sister", "our

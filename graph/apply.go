@@ -320,8 +320,10 @@ func (b *Builder) decision(ts *turnState, d classify.Decision) {
 			}
 		}
 	}
-	if d.Replaces != "" && !replaced {
-		// "We switched from X to Y": X was decided before this memory saw it.
+	if d.Replaces != "" && !replaced && properName(d.Replaces) {
+		// "We switched from X to Y": X was decided before this memory saw
+		// it, when X is a thing's name ("Redux", "`RawGestureDetector`");
+		// "replace hardcoded values with constants" decided no values.
 		okey := NameKey(d.Replaces)
 		oid := b.decisionKeys[okey]
 		if oid == "" {
@@ -651,4 +653,11 @@ func clipLabel(s string) string {
 		}
 	}
 	return strings.TrimSpace(s[:cut]) + "…"
+}
+
+// properName reports whether s starts as a name does: a capital letter or
+// code.
+func properName(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r) || r == '`'
 }
