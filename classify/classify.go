@@ -125,8 +125,14 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	ws, offs := words(p)
 	s.Words = countWords(p)
 	if t.Role == "tool" {
-		// Tool output: errors and edits, not a person's words.
-		s.Problems = findProblems(t.Text, nil, nil)
+		// Tool output: errors and edits, not a person's words. An agent's
+		// tool lines are mostly its own (installs, tokens, retries): an
+		// error there is the project's when it points into a source file.
+		for _, p := range findProblems(t.Text, nil, nil) {
+			if sourceLocation.MatchString(p.Summary) {
+				s.Problems = append(s.Problems, p)
+			}
+		}
 		return s
 	}
 	if isFiller(ws) && len(s.Artifacts) == 0 {
@@ -141,7 +147,12 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	setSentences(s.Entities, sents)
 	s.Options = findOptions(sents)
 	s.Decisions, s.DecisionCues = findDecisions(sents, t.Role, edits(s.Artifacts))
-	s.Problems = findProblems(t.Text, sents, decisionSentences(s.Decisions))
+	if t.Role != "assistant" {
+		// A problem is reported by whom it troubles; an assistant's
+		// "errors" are its advice, plans and explanations ("handle any
+		// errors", "if the call fails").
+		s.Problems = findProblems(t.Text, sents, decisionSentences(s.Decisions))
+	}
 	s.Solutions = findSolutions(sents)
 	s.Goals = findGoals(sents)
 	if t.Role != "assistant" && t.Role != "system" {

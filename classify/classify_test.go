@@ -23,6 +23,7 @@ func TestDecisions(t *testing.T) {
 		{"Agreed: Stripe Elements over Checkout, for the custom styling.", "Stripe Elements", "the custom styling", "", []string{"Checkout"}},
 		{"We decided to move the cron job to a queue since it kept timing out.", "move the cron job to a queue", "it kept timing out", "", nil},
 		{"I'll use Redis for caching.", "Redis", "", "", nil},
+		{"I'll use Google Lighthouse, GTmetrix, and WebPageTest to gather the data.", "Google Lighthouse, GTmetrix, and WebPageTest", "", "", nil},
 		{"Let's replace Moment with date-fns to avoid the bundle size.", "date-fns", "the bundle size", "", []string{"Moment"}},
 		{"We settled on PostgreSQL.", "PostgreSQL", "", "", nil},
 		{"Replace them with proper ESM syntax.", "proper ESM syntax", "", "", nil},
@@ -64,6 +65,7 @@ func TestDecisions(t *testing.T) {
 		"I'll go with option 3 for now.",
 		`The original: "Although it was cold, I decided to go for a walk."`,
 		"I prefer using lightweight solutions over heavy frameworks.",
+		"Move the PDF URL from the request body to a query parameter.",
 	} {
 		if ds := analyze(text).Decisions; len(ds) != 0 {
 			t.Errorf("%q is not a decision: %+v", text, ds)
@@ -82,7 +84,8 @@ func TestAssistantDecisions(t *testing.T) {
 		{"- **Replace Adverbs**: Consider replacing adverbs with stronger verbs.", ""},
 		{"- Replace the old Bootstrap CDN links with the new ones.", ""},
 		{"Switching from Word to Scrivener is a strategic move.", ""},
-		{"I've replaced all instances of `log()` with `debugPrint()`.", "debugPrint"},
+		{"I've replaced the old sidebar with the new Sidebar component.", "new Sidebar component"},
+		{"We've replaced `assertion.actor_id` with `attribute.actor_id`.", ""},
 		{"Replace the old sidebar implementation with the new Sidebar component:" + edit, "new Sidebar component"},
 		{"I'll refactor the code to use a Transform2D matrix instead of offsets." + edit, "Transform2D matrix"},
 		{"Let's use the median length formula to find the medians." + edit, ""},
@@ -157,6 +160,35 @@ func TestFacts(t *testing.T) {
 	// An assistant's first person is not the user's.
 	if s := an.Analyze(Turn{Text: "I prefer tabs.", Role: "assistant"}); len(s.Facts) != 0 {
 		t.Error("a fact from the assistant")
+	}
+}
+
+// A problem is reported by whom it troubles: not an assistant's advice, a
+// request to fix one, a feature that handles errors, a guess, code, or an
+// agent's own tool lines.
+func TestProblemsReported(t *testing.T) {
+	for _, tc := range []struct {
+		role, text string
+		want       int
+	}{
+		{"user", "My laptop crashed last week and I lost all my work.", 1},
+		{"user", "I'm getting this error: sqlite3.IntegrityError: UNIQUE constraint failed: transactions.id.", 1},
+		{"assistant", "Handle any errors that occur during the fetch.", 0},
+		{"assistant", "If the API call fails, it retries twice.", 0},
+		{"user", "fix the errors in user.service.ts", 0},
+		{"user", "I want to make sure the error boundary UI is handled properly.", 0},
+		{"user", "Took some trial and error but I figured out a schedule.", 0},
+		{"user", "[shares a photo of a car with a broken windshield]", 0},
+		{"user", "This could cause compilation errors.", 0},
+		{"user", "return NextResponse.json({ error: 'Failed to process request' });", 0},
+		{"user", "Print PASS/FAIL for both checks.", 0},
+		{"tool", "ERROR: Could not install packages due to an OSError: [Errno 13] Permission denied", 0},
+		{"tool", "lib/main.dart:58:62: Error: The method 'transform3' isn't defined for the class 'double'.", 1},
+	} {
+		got := an.Analyze(Turn{Text: tc.text, Role: tc.role}).Problems
+		if len(got) != tc.want {
+			t.Errorf("%s %q: problems %+v, want %d", tc.role, tc.text, got, tc.want)
+		}
 	}
 }
 

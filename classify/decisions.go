@@ -94,6 +94,9 @@ func findDecisions(sents []sentence, role string, agent bool) ([]Decision, int) 
 			if quoted(text[:m[0]]) {
 				continue // someone else's words, quoted
 			}
+			if k == 0 && movedThing.MatchString(text[m[0]:firstGroup(m)]) {
+				continue // "move the URL from the body to the query": a place, not a choice
+			}
 			if k != headerPattern && !committed(text[:m[0]], text[m[0]:firstGroup(m)], role, agent) {
 				continue
 			}
@@ -144,6 +147,9 @@ func findDecisions(sents []sentence, role string, agent bool) ([]Decision, int) 
 	}
 	return out, cues
 }
+
+// movedThing is a move of something named between the verb and "from".
+var movedThing = re(`^(?:mov|port)\w*\s+\S+.*\s+from\s+$`)
 
 // headerPattern is the index of the pattern of "Agreed: X over Y", a
 // decision by its form.
@@ -242,6 +248,22 @@ var purposeEnd = re(`\s+to\s+([a-z]+)`)
 // something, it has no purpose clause.
 var determiners = set("the", "a", "an", "my", "your", "our", "their", "its", "his", "her", "this", "that", "these", "those", "all", "each", "every", "some", "any")
 
+// listOutcome is an outcome that is a list of things ("Lighthouse,
+// GTmetrix, and WebPageTest"), up to where the sentence goes on.
+var listOutcome = re(`^((?:[^,;]{1,40},\s*){1,5}(?:and|or)\s+[^,;]{1,40}?)(?:\s+(?:to|for|because|since|so|which|as|in|on|at|instead|over|rather)\s|[,.;:]|$)`)
+
+// shortItems reports whether every item of a list is a name's length.
+func shortItems(list string) bool {
+	for _, it := range strings.Split(list, ",") {
+		it = strings.TrimSpace(it)
+		it = strings.TrimPrefix(strings.TrimPrefix(it, "and "), "or ")
+		if n := len(strings.Fields(it)); n == 0 || n > 3 {
+			return false
+		}
+	}
+	return true
+}
+
 // maxOutcome is the most words an outcome has: a longer one is a clause
 // cut short, not a name.
 const maxOutcome = 8
@@ -255,6 +277,8 @@ func outcomePhrase(s string, verbal bool) (out string, forWhat bool) {
 		if loc := verbalEnd.FindStringIndex(s); loc != nil {
 			s = s[:loc[0]]
 		}
+	} else if m := listOutcome.FindStringSubmatch(s); m != nil && shortItems(m[1]) {
+		s = m[1] // "Flask, Flask-Login, and Flask-Caching": all of them
 	} else {
 		if loc := outcomeEnd.FindStringIndex(s); loc != nil {
 			s = s[:loc[0]]
@@ -286,6 +310,10 @@ func outcomePhrase(s string, verbal bool) (out string, forWhat bool) {
 	return s, forWhat
 }
 
+// identifier is an outcome that is one name of code: a method, a field
+// or a variable ("debugPrint", "attribute.actor_id", "_transform").
+var identifier = regexp.MustCompile(`^\x60?(?:[a-z_$][\w$]*[A-Z_.][\w$.]*|_\w+|[\w$]+\.[a-z_][\w$.]*)(?:\(\))?\x60?$`)
+
 // optionName is an option by its number or letter ("option 3"), which
 // says what was chosen only to who read the list.
 var optionName = re(`^(?:(?:option|choice|approach|solution|method)\s+\w{1,2}|(?:the\s+)?next\s+(?:task|step|one|section|part|item|thing))$`)
@@ -309,6 +337,9 @@ func vague(outcome string) bool {
 		case "it", "this", "these", "those", "them", "that", "you", "your", "yours", "something", "stuff", "things", "following", "example":
 			return true
 		}
+	}
+	if identifier.MatchString(outcome) {
+		return true // a method or a field swapped for another: too small to recall
 	}
 	lower := strings.ToLower(outcome)
 	return strings.Contains(lower, "your-") || hasAny(lower, "search/replace", "search block", "search section", "entire content") || optionName.MatchString(lower)

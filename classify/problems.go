@@ -28,7 +28,7 @@ type Solution struct {
 var (
 	problemCue  = re(`\b(?:errors?|exceptions?|fails?|failed|failing|failures?|crash(?:es|ed|ing)?|bugs?|broken|doesn['’]t work|does not work|isn['’]t working|is not working|not working|won['’]t (?:start|load|compile|build|run|work|connect)|can['’]t (?:connect|find|load|get|open|log in|login)|cannot (?:connect|find|load|open|read|resolve)|unable to|timed? ?out|hangs|freezes|undefined is not|null pointer|segfault|panic:|stack trace|traceback|returns? (?:an? )?[45]\d\d|status(?: code)? [45]\d\d|no such file|permission denied|not found|problem with|struggl(?:e|ed|ing) with)\b`)
 	solutionCue = re(`\b(?:fixed|fixes it|fixed it|resolved|solved|works now|working now|it works|now it works|that did it|did the trick|the fix (?:is|was)|here['’]s the fix|to fix (?:this|it)|the solution (?:is|was)|problem solved|got it working|figured it out|that worked|sorted it|no longer (?:fails|crashes|errors))\b`)
-	traceStart  = regexp.MustCompile(`(?m)^(?:Traceback \(most recent call last\):|panic: .+|Exception in thread .+|goroutine \d+ \[|\s+at [\w.$<>]+\(.*:\d+\)|(?:[A-Z]\w*(?:Error|Exception)|Error|ERROR|FATAL|npm ERR!|error(?:\[E\d+\])?)(?::| -) .+)$`)
+	traceStart  = regexp.MustCompile(`(?m)^(?:[\w./-]+\.\w{1,6}:\d+(?::\d+)?:\s*(?:[Ee]rror|ERROR|[Ff]atal)\b.+|Traceback \(most recent call last\):|panic: .+|Exception in thread .+|goroutine \d+ \[|\s+at [\w.$<>]+\(.*:\d+\)|(?:[A-Z]\w*(?:Error|Exception)|Error|ERROR|FATAL|npm ERR!|error(?:\[E\d+\])?)(?::| -) .+)$`)
 	confirmCue  = re(`\b(?:that fixed it|fixed it|works now|working now|it works|now it works|that did it|did the trick|problem solved|that worked|got it working|no longer (?:fails|crashes|errors))\b`)
 	goalCue     = re(`(?:^|\b)(?:we (?:still )?need to|i (?:still )?need to|we (?:still )?have to|we should|next,? (?:we|i|let['’]s) (?:should |need to |will |can )?|next step(?: is)?(?: to)?:?|todo:?|to-do:?|don['’]t forget to|remember to|the plan is to|let['’]s (?:add|implement|write|build|fix|finish|set up|create|make|test|deploy|ship|refactor|handle))\s*(?P<goal>[^.;!?\n]{4,120})`)
 )
@@ -70,6 +70,9 @@ func findProblems(text string, sents []sentence, decisions map[string]bool) []Pr
 		if strings.HasPrefix(line, "at ") || strings.HasPrefix(line, "goroutine ") || strings.HasPrefix(line, "Traceback") {
 			continue // the frames; the error line says what happened
 		}
+		if strings.HasSuffix(line, ":") {
+			continue // "ERROR: Exception:" says nothing on its own
+		}
 		add(Problem{Summary: clip(line, 200), Kind: "trace", Code: errorCode(line)})
 	}
 	for _, s := range sents {
@@ -80,9 +83,47 @@ func findProblems(text string, sents []sentence, decisions map[string]bool) []Pr
 		if !hasAny(lower, problemWords...) || hasAny(lower, solutionWords...) && solutionCue.MatchString(s.text) || !problemCue.MatchString(s.text) || adjectivalFailure(s.text) {
 			continue
 		}
+		if !reportsTrouble(s.text) {
+			continue
+		}
 		add(Problem{Summary: clip(s.text, 200), Kind: "error", Code: errorCode(s.text)})
 	}
 	return out
+}
+
+// sourceLocation is an error's place in a source file ("lib/main.dart:58:62").
+var sourceLocation = regexp.MustCompile(`[\w./-]+\.\w{1,6}:\d+`)
+
+// notTrouble are the phrases where a problem's word names no trouble: a
+// feature ("error handling", "error messages"), an idiom ("trial and
+// error"), a generality ("failures lead you to success").
+var notTrouble = re(`\b(?:errors?|exceptions?|bugs?)[ -](?:handling|handler|handle|messages?|states?|boundary|boundaries|scenarios?|cases?|responses?|codes?|pages?|logging|reporting|tracking|checks?|fixing|fixes|free)\b|\btrial and error\b|\bfailures\b|\bpass/fail\b|\b(?:handle|handles|handling|catch|catches|catching|log|logs|logging|prevent|prevents|avoid|check|checking|test|testing|any|no|without)\s+(?:\w+\s+)?(?:errors?|exceptions?|bugs?|failures?)\b`)
+
+// requestLead are the words that start a request or an instruction, not a
+// report: "fix the errors in…", "to handle this error, implement…".
+var requestLead = re(`^(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*)?(?:to|fix|implement|add|added|handle|check|make|update|use|run|test|create|ensure|improve|provide|please|can you|could you|help|let's|let me|don't|remember|if|when|whether|in case|remove|replace|print|reset|move|change|set|look|looking|keep|try|see|here|here's|this should|now let)\b`)
+
+// hedge is the word of a guess or a condition: "this could cause
+// errors", "the error might be due to", "if the call fails".
+var hedge = re(`\b(?:could|might|may|would|should|likely|perhaps|maybe|probably|possibly|possible|seems?|if|unless)\b`)
+
+// reportsTrouble reports whether a sentence that has a problem's words
+// says that something went wrong: not a request to fix one, a feature
+// that handles errors, code, a photo's caption or a heading.
+func reportsTrouble(s string) bool {
+	t := strings.TrimSpace(s)
+	if len(strings.Fields(t)) < 4 || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "**") && strings.HasSuffix(strings.TrimRight(t, ":"), "**") {
+		return false
+	}
+	if strings.ContainsAny(t, "{}│") || hasAny(t, "=>", `":`, `("`, "('", `")`, "')") || strings.HasSuffix(t, ";") {
+		return false // a line of code
+	}
+	if requestLead.MatchString(t) || hedge.MatchString(t) {
+		return false
+	}
+	// Every cue of trouble must be more than a feature's name.
+	rest := notTrouble.ReplaceAllString(t, " ")
+	return problemCue.MatchString(rest)
 }
 
 // adjectivalFailure reports a sentence whose only problem cue is "failed"

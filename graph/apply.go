@@ -329,7 +329,7 @@ func (b *Builder) decision(ts *turnState, d classify.Decision) {
 		if oid == "" {
 			oid = b.newID("decision", d.Replaces, "decision:"+okey)
 			b.decisionKeys[okey] = oid
-			o := b.create(oid, spec.NodeDecision, capitalize(d.Replaces))
+			o := b.create(oid, spec.NodeDecision, capitalize(d.Replaces)+" (before "+outcome+")")
 			o.Outcome = d.Replaces
 			o.Description = "Replaced: " + d.Sentence
 			o.Confidence = 0.5
@@ -661,3 +661,4 @@ func properName(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
 	return unicode.IsUpper(r) || r == '`'
 }
+
