@@ -661,4 +661,3 @@ func properName(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
 	return unicode.IsUpper(r) || r == '`'
 }
-
