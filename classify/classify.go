@@ -154,7 +154,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 		s.Problems = findProblems(t.Text, sents, decisionSentences(s.Decisions))
 	}
 	s.Solutions = findSolutions(sents)
-	s.Goals = findGoals(sents)
+	s.Goals = findGoals(sents, t.Role)
 	if t.Role != "assistant" && t.Role != "system" {
 		s.Facts = findFacts(sents, subjectOf(t), s.Dates, a.stop)
 	}

@@ -311,6 +311,28 @@ func TestFillerAndGoals(t *testing.T) {
 			t.Errorf("%q is not filler", text)
 		}
 	}
+	for text, want := range map[string][]string{
+		// What a speaker sets out to do, read on its own.
+		"I'm trying to optimize the dashboard API response time, which is 800ms.": {"optimize the dashboard API response time"},
+		"My goal is to implement user registration with hashed passwords.":       {"implement user registration with hashed passwords"},
+		"Next step: write the migration for the orders table.":                   {"write the migration for the orders table"},
+		// Not a goal: a pronoun, a vague aim, a fragment, an assistant's
+		// advice, talk.
+		"We need to make it happen.":                   nil,
+		"I want to make sure everything works.":        nil,
+		"I need to understand why the proof fails.":    nil,
+		"Let's move on to the next one.":               nil,
+		"We should start with the basics.":             nil,
+		"I want to add any additional configuration.":  nil,
+		"I want to make a difference in our community": nil,
+	} {
+		if got := analyze(text).Goals; !slices.Equal(got, want) {
+			t.Errorf("%q: goals %q, want %q", text, got, want)
+		}
+	}
+	if got := an.Analyze(Turn{Role: "assistant", Text: "You should add rate limiting to the API. Let's add a check for the header."}).Goals; len(got) != 0 {
+		t.Errorf("an assistant's advice and steps are goals %q", got)
+	}
 	s := analyze("TODO: add idempotency keys to the order creation. We still need to write the receipt template.")
 	if !slices.Equal(s.Goals, []string{"add idempotency keys to the order creation", "write the receipt template"}) {
 		t.Errorf("goals %q", s.Goals)

@@ -30,7 +30,6 @@ var (
 	solutionCue = re(`\b(?:fixed|fixes it|fixed it|resolved|solved|works now|working now|it works|now it works|that did it|did the trick|the fix (?:is|was)|here['’]s the fix|to fix (?:this|it)|the solution (?:is|was)|problem solved|got it working|figured it out|that worked|sorted it|no longer (?:fails|crashes|errors))\b`)
 	traceStart  = regexp.MustCompile(`(?m)^(?:[\w./-]+\.\w{1,6}:\d+(?::\d+)?:\s*(?:[Ee]rror|ERROR|[Ff]atal)\b.+|Traceback \(most recent call last\):|panic: .+|Exception in thread .+|goroutine \d+ \[|\s+at [\w.$<>]+\(.*:\d+\)|(?:[A-Z]\w*(?:Error|Exception)|Error|ERROR|FATAL|npm ERR!|error(?:\[E\d+\])?)(?::| -) .+)$`)
 	confirmCue  = re(`\b(?:that fixed it|fixed it|works now|working now|it works|now it works|that did it|did the trick|problem solved|that worked|got it working|no longer (?:fails|crashes|errors))\b`)
-	goalCue     = re(`(?:^|\b)(?:we (?:still )?need to|i (?:still )?need to|we (?:still )?have to|we should|next,? (?:we|i|let['’]s) (?:should |need to |will |can )?|next step(?: is)?(?: to)?:?|todo:?|to-do:?|don['’]t forget to|remember to|the plan is to|let['’]s (?:add|implement|write|build|fix|finish|set up|create|make|test|deploy|ship|refactor|handle))\s*(?P<goal>[^.;!?\n]{4,120})`)
 )
 
 // Words that problem, solution, trace and goal sentences contain.
@@ -38,7 +37,7 @@ var (
 	problemWords  = []string{"error", "exception", "fail", "crash", "bug", "broken", "n't work", "not work", "n’t work", "won't", "won’t", "can't", "can’t", "cannot", "unable", "timed", "timeout", "hangs", "freezes", "undefined", "null", "segfault", "panic", "trace", "4", "5", "no such", "permission", "not found", "problem", "struggl"}
 	solutionWords = []string{"fix", "resolv", "solv", "work", "did it", "trick", "solution", "sorted", "no longer", "figured"}
 	traceWords    = []string{"Traceback", "panic:", "Exception", " at ", "Error", "ERROR", "FATAL", "npm ERR", "error:", "error ", "error["}
-	goalWords     = []string{"need to", "have to", "should", "next", "todo", "to-do", "forget to", "remember to", "plan is", "let's", "let’s"}
+	goalWords     = []string{"need to", "have to", "want to", "like to", "trying to", "planning to", "going to", "hope to", "plan to", "intend to", "aim to", "must", "goal", "aim", "plan", "next", "todo", "to-do", "forget to", "remember to", "let's", "let’s"}
 )
 
 // findProblems finds the problems of a text: error output (tracebacks,
@@ -167,21 +166,89 @@ func findSolutions(sents []sentence) []Solution {
 	return out
 }
 
-// findGoals finds what remains to be done: "we need to…", "next…", "TODO".
-func findGoals(sents []sentence) []string {
+// findGoals finds what a speaker sets out to do: the user's "I want to
+// add…", "we need to migrate…", "my goal is to…", anyone's "TODO:…" and
+// "next step: …". A goal starts with a verb of work and says on its own
+// what is to be done ("add rate limiting to the API"): not "make sure it
+// works", "understand why…", "do that"; an assistant's "you should…",
+// "let's check…" are advice and steps, not aims.
+func findGoals(sents []sentence, role string) []string {
 	var out []string
 	for _, s := range sents {
 		if strings.HasSuffix(s.text, "?") || !hasAny(s.lower, goalWords...) {
 			continue
 		}
-		if m := goalCue.FindStringSubmatch(stripLead(s.text)); m != nil {
-			g := strings.TrimSpace(strings.TrimRight(m[1], " ,:"))
-			if g != "" && !contains(out, g) {
-				out = append(out, g)
-			}
+		text := stripLead(stripListMark(s.text))
+		m := planCue.FindStringSubmatchIndex(text)
+		if m == nil && role != "assistant" {
+			m = aimCue.FindStringSubmatchIndex(text)
+		}
+		if m == nil || quoted(text[:m[0]]) {
+			continue
+		}
+		if g := goalPhrase(text[m[2]:m[3]]); g != "" && !contains(out, g) {
+			out = append(out, g)
 		}
 	}
 	return out
+}
+
+var (
+	// planCue is a plan's item, whoever says it.
+	planCue = re(`^(?:next,?\s+steps?(?:\s+is|\s+are)?(?:\s+to)?\s*:?|todo\s*:|to-do\s*:|the plan is to|our plan is to)\s*(.+)$`)
+	// aimCue is a speaker's aim.
+	aimCue = re(`(?:^|\b)(?:(?:i|we)(?:['’](?:m|re|d|ll)\s+|\s+(?:am|are|would|will)\s+|\s+)(?:still\s+|really\s+|also\s+|just\s+|now\s+)?(?:need|have|want|plan|hope|intend|aim|like|trying|planning|going|must)\s+to|(?:my|our|the)\s+(?:main\s+)?(?:goal|aim|plan|objective)\s+is\s+to|don['’]t forget to|remember to|let['’]s)\s+(.+)$`)
+	// goalEnd ends a goal's clause.
+	goalEnd = re(`\s*(?:[,;:()]|\s-+\s|->|\s(?:and (?:i|we|it|then|also|see|make)|but|so|because|since|which|as|while|when|if|before|after|until|unless|though|although|can you|could you|please|to make sure|to ensure|to see|to verify|to check|to confirm|by the end)\b)`)
+)
+
+// goalVerbs are the verbs a goal starts with: work that can be done.
+var goalVerbs = set("add", "build", "implement", "create", "write", "finish", "complete", "deploy", "launch", "ship", "release",
+	"publish", "fix", "repair", "migrate", "set", "install", "configure", "integrate", "refactor", "rewrite", "redesign", "design",
+	"develop", "test", "learn", "study", "practice", "master", "prepare", "organize", "run", "train", "improve", "reduce",
+	"increase", "lower", "raise", "optimize", "speed", "boost", "cut", "grow", "expand", "move", "relocate", "buy", "sell",
+	"open", "start", "save", "pay", "apply", "submit", "hire", "visit", "travel", "join", "attend", "finalize", "update",
+	"upgrade", "replace", "remove", "convert", "document", "automate", "enable", "secure", "validate", "translate",
+	"teach", "record", "paint", "draft", "edit", "revise", "host", "volunteer", "adopt", "focus", "switch", "introduce", "extend",
+	"merge", "split", "clean", "schedule", "book", "plan", "cover", "track", "monitor", "measure", "benchmark", "profile",
+	"debug", "port", "localize", "style", "restructure", "simplify", "present", "pitch", "complete", "earn", "reach",
+	"pass", "graduate", "renovate", "compete", "audition", "perform", "produce", "direct", "film", "shoot", "sew", "knit", "cook",
+	"bake", "garden", "climb", "hike", "swim", "lose", "gain", "quit", "transition", "modularize", "containerize", "dockerize")
+
+// goalFunction are the words of a goal that say nothing of what it is
+// about.
+var goalFunction = set("the", "a", "an", "of", "to", "for", "with", "and", "or", "in", "on", "at", "by", "from", "my", "our",
+	"their", "his", "her", "each", "other", "others", "another", "all", "some", "more", "most", "new", "different",
+	"next", "first", "one", "up", "into", "about", "out", "off", "over", "again", "now", "then", "too", "also", "very", "well")
+
+// goalPhrase is a goal from the words after its cue: its clause, when it
+// starts with a verb of work, is two to twelve words, names its object
+// (no "it", "this", "things") and does not dangle.
+func goalPhrase(s string) string {
+	if loc := goalEnd.FindStringIndex(s); loc != nil {
+		s = s[:loc[0]]
+	}
+	s = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), " .!,"))
+	f := strings.Fields(s)
+	if len(f) < 2 || len(f) > 12 || !goalVerbs[strings.ToLower(f[0])] || dangling[strings.ToLower(f[len(f)-1])] ||
+		strings.EqualFold(f[1], "on") || strings.Count(s, "`")%2 == 1 || strings.Count(s, `"`)%2 == 1 {
+		return "" // "move on to…" is talk; an open quote is cut short
+	}
+	content := 0
+	for _, w := range f[1:] {
+		w = strings.ToLower(strings.Trim(w, `"'.,!`))
+		switch w {
+		case "it", "this", "that", "them", "these", "those", "something", "anything", "everything", "things", "stuff", "sure", "you", "your", "here", "there", "same", "whatever", "any":
+			return ""
+		}
+		if !goalFunction[w] && !strings.HasSuffix(w, "ly") {
+			content++
+		}
+	}
+	if content < 2 {
+		return "" // "start with the basics", "join forces": what is to be done is not said
+	}
+	return s
 }
 
 // clip shortens s to at most n bytes, at a word boundary.
