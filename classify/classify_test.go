@@ -314,8 +314,8 @@ func TestFillerAndGoals(t *testing.T) {
 	for text, want := range map[string][]string{
 		// What a speaker sets out to do, read on its own.
 		"I'm trying to optimize the dashboard API response time, which is 800ms.": {"optimize the dashboard API response time"},
-		"My goal is to implement user registration with hashed passwords.":       {"implement user registration with hashed passwords"},
-		"Next step: write the migration for the orders table.":                   {"write the migration for the orders table"},
+		"My goal is to implement user registration with hashed passwords.":        {"implement user registration with hashed passwords"},
+		"Next step: write the migration for the orders table.":                    {"write the migration for the orders table"},
 		// Not a goal: a pronoun, a vague aim, a fragment, an assistant's
 		// advice, talk.
 		"We need to make it happen.":                   nil,
