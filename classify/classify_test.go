@@ -101,6 +101,26 @@ func TestAssistantDecisions(t *testing.T) {
 	}
 }
 
+// A passing remark, a question being worked out, a failed attempt and a
+// pointer at pasted code are no facts.
+func TestPassingFacts(t *testing.T) {
+	for _, text := range []string{
+		"I just noticed something about the build.",
+		"I just realized there might be a namespace conflict.",
+		"I'm trying to understand why scalene triangles have no equal sides.",
+		"I'm trying to verify if the Pythagorean triple holds for this triangle.",
+		"I tried to add some css for the header but that didn't work.",
+		"I've got the following code so far:",
+	} {
+		if fs := analyze(text).Facts; len(fs) != 0 {
+			t.Errorf("%q is no fact: %+v", text, fs)
+		}
+	}
+	if fs := analyze("I'm trying to optimize the API response time of my weather app.").Facts; len(fs) != 1 {
+		t.Errorf("a project's aim is a fact: %+v", fs)
+	}
+}
+
 func TestOptions(t *testing.T) {
 	for text, want := range map[string][]string{
 		"Should we use Stripe Checkout or Stripe Elements?": {"Stripe Checkout", "Stripe Elements"},

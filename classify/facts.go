@@ -106,7 +106,7 @@ func findFacts(sents []sentence, subject string, dates []Date, stop map[string]b
 		if f.Category == "" && f.Remember {
 			f.Category = "context" // asked to remember: kept, whatever it is
 		}
-		if f.Category == "" {
+		if f.Category == "" || passing(body) {
 			continue
 		}
 		for _, d := range dates {
@@ -123,6 +123,17 @@ func findFacts(sents []sentence, subject string, dates []Date, stop map[string]b
 		out = append(out, f)
 	}
 	return out
+}
+
+// passingCue is a first person's sentence that says nothing lasting: a
+// thing just noticed, a question being worked out ("I'm trying to
+// understand why…"), an attempt that failed ("I tried to … but…").
+var passingCue = re(`^(?:i (?:just )?(?:noticed|realized|realised)\b|i(?:['’]m| am) trying to (?:understand|verify|figure out|check|see|know|work out|wrap my head around)\s+(?:why|if|whether|what|the difference|the concept)\b|i tried to\b.*\b(?:but|didn['’]t work|doesn['’]t work)\b)`)
+
+// passing reports a fact's sentence that says nothing lasting, or points
+// at what follows it ("I've got the following code so far:").
+func passing(body string) bool {
+	return strings.HasSuffix(strings.TrimSpace(body), ":") || passingCue.MatchString(strings.ToLower(body))
 }
 
 // hasContent reports whether text holds a word that is not a stop word.
