@@ -66,6 +66,7 @@ func TestDecisions(t *testing.T) {
 		`The original: "Although it was cold, I decided to go for a walk."`,
 		"I prefer using lightweight solutions over heavy frameworks.",
 		"Move the PDF URL from the request body to a query parameter.",
+		"Replace the existing sidebar with the new component.",
 	} {
 		if ds := analyze(text).Decisions; len(ds) != 0 {
 			t.Errorf("%q is not a decision: %+v", text, ds)
@@ -202,6 +203,11 @@ func TestProblemsReported(t *testing.T) {
 		{"user", "This could cause compilation errors.", 0},
 		{"user", "return NextResponse.json({ error: 'Failed to process request' });", 0},
 		{"user", "Print PASS/FAIL for both checks.", 0},
+		{"user", "I'm getting an error when I try to deploy my app to Render.com.", 1},
+		{"user", "I've used UUID keys, but I'm still getting this error.", 0},
+		{"user", "I'm trying to set up ESLint with the Airbnb style guide, but I keep getting errors.", 0},
+		{"user", "The max relative error of p vs theory is under 0.5%.", 0},
+		{"user", "#### 500 Internal Server Error", 0},
 		{"tool", "ERROR: Could not install packages due to an OSError: [Errno 13] Permission denied", 0},
 		{"tool", "lib/main.dart:58:62: Error: The method 'transform3' isn't defined for the class 'double'.", 1},
 	} {
@@ -344,6 +350,7 @@ func TestFillerAndGoals(t *testing.T) {
 		"Let's move on to the next one.":               nil,
 		"We should start with the basics.":             nil,
 		"I want to add any additional configuration.":  nil,
+		"We need to run the build command.":            nil,
 		"I want to make a difference in our community": nil,
 	} {
 		if got := analyze(text).Goals; !slices.Equal(got, want) {

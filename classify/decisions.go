@@ -314,6 +314,23 @@ func outcomePhrase(s string, verbal bool) (out string, forWhat bool) {
 // or a variable ("debugPrint", "attribute.actor_id", "_transform").
 var identifier = regexp.MustCompile(`^\x60?(?:[a-z_$][\w$]*[A-Z_.][\w$.]*|_\w+|[\w$]+\.[a-z_][\w$.]*)(?:\(\))?\x60?$`)
 
+// genericWords are the words of an outcome that name a kind, not a thing.
+var genericWords = set("new", "old", "existing", "different", "proper", "other", "better", "simpler", "simple", "same", "main",
+	"component", "components", "call", "file", "files", "method", "function", "approach", "version", "one", "ones", "option",
+	"solution", "code", "implementation", "service", "thing", "way", "tool", "tools", "setup", "config", "configuration",
+	"parameters", "parameter", "values", "value", "constants", "constant", "to", "the", "a", "an", "of", "or", "and", "with",
+	"three", "two", "four", "five", "several", "some", "few")
+
+// genericOutcome reports an outcome made of generic words only.
+func genericOutcome(outcome string) bool {
+	for _, w := range strings.Fields(outcome) {
+		if !genericWords[strings.Trim(w, ".,")] {
+			return false
+		}
+	}
+	return true
+}
+
 // optionName is an option by its number or letter ("option 3"), which
 // says what was chosen only to who read the list.
 var optionName = re(`^(?:(?:option|choice|approach|solution|method)\s+\w{1,2}|(?:the\s+)?next\s+(?:task|step|one|section|part|item|thing))$`)
@@ -337,6 +354,9 @@ func vague(outcome string) bool {
 		case "it", "this", "these", "those", "them", "that", "you", "your", "yours", "something", "stuff", "things", "following", "example":
 			return true
 		}
+	}
+	if genericOutcome(strings.ToLower(outcome)) {
+		return true // "new component", "call to the service": which one is not said
 	}
 	if identifier.MatchString(outcome) {
 		return true // a method or a field swapped for another: too small to recall

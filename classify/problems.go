@@ -96,15 +96,24 @@ var sourceLocation = regexp.MustCompile(`[\w./-]+\.\w{1,6}:\d+`)
 // notTrouble are the phrases where a problem's word names no trouble: a
 // feature ("error handling", "error messages"), an idiom ("trial and
 // error"), a generality ("failures lead you to success").
-var notTrouble = re(`\b(?:errors?|exceptions?|bugs?)[ -](?:handling|handler|handle|messages?|states?|boundary|boundaries|scenarios?|cases?|responses?|codes?|pages?|logging|reporting|tracking|checks?|fixing|fixes|free)\b|\btrial and error\b|\bfailures\b|\bpass/fail\b|\b(?:handle|handles|handling|catch|catches|catching|log|logs|logging|prevent|prevents|avoid|check|checking|test|testing|any|no|without)\s+(?:\w+\s+)?(?:errors?|exceptions?|bugs?|failures?)\b`)
+var notTrouble = re(`\b(?:errors?|exceptions?|bugs?)[ -](?:handling|handler|handle|messages?|states?|boundary|boundaries|scenarios?|cases?|responses?|codes?|pages?|logging|reporting|tracking|checks?|fixing|fixes|free)\b|\btrial and error\b|\bfailures\b|\bpass/fail\b|\b(?:relative|absolute|standard|mean|squared)\s+errors?\b|\b(?:error|failure|success)\s+rates?\b|\bmargin of error\b|\b(?:handle|handles|handling|catch|catches|catching|log|logs|logging|prevent|prevents|avoid|check|checking|test|testing|any|no|without)\s+(?:\w+\s+)?(?:errors?|exceptions?|bugs?|failures?)\b`)
 
 // requestLead are the words that start a request or an instruction, not a
 // report: "fix the errors in…", "to handle this error, implement…".
-var requestLead = re(`^(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*)?(?:to|fix|implement|add|added|handle|check|make|update|use|run|test|create|ensure|improve|provide|please|can you|could you|help|let's|let me|don't|remember|if|when|whether|in case|remove|replace|print|reset|move|change|set|look|looking|keep|try|see|here|here's|this should|now let)\b`)
+var requestLead = re(`^(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*)?(?:to|fix|implement|add|added|handle|check|make|update|use|run|test|create|ensure|improve|provide|please|can you|could you|help|let's|let me|don't|remember|if|when|whether|in case|remove|replace|print|reset|move|change|set|look|looking|keep|try|see|here|here's|this should|now let|first|then|next|or|traceback)\b`)
+
+// askingCue is a sentence that asks for help or a review rather than
+// reporting what went wrong: "I'm trying to set up X…", "I want to make
+// sure I handle errors…", "I'm not sure how to…".
+var askingCue = re(`\b(?:i['’]m trying to|i am trying to|i want to|i need to|i['’]d like to|i['’]m not sure|i am not sure|not sure how|how (?:to|can|do|should)|make sure|anticipate)\b`)
+
+// unnamedTrouble is trouble that does not say what it is: "I'm still
+// getting this error", "but it's not working".
+var unnamedTrouble = re(`\b(?:this|that|the|same) (?:error|issue|problem)\b|\bit['’]?s (?:still )?not working\b|\b(?:it|that) (?:still )?(?:doesn['’]t|does not) work\b`)
 
 // hedge is the word of a guess or a condition: "this could cause
 // errors", "the error might be due to", "if the call fails".
-var hedge = re(`\b(?:could|might|may|would|should|likely|perhaps|maybe|probably|possibly|possible|seems?|if|unless)\b`)
+var hedge = re(`\b(?:could|might|may|would|should|likely|perhaps|maybe|probably|possibly|possible|seems?|if|unless|will be)\b`)
 
 // reportsTrouble reports whether a sentence that has a problem's words
 // says that something went wrong: not a request to fix one, a feature
@@ -117,8 +126,11 @@ func reportsTrouble(s string) bool {
 	if strings.ContainsAny(t, "{}│") || hasAny(t, "=>", `":`, `("`, "('", `")`, "')") || strings.HasSuffix(t, ";") {
 		return false // a line of code
 	}
-	if requestLead.MatchString(t) || hedge.MatchString(t) {
+	if requestLead.MatchString(t) || hedge.MatchString(t) || askingCue.MatchString(t) || strings.HasPrefix(t, "#") {
 		return false
+	}
+	if unnamedTrouble.MatchString(t) && errorCode(t) == "" && !strings.ContainsAny(t, "\"`“") {
+		return false // which error is not said
 	}
 	// Every cue of trouble must be more than a feature's name.
 	rest := notTrouble.ReplaceAllString(t, " ")
@@ -231,8 +243,9 @@ func goalPhrase(s string) string {
 	s = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), " .!,"))
 	f := strings.Fields(s)
 	if len(f) < 2 || len(f) > 12 || !goalVerbs[strings.ToLower(f[0])] || dangling[strings.ToLower(f[len(f)-1])] ||
-		strings.EqualFold(f[1], "on") || strings.Count(s, "`")%2 == 1 || strings.Count(s, `"`)%2 == 1 {
-		return "" // "move on to…" is talk; an open quote is cut short
+		strings.EqualFold(f[1], "on") || strings.Count(s, "`")%2 == 1 || strings.Count(s, `"`)%2 == 1 ||
+		strings.EqualFold(f[0], "run") && strings.Contains(strings.ToLower(s), "command") {
+		return "" // "move on to…" is talk, "run the build command" a step; an open quote is cut short
 	}
 	content := 0
 	for _, w := range f[1:] {

@@ -102,8 +102,14 @@ func Extract(c Conversation) ([]Item, error) {
 			add(k, n.Label, n.Description, turn)
 		}
 	}
+	// A goal stated again is the same goal, as the working memory shows
+	// it: once, from the turn that first stated it.
+	seen := map[string]bool{}
 	for _, g := range b.Goals() {
-		add(Goal, g.Text, "", g.Turn)
+		if k := graph.NameKey(g.Text); !seen[k] {
+			seen[k] = true
+			add(Goal, g.Text, "", g.Turn)
+		}
 	}
 	return out, nil
 }

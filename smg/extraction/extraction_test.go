@@ -10,6 +10,7 @@ import (
 
 	"github.com/smg-memory/smg/graph/graphtest"
 	"github.com/smg-memory/smg/smg/extraction"
+	"github.com/smg-memory/smg/spec"
 )
 
 // Extract gives the decisions, facts, problems, solutions, goals and
@@ -67,6 +68,27 @@ func item(source, kind string, n int) extraction.Item {
 // smallest keys first; a source with fewer leaves its share to the
 // others; an item with a larger key changes nothing, and one of the
 // sample that goes is replaced by the next.
+// A goal stated again is one goal, from the turn that first stated it.
+func TestExtractGoalOnce(t *testing.T) {
+	var turns []spec.Turn
+	for i, text := range []string{"We need to add rate limiting to the API.", "The weather is nice.", "We still need to add rate limiting to the API."} {
+		turns = append(turns, spec.Turn{Turn: i + 1, Role: "user", Content: text})
+	}
+	items, err := extraction.Extract(extraction.Conversation{Source: "s", ID: "c", Turns: turns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var goals []extraction.Item
+	for _, it := range items {
+		if it.Kind == extraction.Goal {
+			goals = append(goals, it)
+		}
+	}
+	if len(goals) != 1 || goals[0].Turn != 1 {
+		t.Errorf("goals %+v, want one, of turn 1", goals)
+	}
+}
+
 func TestSample(t *testing.T) {
 	var items []extraction.Item
 	for i := range 10 {
