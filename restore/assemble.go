@@ -95,6 +95,10 @@ type cand struct {
 	fact  bool // a fact node's line
 	must  bool // goes in first (guaranteed)
 	src   int
+	// note, when set, follows text: what superseded the facts a turn
+	// stated (supersededNote). Its tokens are counted apart, since a
+	// turn's are counted once for every question.
+	note string
 	// parts, when set, become item.Parts, rounded, if the candidate is
 	// chosen: most are not, and rounding them all cost more than
 	// choosing.
@@ -261,6 +265,9 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 			c := &cs[j]
 			if c.item.Kind == "turn" && c.item.Excerpt == nil {
 				c.item.Tokens = e.turns.count(tk, c.item.Turn, c.text) + 1
+				if c.note != "" {
+					c.item.Tokens += e.count(tk, "note:"+c.key, c.note) + 1
+				}
 			} else {
 				c.item.Tokens = e.count(tk, c.key, c.text) + 1
 			}
@@ -369,7 +376,7 @@ func (e *Engine) nodeLine(n *spec.Node) cand {
 		if len(alts) > 0 {
 			line.WriteString(" (not " + strings.Join(alts, ", ") + ")")
 		}
-		if !n.ValidTo.IsZero() {
+		if _, known := e.sup.by[n.ID]; !known && !n.ValidTo.IsZero() {
 			line.WriteString(" [superseded]")
 		}
 	default:
@@ -380,6 +387,10 @@ func (e *Engine) nodeLine(n *spec.Node) cand {
 	}
 	if d := dateOf(it.Timestamp); d != "" {
 		line.WriteString(" (" + d + ")")
+	}
+	if s, ok := e.sup.by[n.ID]; ok {
+		it.SupersededBy = []Supersession{s}
+		line.WriteString(" " + supersededNote(it.SupersededBy))
 	}
 	return cand{key: "n:" + n.ID, text: line.String(), item: it, fact: n.Type == spec.NodeFact, must: guaranteed(n)}
 }
@@ -611,6 +622,15 @@ func render(chosen []cand) string {
 			}
 		}
 		sb.WriteString(c.text)
+		if c.note != "" {
+			// After a code block, on a line of its own.
+			if strings.HasSuffix(c.text, "```") {
+				sb.WriteByte('\n')
+			} else {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(c.note)
+		}
 		sb.WriteByte('\n')
 	}
 	return sb.String()
