@@ -94,7 +94,11 @@ type cand struct {
 	group string
 	fact  bool // a fact node's line
 	must  bool // goes in first (guaranteed)
-	src   int
+	// beside: a fact the user asked to keep, of a category always
+	// loaded, that the question found goes in beside the turn that
+	// stated it (see pack).
+	beside bool
+	src    int
 	// note, when set, follows text: what superseded the facts a turn
 	// stated (supersededNote). Its tokens are counted apart, since a
 	// turn's are counted once for every question.
@@ -341,6 +345,7 @@ func (e *Engine) nodeCand(n *spec.Node, s float64, parts map[string]float64, sco
 		e.lines.Store(n.ID, c)
 	}
 	c.item.Score, c.parts = round4(s), parts
+	c.beside = c.fact && n.Source == spec.SourceUser && parts["search"] > 0 && alwaysLoaded(n)
 	return c, true
 }
 
@@ -440,6 +445,7 @@ func turnLine(t spec.Turn) string {
 // facts tokens, when facts is positive.
 func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) []cand {
 	cands = byScore(cands)
+	cands = slices.DeleteFunc(cands, weak(cands, usable))
 	shares := [pools]float64{alloc.Working, alloc.Knowledge, alloc.Artifacts, alloc.History}
 	total := shares[0] + shares[1] + shares[2] + shares[3]
 	var caps [pools]int
@@ -464,7 +470,12 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) [
 	// more: a turn and the facts stated in it are exchangeable, and
 	// whichever ranks first goes in alone. A decision, a problem or a
 	// solution goes in even when its turn is in: it carries more (a
-	// rationale, the alternatives, a fix found turns later).
+	// rationale, the alternatives, a fix found turns later); so does a
+	// fact the user asked to keep that the question found (cand.beside):
+	// "Which language does Dana prefer?" gets "Dana prefers Go" under
+	// "About This User" as well as the turn where Dana said it (on the
+	// dev files, recall unchanged; any fact the question found, 0.001 to
+	// 0.002 less on LoCoMo).
 	//
 	// An excerpt of a turn goes in only while the whole turn is not in,
 	// and the whole turn only while no excerpt of it is.
@@ -479,7 +490,7 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) [
 			if covered[st] {
 				return
 			}
-		case c.item.Kind == "turn" || c.fact:
+		case c.item.Kind == "turn" || c.fact && !c.beside:
 			if covered[st] || excerpted[st] {
 				return
 			}
@@ -515,7 +526,7 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) [
 		switch {
 		case c.item.Excerpt != nil:
 			excerpted[st] = true
-		case c.item.Turn > 0:
+		case c.item.Turn > 0 && !c.beside:
 			covered[st] = true
 		}
 		chosen = append(chosen, c)
@@ -536,6 +547,34 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) [
 		}
 	}
 	return chosen
+}
+
+// A long item (a turn, an artifact), one that would take more than a
+// longShare-th of the budget, goes in only with a score of at least weakFloor times the best
+// of the candidates' (but working memory's and what must go in): found
+// weakly (a code block a question only brushes in meaning), it would fill
+// a small context with what the question does not need. Measured on the
+// dev files with the built-in encoder (evidence recall, categories 1–4,
+// cl100k): unchanged at 1,000 and 4,000 tokens (beam-dev 0.641 / 0.811,
+// LoCoMo 0.853 / 0.950); the same floor on turns of more than 100 tokens
+// at any budget cost beam-dev 0.008 at 4,000 tokens.
+const (
+	weakFloor = 0.3
+	longShare = 8
+)
+
+// weak returns what reports whether a candidate is a long item found too
+// weakly to go in a context of usable tokens.
+func weak(cands []cand, usable int) func(cand) bool {
+	best := 0.0
+	for _, c := range cands {
+		if c.item.Section != secWorking && !c.must {
+			best = max(best, c.item.Score)
+		}
+	}
+	return func(c cand) bool {
+		return c.item.Section != secWorking && !c.must && c.item.Tokens > usable/longShare && c.item.Score < weakFloor*best
+	}
 }
 
 // standing reports whether c is the working memory's summary or one of

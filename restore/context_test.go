@@ -222,3 +222,71 @@ func TestContextLeavesSmallTalkOut(t *testing.T) {
 		}
 	}
 }
+
+// A long item found weakly does not fill a small context: in a context of
+// 400 tokens, the 134 tokens of turn 6's webhook code, which "Which
+// language does Dana prefer for backend work?" reaches only through its
+// neighbours, stay out, while a turn as weak but short may go in, and at
+// a budget where it is a small part, the long one may too.
+func TestWeakLongItemsStayOut(t *testing.T) {
+	mk := func(turn, tokens int, score float64) cand {
+		return cand{key: turnKey(turn), text: strings.Repeat("x ", tokens), item: Item{Section: secHistory, Kind: "turn", Turn: turn, Score: score, Tokens: tokens}}
+	}
+	cands := []cand{mk(9, 32, 1.3), mk(6, 134, 0.36), mk(13, 27, 0.3)}
+	tk := estimator{}
+	has := func(chosen []cand, turn int) bool {
+		return slices.ContainsFunc(chosen, func(c cand) bool { return c.item.Turn == turn })
+	}
+	small := pack(cands, tk, 400, DefaultAllocation, 0)
+	if !has(small, 9) || !has(small, 13) || has(small, 6) {
+		t.Errorf("at 400 tokens, chosen: %v; want turns 9 and 13, not the weak long turn 6", turnsOf(small))
+	}
+	large := pack(cands, tk, 4000, DefaultAllocation, 0)
+	if !has(large, 6) {
+		t.Errorf("at 4,000 tokens, chosen: %v; want turn 6 too", turnsOf(large))
+	}
+	cands[1].item.Score = 0.5 // found well enough
+	if !has(pack(cands, tk, 400, DefaultAllocation, 0), 6) {
+		t.Error("a long turn found at more than weakFloor of the best stays out")
+	}
+}
+
+func turnsOf(cs []cand) []int {
+	var out []int
+	for _, c := range cs {
+		out = append(out, c.item.Turn)
+	}
+	return out
+}
+
+// A fact the user asked to keep goes in beside the turn that stated it
+// when the question finds it; a fact found in the conversation alone is
+// exchangeable with its turn.
+func TestRequestedFactBesideItsTurn(t *testing.T) {
+	e := checkout(t)
+	const id = "fact-dana-prefers-go-for-all-backend-work"
+	n := e.nodes[id]
+	if n == nil || n.Source != spec.SourceUser || e.source[id] != 9 {
+		t.Fatalf("the checkout memory lacks the fact Dana asked to keep, stated in turn 9: %+v", n)
+	}
+	q := "Which language does Dana prefer for backend work?"
+	r, err := e.Context(context.Background(), q, Options{Budget: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns, nodes := itemsOf(r)
+	if turns[9].Turn == 0 || nodes[id].NodeID == "" || nodes[id].Section != secUser {
+		t.Errorf("want turn 9 and the fact under %q:\n%s", secUser, r.Text)
+	}
+
+	n.Source = spec.SourceAI // as if found in the conversation alone
+	e.lines.Clear()
+	e.counts.Clear()
+	r, err = e.Context(context.Background(), q, Options{Budget: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if turns, nodes := itemsOf(r); turns[9].Turn == 0 || nodes[id].NodeID != "" {
+		t.Errorf("a fact found in the conversation went in beside its turn:\n%s", r.Text)
+	}
+}
