@@ -442,7 +442,8 @@ func turnLine(t spec.Turn) string {
 // (on LoCoMo, recall +0.01).
 //
 // What must go in goes first, whatever the shares. Facts take at most
-// facts tokens, when facts is positive.
+// facts tokens, when facts is positive. A long item found weakly does not
+// go in at all (weak).
 func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) []cand {
 	cands = byScore(cands)
 	cands = slices.DeleteFunc(cands, weak(cands, usable))
@@ -550,8 +551,9 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) [
 }
 
 // A long item (a turn, an artifact), one that would take more than a
-// longShare-th of the budget, goes in only with a score of at least weakFloor times the best
-// of the candidates' (but working memory's and what must go in): found
+// longShare-th of the budget, goes in only with a score of at least
+// weakFloor times the best of the candidates' (but working memory's and
+// what must go in): found
 // weakly (a code block a question only brushes in meaning), it would fill
 // a small context with what the question does not need. Measured on the
 // dev files with the built-in encoder (evidence recall, categories 1–4,
