@@ -94,6 +94,10 @@ type Item struct {
 	Excerpt    *Span  `json:"excerpt,omitempty"`
 	ArtifactID string `json:"artifactId,omitempty"`
 	Version    int    `json:"version,omitzero"`
+	// SupersededBy, when set, says that what the item states is no
+	// longer current: the node, or facts its turn stated, were
+	// superseded, and by what. The item's line in the text says so too.
+	SupersededBy []Supersession `json:"supersededBy,omitempty"`
 	// Text is what a search found: a node's label, a turn's content, a
 	// block's summary. A context's items leave it out: their text is the
 	// context's.

@@ -139,16 +139,19 @@ func TestEngineReadsReferencedCode(t *testing.T) {
 }
 
 // TestFactsInTheBudget checks how facts the question did not find take
-// their place in a context: a fact always loaded ranks below everything
-// the question found, so it has the room of working memory's share and
-// no more; and a fact only the graph reached goes in through the turn
-// that stated it, not as a line of its own, while a fact the search found
-// has its line.
+// their place in a context: a fact about the user always loaded ranks
+// below everything the question found, so it has the room of working
+// memory's share and no more; one about someone else is no candidate at
+// all; and a fact only the graph reached goes in through the turn that
+// stated it, not as a line of its own, while a fact the search found has
+// its line.
 func TestFactsInTheBudget(t *testing.T) {
 	doc := checkoutAt(t, 8, 0)[0]
 	const from = "decision-stripe-elements" // the question finds it; an edge leads to the graph's fact
 	doc.SemanticGraph.Nodes = append(doc.SemanticGraph.Nodes,
-		spec.Node{ID: "fact-nurse", Type: spec.NodeFact, Category: spec.CategoryIdentity, Label: "Dana works nights as a nurse",
+		spec.Node{ID: "fact-nurse", Type: spec.NodeFact, Category: spec.CategoryIdentity, Label: "User works nights as a nurse",
+			Importance: 1, Activation: 1, FirstMentioned: 2, Mentions: []int{2}},
+		spec.Node{ID: "fact-dana-nurse", Type: spec.NodeFact, Category: spec.CategoryIdentity, Label: "Dana's sister works nights as a nurse",
 			Importance: 1, Activation: 1, FirstMentioned: 2, Mentions: []int{2}},
 		spec.Node{ID: "fact-reached", Type: spec.NodeFact, Category: spec.CategoryProject, Label: "Dana keeps receipts in a shoebox",
 			Importance: 1, Activation: 1, FirstMentioned: 4, Mentions: []int{4}},
@@ -164,7 +167,10 @@ func TestFactsInTheBudget(t *testing.T) {
 	}
 	always, ok := byKey["n:fact-nurse"]
 	if !ok {
-		t.Fatal("the identity fact is not a candidate: it is always loaded")
+		t.Fatal("the identity fact about the user is not a candidate: it is always loaded")
+	}
+	if c, ok := byKey["n:fact-dana-nurse"]; ok {
+		t.Errorf("an identity fact about someone else the question did not find is a candidate: %+v", c.item)
 	}
 	for _, c := range cands {
 		if c.item.Kind == "turn" && c.parts["search"] > 0 && c.item.Score <= always.item.Score {
@@ -214,5 +220,73 @@ func TestContextLeavesSmallTalkOut(t *testing.T) {
 		if !strings.Contains(r.Text, "Dana: That fixed it") {
 			t.Errorf("%q: the turn before the small talk is missing:\n%s", q, r.Text)
 		}
+	}
+}
+
+// A long item found weakly does not fill a small context: in a context of
+// 400 tokens, the 134 tokens of turn 6's webhook code, which "Which
+// language does Dana prefer for backend work?" reaches only through its
+// neighbours, stay out, while a turn as weak but short may go in, and at
+// a budget where it is a small part, the long one may too.
+func TestWeakLongItemsStayOut(t *testing.T) {
+	mk := func(turn, tokens int, score float64) cand {
+		return cand{key: turnKey(turn), text: strings.Repeat("x ", tokens), item: Item{Section: secHistory, Kind: "turn", Turn: turn, Score: score, Tokens: tokens}}
+	}
+	cands := []cand{mk(9, 32, 1.3), mk(6, 134, 0.36), mk(13, 27, 0.3)}
+	tk := estimator{}
+	has := func(chosen []cand, turn int) bool {
+		return slices.ContainsFunc(chosen, func(c cand) bool { return c.item.Turn == turn })
+	}
+	small := pack(cands, tk, 400, DefaultAllocation, 0)
+	if !has(small, 9) || !has(small, 13) || has(small, 6) {
+		t.Errorf("at 400 tokens, chosen: %v; want turns 9 and 13, not the weak long turn 6", turnsOf(small))
+	}
+	large := pack(cands, tk, 4000, DefaultAllocation, 0)
+	if !has(large, 6) {
+		t.Errorf("at 4,000 tokens, chosen: %v; want turn 6 too", turnsOf(large))
+	}
+	cands[1].item.Score = 0.5 // found well enough
+	if !has(pack(cands, tk, 400, DefaultAllocation, 0), 6) {
+		t.Error("a long turn found at more than weakFloor of the best stays out")
+	}
+}
+
+func turnsOf(cs []cand) []int {
+	var out []int
+	for _, c := range cs {
+		out = append(out, c.item.Turn)
+	}
+	return out
+}
+
+// A fact the user asked to keep goes in beside the turn that stated it
+// when the question finds it; a fact found in the conversation alone is
+// exchangeable with its turn.
+func TestRequestedFactBesideItsTurn(t *testing.T) {
+	e := checkout(t)
+	const id = "fact-dana-prefers-go-for-all-backend-work"
+	n := e.nodes[id]
+	if n == nil || n.Source != spec.SourceUser || e.source[id] != 9 {
+		t.Fatalf("the checkout memory lacks the fact Dana asked to keep, stated in turn 9: %+v", n)
+	}
+	q := "Which language does Dana prefer for backend work?"
+	r, err := e.Context(context.Background(), q, Options{Budget: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns, nodes := itemsOf(r)
+	if turns[9].Turn == 0 || nodes[id].NodeID == "" || nodes[id].Section != secUser {
+		t.Errorf("want turn 9 and the fact under %q:\n%s", secUser, r.Text)
+	}
+
+	n.Source = spec.SourceAI // as if found in the conversation alone
+	e.lines.Clear()
+	e.counts.Clear()
+	r, err = e.Context(context.Background(), q, Options{Budget: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if turns, nodes := itemsOf(r); turns[9].Turn == 0 || nodes[id].NodeID != "" {
+		t.Errorf("a fact found in the conversation went in beside its turn:\n%s", r.Text)
 	}
 }

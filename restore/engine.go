@@ -50,6 +50,8 @@ type Engine struct {
 	// source is the turn a fact, decision, problem or solution was stated
 	// in.
 	source map[string]int
+	// sup are the nodes no longer current, and what replaced them.
+	sup superseded
 	// always are the current facts of the categories every context
 	// loads (identity, preference, relationship), by id.
 	always []string
@@ -214,6 +216,7 @@ func (e *Engine) setGraph(doc *spec.Document, turns *turnStore) {
 	}
 	slices.Sort(e.always)
 	e.setEdges(doc.SemanticGraph.Edges)
+	e.sup = newSuperseded(e.nodes, doc.SemanticGraph.Edges, e.source)
 	if e.cfg.Embedder != nil {
 		e.vecs = newVectorIndex(doc, e.vecs)
 	}
@@ -759,12 +762,36 @@ func alwaysLoaded(n *spec.Node) bool {
 
 // guaranteed reports whether a node goes into every context, before
 // anything else, as long as the fact budget lasts: a pinned node, and a
-// fact of a category always loaded that was saved rather than found in a
-// turn (no turn mentions it). Facts found in the conversation are many
-// (a LoCoMo memory holds hundreds): they are always candidates, and
-// compete.
+// fact about the user (aboutUser) of a category always loaded that was
+// saved rather than found in a turn (no turn mentions it). Facts found
+// in the conversation are many (a LoCoMo memory holds hundreds), and
+// facts about other people are about someone a question may not be
+// about: they compete, and go in when the question finds them.
 func guaranteed(n *spec.Node) bool {
-	return alwaysLoaded(n) && (n.Pinned || n.FirstMentioned == 0)
+	return alwaysLoaded(n) && (n.Pinned || n.FirstMentioned == 0 && aboutUser(n))
+}
+
+// aboutUser reports whether a fact is about the user the memory serves:
+// saved in the first person ("I prefer short answers"), it says "User
+// prefers short answers"; in the scope of a named user ("user:alice"),
+// it may name them ("Alice prefers bullet lists"). In the scope "user",
+// "Ana lives in Lisbon" is about Ana, and "Dana prefers Go" about Dana,
+// whoever the user is.
+func aboutUser(n *spec.Node) bool {
+	if subjectIs(n.Label, graph.FactSubject) {
+		return true
+	}
+	kind, id, _ := strings.Cut(n.Scope, ":")
+	return kind == spec.ScopeUser && id != "" && subjectIs(n.Label, id)
+}
+
+// subjectIs reports whether text starts with the word subject, or its
+// possessive, whatever their case.
+func subjectIs(text, subject string) bool {
+	if len(text) <= len(subject) || !strings.EqualFold(text[:len(subject)], subject) {
+		return false
+	}
+	return text[len(subject)] == ' ' || text[len(subject)] == '\''
 }
 
 // stated reports whether nodes of a type state something a turn said, so

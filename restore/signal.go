@@ -21,7 +21,8 @@ import "slices"
 // signal ranks what search and graph scored and gives turns their
 // statement part, the facts always loaded are those no signal before
 // scored, the neighbors lend what the turns found so far have, and the
-// speakers weigh every turn gathered, dated ones too.
+// speakers weigh every turn gathered, dated ones too, and what is
+// superseded is lowered last, every candidate made.
 //
 // A signal with a weight writes a part of a turn's score named name, and
 // the turn's score adds it, times weight, to the best of its full-text
@@ -44,6 +45,7 @@ var signals = []signal{
 	{"neighbor", neighbors, 0},
 	{"date", dates, 0},
 	{"speaker", speakers, 0},
+	{"superseded", demote, 0},
 }
 
 // gathering is what the signals of one context share.
@@ -129,6 +131,7 @@ func (g *gathering) turnCands() {
 		if shown.small {
 			continue // "thanks", "You're welcome.": nothing to show
 		}
+		sup := g.e.sup.stated[n]
 		if p := g.passages[n]; p != nil {
 			text, _ := excerptOf(t, p.span)
 			span := p.span
@@ -137,8 +140,9 @@ func (g *gathering) turnCands() {
 				text:  excerptLine(t, span, text),
 				group: shown.group,
 				item: Item{Section: secHistory, Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp,
-					Excerpt: &span, Score: round4(g.turnScore(parts))},
+					Excerpt: &span, Score: round4(g.turnScore(parts)), SupersededBy: sup},
 				parts: parts,
+				note:  supersededNote(sup),
 			})
 			continue
 		}
@@ -146,8 +150,9 @@ func (g *gathering) turnCands() {
 			key:   turnKey(n),
 			text:  shown.line,
 			group: shown.group,
-			item:  Item{Section: secHistory, Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp, Score: round4(g.turnScore(parts))},
+			item:  Item{Section: secHistory, Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp, Score: round4(g.turnScore(parts)), SupersededBy: sup},
 			parts: parts,
+			note:  supersededNote(sup),
 		})
 	}
 }
@@ -161,6 +166,9 @@ func (g *gathering) turnScore(parts map[string]float64) float64 {
 		s = s*f + dateFloor
 	}
 	if f, ok := parts["speaker"]; ok {
+		s *= f
+	}
+	if f, ok := parts["superseded"]; ok {
 		s *= f
 	}
 	return s

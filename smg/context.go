@@ -24,6 +24,10 @@ type ContextResult = restore.Result
 // [restore.Item]).
 type Found = restore.Item
 
+// Supersession says what replaced something a context includes (see
+// [restore.Supersession] and Found.SupersededBy).
+type Supersession = restore.Supersession
+
 // ErrIndexCache reports an index cache that could not be written (see
 // [OpenOptions.IndexCache]): the index is complete, only the next open
 // will index again.

@@ -23,8 +23,11 @@
 //
 // [Memory.Remember] keeps a fact about the user or a workspace,
 // [Memory.Forget] drops one, [Memory.Facts] lists them ([FactFilter]); the
-// facts of the always-loaded categories go into every context. A fact that
-// contradicts an older one supersedes it.
+// facts about the user of the always-loaded categories go into every
+// context, facts about others when a question finds them. A fact that
+// contradicts an older one supersedes it, and a context that includes
+// the older one, or the turn that stated it, says by what
+// (Found.SupersededBy).
 //
 // # Several memories, and collaborators
 //

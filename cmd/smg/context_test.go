@@ -278,3 +278,33 @@ func TestContextWith(t *testing.T) {
 		t.Errorf("--scope workspace kept a user's fact:\n%s", res.Text)
 	}
 }
+
+// TestContextJSONSuperseded: context --json gives what replaced a fact the
+// context's turn stated, as the text does.
+func TestContextJSONSuperseded(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "ana.json"), filepath.Join(dir, "ana.smg")
+	transcript := `[
+{"id":"t1","speaker":"Ana","role":"user","content":"Hi, I'm Ana. I live in Madrid.","timestamp":"2024-03-01T10:00:00Z"},
+{"id":"t2","speaker":"Ben","role":"user","content":"We deploy the API with Fly.io.","timestamp":"2024-03-01T10:01:00Z"},
+{"id":"t3","speaker":"Ana","role":"user","content":"I live in Lisbon now, I moved there last week.","timestamp":"2024-05-02T09:00:00Z"}
+]`
+	if err := os.WriteFile(in, []byte(transcript), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ingest(t, nil, in, "-o", out, "--no-vectors")
+	res := contextJSON(t, nil, "--no-index-cache", out, "Where does Ana live?")
+	var madrid *smg.Found
+	for i, it := range res.Items {
+		if it.ExternalID == "t1" {
+			madrid = &res.Items[i]
+		}
+	}
+	if madrid == nil || len(madrid.SupersededBy) != 1 || madrid.SupersededBy[0].NodeID != "fact-ana-lives-in-madrid" ||
+		!strings.HasPrefix(madrid.SupersededBy[0].Label, "Ana lives in Lisbon") || madrid.SupersededBy[0].At.IsZero() {
+		t.Fatalf("the Madrid turn's item: %+v\n%s", madrid, res.Text)
+	}
+	if !strings.Contains(res.Text, "I live in Madrid. (superseded on 2 May 2024 by: Ana lives in Lisbon") {
+		t.Errorf("the text does not say so:\n%s", res.Text)
+	}
+}

@@ -37,8 +37,13 @@ func TestDemoCommand(t *testing.T) {
 	evidence := [][]string{
 		{"Stripe Elements, because the designers want the payment form to match the rest of the site", "3 (msg-003)"},
 		{"The webhook returns 401 in production", "the handler decodes the JSON and never verifies it", "7 (msg-007)"},
-		{"prefer Go for all backend work", "9 (msg-009)"}, // the fact, or the turn that states it
+		// The fact Dana asked to keep, under About This User, and the turn
+		// that states it.
+		{"## About This User\n\n- Dana prefers Go for all backend work.", "9 (msg-009)", "fact-dana-prefers-go-for-all-backend-work"},
 	}
+	// What a question does not need: the first webhook handler's 134
+	// tokens of code, which the third question only brushes in meaning.
+	absent := [][]string{nil, nil, {"6 (msg-006)", "Here is a first handler"}}
 	footer := regexp.MustCompile(`\n([0-9]+) of 400 tokens \(cl100k\)\n`)
 	for i, q := range demoQuestions {
 		part := parts[i+1]
@@ -48,6 +53,11 @@ func TestDemoCommand(t *testing.T) {
 		for _, e := range evidence[i] {
 			if !strings.Contains(part, e) {
 				t.Errorf("the answer to %q lacks %q:\n%s", q, e, part)
+			}
+		}
+		for _, e := range absent[i] {
+			if strings.Contains(part, e) {
+				t.Errorf("the answer to %q holds %q:\n%s", q, e, part)
 			}
 		}
 		m := footer.FindStringSubmatch(part)

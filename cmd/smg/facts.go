@@ -49,8 +49,10 @@ one it holds. With a model provider of embeddings (see 'smg embed --help'),
 a fact whose vector is nearly that of a saved one (cosine above 0.95) is
 one it holds too. A fact that contradicts a current one ("User lives in
 Berlin" after "User lives in Paris") supersedes it; the old one stays,
-no longer valid. Facts of the categories identity, preference and
-relationship are in every context; the others are found by search.`,
+no longer valid. Facts about the user ("User prefers…") of the categories
+identity, preference and relationship are in every context; the others,
+facts about other people too ("Ana lives in Lisbon"), go in when the
+question finds them.`,
 		Args: fileAndText("FACT", "the fact to save"),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			if seal && private == "" {
