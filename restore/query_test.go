@@ -237,7 +237,8 @@ func TestRunCheckout(t *testing.T) {
 		{`FIND decisions WHERE rationale CONTAINS "Designers"`, []string{idElements}},
 		{`FIND decisions WHERE rationale != "nothing"`, []string{idPostgres, idElements}},
 		{`FIND decisions WHERE NOT rationale = "nothing"`, []string{idPostgres, idElements, idSQLite}},
-		{`FIND decisions WHERE label = "sqlite"`, []string{idSQLite}},
+		{`FIND decisions WHERE label = "sqlite (before postgresql)"`, []string{idSQLite}},
+		{`FIND decisions WHERE outcome = "sqlite"`, []string{idSQLite}},
 		{`FIND nodes WHERE id = "decision-sqlite" OR outcome = "stripe elements"`, []string{idElements, idSQLite}},
 		{`FIND nodes WHERE type = "decision"`, []string{idPostgres, idElements, idSQLite}},
 		// Numbers and turns.
