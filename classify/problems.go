@@ -192,13 +192,14 @@ func findGoals(sents []sentence, role string) []string {
 		}
 		text := stripLead(stripListMark(s.text))
 		m := planCue.FindStringSubmatchIndex(text)
+		plan := m != nil
 		if m == nil && role != "assistant" {
 			m = aimCue.FindStringSubmatchIndex(text)
 		}
 		if m == nil || quoted(text[:m[0]]) {
 			continue
 		}
-		if g := goalPhrase(text[m[2]:m[3]]); g != "" && !contains(out, g) {
+		if g := goalPhrase(text[m[2]:m[3]], plan); g != "" && !contains(out, g) {
 			out = append(out, g)
 		}
 	}
@@ -227,6 +228,17 @@ var goalVerbs = set("add", "build", "implement", "create", "write", "finish", "c
 	"pass", "graduate", "renovate", "compete", "audition", "perform", "produce", "direct", "film", "shoot", "sew", "knit", "cook",
 	"bake", "garden", "climb", "hike", "swim", "lose", "gain", "quit", "transition", "modularize", "containerize", "dockerize")
 
+// countOf counts the words of ws in set.
+func countOf(ws []string, set map[string]bool) int {
+	n := 0
+	for _, w := range ws {
+		if set[strings.ToLower(w)] {
+			n++
+		}
+	}
+	return n
+}
+
 // goalFunction are the words of a goal that say nothing of what it is
 // about.
 var goalFunction = set("the", "a", "an", "of", "to", "for", "with", "and", "or", "in", "on", "at", "by", "from", "my", "our",
@@ -236,12 +248,21 @@ var goalFunction = set("the", "a", "an", "of", "to", "for", "with", "and", "or",
 // goalPhrase is a goal from the words after its cue: its clause, when it
 // starts with a verb of work, is two to twelve words, names its object
 // (no "it", "this", "things") and does not dangle.
-func goalPhrase(s string) string {
+func goalPhrase(s string, plan bool) string {
 	if loc := goalEnd.FindStringIndex(s); loc != nil {
 		s = s[:loc[0]]
 	}
 	s = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), " .!,"))
 	f := strings.Fields(s)
+	if plan && len(f) > 2 && determiners[strings.ToLower(f[0])] {
+		// A plan's item may name what to make: "Next step: a template
+		// for the receipt".
+		f = f[1:]
+		if content := len(f) - countOf(f, goalFunction); content < 2 || content > 8 || dangling[strings.ToLower(f[len(f)-1])] {
+			return ""
+		}
+		return s
+	}
 	if len(f) < 2 || len(f) > 12 || !goalVerbs[strings.ToLower(f[0])] || dangling[strings.ToLower(f[len(f)-1])] ||
 		strings.EqualFold(f[1], "on") || strings.Count(s, "`")%2 == 1 || strings.Count(s, `"`)%2 == 1 ||
 		strings.EqualFold(f[0], "run") && strings.Contains(strings.ToLower(s), "command") {
