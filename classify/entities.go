@@ -49,6 +49,52 @@ type entityScan struct {
 	sents []sentence
 	stop  map[string]bool
 	out   []Entity
+	// titles caches, by a line's start, where its heading in title case
+	// ends (0: it has none).
+	titles map[int]int
+}
+
+// titleLine reports whether off is in a heading in title case
+// ("## Highlight Your Achievements", "- **Stay Refreshed**: take
+// breaks"): its capitals mark a heading, not names.
+func (s *entityScan) titleLine(off int) bool {
+	start := strings.LastIndexByte(s.p[:off], '\n') + 1
+	if end, ok := s.titles[start]; ok {
+		return off < end
+	}
+	n := strings.IndexByte(s.p[start:], '\n')
+	if n < 0 {
+		n = len(s.p) - start
+	}
+	text, at := s.p[start:start+n], start
+	if t := strings.TrimLeft(text, " -+•#>0123456789.)"); strings.HasPrefix(t, "**") {
+		if k := strings.Index(t[2:], "**"); k > 0 {
+			at = start + (len(text) - len(t)) + 2
+			text = t[2 : 2+k] // the bold heading of a list item
+		}
+	}
+	caps, words := 0, 0
+	for _, w := range strings.Fields(text) {
+		w = strings.Trim(w, "*_#-•>:.,!?()\"'`")
+		if len(w) < 3 || s.stop[strings.ToLower(w)] {
+			continue
+		}
+		words++
+		if capitalized(w) {
+			caps++
+		}
+	}
+	line := strings.TrimSpace(s.p[start : start+n])
+	marked := line != "" && strings.ContainsRune("#*-•0123456789", rune(line[0]))
+	end := 0
+	if caps == words && (words >= 3 && words <= 8 || words == 2 && marked) {
+		end = at + len(text)
+	}
+	if s.titles == nil {
+		s.titles = map[int]int{}
+	}
+	s.titles[start] = end
+	return off < end
 }
 
 // An entityFinder finds the entities of one kind, or of a few kinds that
@@ -126,6 +172,56 @@ func (a *Analyzer) phrases(p string, ws []string, offs []int) []string {
 	}
 	return out
 }
+
+// talkWords are the words of a phrase that make it talk, not a topic
+// ("sounds like", "really changed", "last week", "great day", "loved
+// ones"): verbs of every sentence, time, praise, amounts.
+var talkWords = set("be", "been", "being", "have", "has", "had", "having", "do", "does", "did", "doing", "done", "make", "makes",
+	"making", "made", "keep", "keeps", "kept", "come", "comes", "came", "coming", "go", "goes", "going", "gone", "went", "get",
+	"gets", "got", "getting", "take", "takes", "took", "taking", "see", "sees", "saw", "seen", "know", "knows", "knew", "think",
+	"thinks", "thought", "feel", "feels", "felt", "feeling", "want", "wants", "wanted", "need", "needs", "needed", "like", "likes",
+	"liked", "love", "loves", "loved", "loving", "sound", "sounds", "look", "looks", "looking", "seem", "seems", "use", "uses",
+	"used", "using", "can", "could", "will", "would", "should", "may", "might", "must", "let", "lets", "say", "says", "said",
+	"tell", "told", "try", "tried", "trying", "give", "gave", "given", "put", "mean", "means", "meant", "help", "helps", "helped",
+	"really", "just", "also", "even", "still", "much", "many", "lot", "lots", "thing", "things", "stuff", "way", "ways", "time",
+	"times", "day", "days", "week", "weeks", "month", "months", "year", "years", "today", "tomorrow", "yesterday", "tonight",
+	"morning", "afternoon", "evening", "night", "weekend", "last", "next", "first", "new", "great", "good", "nice", "awesome",
+	"amazing", "cool", "fun", "happy", "glad", "sure", "one", "ones", "hey", "thanks", "thank", "wow", "pretty", "super",
+	"totally", "definitely", "absolutely", "example", "together", "part", "kind", "sort", "bit", "best", "better", "big", "little",
+	"whole", "able", "glad", "excited", "proud", "special", "important", "different", "own", "right", "real", "sounds", "wonderful",
+	"incredible", "beautiful", "fantastic", "tough", "hard", "easy", "people", "man", "men", "woman", "women", "guy", "guys",
+	"girl", "girls", "boy", "boys", "person", "two", "three", "less", "more", "most", "very", "too", "quite", "either",
+	"neither", "both", "each", "every", "other", "another", "such",
+	// The function words of other languages a chat may be in.
+	"des", "les", "le", "la", "du", "de", "et", "est", "une", "un", "pour", "avec", "dans", "sur", "avez", "voici", "que",
+	"qui", "el", "los", "las", "una", "por", "para", "con", "der", "die", "das", "und", "ist", "mit", "ve", "bir", "ile")
+
+// leadVerbs are verbs that, first in a phrase, make it an instruction
+// ("provide clear", "track progress", "join forces").
+var leadVerbs = set("provide", "update", "track", "join", "review", "include", "create", "add", "check", "ensure", "avoid",
+	"consider", "follow", "remember", "start", "stop", "allow", "improve", "reduce", "increase", "share", "show", "find",
+	"learn", "stay", "apply", "focus", "practice", "prepare", "plan", "choose", "pick", "set", "write", "read", "run", "build",
+	"keep", "test", "fix", "remove", "replace", "handle", "implement", "enjoy", "celebrate", "spend", "visit", "call")
+
+// Topic reports whether a phrase of words can name a topic: none of its
+// words is talk (a verb of every sentence, time, praise), an adverb or a
+// past form ("really changed", "loved ones", "last week").
+func Topic(phrase string) bool {
+	ws := strings.Fields(strings.ToLower(phrase))
+	if len(ws) == 0 || leadVerbs[ws[0]] || strings.HasSuffix(ws[0], "ing") && len(ws) > 1 {
+		return false // "track progress", "playing basketball": doing, not a topic
+	}
+	for _, w := range ws {
+		if talkWords[w] || len(w) > 4 && (strings.HasSuffix(w, "ly") || strings.HasSuffix(w, "ed")) {
+			return false
+		}
+	}
+	last := ws[len(ws)-1]
+	return !(len(ws) > 1 && strings.HasSuffix(last, "ing") && talkSubject[ws[0]])
+}
+
+// talkSubject are the first words of a caption's phrase ("dog sitting").
+var talkSubject = set("dog", "cat", "kid", "kids", "child", "children", "family", "friends", "friend", "team", "crowd")
 
 // adjacent reports whether only spaces separate two words.
 func adjacent(p string, from, to int) bool {

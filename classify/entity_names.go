@@ -40,7 +40,7 @@ func nameAt(s *entityScan, i int) (int, bool) {
 		return i, false
 	}
 	j := s.nameEnd(i)
-	if j == i+1 && noLoneName(w, s.stop) {
+	if j == i+1 && noLoneName(w, s.stop) || s.titleLine(off) {
 		return i, false
 	}
 	atStart := startsSentence(s.sents, s.p, off)

@@ -183,16 +183,12 @@ func (b *Builder) concepts(ts *turnState, s classify.Signals) {
 	for _, e := range s.Entities {
 		add(b.entity(e, ts.turn))
 	}
+	// A recurring phrase is a concept when it can name a topic; a lone
+	// word alone is too common to look up ("song", "guide", "stuck").
 	for _, ph := range s.Phrases {
-		add(b.recurring("phrase:"+singular(ph), ph, ts.turn, true))
-	}
-	seen := map[string]bool{}
-	for _, t := range s.Terms {
-		if seen[t.Term] || len(t.Word) < 4 || !letters(t.Word) {
-			continue
+		if classify.Topic(ph) {
+			add(b.recurring("phrase:"+singular(ph), ph, ts.turn, true))
 		}
-		seen[t.Term] = true
-		add(b.recurring("term:"+t.Term, t.Word, ts.turn, false))
 	}
 	limit := min(len(ts.concepts), coMentionLimit)
 	for i := 0; i < limit; i++ {
@@ -248,15 +244,6 @@ func singular(ph string) string {
 		return ph[:len(ph)-3] + "y"
 	}
 	return ph[:len(ph)-1]
-}
-
-func letters(w string) bool {
-	for _, r := range w {
-		if !unicode.IsLetter(r) {
-			return false
-		}
-	}
-	return true
 }
 
 // conceptsIn returns the turn's concepts whose names occur in text.
