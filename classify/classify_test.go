@@ -183,7 +183,15 @@ func TestFacts(t *testing.T) {
 		{"", "I prefer TypeScript for all my projects.", "User prefers TypeScript for all their projects.", "preference", false, false},
 		{"Ben", "My sister and I painted my kitchen last week.", "Ben's sister and Ben painted their kitchen last week (the week of 1 May 2023).", "relationship", false, false},
 		{"", "Oh, I think I like hiking, maybe.", "User thinks User like hiking, maybe.", "", false, true},
-		{"", "I love how it watches the files.", "User loves how it watches the files.", "preference", false, false},
+		{"", "I love how Vite watches the files.", "User loves how Vite watches the files.", "preference", false, false},
+		// What leans on a pronoun, is said to the listener, or is help
+		// sought without a detail to keep, is no fact; marks that end a
+		// sentence are not its words.
+		{"Joanna", "I watched it too and it really spoke to me.", "", "", false, false},
+		{"Nate", "I'm going to keep working hard on it and see what happens.", "", "", false, false},
+		{"Joanna", "I'll be sure to keep you posted.", "", "", false, false},
+		{"", "I'm trying to craft a standout cover letter.", "", "", false, false},
+		{"", "I moved to Toronto on September 2 ->-> 5,4", "User moved to Toronto on September 2.", "context", false, false},
 		{"Melanie", "I'm a big fan of pottery.", "Melanie is a big fan of pottery.", "preference", false, false},
 		// Nothing past the cue: nothing to keep.
 		{"Melanie", "I love it!", "", "", false, false},

@@ -117,7 +117,13 @@ func findFacts(sents []sentence, subject string, dates []Date, stop map[string]b
 		if loc := byTheWay.FindStringIndex(body); loc != nil && loc[0] > 0 {
 			body = body[:loc[0]] + "."
 		}
+		if loc := trailingMarks.FindStringIndex(body); loc != nil && loc[0] > 0 {
+			body = strings.TrimRight(body[:loc[0]], " ,;") + "."
+		}
 		f.Specific = specific(body) || len(f.Dates) > 0
+		if unresolved(body) || !f.Specific && (toListener(body) || strings.Contains(strings.ToLower(body), "trying to")) {
+			continue // "I watched it too", "I'll keep you posted", "I'm trying to craft a cover letter"
+		}
 		f.Vague = vagueCue.MatchString(body)
 		f.Text = thirdPerson(withDates(body, at, f.Dates), subject)
 		out = append(out, f)
@@ -134,6 +140,34 @@ var passingCue = re(`^(?:i (?:just )?(?:noticed|realized|realised)\b|i(?:['’]m
 // at what follows it ("I've got the following code so far:").
 func passing(body string) bool {
 	return strings.HasSuffix(strings.TrimSpace(body), ":") || passingCue.MatchString(strings.ToLower(body))
+}
+
+// trailingMarks are marks a sentence ends with that are not words: arrows
+// and the numbers after them ("… on May 5 ->-> 5,4").
+var trailingMarks = regexp.MustCompile(`\s*(?:-+>+\s*)+[\d\s,.;:]*$`)
+
+// leadPronoun is a pronoun among a first person's first words: what it
+// stands for is in another sentence ("I watched it too", "I love that
+// it…", "I've been dreaming of this"); and one that ends the sentence.
+var (
+	leadPronoun = re(`^\S+(?:\s+\S+){0,3}?\s+(?:it|this|that it|how it|them)\b`)
+	endPronoun  = re(`\b(?:on|of|with|about|at|for|from|to|into|in)\s+(?:it|this|that|them)(?:\s+(?:now|too|again|anymore|yet))?(?:\s+and\s+see\s+what\s+happens)?[.!]*$`)
+	listener    = re(`\b(?:you|your|yours|we|us)\b`)
+)
+
+// unresolved reports a fact whose words lean on a pronoun whose
+// referent is in another sentence.
+func unresolved(body string) bool {
+	lower := strings.ToLower(body)
+	return leadPronoun.MatchString(lower) || endPronoun.MatchString(lower)
+}
+
+// toListener reports a fact that is said to the listener or of the two
+// of them ("I'll keep you posted", "I love your ice cream", "since we
+// talked").
+func toListener(body string) bool {
+	f := strings.Fields(body)
+	return len(f) > 1 && listener.MatchString(strings.ToLower(strings.Join(f[1:], " ")))
 }
 
 // hasContent reports whether text holds a word that is not a stop word.
