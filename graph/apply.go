@@ -181,15 +181,11 @@ func (b *Builder) concepts(ts *turnState, s classify.Signals) {
 		}
 	}
 	for _, e := range s.Entities {
-		add(b.entity(e, ts.turn))
+		add(b.entity(e, ts.turn, ts.t.Role == spec.RoleAssistant))
 	}
-	// A recurring phrase is a concept when it can name a topic; a lone
-	// word alone is too common to look up ("song", "guide", "stuck").
-	for _, ph := range s.Phrases {
-		if classify.Topic(ph) {
-			add(b.recurring("phrase:"+singular(ph), ph, ts.turn, true))
-		}
-	}
+	// Recurring phrases and lone words are no concepts: measured by the
+	// labels of testdata/labels, a phrase lifted from talk ("stats
+	// section", "measurable goals") is rarely a topic one would look up.
 	limit := min(len(ts.concepts), coMentionLimit)
 	for i := 0; i < limit; i++ {
 		for j := i + 1; j < limit; j++ {

@@ -183,9 +183,14 @@ func (ix *entityIndex) indexName(key string) {
 	}
 }
 
-// entity returns the node of an entity mentioned at turn, creating it,
-// or "" when the entity is not (yet) taken for a name.
-func (b *Builder) entity(e classify.Entity, turn int) string {
+// assistantMentions is how many turns of the assistant alone make a thing
+// it names a concept.
+const assistantMentions = 5
+
+// entity returns the node of an entity mentioned at turn (byAssistant:
+// in the assistant's words), creating it, or "" when the entity is not
+// (yet) taken for a name or does not (yet) matter.
+func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 	key := b.entityKey(e.Kind, e.Text)
 	if e.Kind == "name" && e.Tail != "" && b.ents.byKey[key] == "" {
 		// "Take Pico": when the name without its first word is known, it
@@ -205,6 +210,13 @@ func (b *Builder) entity(e classify.Entity, turn int) string {
 		}
 	}
 	id := b.ents.byKey[key]
+	if id == "" && byAssistant && len(b.ents.pending[key])+1 < assistantMentions {
+		// What only the assistant names matters when the user names it
+		// too, or when the assistant keeps coming back to it: an example
+		// in a list, a variable in an explanation, does not.
+		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint})
+		return ""
+	}
 	if id == "" {
 		id = b.newID("concept", e.Text, key)
 		b.ents.byKey[key] = id

@@ -13,7 +13,7 @@ import (
 )
 
 // dupTurns make a memory with two concepts of one name ("blue pipeline"
-// recurring, "Blue Pipeline" named) and two facts that say the same.
+// in code, "Blue Pipeline" named) and two facts that say the same.
 func dupTurns() []spec.Turn {
 	base := time.Date(2024, 1, 1, 9, 0, 0, 0, time.UTC)
 	var turns []spec.Turn
@@ -22,11 +22,11 @@ func dupTurns() []spec.Turn {
 		"The weather was lovely here in the hills.",
 		"We had a long walk along the river.",
 		"Tomorrow we should plan the sprint.",
-		"We deploy the shop with the blue pipeline every morning.",
+		"We deploy the shop with `blue-pipeline` every morning.",
 		"Coffee first, then the standup.",
 		"Lunch was a sandwich at the desk.",
-		"The blue pipeline failed again last night.",
-		"I think the blue pipeline needs a cache.",
+		"The `blue-pipeline` job failed again last night.",
+		"I think `blue-pipeline` needs a cache.",
 		"Ask Marta whether Blue Pipeline has a cache option.",
 		"I love border collies.",
 		"I really love border collies!",
@@ -208,7 +208,7 @@ func TestMaintainDropsWeakEdges(t *testing.T) {
 	b := builder(t, Config{}, graphtest.Conversation(t, "checkout.json"))
 	strong := len(b.Document().SemanticGraph.Edges)
 	r, doc := maintain(t, b, MaintainOptions{StaleAfter: -1})
-	want := []string{"concept-postgresql concept-sqlite", "concept-stripe-checkout concept-stripe-elements"}
+	want := []string{"concept-stripe-checkout concept-stripe-elements"}
 	if got := changes(r, ChangeDropEdge); !slices.Equal(got, want) {
 		t.Fatalf("dropped %q, want %q", got, want)
 	}
@@ -217,10 +217,10 @@ func TestMaintainDropsWeakEdges(t *testing.T) {
 			t.Errorf("dropped edge %v: relation %s, strength %v", c.IDs, c.Relation, c.Before)
 		}
 	}
-	if got := len(doc.SemanticGraph.Edges); got != strong-2 {
+	if got := len(doc.SemanticGraph.Edges); got != strong-1 {
 		t.Errorf("%d edges left of %d", got, strong)
 	}
-	if indexOf(doc).edge("concept-postgresql", "concept-sqlite", spec.RelRelatedTo) {
+	if indexOf(doc).edge("concept-stripe-checkout", "concept-stripe-elements", spec.RelRelatedTo) {
 		t.Error("the weak edge is still there")
 	}
 }
