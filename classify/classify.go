@@ -146,16 +146,25 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	s.Entities = findEntities(p, ws, offs, sents, a.stop)
 	setSentences(s.Entities, sents)
 	s.Options = findOptions(sents)
-	s.Decisions, s.DecisionCues = findDecisions(sents, t.Role, edits(s.Artifacts))
-	if t.Role != "assistant" {
+	agent := edits(s.Artifacts)
+	role := t.Role
+	if agent {
+		// A turn that edits files is an agent's work, whoever the
+		// transcript says spoke (an aider history logs an architect's
+		// plan as the user's): its plans are no one's goals, its guesses
+		// no one's problems, and it says nothing of a person.
+		role = "assistant"
+	}
+	s.Decisions, s.DecisionCues = findDecisions(sents, role, agent)
+	if role != "assistant" {
 		// A problem is reported by whom it troubles; an assistant's
 		// "errors" are its advice, plans and explanations ("handle any
 		// errors", "if the call fails").
 		s.Problems = findProblems(t.Text, sents, decisionSentences(s.Decisions))
 	}
 	s.Solutions = findSolutions(sents)
-	s.Goals = findGoals(sents, t.Role)
-	if t.Role != "assistant" && t.Role != "system" {
+	s.Goals = findGoals(sents, role)
+	if role != "assistant" && t.Role != "system" {
 		s.Facts = findFacts(sents, subjectOf(t), s.Dates, a.stop)
 	}
 	return s

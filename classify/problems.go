@@ -3,6 +3,7 @@ package classify
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Problem is an error, a failure or a trouble a turn reports.
@@ -69,8 +70,8 @@ func findProblems(text string, sents []sentence, decisions map[string]bool) []Pr
 		if strings.HasPrefix(line, "at ") || strings.HasPrefix(line, "goroutine ") || strings.HasPrefix(line, "Traceback") {
 			continue // the frames; the error line says what happened
 		}
-		if strings.HasSuffix(line, ":") {
-			continue // "ERROR: Exception:" says nothing on its own
+		if strings.HasSuffix(line, ":") || strings.ContainsAny(line, "═╡╞─") || strings.Count(line, "[") != strings.Count(line, "]") || !saysWhat(line) {
+			continue // "ERROR: Exception:", a banner, a cut line, a bare place: says nothing on its own
 		}
 		add(Problem{Summary: clip(line, 200), Kind: "trace", Code: errorCode(line)})
 	}
@@ -90,6 +91,28 @@ func findProblems(text string, sents []sentence, decisions map[string]bool) []Pr
 	return out
 }
 
+// saysWhat reports whether an error line says what went wrong: two words
+// besides the error's own words, its place and numbers ("ERROR in
+// ./src/App.js 21:37-44" says nothing).
+func saysWhat(line string) bool {
+	n := 0
+	for _, tok := range strings.Fields(line) {
+		if strings.ContainsAny(tok, "/\\") || pathLike.MatchString(strings.Trim(tok, ":,;()'\"`")) {
+			continue // a file or its place
+		}
+		for _, w := range strings.FieldsFunc(tok, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			switch strings.ToLower(w) {
+			case "error", "errors", "exception", "fatal", "in", "at", "on", "line", "col", "column", "file", "detected", "caught", "by":
+				continue
+			}
+			if len(w) > 1 {
+				n++
+			}
+		}
+	}
+	return n >= 2
+}
+
 // sourceLocation is an error's place in a source file ("lib/main.dart:58:62").
 var sourceLocation = regexp.MustCompile(`[\w./-]+\.\w{1,6}:\d+`)
 
@@ -100,7 +123,7 @@ var notTrouble = re(`\b(?:errors?|exceptions?|bugs?)[ -](?:handling|handler|hand
 
 // requestLead are the words that start a request or an instruction, not a
 // report: "fix the errors in…", "to handle this error, implement…".
-var requestLead = re(`^(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*)?(?:to|fix|implement|add|added|handle|check|make|update|use|run|test|create|ensure|improve|provide|please|can you|could you|help|let's|let me|don't|remember|if|when|whether|in case|remove|replace|print|reset|move|change|set|look|looking|keep|try|see|here|here's|this should|now let|first|then|next|or|traceback)\b`)
+var requestLead = re(`^(?:[-*+•]\s+|\d{1,3}[.)]\s+)?(?:\*\*)?(?:to|fix|implement|add|added|handle|check|make|update|use|run|test|create|ensure|improve|provide|please|can you|could you|help|let's|let me|don't|remember|if|when|whether|in case|remove|replace|print|reset|move|change|set|look|looking|keep|try|see|here|here's|this should|now let|first|then|next|or|traceback|always|never|include)\b`)
 
 // askingCue is a sentence that asks for help or a review rather than
 // reporting what went wrong: "I'm trying to set up X…", "I want to make
@@ -109,11 +132,16 @@ var askingCue = re(`\b(?:i['’]m trying to|i am trying to|i want to|i need to|i
 
 // unnamedTrouble is trouble that does not say what it is: "I'm still
 // getting this error", "but it's not working".
-var unnamedTrouble = re(`\b(?:this|that|the|same) (?:error|issue|problem)\b|\bit['’]?s (?:still )?not working\b|\b(?:it|that) (?:still )?(?:doesn['’]t|does not) work\b`)
+var unnamedTrouble = re(`\b(?:this|that|the|same) (?:error|issue|problem)\b`)
+
+// vagueTrouble is trouble said of nothing named, whatever the sentence
+// quotes: "…, but it's still not working", "there's a subtle bug", "the
+// bug is still there".
+var vagueTrouble = re(`\b(?:it|that|this)['’]?s (?:still |also )?not working\b|\b(?:it|that|this) (?:still )?(?:doesn['’]t|does not|didn['’]t) work\b|\bthere['’]?s (?:a|an|another)\s+(?:\w+\s+)?(?:bug|problem|issue|error)\b|\b(?:bug|error|issue|problem)\s+(?:is\s+)?still\s+(?:there|here|happening)\b`)
 
 // hedge is the word of a guess or a condition: "this could cause
 // errors", "the error might be due to", "if the call fails".
-var hedge = re(`\b(?:could|might|may|would|should|likely|perhaps|maybe|probably|possibly|possible|seems?|if|unless|will be)\b`)
+var hedge = re(`\b(?:could|might|may|would|should|likely|perhaps|maybe|probably|possibly|possible|seems?|if|unless|will be|looks like|what looks)\b`)
 
 // reportsTrouble reports whether a sentence that has a problem's words
 // says that something went wrong: not a request to fix one, a feature
@@ -129,8 +157,11 @@ func reportsTrouble(s string) bool {
 	if requestLead.MatchString(t) || hedge.MatchString(t) || askingCue.MatchString(t) || strings.HasPrefix(t, "#") {
 		return false
 	}
-	if unnamedTrouble.MatchString(t) && errorCode(t) == "" && !strings.ContainsAny(t, "\"`“") {
+	if unnamedTrouble.MatchString(t) && errorCode(t) == "" && !strings.ContainsAny(t, "\"`“") || vagueTrouble.MatchString(t) {
 		return false // which error is not said
+	}
+	if strings.HasSuffix(t, ":") && len(strings.Fields(t)) < 8 || strings.Count(t, "[") != strings.Count(t, "]") || strings.ContainsAny(t, "═╡╞─") {
+		return false // a header, a banner or a line cut short: the error is elsewhere
 	}
 	// Every cue of trouble must be more than a feature's name.
 	rest := notTrouble.ReplaceAllString(t, " ")

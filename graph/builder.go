@@ -19,6 +19,7 @@ package graph
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -279,6 +280,13 @@ func (b *Builder) Add(t spec.Turn) error {
 	if js, err := spec.MarshalCanonical(t); err == nil {
 		b.transcript += int64(len(js))
 	}
+	role := t.Role
+	if role == spec.RoleUser && b.relay(t.Content) {
+		// The assistant's last reply, word for word: a relay (aider's
+		// architect handing its plan to the editor logs it as the user's
+		// input), read as the assistant's words.
+		role = spec.RoleAssistant
+	}
 	b.recent = append(b.recent, t)
 	if len(b.recent) > b.cfg.RecentTurns {
 		b.recent = b.recent[len(b.recent)-b.cfg.RecentTurns:]
@@ -292,9 +300,24 @@ func (b *Builder) Add(t spec.Turn) error {
 	if b.provisionalID || b.meta.ID == "" {
 		b.meta.ID, b.provisionalID = derivedID(t), false
 	}
-	pieces := b.apply(t, b.an.Analyze(classify.Turn{Text: t.Content, Role: t.Role, Speaker: t.Speaker, Time: t.Timestamp}))
+	pieces := b.apply(t, b.an.Analyze(classify.Turn{Text: t.Content, Role: role, Speaker: t.Speaker, Time: t.Timestamp}))
 	b.arch.add(stored(t, pieces), b.cfg)
 	return nil
+}
+
+// relay reports whether content repeats, word for word, the assistant's
+// latest reply among the recent turns (tool lines between them aside).
+func (b *Builder) relay(content string) bool {
+	for i := len(b.recent) - 1; i >= 0; i-- {
+		switch b.recent[i].Role {
+		case spec.RoleTool:
+			continue
+		case spec.RoleAssistant:
+			return len(content) > 0 && slices.Equal(strings.Fields(b.recent[i].Content), strings.Fields(content))
+		}
+		return false
+	}
+	return false
 }
 
 func (b *Builder) turnTime(t spec.Turn) time.Time {
