@@ -243,6 +243,11 @@ func TestProblemsReported(t *testing.T) {
 		{"user", "I'm trying to set up ESLint with the Airbnb style guide, but I keep getting errors.", 0},
 		{"user", "The max relative error of p vs theory is under 0.5%.", 0},
 		{"user", "#### 500 Internal Server Error", 0},
+		{"user", "I've tried adding `mode: 'cors'` to my fetch options, but it's still not working.", 0},
+		{"user", "Actually, there's a subtle bug!", 0},
+		{"user", "Error detected in pubspec.yaml:", 0},
+		{"user", "ERROR in ./src/components/Heatmap.js 21:37-44", 0},
+		{"user", "The file ends with what looks like a copy-paste error.", 0},
 		{"tool", "ERROR: Could not install packages due to an OSError: [Errno 13] Permission denied", 0},
 		{"tool", "lib/main.dart:58:62: Error: The method 'transform3' isn't defined for the class 'double'.", 1},
 	} {

@@ -160,7 +160,7 @@ func reportsTrouble(s string) bool {
 	if unnamedTrouble.MatchString(t) && errorCode(t) == "" && !strings.ContainsAny(t, "\"`“") || vagueTrouble.MatchString(t) {
 		return false // which error is not said
 	}
-	if strings.HasSuffix(t, ":") && len(strings.Fields(t)) < 8 || strings.Count(t, "[") != strings.Count(t, "]") || strings.ContainsAny(t, "═╡╞─") {
+	if strings.HasSuffix(t, ":") && len(strings.Fields(t)) < 8 || strings.Count(t, "[") != strings.Count(t, "]") || strings.ContainsAny(t, "═╡╞─") || !saysWhat(t) {
 		return false // a header, a banner or a line cut short: the error is elsewhere
 	}
 	// Every cue of trouble must be more than a feature's name.
