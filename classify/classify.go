@@ -42,12 +42,6 @@ type Signals struct {
 	Filler bool
 	// Words counts the words of the turn's prose (code aside).
 	Words int
-	// Terms are the analyzed terms of the prose, in order: lowercased,
-	// stemmed, stop words removed, each with the word it came from.
-	Terms []Term
-	// Phrases are candidate multiword terms (two or three content words in
-	// a row, as written, lowercased), for concepts found by repetition.
-	Phrases []string
 	// DecisionCues counts the decision cue phrases of the prose.
 	DecisionCues int
 
@@ -139,8 +133,6 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 		s.Filler = true
 		return s
 	}
-	s.Terms = a.termsOf(p)
-	s.Phrases = a.phrases(p, ws, offs)
 	s.Dates = Dates(p, t.Time)
 	sents := sentences(p)
 	s.Entities = findEntities(p, ws, offs, sents, a.stop)

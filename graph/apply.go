@@ -198,50 +198,6 @@ func (b *Builder) concepts(ts *turnState, s classify.Signals) {
 	}
 }
 
-// recurring counts a candidate term or phrase, makes it a concept when it
-// recurs enough, and returns its node once it is one.
-func (b *Builder) recurring(key, form string, turn int, phrase bool) string {
-	if id := b.ents.byKey[key]; id != "" {
-		b.mention(id, turn)
-		b.addForm(id, form)
-		return id
-	}
-	if !b.terms.see(key, form, turn, b.turns, phrase, b.cfg.ConceptTurns) {
-		return ""
-	}
-	st := b.terms.stats[key]
-	st.promoted = true
-	id := b.newID("concept", form, key)
-	b.ents.byKey[key] = id
-	n := b.create(id, spec.NodeConcept, form)
-	n.Confidence = 0.6
-	info := b.info[id]
-	info.kind = "term"
-	for f, c := range st.forms {
-		if info.forms == nil {
-			info.forms = map[string]int{}
-		}
-		info.forms[f] += c
-	}
-	info.firstForm = form
-	for _, u := range st.turns {
-		b.mention(id, u)
-	}
-	return id
-}
-
-// singular makes the last word of a phrase singular, crudely, so that
-// "support groups" and "support group" count together.
-func singular(ph string) string {
-	if strings.HasSuffix(ph, "ss") || len(ph) < 4 || !strings.HasSuffix(ph, "s") {
-		return ph
-	}
-	if strings.HasSuffix(ph, "ies") {
-		return ph[:len(ph)-3] + "y"
-	}
-	return ph[:len(ph)-1]
-}
-
 // conceptsIn returns the turn's concepts whose names occur in text.
 func (b *Builder) conceptsIn(ts *turnState, text string) []string {
 	lower := strings.ToLower(text)

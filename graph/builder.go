@@ -52,9 +52,6 @@ type Config struct {
 	Goals           int
 	ActiveArtifacts int
 	ActiveWindow    int
-	// ConceptTurns: a phrase or term that recurs in this many turns
-	// becomes a concept (subject to the frequency caps below).
-	ConceptTurns int
 	// Importance and decay.
 	Weights importance.Weights
 	Decay   importance.Decay
@@ -77,7 +74,6 @@ func DefaultConfig() Config {
 		Goals:            7,
 		ActiveArtifacts:  5,
 		ActiveWindow:     20,
-		ConceptTurns:     3,
 		Weights:          importance.DefaultWeights(),
 		Decay:            importance.DefaultDecay(),
 		Generator:        "smg",
@@ -114,9 +110,6 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ActiveWindow <= 0 {
 		c.ActiveWindow = d.ActiveWindow
-	}
-	if c.ConceptTurns <= 0 {
-		c.ConceptTurns = d.ConceptTurns
 	}
 	if c.Weights.Categories == nil {
 		c.Weights = d.Weights
@@ -157,7 +150,6 @@ type Builder struct {
 	store *Store
 	info  map[string]*nodeInfo
 	ents  entityIndex
-	terms termIndex
 
 	options      []optionSet
 	decisionKeys map[string]string   // outcome key → decision node
@@ -251,7 +243,6 @@ func newBuilder(cfg Config) *Builder {
 		store: NewStore(),
 		info:  map[string]*nodeInfo{},
 		ents:  newEntityIndex(),
-		terms: termIndex{stats: map[string]*termStat{}},
 		vault: newVault(),
 
 		decisionKeys: map[string]string{},

@@ -404,12 +404,6 @@ func (b *Builder) remove(id string) {
 	for k, v := range b.ents.byKey {
 		if v == id {
 			b.ents.forget(k)
-			// The same words seen again, as a name, a phrase or a term,
-			// count from nothing.
-			_, words, _ := strings.Cut(k, ":")
-			for _, kind := range []string{"name:", "phrase:", "term:"} {
-				delete(b.terms.stats, kind+words)
-			}
 		}
 	}
 	for k, v := range b.decisionKeys {

@@ -20,9 +20,9 @@ import (
 const maxBlock = 64 << 20
 
 // Load returns a builder that continues a saved memory. It replays the
-// archived turns, so that what the builder keeps between turns (the counts
-// of recurring terms, the names that wait to be confirmed, the options
-// weighed lately) is what it would be had it never stopped, and the memory
+// archived turns, so that what the builder keeps between turns (the names
+// that wait to be confirmed, what only the assistant has named so far, the
+// options weighed lately) is what it would be had it never stopped, and the memory
 // it gives after more turns is the one it would give had it ingested every
 // turn in one go. On top of the replay it keeps what the document holds
 // beyond its turns: its metadata, pinned nodes, nodes and edges that no
