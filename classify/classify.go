@@ -45,7 +45,10 @@ type Signals struct {
 	// DecisionCues counts the decision cue phrases of the prose.
 	DecisionCues int
 
-	Entities  []Entity
+	Entities []Entity
+	// Lower are the words the prose writes in lower case (letters only,
+	// three or more), each once: what a capitalized word is elsewhere.
+	Lower     []string
 	Options   []string
 	Decisions []Decision
 	Problems  []Problem
@@ -136,6 +139,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	s.Dates = Dates(p, t.Time)
 	sents := sentences(p)
 	s.Entities = findEntities(p, ws, offs, sents, a.stop)
+	s.Lower = lowerWords(ws)
 	setSentences(s.Entities, sents)
 	s.Options = findOptions(sents)
 	agent := edits(s.Artifacts)
@@ -379,4 +383,19 @@ func edits(as []Artifact) bool {
 		}
 	}
 	return false
+}
+
+// lowerWords are the words of ws written in lower case, three letters or
+// more, each once, in order.
+func lowerWords(ws []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range ws {
+		if len(w) < 3 || seen[w] || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLower(r) }) >= 0 {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	return out
 }

@@ -66,11 +66,11 @@ func (s *entityScan) titleLine(off int) bool {
 	if n < 0 {
 		n = len(s.p) - start
 	}
-	text, at := s.p[start:start+n], start
+	text, at, bold := s.p[start:start+n], start, false
 	if t := strings.TrimLeft(text, " -+•#>0123456789.)"); strings.HasPrefix(t, "**") {
 		if k := strings.Index(t[2:], "**"); k > 0 {
 			at = start + (len(text) - len(t)) + 2
-			text = t[2 : 2+k] // the bold heading of a list item
+			text, bold = t[2:2+k], true // the bold heading of a list item
 		}
 	}
 	caps, words := 0, 0
@@ -87,7 +87,7 @@ func (s *entityScan) titleLine(off int) bool {
 	line := strings.TrimSpace(s.p[start : start+n])
 	marked := line != "" && strings.ContainsRune("#*-•0123456789", rune(line[0]))
 	end := 0
-	if caps == words && (words >= 3 && words <= 8 || words == 2 && marked) {
+	if caps == words && words > 0 && (words >= 3 && words <= 8 || words == 2 && marked || bold && words <= 8) {
 		end = at + len(text)
 	}
 	if s.titles == nil {

@@ -14,7 +14,16 @@ var notNames = set(
 	"OK", "Ok", "Okay", "Yes", "No", "Yeah", "Hey", "Hi", "Hello", "Oh", "Wow", "Thanks", "Thank",
 	"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
 	"January", "February", "March", "April", "June", "July", "August", "September", "October", "November", "December",
+	// Their short forms, the hours of the clock, and the abbreviations of
+	// chat.
+	"Mon", "Tue", "Tues", "Wed", "Thu", "Thur", "Thurs", "Fri", "Sat", "Sun", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug",
+	"Sep", "Sept", "Oct", "Nov", "Dec", "AM", "PM", "BTW", "Btw", "LOL", "Lol", "OMG", "Omg", "IMO", "IMHO", "TBH", "FYI",
+	"ASAP", "IDK", "BRB", "TBD", "AKA", "NGL", "TTYL", "LMAO", "ROFL",
 )
+
+// timeWords end a name that is a date, not a name ("Time Anchor of March").
+var timeWords = set("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+	"November", "December", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 // connectors may stand inside a multiword name: "Bank of America".
 var connectors = set("of", "de", "da", "del", "van", "von", "la", "le", "&")
@@ -43,7 +52,17 @@ func nameAt(s *entityScan, i int) (int, bool) {
 	if j == i+1 && noLoneName(w, s.stop) || s.titleLine(off) {
 		return i, false
 	}
+	if timeWords[s.ws[j-1]] {
+		return j - 1, false // a date: "the Time Anchor of March"
+	}
 	atStart := startsSentence(s.sents, s.p, off)
+	if lw := strings.ToLower(w); atStart && j > i+1 && len(lw) > 4 && (strings.HasSuffix(lw, "ed") || strings.HasSuffix(lw, "ing")) {
+		// "Integrated GitHub Actions": a verb that starts the sentence
+		// is not part of the name.
+		i, off = i+1, s.offs[i+1]
+		w = s.ws[i]
+		atStart = false
+	}
 	if atStart && j > i+1 && s.stop[strings.ToLower(w)] {
 		// "With PostgreSQL", "The Lisbon office": a function word that
 		// starts the sentence is not part of the name.

@@ -5,6 +5,9 @@ import (
 	"strings"
 )
 
+// localURL is an address of the machine itself.
+var localURL = regexp.MustCompile(`^https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/]|$)`)
+
 var urlPattern = regexp.MustCompile(`https?://[^\s)>\]"'` + "`" + `]+`)
 
 // findURLs finds the URLs of the prose, their trailing punctuation left
@@ -15,6 +18,10 @@ func findURLs(s *entityScan) {
 		return
 	}
 	for _, m := range urlPattern.FindAllStringIndex(s.p, -1) {
-		s.out = append(s.out, Entity{Text: strings.TrimRight(s.p[m[0]:m[1]], ".,;:!?"), Kind: "url", Start: m[0], End: m[1]})
+		u := strings.TrimRight(s.p[m[0]:m[1]], ".,;:!?")
+		if localURL.MatchString(u) {
+			continue // a machine's own address: a step, not a thing to look up
+		}
+		s.out = append(s.out, Entity{Text: u, Kind: "url", Start: m[0], End: m[1]})
 	}
 }

@@ -180,6 +180,9 @@ func (b *Builder) concepts(ts *turnState, s classify.Signals) {
 			ts.concepts = append(ts.concepts, id)
 		}
 	}
+	for _, w := range s.Lower {
+		b.ents.lower[w]++
+	}
 	for _, e := range s.Entities {
 		add(b.entity(e, ts.turn, ts.t.Role == spec.RoleAssistant))
 	}

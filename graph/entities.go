@@ -30,6 +30,8 @@ type entityIndex struct {
 	pending  map[string][]pendingUse
 	// edgeWords files multiword names under their first and last words.
 	edgeWords map[string][]string
+	// lower counts, by word, the turns that write it in lower case.
+	lower map[string]int
 }
 
 type pendingUse struct {
@@ -39,7 +41,7 @@ type pendingUse struct {
 }
 
 func newEntityIndex() entityIndex {
-	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}}
+	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}, lower: map[string]int{}}
 }
 
 // forget removes every trace of the entity key: a name mentioned again
@@ -183,6 +185,20 @@ func (ix *entityIndex) indexName(key string) {
 	}
 }
 
+// lowerUses is how many turns must write a word in lower case for its
+// capitalized use alone to be that word, not a name.
+const lowerUses = 3
+
+// commonWord reports whether name is one word that the conversation writes
+// in lower case in lowerUses turns or more (lower counts them): "Note",
+// "Phase" and "First" are words; an acronym ("API") is not asked.
+func commonWord(name string, lower map[string]int) bool {
+	if strings.ContainsAny(name, " -.") || strings.ToUpper(name) == name {
+		return false
+	}
+	return lower[strings.ToLower(name)] >= lowerUses
+}
+
 // assistantMentions is how many turns of the assistant alone make a thing
 // it names a concept.
 const assistantMentions = 5
@@ -210,6 +226,9 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		}
 	}
 	id := b.ents.byKey[key]
+	if id == "" && e.Kind == "name" && commonWord(e.Text, b.ents.lower) {
+		return "" // a word of the language, capitalized here: "Note", "Phase", "First"
+	}
 	if id == "" && byAssistant && len(b.ents.pending[key])+1 < assistantMentions {
 		// What only the assistant names matters when the user names it
 		// too, or when the assistant keeps coming back to it: an example
