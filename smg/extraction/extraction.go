@@ -163,30 +163,38 @@ func sample(items []Item, n int) []Item {
 	}
 	var out []Item
 	for _, sources := range by {
-		names := make([]string, 0, len(sources))
-		for name, its := range sources {
-			slices.SortFunc(its, func(a, b Item) int { return cmp.Compare(a.Key, b.Key) })
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		taken := 0
-		for round := 0; taken < n; round++ {
-			more := false
-			for _, name := range names {
-				if its := sources[name]; round < len(its) && taken < n {
-					out = append(out, its[round])
-					taken++
-					more = true
-				}
-			}
-			if !more {
-				break
-			}
-		}
+		out = append(out, roundRobin(sources, n, func(it Item) string { return it.Key })...)
 	}
 	slices.SortFunc(out, func(a, b Item) int {
 		return cmp.Or(cmp.Compare(kindOrder(a.Kind), kindOrder(b.Kind)), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Key, b.Key))
 	})
+	return out
+}
+
+// roundRobin takes n values of the sources in turn, sources in the order
+// of their names, each time the value of the smallest key a source has
+// left, so that every source gives as many as it can and a source with
+// fewer leaves its share to the others. It sorts each source's values.
+func roundRobin[T any](sources map[string][]T, n int, key func(T) string) []T {
+	names := make([]string, 0, len(sources))
+	for name, vs := range sources {
+		slices.SortFunc(vs, func(a, b T) int { return cmp.Compare(key(a), key(b)) })
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var out []T
+	for round := 0; len(out) < n; round++ {
+		more := false
+		for _, name := range names {
+			if vs := sources[name]; round < len(vs) && len(out) < n {
+				out = append(out, vs[round])
+				more = true
+			}
+		}
+		if !more {
+			break
+		}
+	}
 	return out
 }
 
