@@ -11,6 +11,12 @@
 // key, and its label; one it no longer extracts leaves the sample, and a
 // new one enters it only when its key is small enough, so a change of the
 // engine asks for a few new labels, not a new sample.
+//
+// Recall is measured the same way on a fixed sample of turns
+// (SampleTurns), each keyed by where it is: a person lists, by the same
+// rubric, what the engine should extract from each turn, each item by a
+// few of its words, kept as hashes (RecallLabel), and MeasureRecall
+// counts those the engine extracted from that turn.
 package extraction
 
 import (
@@ -19,7 +25,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/smg-memory/smg/graph"
@@ -120,15 +125,11 @@ func Extract(c Conversation) ([]Item, error) {
 // rephrasing changes) and turn (its external id when it has one, which
 // survives a renumbering).
 func key(it Item) string {
-	turn := it.TurnID
-	if turn == "" {
-		turn = "#" + strconv.Itoa(it.Turn)
-	}
 	what := it.Label
 	if it.Kind == Fact && it.Text != "" {
 		what = it.Text
 	}
-	return hash16(it.Source, it.Conversation, it.Kind, what, turn)
+	return hash16(it.Source, it.Conversation, it.Kind, what, turnName(it.TurnID, it.Turn))
 }
 
 // Phrasing names the wording of a fact's label, for a verdict on its

@@ -140,7 +140,7 @@ func TestMeasure(t *testing.T) {
 			concept = r
 		}
 	}
-	want := extraction.Row{Kind: extraction.Fact, Items: 4, PerThousand: 2, Sampled: 3, Labelled: 3, Valid: 2, Precision: 2.0 / 3, Target: 0.9, Rephrasings: 2, RephrasingsOK: 1}
+	want := extraction.Row{Kind: extraction.Fact, Items: 4, PerThousand: 2, Sampled: 3, Labelled: 3, Valid: 2, Precision: 2.0 / 3, Target: 0.9, Rephrasings: 2, RephrasingsOK: 1, Recall: -1}
 	if fact != want {
 		t.Errorf("facts %+v, want %+v", fact, want)
 	}
