@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/go-json-experiment/json"
@@ -45,29 +46,13 @@ turn, for a person to label; it is a worksheet, not for the repository
 its turns into recall labels.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			labels := extraction.Labels{}
-			if labelsFile != "" {
-				f, err := os.Open(labelsFile)
-				if err != nil {
-					return err
-				}
-				labels, err = extraction.ReadLabels(f)
-				f.Close()
-				if err != nil {
-					return fmt.Errorf("%s: %w", labelsFile, err)
-				}
+			labels, err := readLabelsFile(labelsFile, extraction.ReadLabels)
+			if err != nil {
+				return err
 			}
-			recallLabels := extraction.RecallLabels{}
-			if recallFile != "" {
-				f, err := os.Open(recallFile)
-				if err != nil {
-					return err
-				}
-				recallLabels, err = extraction.ReadRecallLabels(f)
-				f.Close()
-				if err != nil {
-					return fmt.Errorf("%s: %w", recallFile, err)
-				}
+			recallLabels, err := readLabelsFile(recallFile, extraction.ReadRecallLabels)
+			if err != nil {
+				return err
 			}
 			var items []extraction.Item
 			var all []extraction.Conversation
@@ -109,6 +94,25 @@ its turns into recall labels.`,
 	cmd.Flags().IntVar(&sampleTurns, "turns", 60, "the turns the sample of turns takes")
 	cmd.Flags().StringVar(&todo, "todo", "", "write the sample's unlabelled items and turns, with their turns' text, to this file")
 	return cmd
+}
+
+// readLabelsFile reads the named file by read, or nothing when name is
+// empty; an error of read names the file.
+func readLabelsFile[T any](name string, read func(io.Reader) (T, error)) (T, error) {
+	if name == "" {
+		return read(strings.NewReader(""))
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		var none T
+		return none, err
+	}
+	defer f.Close()
+	v, err := read(f)
+	if err != nil {
+		return v, fmt.Errorf("%s: %w", name, err)
+	}
+	return v, nil
 }
 
 // convRef names a conversation of a source.

@@ -30,26 +30,15 @@ rewritten.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			answersFile, labelsFile := args[0], args[1]
-			f, err := os.Open(answersFile)
+			answers, err := readLabelsFile(answersFile, extraction.ReadRecallAnswers)
 			if err != nil {
 				return err
 			}
-			answers, err := extraction.ReadRecallAnswers(f)
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %w", answersFile, err)
-			}
-			labels := extraction.RecallLabels{}
-			switch f, err := os.Open(labelsFile); {
-			case errors.Is(err, fs.ErrNotExist):
-			case err != nil:
+			labels, err := readLabelsFile(labelsFile, extraction.ReadRecallLabels)
+			if errors.Is(err, fs.ErrNotExist) {
+				labels = extraction.RecallLabels{}
+			} else if err != nil {
 				return err
-			default:
-				labels, err = extraction.ReadRecallLabels(f)
-				f.Close()
-				if err != nil {
-					return fmt.Errorf("%s: %w", labelsFile, err)
-				}
 			}
 			before := len(labels)
 			if err := extraction.MergeRecallLabels(labels, answers); err != nil {

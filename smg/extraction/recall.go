@@ -111,36 +111,38 @@ type RecallLabels map[string]RecallLabel
 // *LabelError naming it.
 func ReadRecallLabels(r io.Reader) (RecallLabels, error) {
 	out := RecallLabels{}
-	err := readLines(r, "recall label", func(l RecallLabel) error {
-		if !isHex(l.Turn, 16) {
-			return fmt.Errorf("turn %q is not 16 hex digits", l.Turn)
-		}
-		if l.Expect == nil {
-			l.Expect = []Expected{} // "expect": null, or none, is nothing expected
-		}
-		for i, e := range l.Expect {
-			switch {
-			case !slices.Contains(Kinds, e.Kind):
-				return fmt.Errorf("expected item %d: kind %q is none of %v", i+1, e.Kind, Kinds)
-			case len(e.Terms) == 0:
-				return fmt.Errorf("expected item %d: no terms", i+1)
-			}
-			for _, t := range e.Terms {
-				if !isHex(t, 8) {
-					return fmt.Errorf("expected item %d: term %q is not 8 hex digits", i+1, t)
-				}
-			}
-		}
-		if _, ok := out[l.Turn]; ok {
-			return fmt.Errorf("turn %s is labelled again", l.Turn)
-		}
-		out[l.Turn] = l
-		return nil
-	})
-	if err != nil {
+	if err := readLines(r, "recall label", out.add); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// add adds l, unless it is no recall label ReadRecallLabels would read.
+func (labels RecallLabels) add(l RecallLabel) error {
+	if !isHex(l.Turn, 16) {
+		return fmt.Errorf("turn %q is not 16 hex digits", l.Turn)
+	}
+	if l.Expect == nil {
+		l.Expect = []Expected{} // "expect": null, or none, is nothing expected
+	}
+	for i, e := range l.Expect {
+		switch {
+		case !slices.Contains(Kinds, e.Kind):
+			return fmt.Errorf("expected item %d: kind %q is none of %v", i+1, e.Kind, Kinds)
+		case len(e.Terms) == 0:
+			return fmt.Errorf("expected item %d: no key words", i+1)
+		}
+		for _, t := range e.Terms {
+			if !isHex(t, 8) {
+				return fmt.Errorf("expected item %d: term %q is not 8 hex digits", i+1, t)
+			}
+		}
+	}
+	if _, ok := labels[l.Turn]; ok {
+		return fmt.Errorf("turn %s is labelled again", l.Turn)
+	}
+	labels[l.Turn] = l
+	return nil
 }
 
 // WriteRecallLabels writes labels as ReadRecallLabels reads them, in the
@@ -149,50 +151,36 @@ func WriteRecallLabels(w io.Writer, labels RecallLabels) error {
 	return writeLines(w, labels)
 }
 
-// RecallAnswer is a person's answer to a turn of the recall worksheet:
-// RecallLabel in plain words, before HashAnswers hides them.
-type RecallAnswer struct {
-	Turn   string           `json:"turn"`
-	Expect []ExpectedInWord `json:"expect"`
-	Note   string           `json:"note,omitempty"`
-}
-
-// ExpectedInWord is an expected item in plain words: each is split into
-// words as Terms splits a label ("rate limiting" is two).
-type ExpectedInWord struct {
-	Kind  string   `json:"kind"`
-	Words []string `json:"words"`
-}
-
-// ReadRecallAnswers reads a file of RecallAnswer lines and returns them
-// as recall labels, their words hashed into terms; a line that does not
-// make a recall label ReadRecallLabels would read fails the read with a
-// *LabelError naming it.
+// ReadRecallAnswers reads a person's answers on the turns of the recall
+// worksheet, recall labels in plain words, one JSON line a turn:
+//
+//	{"turn": KEY, "expect": [{"kind": KIND, "words": [WORD...]}...], "note": TEXT}
+//
+// and returns them as recall labels, each word split into words as Terms
+// splits a label ("rate limiting" is two) and hashed. A line that does
+// not make a recall label ReadRecallLabels would read fails the read with
+// a *LabelError naming it.
 func ReadRecallAnswers(r io.Reader) (RecallLabels, error) {
+	type inWords struct {
+		Kind  string   `json:"kind"`
+		Words []string `json:"words"`
+	}
+	type answer struct {
+		Turn   string    `json:"turn"`
+		Expect []inWords `json:"expect"`
+		Note   string    `json:"note"`
+	}
 	out := RecallLabels{}
-	err := readLines(r, "answer", func(a RecallAnswer) error {
+	err := readLines(r, "answer", func(a answer) error {
 		l := RecallLabel{Turn: a.Turn, Expect: []Expected{}, Note: a.Note}
-		if !isHex(l.Turn, 16) {
-			return fmt.Errorf("turn %q is not 16 hex digits", l.Turn)
-		}
-		for i, e := range a.Expect {
-			if !slices.Contains(Kinds, e.Kind) {
-				return fmt.Errorf("expected item %d: kind %q is none of %v", i+1, e.Kind, Kinds)
-			}
+		for _, e := range a.Expect {
 			var terms []string
 			for _, w := range e.Words {
 				terms = append(terms, Terms(w)...)
 			}
-			if len(terms) == 0 {
-				return fmt.Errorf("expected item %d: no words", i+1)
-			}
 			l.Expect = append(l.Expect, Expected{Kind: e.Kind, Terms: terms})
 		}
-		if _, ok := out[l.Turn]; ok {
-			return fmt.Errorf("turn %s is answered again", l.Turn)
-		}
-		out[l.Turn] = l
-		return nil
+		return out.add(l)
 	})
 	if err != nil {
 		return nil, err

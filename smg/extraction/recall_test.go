@@ -189,7 +189,7 @@ func TestReadRecallLabels(t *testing.T) {
 		{`{"turn":"00000000000000aa","expect":[`, "unexpected EOF"},
 		{`{"turn":"0aa","expect":[]}`, `turn "0aa" is not 16 hex digits`},
 		{`{"turn":"00000000000000cc","expect":[{"kind":"topic","terms":["0123abcd"]}]}`, `expected item 1: kind "topic" is none of`},
-		{`{"turn":"00000000000000cc","expect":[{"kind":"goal","terms":["0123abcd"]},{"kind":"goal","terms":[]}]}`, "expected item 2: no terms"},
+		{`{"turn":"00000000000000cc","expect":[{"kind":"goal","terms":["0123abcd"]},{"kind":"goal","terms":[]}]}`, "expected item 2: no key words"},
 		{`{"turn":"00000000000000cc","expect":[{"kind":"goal","terms":["Lisbon"]}]}`, `term "Lisbon" is not 8 hex digits`},
 		{`{"turn":"00000000000000cc","expect":[{"kind":"goal","terms":["0123ABCD"]}]}`, "is not 8 hex digits"},
 		{`{"turn":"00000000000000cc","expect":[{"kind":"goal","words":["Lisbon"]}]}`, "unknown field"},
@@ -198,10 +198,7 @@ func TestReadRecallLabels(t *testing.T) {
 		{good, "turn 00000000000000aa is labelled again"},
 	} {
 		_, err := extraction.ReadRecallLabels(strings.NewReader(good + "\n\n" + c.line + "\n"))
-		le, ok := errors.AsType[*extraction.LabelError](err)
-		if !ok || le.Line != 3 || !strings.Contains(le.Msg, c.msg) || !errors.Is(err, extraction.ErrLabels) {
-			t.Errorf("%s: %v, want line 3: …%s…", c.line, err, c.msg)
-		}
+		wantLineError(t, err, 3, c.msg)
 	}
 }
 
@@ -224,16 +221,13 @@ func TestRecallAnswers(t *testing.T) {
 		t.Errorf("answers read as %+v, want %+v", got, want)
 	}
 	for _, c := range []struct{ line, msg string }{
-		{`{"turn":"00000000000000cc","expect":[{"kind":"goal","words":["", "--"]}]}`, "expected item 1: no words"},
+		{`{"turn":"00000000000000cc","expect":[{"kind":"goal","words":["", "--"]}]}`, "expected item 1: no key words"},
 		{`{"turn":"00000000000000cc","expect":[{"kind":"idea","words":["x"]}]}`, `kind "idea"`},
 		{`{"turn":"00000000000000cc","expect":[{"kind":"goal","terms":["0123abcd"]}]}`, "unknown field"},
-		{`{"turn":"00000000000000aa","expect":[]}`, "answered again"},
+		{`{"turn":"00000000000000aa","expect":[]}`, "labelled again"},
 	} {
 		_, err := extraction.ReadRecallAnswers(strings.NewReader(answers + "\n" + c.line))
-		le, ok := errors.AsType[*extraction.LabelError](err)
-		if !ok || le.Line != 4 || !strings.Contains(le.Msg, c.msg) {
-			t.Errorf("%s: %v, want line 4: …%s…", c.line, err, c.msg)
-		}
+		wantLineError(t, err, 4, c.msg)
 	}
 
 	labels := extraction.RecallLabels{"00000000000000bb": want["00000000000000bb"]}
@@ -253,24 +247,6 @@ func FuzzReadRecallLabels(f *testing.F) {
 	f.Add([]byte(`{"turn":"00000000000000aa","expect":[{"kind":"goal","terms":["0123abcd","89abcdef"]}],"note":"x"}` + "\n"))
 	f.Add([]byte(`{"turn":"00000000000000bb","expect":null}` + "\n\n{}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		labels, err := extraction.ReadRecallLabels(bytes.NewReader(data))
-		if err != nil {
-			if !errors.Is(err, extraction.ErrLabels) {
-				t.Fatalf("an error that is not ErrLabels: %v", err)
-			}
-			return
-		}
-		var buf bytes.Buffer
-		if err := extraction.WriteRecallLabels(&buf, labels); err != nil {
-			t.Fatal(err)
-		}
-		again, err := extraction.ReadRecallLabels(bytes.NewReader(buf.Bytes()))
-		if err != nil || fmt.Sprint(again) != fmt.Sprint(labels) {
-			t.Fatalf("written labels read back as %+v, %v; want %+v", again, err, labels)
-		}
-		var buf2 bytes.Buffer
-		if err := extraction.WriteRecallLabels(&buf2, again); err != nil || !bytes.Equal(buf.Bytes(), buf2.Bytes()) {
-			t.Fatalf("written twice, two texts: %s, %s (%v)", buf.Bytes(), buf2.Bytes(), err)
-		}
+		roundTrip(t, data, extraction.ReadRecallLabels, extraction.WriteRecallLabels)
 	})
 }
