@@ -24,6 +24,17 @@
 // reports, per question category and budget, the share of each question's
 // evidence turns that its context includes, against BM25 over single turns
 // and the most recent turns at the same budget; and Context's latency.
+//
+//	smg-bench extract INPUT... [--labels FILE] [--recall-labels FILE] [--sample 60] [--turns 60] [--todo FILE] [--json]
+//
+// extract counts what the graph extracts, by kind, and scores a fixed
+// sample of items (precision) and of turns (recall) by the labels of
+// testdata/labels; --todo writes what is left to label.
+//
+//	smg-bench recall-labels ANSWERS LABELS
+//
+// recall-labels adds a labeller's answers on the sample of turns, in plain
+// words, to a recall labels file, their words hashed.
 package main
 
 import (

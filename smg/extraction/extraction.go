@@ -11,6 +11,12 @@
 // key, and its label; one it no longer extracts leaves the sample, and a
 // new one enters it only when its key is small enough, so a change of the
 // engine asks for a few new labels, not a new sample.
+//
+// Recall is measured the same way on a fixed sample of turns
+// (SampleTurns), each keyed by where it is: a person lists, by the same
+// rubric, what the engine should extract from each turn, each item by a
+// few of its words, kept as hashes (RecallLabel), and MeasureRecall
+// counts those the engine extracted from that turn.
 package extraction
 
 import (
@@ -19,7 +25,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/smg-memory/smg/graph"
@@ -120,15 +125,11 @@ func Extract(c Conversation) ([]Item, error) {
 // rephrasing changes) and turn (its external id when it has one, which
 // survives a renumbering).
 func key(it Item) string {
-	turn := it.TurnID
-	if turn == "" {
-		turn = "#" + strconv.Itoa(it.Turn)
-	}
 	what := it.Label
 	if it.Kind == Fact && it.Text != "" {
 		what = it.Text
 	}
-	return hash16(it.Source, it.Conversation, it.Kind, what, turn)
+	return hash16(it.Source, it.Conversation, it.Kind, what, turnName(it.TurnID, it.Turn))
 }
 
 // Phrasing names the wording of a fact's label, for a verdict on its
@@ -163,30 +164,38 @@ func sample(items []Item, n int) []Item {
 	}
 	var out []Item
 	for _, sources := range by {
-		names := make([]string, 0, len(sources))
-		for name, its := range sources {
-			slices.SortFunc(its, func(a, b Item) int { return cmp.Compare(a.Key, b.Key) })
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		taken := 0
-		for round := 0; taken < n; round++ {
-			more := false
-			for _, name := range names {
-				if its := sources[name]; round < len(its) && taken < n {
-					out = append(out, its[round])
-					taken++
-					more = true
-				}
-			}
-			if !more {
-				break
-			}
-		}
+		out = append(out, roundRobin(sources, n, func(it Item) string { return it.Key })...)
 	}
 	slices.SortFunc(out, func(a, b Item) int {
 		return cmp.Or(cmp.Compare(kindOrder(a.Kind), kindOrder(b.Kind)), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Key, b.Key))
 	})
+	return out
+}
+
+// roundRobin takes n values of the sources in turn, sources in the order
+// of their names, each time the value of the smallest key a source has
+// left, so that every source gives as many as it can and a source with
+// fewer leaves its share to the others. It sorts each source's values.
+func roundRobin[T any](sources map[string][]T, n int, key func(T) string) []T {
+	names := make([]string, 0, len(sources))
+	for name, vs := range sources {
+		slices.SortFunc(vs, func(a, b T) int { return cmp.Compare(key(a), key(b)) })
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var out []T
+	for round := 0; len(out) < n; round++ {
+		more := false
+		for _, name := range names {
+			if vs := sources[name]; round < len(vs) && len(out) < n {
+				out = append(out, vs[round])
+				more = true
+			}
+		}
+		if !more {
+			break
+		}
+	}
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -140,7 +141,7 @@ func TestMeasure(t *testing.T) {
 			concept = r
 		}
 	}
-	want := extraction.Row{Kind: extraction.Fact, Items: 4, PerThousand: 2, Sampled: 3, Labelled: 3, Valid: 2, Precision: 2.0 / 3, Target: 0.9, Rephrasings: 2, RephrasingsOK: 1}
+	want := extraction.Row{Kind: extraction.Fact, Items: 4, PerThousand: 2, Sampled: 3, Labelled: 3, Valid: 2, Precision: 2.0 / 3, Target: 0.9, Rephrasings: 2, RephrasingsOK: 1, Recall: -1}
 	if fact != want {
 		t.Errorf("facts %+v, want %+v", fact, want)
 	}
@@ -186,10 +187,17 @@ func TestReadLabels(t *testing.T) {
 		{good, "key 00000000000000aa is labelled again"},
 	} {
 		_, err := extraction.ReadLabels(strings.NewReader(good + "\n\n" + c.line + "\n"))
-		le, ok := errors.AsType[*extraction.LabelError](err)
-		if !ok || le.Line != 3 || !strings.Contains(le.Msg, c.msg) || !errors.Is(err, extraction.ErrLabels) {
-			t.Errorf("%s: %v, want line 3: …%s…", c.line, err, c.msg)
-		}
+		wantLineError(t, err, 3, c.msg)
+	}
+}
+
+// wantLineError fails t unless err is an ErrLabels of line whose message
+// says msg.
+func wantLineError(t *testing.T, err error, line int, msg string) {
+	t.Helper()
+	le, ok := errors.AsType[*extraction.LabelError](err)
+	if !ok || le.Line != line || !strings.Contains(le.Msg, msg) || !errors.Is(err, extraction.ErrLabels) {
+		t.Errorf("%v, want line %d: …%s…", err, line, msg)
 	}
 }
 
@@ -197,20 +205,30 @@ func FuzzReadLabels(f *testing.F) {
 	f.Add([]byte(`{"key":"00000000000000aa","kind":"fact","valid":true,"rephrasing":false,"of":"0123abcd","note":"x"}` + "\n"))
 	f.Add([]byte("\n\n{}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		labels, err := extraction.ReadLabels(bytes.NewReader(data))
-		if err != nil {
-			if !errors.Is(err, extraction.ErrLabels) {
-				t.Fatalf("an error that is not ErrLabels: %v", err)
-			}
-			return
-		}
-		var buf bytes.Buffer
-		if err := extraction.WriteLabels(&buf, labels); err != nil {
-			t.Fatal(err)
-		}
-		again, err := extraction.ReadLabels(&buf)
-		if err != nil || len(again) != len(labels) {
-			t.Fatalf("written labels read back as %d, %v; want %d", len(again), err, len(labels))
-		}
+		roundTrip(t, data, extraction.ReadLabels, extraction.WriteLabels)
 	})
+}
+
+// roundTrip reads data by read: an error is ErrLabels; labels read are
+// written by write, and read back and written again, the same bytes.
+func roundTrip[T any](t *testing.T, data []byte, read func(io.Reader) (T, error), write func(io.Writer, T) error) {
+	t.Helper()
+	labels, err := read(bytes.NewReader(data))
+	if err != nil {
+		if !errors.Is(err, extraction.ErrLabels) {
+			t.Fatalf("an error that is not ErrLabels: %v", err)
+		}
+		return
+	}
+	var once, twice bytes.Buffer
+	if err := write(&once, labels); err != nil {
+		t.Fatal(err)
+	}
+	again, err := read(bytes.NewReader(once.Bytes()))
+	if err != nil {
+		t.Fatalf("written labels do not read back: %v\n%s", err, once.Bytes())
+	}
+	if err := write(&twice, again); err != nil || !bytes.Equal(once.Bytes(), twice.Bytes()) {
+		t.Fatalf("labels read back write otherwise (%v):\n%s\n%s", err, once.Bytes(), twice.Bytes())
+	}
 }

@@ -49,6 +49,36 @@ var ErrLabels = errors.New("reading labels")
 // *LabelError naming it.
 func ReadLabels(r io.Reader) (Labels, error) {
 	out := Labels{}
+	err := readLines(r, "label", func(l Label) error {
+		switch {
+		case !isHex(l.Key, 16):
+			return fmt.Errorf("key %q is not 16 hex digits", l.Key)
+		case !slices.Contains(Kinds, l.Kind):
+			return fmt.Errorf("kind %q is none of %v", l.Kind, Kinds)
+		case l.Rephrasing != nil && l.Kind != Fact:
+			return fmt.Errorf("a %s has no rephrasing to label", l.Kind)
+		case (l.Rephrasing != nil) != (l.Of != ""):
+			return errors.New(`a rephrasing's verdict and "of", the phrasing judged, go together`)
+		case l.Of != "" && !isHex(l.Of, 8):
+			return fmt.Errorf("of %q is not 8 hex digits", l.Of)
+		}
+		if _, ok := out[l.Key]; ok {
+			return fmt.Errorf("key %s is labelled again", l.Key)
+		}
+		out[l.Key] = l
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// readLines reads JSON lines of values of T, skipping empty lines, and
+// gives each to add. A line that does not decode as one T with no unknown
+// field, or that add refuses, fails the read with a *LabelError naming
+// it; what names what a line holds ("label").
+func readLines[T any](r io.Reader, what string, add func(T) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -56,39 +86,26 @@ func ReadLabels(r io.Reader) (Labels, error) {
 		if len(line) == 0 {
 			continue
 		}
-		fail := func(format string, args ...any) error {
-			return fmt.Errorf("%w: %w", ErrLabels, &LabelError{Line: n, Msg: fmt.Sprintf(format, args...)})
+		fail := func(msg string) error {
+			return fmt.Errorf("%w: %w", ErrLabels, &LabelError{Line: n, Msg: msg})
 		}
-		var l Label
+		var v T
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
-		if err := dec.Decode(&l); err != nil {
-			return nil, fail("%v", err)
+		if err := dec.Decode(&v); err != nil {
+			return fail(err.Error())
 		}
 		if dec.More() {
-			return nil, fail("more than one label on the line")
+			return fail("more than one " + what + " on the line")
 		}
-		switch {
-		case !isHex(l.Key, 16):
-			return nil, fail("key %q is not 16 hex digits", l.Key)
-		case !slices.Contains(Kinds, l.Kind):
-			return nil, fail("kind %q is none of %v", l.Kind, Kinds)
-		case l.Rephrasing != nil && l.Kind != Fact:
-			return nil, fail("a %s has no rephrasing to label", l.Kind)
-		case (l.Rephrasing != nil) != (l.Of != ""):
-			return nil, fail(`a rephrasing's verdict and "of", the phrasing judged, go together`)
-		case l.Of != "" && !isHex(l.Of, 8):
-			return nil, fail("of %q is not 8 hex digits", l.Of)
+		if err := add(v); err != nil {
+			return fail(err.Error())
 		}
-		if _, ok := out[l.Key]; ok {
-			return nil, fail("key %s is labelled again", l.Key)
-		}
-		out[l.Key] = l
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrLabels, err)
+		return fmt.Errorf("%w: %w", ErrLabels, err)
 	}
-	return out, nil
+	return nil
 }
 
 func isHex(s string, n int) bool {
@@ -106,13 +123,19 @@ func isHex(s string, n int) bool {
 // WriteLabels writes labels as ReadLabels reads them, in the order of
 // their keys.
 func WriteLabels(w io.Writer, labels Labels) error {
-	keys := make([]string, 0, len(labels))
-	for k := range labels {
+	return writeLines(w, labels)
+}
+
+// writeLines writes the values of m as JSON lines, in the order of their
+// keys.
+func writeLines[T any](w io.Writer, m map[string]T) error {
+	keys := make([]string, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		b, err := json.Marshal(labels[k])
+		b, err := json.Marshal(m[k])
 		if err != nil {
 			return err
 		}

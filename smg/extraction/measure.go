@@ -20,6 +20,13 @@ type Row struct {
 	// labelled, RephrasingsOK those grammatical and faithful.
 	Rephrasings   int `json:"rephrasings,omitzero"`
 	RephrasingsOK int `json:"rephrasingsOk,omitzero"`
+	// Expected counts the items of the kind that the recall labels of the
+	// sample of turns expect, Found those of them the engine extracted
+	// from their turns; Recall is Found over Expected, -1 when none is
+	// expected.
+	Expected int     `json:"expected"`
+	Found    int     `json:"found"`
+	Recall   float64 `json:"recall"`
 }
 
 // Report is a measure of what the engine extracted from turns turns.
@@ -31,15 +38,22 @@ type Report struct {
 	// rephrasing was judged (or was never), to judge again.
 	Unlabelled []Item `json:"unlabelled,omitempty"`
 	Rephrase   []Item `json:"rephrase,omitempty"`
+	// SampledTurns counts the turns of the sample of turns, LabelledTurns
+	// those of them with a recall label; UnlabelledTurns are the others,
+	// to label.
+	SampledTurns    int       `json:"sampledTurns"`
+	LabelledTurns   int       `json:"labelledTurns"`
+	UnlabelledTurns []TurnRef `json:"unlabelledTurns,omitempty"`
 }
 
 // Measure counts items by kind, draws the sample of n items of each kind,
-// and scores it by labels.
+// and scores it by labels. Its rows' recall is to measure by
+// MeasureRecall.
 func Measure(items []Item, turns, n int, labels Labels) Report {
 	rep := Report{Turns: turns}
 	rows := map[string]*Row{}
 	for _, k := range Kinds {
-		rows[k] = &Row{Kind: k, Target: Targets[k], Precision: -1}
+		rows[k] = &Row{Kind: k, Target: Targets[k], Precision: -1, Recall: -1}
 	}
 	items = distinct(items)
 	for _, it := range items {
@@ -80,4 +94,54 @@ func Measure(items []Item, turns, n int, labels Labels) Report {
 		rep.Rows = append(rep.Rows, *r)
 	}
 	return rep
+}
+
+// MeasureRecall scores the recall of what the engine extracted, items, on
+// the sample of turns turns (SampleTurns) by labels: for each kind, the
+// items the labels of the sampled turns expect, and those of them found
+// among the items extracted from their turns. A sampled turn without a
+// label goes to UnlabelledTurns; a label of a turn out of the sample is
+// not used.
+func (rep *Report) MeasureRecall(turns []TurnRef, items []Item, labels RecallLabels) {
+	type turnOf struct {
+		source, conv string
+		turn         int
+	}
+	byTurn := map[turnOf][]Item{}
+	for _, it := range items {
+		k := turnOf{it.Source, it.Conversation, it.Turn}
+		byTurn[k] = append(byTurn[k], it)
+	}
+	rows := map[string]*Row{}
+	for i := range rep.Rows {
+		rows[rep.Rows[i].Kind] = &rep.Rows[i]
+	}
+	rep.SampledTurns, rep.LabelledTurns, rep.UnlabelledTurns = len(turns), 0, nil
+	for _, r := range rows {
+		r.Expected, r.Found = 0, 0
+	}
+	for _, t := range turns {
+		l, ok := labels[t.Key]
+		if !ok {
+			rep.UnlabelledTurns = append(rep.UnlabelledTurns, t)
+			continue
+		}
+		rep.LabelledTurns++
+		for _, e := range l.Expect {
+			r := rows[e.Kind]
+			if r == nil {
+				continue // a kind ReadRecallLabels refuses
+			}
+			r.Expected++
+			if found(e, byTurn[turnOf{t.Source, t.Conversation, t.Turn}]) {
+				r.Found++
+			}
+		}
+	}
+	for _, r := range rows {
+		r.Recall = -1
+		if r.Expected > 0 {
+			r.Recall = float64(r.Found) / float64(r.Expected)
+		}
+	}
 }
