@@ -23,6 +23,7 @@ func TestDecisions(t *testing.T) {
 		{"Agreed: Stripe Elements over Checkout, for the custom styling.", "Stripe Elements", "the custom styling", "", []string{"Checkout"}},
 		{"We decided to move the cron job to a queue since it kept timing out.", "move the cron job to a queue", "it kept timing out", "", nil},
 		{"I'll use Redis for caching.", "Redis", "", "", nil},
+		{"I've already installed Flask-Argon2 v0.3.0, but I'm not sure how to configure it.", "Flask-Argon2 v0.3.0", "", "", nil},
 		{"I'll use Google Lighthouse, GTmetrix, and WebPageTest to gather the data.", "Google Lighthouse, GTmetrix, and WebPageTest", "", "", nil},
 		{"Let's replace Moment with date-fns to avoid the bundle size.", "date-fns", "the bundle size", "", []string{"Moment"}},
 		{"We settled on PostgreSQL.", "PostgreSQL", "", "", nil},
@@ -67,6 +68,7 @@ func TestDecisions(t *testing.T) {
 		"I prefer using lightweight solutions over heavy frameworks.",
 		"Move the PDF URL from the request body to a query parameter.",
 		"Replace the existing sidebar with the new component.",
+		"We installed a new sink in the kitchen.",
 	} {
 		if ds := analyze(text).Decisions; len(ds) != 0 {
 			t.Errorf("%q is not a decision: %+v", text, ds)
@@ -116,6 +118,9 @@ func TestPassingFacts(t *testing.T) {
 		if fs := analyze(text).Facts; len(fs) != 0 {
 			t.Errorf("%q is no fact: %+v", text, fs)
 		}
+	}
+	if fs := analyze("I'm trying to keep my app lightweight, so I prefer simple, minimal dependencies.").Facts; len(fs) != 1 {
+		t.Errorf("a preference while trying is a fact: %+v", fs)
 	}
 	if fs := analyze("I'm trying to optimize the API response time of my weather app.").Facts; len(fs) != 1 {
 		t.Errorf("a project's aim is a fact: %+v", fs)

@@ -2,8 +2,10 @@ package classify
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Decision is a choice a turn makes.
@@ -43,12 +45,13 @@ var decisionPatterns = []struct {
 	{[]string{"let", "we'll", "we will", "going to", "i'll", "i will", "shall"}, re(`\b(?:let'?s|let us|we(?:'ll| will| are going to|'re going to| shall)|i(?:'ll| will|'m going to| am going to))\s+(?:go with|use|pick|choose|adopt|switch to|stick with|opt for|settle on|move to|migrate to|go for|standardi[sz]e on|build (?:it )?(?:with|on))\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`), false},
 	{[]string{"decided", "chose", "picked", "settled", "agreed", "opted", "committed"}, re(`\b(?:decided|chose|picked|settled|agreed|opted|committed)\s+(?:to use|to go with|to go for|to switch to|to stick with|on using|on|for|to adopt)\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`), false},
 	{[]string{"decided", "agreed", "chose"}, re(`\b(?:we|i)\s+(?:have\s+)?(?:decided|agreed|chose)\s+to\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`), true},
+	{[]string{"installed", "adopted", "integrated"}, re(`\b(?:installed|adopted|integrated)\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`), false},
 	{[]string{"switch"}, re(`\bswitch(?:ed|ing)?\s+to\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`), false},
 }
 
 // cueWords are the words a decision cue holds; a sentence without any has
 // no cue.
-var cueWords = []string{"use", "go with", "decid", "chose", "choose", "pick", "switch", "instead", "rather", "over", "vs", "versus", "opt", "settled", "went with", "migrat", "replac"}
+var cueWords = []string{"installed", "adopted", "integrated", "use", "go with", "decid", "chose", "choose", "pick", "switch", "instead", "rather", "over", "vs", "versus", "opt", "settled", "went with", "migrat", "replac"}
 
 // cuePattern counts decision cue phrases, for decision density.
 var cuePattern = re(`\b(?:let'?s (?:use|go with|pick|choose|switch|stick|adopt)|we'll go with|we will use|go with|decided|decide to|chose|choose|settled on|switch(?:ed)? (?:to|from)|instead of|rather than|\bover\b|\bvs\.?\b|versus|opt(?:ed)? for|went with|migrat(?:e|ed) (?:to|from)|replac(?:e|ed) \w+ with)`)
@@ -113,6 +116,9 @@ func findDecisions(sents []sentence, role string, agent bool) ([]Decision, int) 
 			d.Outcome, forWhat = outcomePhrase(obj, dp.verbal)
 			if d.Outcome == "" || personal(d.Outcome) || unnamed(d.Outcome) || vague(d.Outcome) {
 				continue
+			}
+			if slices.Contains(dp.words, "installed") && !nameLike(d.Outcome) {
+				continue // "I've installed a new sink": a tool is chosen by its name
 			}
 			if forWhat && role == "assistant" && hasAny(strings.ToLower(text[m[0]:firstGroup(m)]), "let", "we'll", "we will") {
 				continue // "let's use the formula to find…": a step, not a choice
@@ -203,6 +209,13 @@ func quoted(pre string) bool {
 var reportedChange = re(`(?:^\s*|\b(?:i|we)(?:'ve| have)?\s+(?:now\s+|just\s+|already\s+)?)(?:replaced|switched|moved|migrated|changed|went with|chose|picked|settled on|decided)\b`)
 
 func reported(s string) bool { return reportedChange.MatchString(s) }
+
+// nameLike reports whether s starts as a name does: a capital, code, or
+// a digit in it ("Flask-Argon2 v0.3.0", "`lazysizes`").
+func nameLike(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r) || r == '`' || strings.IndexFunc(s, unicode.IsDigit) >= 0
+}
 
 // firstGroup is where the first group of a match starts: the match's
 // words before it are its verb.
@@ -426,8 +439,12 @@ func phrase(s string) string {
 var alternativeMarker = re(`\b(?:instead of|rather than|over|not)\s+(?P<alt>[^.;!?\n,]+)`)
 
 func alternativeAfter(s string) string {
-	if m := alternativeMarker.FindStringSubmatch(s); m != nil {
-		return phrase(m[1])
+	if m := alternativeMarker.FindStringSubmatchIndex(s); m != nil {
+		alt := phrase(s[m[2]:m[3]])
+		if strings.EqualFold(strings.Fields(s[m[0]:])[0], "not") && !nameLike(alt) {
+			return "" // "not sure how…" rejects nothing; "not Redux" does
+		}
+		return alt
 	}
 	return ""
 }

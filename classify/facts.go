@@ -121,7 +121,7 @@ func findFacts(sents []sentence, subject string, dates []Date, stop map[string]b
 			body = strings.TrimRight(body[:loc[0]], " ,;") + "."
 		}
 		f.Specific = specific(body) || len(f.Dates) > 0
-		if unresolved(body) || !f.Specific && (toListener(body) || strings.Contains(strings.ToLower(body), "trying to")) {
+		if unresolved(body) || !f.Specific && (toListener(body) || strings.Contains(strings.ToLower(body), "trying to") && !lasting.MatchString(strings.ToLower(body))) {
 			continue // "I watched it too", "I'll keep you posted", "I'm trying to craft a cover letter"
 		}
 		f.Vague = vagueCue.MatchString(body)
@@ -141,6 +141,10 @@ var passingCue = re(`^(?:i (?:just )?(?:noticed|realized|realised)\b|i(?:['’]m
 func passing(body string) bool {
 	return strings.HasSuffix(strings.TrimSpace(body), ":") || passingCue.MatchString(strings.ToLower(body))
 }
+
+// lasting is a clause that says something lasting of the one trying:
+// "…, so I prefer minimal dependencies".
+var lasting = re(`\bi (?:really |always |strongly )?(?:prefer|like|love|hate|always|never|usually)\b`)
 
 // trailingMarks are marks a sentence ends with that are not words: arrows
 // and the numbers after them ("… on May 5 ->-> 5,4").

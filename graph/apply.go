@@ -183,6 +183,13 @@ func (b *Builder) concepts(ts *turnState, s classify.Signals) {
 	for _, w := range s.Lower {
 		b.ents.lower[w]++
 	}
+	capital := map[string]bool{}
+	for _, e := range s.Entities {
+		if e.Kind == "name" && !e.SentenceStart && !strings.Contains(e.Text, " ") && !capital[strings.ToLower(e.Text)] {
+			capital[strings.ToLower(e.Text)] = true
+			b.ents.capital[strings.ToLower(e.Text)]++
+		}
+	}
 	for _, e := range s.Entities {
 		add(b.entity(e, ts.turn, ts.t.Role == spec.RoleAssistant))
 	}

@@ -334,3 +334,33 @@ func TestDocumentSharesNoBlockData(t *testing.T) {
 		}
 	}
 }
+
+// A capitalized word that the conversation writes in lower case more
+// often is a word, not a name; a name written in lower case in commands
+// stays a name.
+func TestCommonWordsAreNoConcepts(t *testing.T) {
+	var turns []spec.Turn
+	for _, text := range []string{
+		"I keep a note of every build.",
+		"The note says the build failed.",
+		"Another note: run the tests first.",
+		"Run flutter build to check it.",
+		"Then flutter test, and flutter run.",
+		"The output of flutter doctor is clean.",
+		"We ship the app with Flutter and a Note field.",
+		"I like how Flutter draws the widgets.",
+		"Our Flutter app is fast now.",
+		"We love Flutter.",
+	} {
+		turns = append(turns, spec.Turn{Role: "user", Content: text})
+	}
+	labels := map[string]bool{}
+	for _, n := range build(t, turns).SemanticGraph.Nodes {
+		if n.Type == spec.NodeConcept {
+			labels[n.Label] = true
+		}
+	}
+	if labels["Note"] || !labels["Flutter"] {
+		t.Errorf("concepts %v: want Flutter, not Note", labels)
+	}
+}

@@ -30,8 +30,9 @@ type entityIndex struct {
 	pending  map[string][]pendingUse
 	// edgeWords files multiword names under their first and last words.
 	edgeWords map[string][]string
-	// lower counts, by word, the turns that write it in lower case.
-	lower map[string]int
+	// lower counts, by word, the turns that write it in lower case,
+	// capital those that write it capitalized within a sentence.
+	lower, capital map[string]int
 }
 
 type pendingUse struct {
@@ -41,7 +42,7 @@ type pendingUse struct {
 }
 
 func newEntityIndex() entityIndex {
-	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}, lower: map[string]int{}}
+	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}, lower: map[string]int{}, capital: map[string]int{}}
 }
 
 // forget removes every trace of the entity key: a name mentioned again
@@ -190,13 +191,16 @@ func (ix *entityIndex) indexName(key string) {
 const lowerUses = 3
 
 // commonWord reports whether name is one word that the conversation writes
-// in lower case in lowerUses turns or more (lower counts them): "Note",
-// "Phase" and "First" are words; an acronym ("API") is not asked.
-func commonWord(name string, lower map[string]int) bool {
+// in lower case in lowerUses turns or more, and more often than
+// capitalized within a sentence (lower and capital count the turns):
+// "Note", "Phase" and "First" are words, "Flutter" in "flutter run" a
+// name; an acronym ("API") is not asked.
+func commonWord(name string, lower, capital map[string]int) bool {
 	if strings.ContainsAny(name, " -.") || strings.ToUpper(name) == name {
 		return false
 	}
-	return lower[strings.ToLower(name)] >= lowerUses
+	w := strings.ToLower(name)
+	return lower[w] >= lowerUses && lower[w] > capital[w]
 }
 
 // assistantMentions is how many turns of the assistant alone make a thing
@@ -226,7 +230,7 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		}
 	}
 	id := b.ents.byKey[key]
-	if id == "" && e.Kind == "name" && commonWord(e.Text, b.ents.lower) {
+	if id == "" && e.Kind == "name" && commonWord(e.Text, b.ents.lower, b.ents.capital) {
 		return "" // a word of the language, capitalized here: "Note", "Phase", "First"
 	}
 	if id == "" && byAssistant && len(b.ents.pending[key])+1 < assistantMentions {

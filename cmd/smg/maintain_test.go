@@ -18,15 +18,15 @@ func TestMaintainCommand(t *testing.T) {
 	// On the memory's own clock, nothing is stale yet.
 	unchanged := readOnly(t, name)
 	out := ok("maintain", name, "--dry-run")
-	if !strings.Contains(out, "0 merge, 2 drop-edge, 0 prune, ") || !strings.HasSuffix(out, "dry run: nothing was written\n") {
+	if !strings.Contains(out, "0 merge, 1 drop-edge, 0 prune, ") || !strings.HasSuffix(out, "dry run: nothing was written\n") {
 		t.Errorf("maintain --dry-run:\n%s", out)
 	}
 	out = ok("maintain", name, "--dry-run", "--now", "2026-03-01", "--stale-after", "100d")
 	unchanged("maintain --dry-run")
 	for _, want := range []string{
-		"\ndrop-edge  concept-postgresql → concept-sqlite ",
+		"\ndrop-edge  concept-stripe-checkout → concept-stripe-elements ",
 		"\nprune      concept-go ",
-		"0 merge, 2 drop-edge, 7 prune, 15 decay, 0 rebase (as of 2026-03-01T00:00:00Z)\n",
+		"0 merge, 1 drop-edge, 4 prune, 14 decay, 0 rebase (as of 2026-03-01T00:00:00Z)\n",
 	} {
 		if !strings.Contains("\n"+out, want) {
 			t.Errorf("maintain --dry-run --now lacks %q:\n%s", want, out)
@@ -41,7 +41,7 @@ func TestMaintainCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(ok("maintain", name, "--now", "2026-03-01", "--stale-after", "100d", "--json")), &real); err != nil {
 		t.Fatal(err)
 	}
-	if !dry.DryRun || real.DryRun || len(real.Changes) != 24 {
+	if !dry.DryRun || real.DryRun || len(real.Changes) != 19 {
 		t.Fatalf("dry run %v, real run %v with %d changes", dry.DryRun, real.DryRun, len(real.Changes))
 	}
 	dry.DryRun = false
