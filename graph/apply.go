@@ -182,6 +182,9 @@ func (b *Builder) concepts(ts *turnState, s classify.Signals) {
 	}
 	for _, w := range s.Lower {
 		b.ents.lower[w]++
+		if us := b.ents.lowerTurns[w]; len(us) < lowerTurnsKept {
+			b.ents.lowerTurns[w] = append(us, ts.turn)
+		}
 	}
 	capital := map[string]bool{}
 	for _, e := range s.Entities {

@@ -359,6 +359,9 @@ func TestCommonWordsAreNoConcepts(t *testing.T) {
 		if n.Type == spec.NodeConcept {
 			labels[n.Label] = true
 		}
+		if n.Label == "Flutter" && n.FirstMentioned != 4 {
+			t.Errorf("Flutter is first mentioned at turn %d, want 4 ('flutter build')", n.FirstMentioned)
+		}
 	}
 	if labels["Note"] || !labels["Flutter"] {
 		t.Errorf("concepts %v: want Flutter, not Note", labels)

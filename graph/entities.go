@@ -33,7 +33,15 @@ type entityIndex struct {
 	// lower counts, by word, the turns that write it in lower case,
 	// capital those that write it capitalized within a sentence.
 	lower, capital map[string]int
+	// lowerTurns are, by word, the first lowerTurnsKept turns that write
+	// it in lower case.
+	lowerTurns map[string][]int
 }
+
+// lowerTurnsKept is how many of a word's first turns in lower case are
+// kept: a name found later takes them as its mentions ("create a flutter
+// project" before "Flutter" is written).
+const lowerTurnsKept = 8
 
 type pendingUse struct {
 	turn int
@@ -42,7 +50,7 @@ type pendingUse struct {
 }
 
 func newEntityIndex() entityIndex {
-	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}, lower: map[string]int{}, capital: map[string]int{}}
+	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}, lower: map[string]int{}, capital: map[string]int{}, lowerTurns: map[string][]int{}}
 }
 
 // forget removes every trace of the entity key: a name mentioned again
@@ -248,13 +256,19 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		n.Confidence = 0.7
 		info := b.info[id]
 		info.kind = e.Kind
-		// A name that waited at sentence starts takes its earlier uses.
+		// A name that waited at sentence starts takes its earlier uses,
+		// and a name of one word those in lower case.
 		for _, p := range b.ents.pending[key] {
 			b.mention(id, p.turn)
 			b.addForm(id, p.form)
 			b.hint(id, p.hint)
 		}
 		delete(b.ents.pending, key)
+		if e.Kind == "name" && !strings.ContainsAny(e.Text, " -.") {
+			for _, u := range b.ents.lowerTurns[strings.ToLower(e.Text)] {
+				b.mention(id, u)
+			}
+		}
 	}
 	b.mention(id, turn)
 	b.addForm(id, e.Text)
