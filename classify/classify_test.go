@@ -32,6 +32,7 @@ func TestDecisions(t *testing.T) {
 		// What to do keeps its own "for"; a date says when, not what.
 		{"Last week, I decided to run for office again - even though I haven't won before.", "run for office again", "", "", nil},
 		{"So I switched from Microsoft Word to Scrivener on May 5.", "Scrivener", "", "Microsoft Word", []string{"Microsoft Word"}},
+		{"I decided to replace 2 weak sources with 3 journal articles found on May 6.", "3 journal articles", "", "", []string{"2 weak sources"}},
 		{"I chose to prioritize tone calibration over plot complexity.", "prioritize tone calibration", "", "", []string{"plot complexity"}},
 		{"We've decided to use Docusaurus 3.1.0 for the docs.", "Docusaurus 3.1.0", "", "", nil},
 	} {
@@ -89,6 +90,7 @@ func TestAssistantDecisions(t *testing.T) {
 		{"Switching from Word to Scrivener is a strategic move.", ""},
 		{"I've replaced the old sidebar with the new Sidebar component.", "new Sidebar component"},
 		{"We've replaced `assertion.actor_id` with `attribute.actor_id`.", ""},
+		{"We use the `fill` method to set all values to 255 instead of the default 0." + edit, ""},
 		{"Replace the old sidebar implementation with the new Sidebar component:" + edit, "new Sidebar component"},
 		{"I'll refactor the code to use a Transform2D matrix instead of offsets." + edit, "Transform2D matrix"},
 		{"Let's use the median length formula to find the medians." + edit, ""},
@@ -235,6 +237,9 @@ func TestProblemsReported(t *testing.T) {
 		{"user", "I'm trying to set up ESLint with the Airbnb style guide, but I keep getting errors.", 0},
 		{"user", "The max relative error of p vs theory is under 0.5%.", 0},
 		{"user", "#### 500 Internal Server Error", 0},
+		{"user", "Error: Unsupported argument", 0},
+		{"user", "Here are the contents of the failing build phase script.", 0},
+		{"user", "The error vs the 2000-step answer must shrink by 16x.", 0},
 		{"user", "I've tried adding `mode: 'cors'` to my fetch options, but it's still not working.", 0},
 		{"user", "Actually, there's a subtle bug!", 0},
 		{"user", "Error detected in pubspec.yaml:", 0},

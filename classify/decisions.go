@@ -196,8 +196,19 @@ func committed(pre, verb, role string, agent bool) bool {
 		w, _, _ := strings.Cut(strings.ToLower(verb), " ")
 		return role == "user" || agent || strings.HasSuffix(w, "ed")
 	}
+	if role == "assistant" && bareSubject.MatchString(clause) {
+		// "We use the fill method to set…": an agent explaining its code
+		// in the present, not choosing.
+		w, _, _ := strings.Cut(strings.ToLower(verb), " ")
+		if !strings.HasSuffix(w, "ed") {
+			return false
+		}
+	}
 	return committer.MatchString(clause)
 }
+
+// bareSubject is a first person just before the verb, with no auxiliary.
+var bareSubject = re(`(?:^|\s)(?:i|we)\s*$`)
 
 // quoted reports whether what follows pre is inside quotation marks.
 func quoted(pre string) bool {
@@ -305,6 +316,10 @@ func outcomePhrase(s string, verbal bool) (out string, forWhat bool) {
 	}
 	if loc := outcomeDate.FindStringIndex(s); loc != nil {
 		s = s[:loc[0]]
+		// "articles found on May 6": the participle goes with its date.
+		if f := strings.Fields(s); len(f) > 1 && participle(f[len(f)-1]) {
+			s = strings.Join(f[:len(f)-1], " ")
+		}
 	}
 	s = strings.TrimSpace(strings.Trim(s, " \"'`*"))
 	if len(s) > 3 && strings.EqualFold(s[:3], "to ") {
@@ -351,6 +366,16 @@ var optionName = re(`^(?:(?:option|choice|approach|solution|method)\s+\w{1,2}|(?
 // outcomeDate is a date that ends an outcome ("Scrivener on May 5"): when
 // it was chosen, not what.
 var outcomeDate = re(`\s+(?:on|in|by|since|from|until)\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d{1,4}\b|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)`)
+
+// participle reports a past participle that needs what follows it.
+func participle(w string) bool {
+	w = strings.ToLower(w)
+	switch w {
+	case "found", "made", "given", "seen", "done", "bought", "built", "written", "taken", "chosen", "held", "set":
+		return true
+	}
+	return len(w) > 4 && strings.HasSuffix(w, "ed")
+}
 
 // dangling are the words a phrase cannot end with.
 var dangling = set("the", "a", "an", "of", "to", "for", "with", "and", "or", "in", "on", "at", "by", "from", "how", "i", "we", "my", "our", "your", "their", "is", "are", "be", "that", "which", "what", "into", "as", "some", "any")

@@ -91,7 +91,7 @@ func findProblems(text string, sents []sentence, decisions map[string]bool) []Pr
 	return out
 }
 
-// saysWhat reports whether an error line says what went wrong: two words
+// saysWhat reports whether an error line says what went wrong: three words
 // besides the error's own words, its place and numbers ("ERROR in
 // ./src/App.js 21:37-44" says nothing).
 func saysWhat(line string) bool {
@@ -110,7 +110,7 @@ func saysWhat(line string) bool {
 			}
 		}
 	}
-	return n >= 2
+	return n >= 3
 }
 
 // sourceLocation is an error's place in a source file ("lib/main.dart:58:62").
@@ -141,7 +141,7 @@ var vagueTrouble = re(`\b(?:it|that|this)['’]?s (?:still |also )?not working\b
 
 // hedge is the word of a guess or a condition: "this could cause
 // errors", "the error might be due to", "if the call fails".
-var hedge = re(`\b(?:could|might|may|would|should|likely|perhaps|maybe|probably|possibly|possible|seems?|if|unless|will be|looks like|what looks)\b`)
+var hedge = re(`\b(?:could|might|may|would|should|likely|perhaps|maybe|probably|possibly|possible|seems?|if|unless|will be|looks like|what looks|must)\b`)
 
 // reportsTrouble reports whether a sentence that has a problem's words
 // says that something went wrong: not a request to fix one, a feature
@@ -177,6 +177,10 @@ func adjectivalFailure(s string) bool {
 		cue := strings.ToLower(s[l[0]:l[1]])
 		if cue != "failed" && cue != "failing" {
 			return false
+		}
+		prev := strings.Fields(strings.ToLower(s[:l[0]]))
+		if len(prev) > 0 && determiners[prev[len(prev)-1]] {
+			continue // "the failing build script": which script, not what failed
 		}
 		next, _, _ := strings.Cut(strings.TrimLeft(s[l[1]:], " "), " ")
 		next = strings.ToLower(strings.TrimRight(next, ".,;:!?"))
