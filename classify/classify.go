@@ -33,6 +33,10 @@ type Turn struct {
 	Speaker string
 	// Time is when the turn was written; relative dates resolve against it.
 	Time time.Time
+	// Listener is whom the turn addresses, when known (the other person of
+	// a chat between two, "the assistant"): what the turn says of "you"
+	// is of them.
+	Listener string
 }
 
 // Signals is what a turn says.
@@ -161,7 +165,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	s.Solutions = findSolutions(sents)
 	s.Goals = findGoals(sents, role)
 	if role != "assistant" && t.Role != "system" {
-		s.Facts = findFacts(sents, subjectOf(t), s.Dates, a.stop)
+		s.Facts = findFacts(sents, subjectOf(t), t.Listener, s.Dates, a.stop)
 	}
 	return s
 }

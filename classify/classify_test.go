@@ -155,6 +155,15 @@ func TestOptions(t *testing.T) {
 	}
 }
 
+// listenerOf is whom the facts test's sentences address: Nate, when they
+// say "you".
+func listenerOf(text string) string {
+	if strings.Contains(strings.ToLower(text), "you") {
+		return "Nate"
+	}
+	return ""
+}
+
 func TestFacts(t *testing.T) {
 	for _, tc := range []struct {
 		speaker, text, fact, category string
@@ -190,8 +199,13 @@ func TestFacts(t *testing.T) {
 		// Nothing past the cue: nothing to keep.
 		{"Melanie", "I love it!", "", "", false, false},
 		{"Melanie", "I went there.", "", "", false, false},
+		// "you" is the listener; "their" is not what it could be taken for.
+		{"Joanna", "I took your recommendation and watched \"The Lord of the Rings\" last night!", "Joanna took Nate's recommendation and watched \"The Lord of the Rings\" last night (7 May 2023)!", "context", false, false},
+		{"Tim", "I saw that you had \"The Alchemist\" on there, one of my favorites.", "Tim saw that Nate had \"The Alchemist\" on there, one of Tim's favorites.", "context", false, false},
+		{"John", "My family is my motivation and they keep me going.", "John's family is John's motivation and they keep John going.", "relationship", false, false},
+		{"John", "I love talking to people about my sneaker collection.", "John loves talking to people about John's sneaker collection.", "preference", false, false},
 	} {
-		s := an.Analyze(Turn{Text: tc.text, Role: "user", Speaker: tc.speaker, Time: time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)})
+		s := an.Analyze(Turn{Text: tc.text, Role: "user", Speaker: tc.speaker, Time: time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC), Listener: listenerOf(tc.text)})
 		if tc.category == "" {
 			if len(s.Facts) != 0 {
 				t.Errorf("%q: no fact wanted, got %+v", tc.text, s.Facts)
@@ -481,7 +495,7 @@ func TestThirdPerson(t *testing.T) {
 		"That book is mine.":                                                   "That book is User's.",
 		"I gave my book to my sister; it was mine.":                            "User gave their book to their sister; it was theirs.",
 	} {
-		if got := thirdPerson(in, "User"); got != want {
+		if got := thirdPerson(in, "User", ""); got != want {
 			t.Errorf("%q:\n got %q\nwant %q", in, got, want)
 		}
 	}

@@ -56,7 +56,7 @@ var factCategories = []struct {
 
 // findFacts finds the facts a person states about themselves; stop are the
 // stop words.
-func findFacts(sents []sentence, subject string, dates []Date, stop map[string]bool) []Fact {
+func findFacts(sents []sentence, subject, listener string, dates []Date, stop map[string]bool) []Fact {
 	var out []Fact
 	for _, s := range sents {
 		text := strings.TrimSpace(s.text)
@@ -125,7 +125,7 @@ func findFacts(sents []sentence, subject string, dates []Date, stop map[string]b
 			continue // "I watched it too", "I'll keep you posted", "I'm trying to craft a cover letter"
 		}
 		f.Vague = vagueCue.MatchString(body)
-		f.Text = thirdPerson(withDates(body, at, f.Dates), subject)
+		f.Text = thirdPerson(withDates(body, at, f.Dates), subject, listener)
 		out = append(out, f)
 	}
 	return out
@@ -237,6 +237,15 @@ var (
 		"we're": " is", "we’re": " is", "we've": " has", "we’ve": " has", "we'd": " would", "we’d": " would",
 		"we'll": " will", "we’ll": " will",
 	}
+	// youContractions and youBe rewrite "you" as the listener.
+	youContractions = map[string]string{"you're": " is", "you’re": " is", "you've": " has", "you’ve": " has",
+		"you'll": " will", "you’ll": " will", "you'd": " would", "you’d": " would"}
+	youBe = map[string]string{"are": "is", "were": "was"}
+	// clauseStart are the words after which "you" is a clause's subject.
+	clauseStart = set("that", "and", "but", "when", "if", "because", "since", "while", "as", "so", "how", "what")
+	// pluralReferents are the words "their" could mean after them.
+	pluralReferents = set("they", "them", "people", "family", "friends", "kids", "children", "parents", "others",
+		"everyone", "everybody", "guys", "folks", "team", "fans", "students", "colleagues", "siblings")
 	// presentEed are verbs whose present ends in "-ed", as a past tense
 	// does: "I need" is "User needs".
 	presentEed = set("need", "feed", "bleed", "breed", "speed", "proceed", "succeed", "exceed", "heed", "seed", "weed")
@@ -247,18 +256,41 @@ var (
 // kids", and a possessive after the subject is named "their": "I prefer
 // TypeScript for all my projects" becomes "User prefers TypeScript for
 // all their projects", not "… all User's projects".
-func thirdPerson(s, subject string) string {
+//
+// The listener, when known, is who "you" is: "I took your advice" becomes
+// "Joanna took Nate's advice". A possessive after a plural that "their"
+// could mean is the subject's: "John loves talking to people about John's
+// collection".
+func thirdPerson(s, subject, listener string) string {
 	ws, offs := words(s)
 	var b strings.Builder
 	last := 0
 	conjugateNext := false
-	named := false // the subject is written: a possessive after is "their"
+	named := false  // the subject is written: a possessive after is "their"
+	plural := false // a plural since, that "their" could mean
 	for i, w := range ws {
 		lw := strings.ToLower(w)
+		prev := ""
+		if i > 0 {
+			prev = strings.ToLower(ws[i-1])
+		}
 		repl := ""
 		switch {
 		case contractions[lw] != "":
 			repl = subject + contractions[lw]
+		case listener != "" && youContractions[lw] != "":
+			repl = listener + youContractions[lw]
+		case listener != "" && lw == "you" && i+1 < len(ws) && youBe[strings.ToLower(ws[i+1])] != "":
+			repl = listener // "are", "were" follow
+		case listener != "" && youBe[lw] != "" && prev == "you":
+			repl = youBe[lw]
+		case listener != "" && (lw == "you" || lw == "yourself"):
+			repl = listener
+			conjugateNext = i == 0 || clauseStart[prev]
+		case listener != "" && (lw == "your" || lw == "yours"):
+			repl = listener + "'s"
+		case (lw == "my" || lw == "our") && named && plural:
+			repl = subject + "'s"
 		case lw == "i" && i+1 < len(ws) && strings.EqualFold(ws[i+1], "am"):
 			repl = subject // "am" follows
 		case lw == "am" && i > 0 && strings.EqualFold(ws[i-1], "i"):
@@ -293,6 +325,8 @@ func thirdPerson(s, subject string) string {
 			last = offs[i] + len(w)
 			named = named || strings.HasPrefix(repl, subject)
 		}
+		// "their" could mean a plural since, or the listener once named.
+		plural = plural || named && pluralReferents[lw] || listener != "" && strings.HasPrefix(repl, listener)
 	}
 	b.WriteString(s[last:])
 	out := b.String()

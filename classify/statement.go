@@ -38,7 +38,7 @@ func (a *Analyzer) Statement(text, subject string) Statement {
 	s := Statement{Text: text}
 	first := firstPerson.MatchString(text)
 	if first {
-		s.Text = thirdPerson(text, subject)
+		s.Text = thirdPerson(text, subject, "")
 	}
 	// The category cues are written for the first person: a fact in the
 	// third person is read back into it ("User prefers" → "i prefer").

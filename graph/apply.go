@@ -24,6 +24,12 @@ const (
 	aboutMentioned   = 0.6
 	mentions         = 0.5
 	supersedes       = 1.0
+	// sameTopic links two facts that say the same word of a person's
+	// life.
+	sameTopic = 0.6
+	// topicFactsKept are the latest facts of a word that a new fact of
+	// it is linked to.
+	topicFactsKept = 8
 
 	// coMentionLimit bounds the concepts of one turn linked pairwise.
 	coMentionLimit = 8
@@ -499,6 +505,33 @@ func (b *Builder) previousAssistant(turn int) string {
 	return ""
 }
 
+// topics links the facts that say the same thing of a person's life: a
+// fact shares a topic with the facts before it that said its word ("I
+// adopted two turtles", "I love watching my turtles eat"), so that a
+// question that finds one reaches the others. The word is no concept of
+// its own: alone, it is too common to look up (measured by the labels of
+// testdata/labels: 2 of 14 such words were topics one would look up).
+func (b *Builder) topics(fact, sentence string) {
+	for _, w := range b.an.Topics(sentence) {
+		terms := b.an.Terms(w)
+		if len(terms) != 1 {
+			continue
+		}
+		facts := b.ents.topics[terms[0]]
+		for _, other := range facts {
+			if other != fact && b.store.Node(other) != nil {
+				b.reinforce(fact, other, spec.RelRelatedTo, sameTopic)
+			}
+		}
+		if !slices.Contains(facts, fact) {
+			if len(facts) == topicFactsKept {
+				facts = facts[1:]
+			}
+			b.ents.topics[terms[0]] = append(facts, fact)
+		}
+	}
+}
+
 // exclusivePredicates are what a person can be only one of at a time: a
 // newer fact with the same one supersedes the older.
 var exclusivePredicates = []string{"lives in", "lives near", "is from", "works at", "works as", "works for", "name is", "is married", "is single", "is engaged", "is dating", "is divorced", "is called"}
@@ -556,6 +589,7 @@ func (b *Builder) fact(ts *turnState, f classify.Fact) {
 			b.store.Link(id, c, spec.RelAbout, aboutMentioned)
 		}
 	}
+	b.topics(id, f.Sentence)
 	// A newer fact of the same exclusive predicate supersedes the older.
 	if p := b.info[id].predicate; p != "" {
 		n := b.store.Node(id)

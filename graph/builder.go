@@ -271,7 +271,7 @@ func (b *Builder) Add(t spec.Turn) error {
 	if js, err := spec.MarshalCanonical(t); err == nil {
 		b.transcript += int64(len(js))
 	}
-	role := t.Role
+	role, listener := t.Role, b.listener(t)
 	if role == spec.RoleUser && b.relay(t.Content) {
 		// The assistant's last reply, word for word: a relay (aider's
 		// architect handing its plan to the editor logs it as the user's
@@ -291,9 +291,29 @@ func (b *Builder) Add(t spec.Turn) error {
 	if b.provisionalID || b.meta.ID == "" {
 		b.meta.ID, b.provisionalID = derivedID(t), false
 	}
-	pieces := b.apply(t, b.an.Analyze(classify.Turn{Text: t.Content, Role: role, Speaker: t.Speaker, Time: t.Timestamp}))
+	pieces := b.apply(t, b.an.Analyze(classify.Turn{Text: t.Content, Role: role, Speaker: t.Speaker, Time: t.Timestamp, Listener: listener}))
 	b.arch.add(stored(t, pieces), b.cfg)
 	return nil
+}
+
+// listener is whom turn t addresses, by the turns before it: the last
+// other speaker, or the assistant; "" when no turn came before.
+func (b *Builder) listener(t spec.Turn) string {
+	for i := len(b.recent) - 1; i >= 0; i-- {
+		p := b.recent[i]
+		switch {
+		case p.Role == spec.RoleTool || p.Role == spec.RoleSystem:
+			continue
+		case p.Speaker != "" && !strings.EqualFold(p.Speaker, t.Speaker):
+			return p.Speaker
+		case p.Speaker == "" && p.Role == spec.RoleAssistant && t.Role != spec.RoleAssistant:
+			return "the assistant"
+		case p.Speaker != "" || p.Role == t.Role:
+			continue // the same person again
+		}
+		return ""
+	}
+	return ""
 }
 
 // relay reports whether content repeats, word for word, the assistant's

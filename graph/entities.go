@@ -36,6 +36,9 @@ type entityIndex struct {
 	// lowerTurns are, by word, the first lowerTurnsKept turns that write
 	// it in lower case.
 	lowerTurns map[string][]int
+	// topics are, by the term of a fact's topic word, the latest facts
+	// that said it.
+	topics map[string][]string
 }
 
 // lowerTurnsKept is how many of a word's first turns in lower case are
@@ -50,7 +53,7 @@ type pendingUse struct {
 }
 
 func newEntityIndex() entityIndex {
-	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}, lower: map[string]int{}, capital: map[string]int{}, lowerTurns: map[string][]int{}}
+	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}, lower: map[string]int{}, capital: map[string]int{}, lowerTurns: map[string][]int{}, topics: map[string][]string{}}
 }
 
 // forget removes every trace of the entity key: a name mentioned again

@@ -326,3 +326,28 @@ func TestFactLengthAsSaved(t *testing.T) {
 		}
 	}
 }
+
+// Facts that say the same word of a person's life are linked, so that a
+// question that finds one reaches the other; the word is no concept.
+func TestFactTopics(t *testing.T) {
+	b := New(Config{}, Options{})
+	for i, text := range []string{"I adopted two turtles last month.", "The weather is nice today.", "I love watching my turtles eat.", "I bought a kayak last week."} {
+		if err := b.Add(spec.Turn{Turn: i + 1, Role: "user", Speaker: "Nate", Content: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc := b.Document()
+	ix := indexOf(doc)
+	var facts []string
+	for _, n := range doc.SemanticGraph.Nodes {
+		if n.Type == spec.NodeConcept && (n.Label == "turtles" || n.Label == "kayak") {
+			t.Errorf("a word of facts is a concept: %s", n.Label)
+		}
+		if n.Type == spec.NodeFact && strings.Contains(n.Label, "turtles") {
+			facts = append(facts, n.ID)
+		}
+	}
+	if len(facts) != 2 || !ix.edge(facts[0], facts[1], spec.RelRelatedTo) && !ix.edge(facts[1], facts[0], spec.RelRelatedTo) {
+		t.Errorf("the facts about turtles %v are not linked", facts)
+	}
+}
