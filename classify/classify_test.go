@@ -70,6 +70,7 @@ func TestDecisions(t *testing.T) {
 		"Move the PDF URL from the request body to a query parameter.",
 		"Replace the existing sidebar with the new component.",
 		"We installed a new sink in the kitchen.",
+		"- Replace Record<string, number> with UploadProgress",
 	} {
 		if ds := analyze(text).Decisions; len(ds) != 0 {
 			t.Errorf("%q is not a decision: %+v", text, ds)
@@ -512,5 +513,16 @@ func TestSmallTalk(t *testing.T) {
 	}
 	if !SmallTalk("You're welcome.") || SmallTalk("thanks, that fixed the build") {
 		t.Error("SmallTalk is wrong on the plain cases")
+	}
+}
+
+// A machine's own address is no entity, in backticks or not.
+func TestLocalAddressIsNoEntity(t *testing.T) {
+	for _, text := range []string{"Visit `http://localhost:3000/blog` to test.", "Open http://127.0.0.1:5000/error now."} {
+		for _, e := range analyze(text).Entities {
+			if strings.Contains(e.Text, "localhost") || strings.Contains(e.Text, "127.0.0.1") {
+				t.Errorf("%q: entity %+v", text, e)
+			}
+		}
 	}
 }

@@ -129,6 +129,9 @@ func findDecisions(sents []sentence, role string, agent bool) ([]Decision, int) 
 				d.Replaces = phrase(old)
 				d.Alternatives = append(d.Alternatives, d.Replaces)
 			}
+			if alt, _ := get("alt"); strings.ContainsAny(alt, "<>{}") {
+				continue // one type annotation for another ("Record<string, number>"): too small to recall
+			}
 			if alt, _ := get("alt"); alt != "" && !unnamed(phrase(alt)) {
 				d.Alternatives = append(d.Alternatives, phrase(alt))
 			}

@@ -21,8 +21,8 @@ func findCodeSpans(s *entityScan) {
 			continue
 		}
 		t := s.p[m[2]:m[3]]
-		if strings.ContainsAny(t, " \t") {
-			continue // a phrase or a line of code in backticks, not a name
+		if strings.ContainsAny(t, " \t") || localURL.MatchString(t) {
+			continue // a phrase or a line of code in backticks, or the machine's own address: not a name
 		}
 		kind := "identifier"
 		if isPath(t, true) {

@@ -1,6 +1,10 @@
 package classify
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/smg-memory/smg/classify/encoder"
+)
 
 // Topics returns the words of a fact's sentence that may say what it is
 // about: the words of each noun phrase that a determiner, a possessive or
@@ -83,3 +87,9 @@ var talkWords = set("be", "been", "being", "have", "has", "had", "having", "do",
 	// The function words of other languages a chat may be in.
 	"des", "les", "le", "la", "du", "de", "et", "est", "une", "un", "pour", "avec", "dans", "sur", "avez", "voici", "que",
 	"qui", "el", "los", "las", "una", "por", "para", "con", "der", "die", "das", "und", "ist", "mit", "ve", "bir", "ile")
+
+// Frequent reports whether word, in lower case, is among the few thousand
+// most frequent words of English text (those with a piece of their own in
+// the built-in encoder's vocabulary): "First", "Result", "Location" are
+// such words; "Catan", "Iguodala", "Flexbox" are not.
+func Frequent(word string) bool { return encoder.Frequent(word) }

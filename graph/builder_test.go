@@ -351,6 +351,9 @@ func TestCommonWordsAreNoConcepts(t *testing.T) {
 		"I like how Flutter draws the widgets.",
 		"Our Flutter app is fast now.",
 		"We love Flutter.",
+		"We saw the Result of the test run.",
+		"We use React for the UI.",
+		"Our React app is fast.",
 	} {
 		turns = append(turns, spec.Turn{Role: "user", Content: text})
 	}
@@ -363,7 +366,7 @@ func TestCommonWordsAreNoConcepts(t *testing.T) {
 			t.Errorf("Flutter is first mentioned at turn %d, want 4 ('flutter build')", n.FirstMentioned)
 		}
 	}
-	if labels["Note"] || !labels["Flutter"] {
-		t.Errorf("concepts %v: want Flutter, not Note", labels)
+	if labels["Note"] || labels["Result"] || !labels["Flutter"] || !labels["React"] {
+		t.Errorf("concepts %v: want Flutter and React, not Note or Result", labels)
 	}
 }

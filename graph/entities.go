@@ -203,16 +203,26 @@ const lowerUses = 3
 
 // commonWord reports whether name is one word that the conversation writes
 // in lower case in lowerUses turns or more, and more often than
-// capitalized within a sentence (lower and capital count the turns):
-// "Note", "Phase" and "First" are words, "Flutter" in "flutter run" a
-// name; an acronym ("API") is not asked.
+// capitalized within a sentence (lower and capital count the turns), or a
+// frequent English word written capitalized in fewer than
+// frequentCapitals turns: "Note", "Phase" and "First" are words, "Flutter"
+// in "flutter run" a name; an acronym ("API") is not asked.
 func commonWord(name string, lower, capital map[string]int) bool {
 	if strings.ContainsAny(name, " -.") || strings.ToUpper(name) == name {
 		return false
 	}
 	w := strings.ToLower(name)
-	return lower[w] >= lowerUses && lower[w] > capital[w]
+	if lower[w] >= lowerUses && lower[w] > capital[w] {
+		return true
+	}
+	// A frequent English word ("First", "Result") is a name only once
+	// sentences of two turns write it capitalized.
+	return capital[w] < frequentCapitals && classify.Frequent(w)
 }
+
+// frequentCapitals is how many turns must write a frequent English word
+// capitalized within a sentence for it to be a name ("React", "Black").
+const frequentCapitals = 2
 
 // assistantMentions is how many turns of the assistant alone make a thing
 // it names a concept.
@@ -242,7 +252,10 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 	}
 	id := b.ents.byKey[key]
 	if id == "" && e.Kind == "name" && commonWord(e.Text, b.ents.lower, b.ents.capital) {
-		return "" // a word of the language, capitalized here: "Note", "Phase", "First"
+		// A word of the language, capitalized here ("Note", "Phase",
+		// "First"): its uses wait in case it proves a name.
+		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint})
+		return ""
 	}
 	if id == "" && byAssistant && len(b.ents.pending[key])+1 < assistantMentions {
 		// What only the assistant names matters when the user names it

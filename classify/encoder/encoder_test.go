@@ -178,3 +178,12 @@ func TestBatchIsEachAlone(t *testing.T) {
 		}
 	}
 }
+
+// Frequent words are pieces of the vocabulary; rare names are not.
+func TestFrequent(t *testing.T) {
+	for w, want := range map[string]bool{"first": true, "Result": true, "location": true, "Catan": false, "iguodala": false, "flake8": false} {
+		if got := Frequent(w); got != want {
+			t.Errorf("Frequent(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
