@@ -14,6 +14,7 @@
 package classify
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -143,6 +144,11 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	s.Dates = Dates(p, t.Time)
 	sents := sentences(p)
 	s.Entities = findEntities(p, ws, offs, sents, a.stop)
+	if foreign(ws) {
+		// In another language a capital says less: its nouns ("Derece"),
+		// its headings ("Temps Réel") are no names one would look up.
+		s.Entities = slices.DeleteFunc(s.Entities, func(e Entity) bool { return e.Kind == "name" })
+	}
 	s.Lower = lowerWords(ws)
 	setSentences(s.Entities, sents)
 	s.Options = findOptions(sents)
@@ -402,4 +408,20 @@ func lowerWords(ws []string) []string {
 		out = append(out, w)
 	}
 	return out
+}
+
+// foreign reports prose in a language other than English: of its words in
+// lower case (eight or more), fewer than half are frequent English words.
+func foreign(ws []string) bool {
+	n, english := 0, 0
+	for _, w := range ws {
+		if w == "" || w != strings.ToLower(w) || !allLetters(w) {
+			continue
+		}
+		n++
+		if Frequent(w) {
+			english++
+		}
+	}
+	return n >= 8 && english*2 < n
 }

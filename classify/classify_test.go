@@ -526,3 +526,23 @@ func TestLocalAddressIsNoEntity(t *testing.T) {
 		}
 	}
 }
+
+// Prose in another language gives no names: its capitals say less.
+func TestForeignProseNames(t *testing.T) {
+	fr := analyze("Contraintes respectées : aucun fichier modifié. Aucune logique de paiement touchée, et les ancres de la barre restent les mêmes.")
+	en := analyze("Yesterday I met Jean at the pottery class in Galway and we talked about the games we like.")
+	var frNames, enNames []string
+	for _, e := range fr.Entities {
+		if e.Kind == "name" {
+			frNames = append(frNames, e.Text)
+		}
+	}
+	for _, e := range en.Entities {
+		if e.Kind == "name" {
+			enNames = append(enNames, e.Text)
+		}
+	}
+	if len(frNames) != 0 || !slices.Contains(enNames, "Jean") || !slices.Contains(enNames, "Galway") {
+		t.Errorf("names in French %q, in English %q", frNames, enNames)
+	}
+}
