@@ -19,6 +19,8 @@ var notNames = set(
 	"Mon", "Tue", "Tues", "Wed", "Thu", "Thur", "Thurs", "Fri", "Sat", "Sun", "Feb", "Mar", "Apr", "Jun", "Jul", "Aug",
 	"Sep", "Sept", "Oct", "Nov", "Dec", "AM", "PM", "BTW", "Btw", "LOL", "Lol", "OMG", "Omg", "IMO", "IMHO", "TBH", "FYI",
 	"ASAP", "IDK", "BRB", "TBD", "AKA", "NGL", "TTYL", "LMAO", "ROFL",
+	// The markers of an agent's edit blocks.
+	"SEARCH", "REPLACE",
 )
 
 // timeWords end a name that is a date, not a name ("Time Anchor of March").

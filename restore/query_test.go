@@ -374,17 +374,17 @@ var errNoMatch = errors.New("no such text")
 func TestRunMatcher(t *testing.T) {
 	doc := queryMemory(t)
 	m := fixedMatcher{
-		"database":   {idPostgres: 0.5, "concept-go": 2, "no-such-node": 9},
-		"backend go": {idPreferGo: 1, "concept-go": 0.25},
+		"database":   {idPostgres: 0.5, "concept-stripe": 2, "no-such-node": 9},
+		"backend go": {idPreferGo: 1, "concept-stripe": 0.25},
 	}
 	for _, tt := range []struct {
 		query string
 		want  []string
 	}{
-		{`FIND nodes WHERE MATCH "database"`, []string{idPostgres, "concept-go"}},
-		{`FIND nodes WHERE MATCH "database" ORDER BY score DESC`, []string{"concept-go", idPostgres}},
-		{`FIND nodes WHERE MATCH "database" OR MATCH "backend go" ORDER BY score DESC`, []string{"concept-go", idPreferGo, idPostgres}},
-		{`FIND nodes WHERE MATCH "database" AND MATCH "backend go"`, []string{"concept-go"}},
+		{`FIND nodes WHERE MATCH "database"`, []string{idPostgres, "concept-stripe"}},
+		{`FIND nodes WHERE MATCH "database" ORDER BY score DESC`, []string{"concept-stripe", idPostgres}},
+		{`FIND nodes WHERE MATCH "database" OR MATCH "backend go" ORDER BY score DESC`, []string{"concept-stripe", idPreferGo, idPostgres}},
+		{`FIND nodes WHERE MATCH "database" AND MATCH "backend go"`, []string{"concept-stripe"}},
 		{`FIND decisions WHERE MATCH "database" ORDER BY score`, []string{idPostgres}},
 	} {
 		if got := queryIDs(t, doc, m, tt.query); !slices.Equal(got, tt.want) {

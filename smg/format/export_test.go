@@ -141,7 +141,7 @@ func TestMarkdownCheckout(t *testing.T) {
 	if !strings.Contains(decisions, "### PostgreSQL\n") || strings.Contains(decisions, "### SQLite") {
 		t.Errorf("decisions: want PostgreSQL and not SQLite:\n%s", decisions)
 	}
-	if s := mdSection(md, "## Superseded"); !strings.Contains(s, "- Decision: SQLite, replaced by PostgreSQL on 2025-11-03 09:54 UTC\n") {
+	if s := mdSection(md, "## Superseded"); !strings.Contains(s, "- Decision: SQLite (before PostgreSQL), replaced by PostgreSQL on 2025-11-03 09:54 UTC\n") {
 		t.Errorf("superseded:\n%s", s)
 	}
 
@@ -434,9 +434,9 @@ func TestDOTCheckout(t *testing.T) {
 		}
 	}
 	for id, want := range map[string]map[string]string{
-		"decision-postgresql": {"shape": "diamond", "style": "filled", "fillcolor": "gold"},
-		"decision-sqlite":     {"shape": "diamond", "style": "filled,dashed"},
-		"concept-go":          {"shape": "ellipse", "label": "Go"},
+		"decision-postgresql":                       {"shape": "diamond", "style": "filled", "fillcolor": "gold"},
+		"decision-sqlite":                           {"shape": "diamond", "style": "filled,dashed"},
+		"concept-stripe":                            {"shape": "ellipse", "label": "Stripe"},
 		"fact-dana-prefers-go-for-all-backend-work": {"shape": "note", "label": `Dana prefers Go for all\nbackend work.`},
 		"problem-we-were-storing-orders-in-sqlite-but-two": {
 			"shape":   "octagon",
@@ -453,7 +453,7 @@ func TestDOTCheckout(t *testing.T) {
 	for key, want := range map[string]map[string]string{
 		"decision-postgresql -> decision-sqlite": {"label": "supersedes", "penwidth": "4.00", "style": "dashed", "weight": "100"},
 		"solution-the-signature-covers-the-raw-request-body-but -> problem-the-webhook-returns-401-in-production-and-the": {"label": "solves", "penwidth": "3.70", "weight": "90"},
-		"concept-postgresql -> concept-sqlite": {"label": "related_to", "penwidth": "2.08"},
+		"concept-stripe-checkout -> concept-stripe-elements":                                                              {"label": "related_to", "penwidth": "2.08"},
 	} {
 		for k, v := range want {
 			if got := g.edges[key][k]; got != v {
