@@ -451,21 +451,17 @@ func (b *Builder) problem(ts *turnState, p classify.Problem) {
 // solves: the latest open one of the last turns.
 func (b *Builder) solution(ts *turnState, so classify.Solution) {
 	label, desc := so.Sentence, so.Sentence
-	fixed := 0 // the turn of the fix a confirmation confirms
 	if so.Confirmation {
 		// "That fixed it": the fix is what the assistant said just before.
-		if prev, prose, at := b.previousAssistant(ts.turn); prev != "" {
-			label, fixed = prev, at
-			desc = prose + " (confirmed: " + so.Sentence + ")"
+		if prev := b.previousAssistant(ts.turn); prev != "" {
+			label = prev
+			desc = prev + " (confirmed: " + so.Sentence + ")"
 		}
 	}
 	id, n := b.statement(spec.NodeSolution, label, clipLabel(label))
 	if n != nil {
 		n.Description = desc
 		n.Confidence = 0.7
-	}
-	if fixed > 0 {
-		b.mention(id, fixed) // stated where the fix was given
 	}
 	b.mention(id, ts.turn)
 	for k := len(b.openProblems) - 1; k >= 0; k-- {
@@ -486,11 +482,9 @@ func (b *Builder) solution(ts *turnState, so classify.Solution) {
 	}
 }
 
-// previousAssistant returns, of the last assistant turn before turn
-// within two turns, the first sentence of its prose, all its prose before
-// its first code block (up to fixProse bytes, at a sentence's end), and
-// that turn's number.
-func (b *Builder) previousAssistant(turn int) (first, prose string, at int) {
+// previousAssistant returns the first prose sentence of the last assistant
+// turn before turn, within two turns.
+func (b *Builder) previousAssistant(turn int) string {
 	for i := len(b.recent) - 2; i >= 0; i-- {
 		t := b.recent[i]
 		if turn-t.Turn > 2 {
@@ -502,27 +496,14 @@ func (b *Builder) previousAssistant(turn int) (first, prose string, at int) {
 				prose = prose[:k]
 			}
 			prose = strings.TrimSpace(prose)
-			first := prose
-			if k := strings.IndexAny(first, ".!?\n"); k > 0 {
-				first = first[:k+1]
+			if k := strings.IndexAny(prose, ".!?\n"); k > 0 {
+				prose = prose[:k+1]
 			}
-			if len(prose) > fixProse {
-				cut := strings.LastIndexAny(prose[:fixProse], ".!?")
-				if cut < len(first)-1 {
-					cut = len(first) - 1
-				}
-				prose = prose[:cut+1]
-			}
-			trim := func(s string) string { return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), ":")) }
-			return trim(first), trim(prose), t.Turn
+			return strings.TrimSpace(strings.TrimRight(prose, ":"))
 		}
 	}
-	return "", "", 0
+	return ""
 }
-
-// fixProse is how much of a fix's prose a solution keeps as its
-// description.
-const fixProse = 400
 
 // topics links the facts that say the same thing of a person's life: a
 // fact shares a topic with the facts before it that said its word ("I

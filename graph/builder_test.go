@@ -92,9 +92,6 @@ func TestCheckout(t *testing.T) {
 		t.Errorf("the 401's code: %v", p401.Metadata)
 	}
 	fix := ix.find(t, spec.NodeSolution, "signature covers the raw request body")
-	if fix.FirstMentioned != 8 {
-		t.Errorf("the fix is first mentioned at turn %d, want 8, where the assistant gave it", fix.FirstMentioned)
-	}
 	if !ix.edge(fix.ID, p401.ID, spec.RelSolves) {
 		t.Error("the fix does not solve the 401")
 	}

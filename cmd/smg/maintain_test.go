@@ -25,8 +25,8 @@ func TestMaintainCommand(t *testing.T) {
 	unchanged("maintain --dry-run")
 	for _, want := range []string{
 		"\ndrop-edge  concept-stripe-checkout → concept-stripe-elements ",
-		"\nprune      concept-go ",
-		"0 merge, 1 drop-edge, 4 prune, 14 decay, 0 rebase (as of 2026-03-01T00:00:00Z)\n",
+		"\nprune      concept-http-401 ",
+		"0 merge, 1 drop-edge, 3 prune, 14 decay, 0 rebase (as of 2026-03-01T00:00:00Z)\n",
 	} {
 		if !strings.Contains("\n"+out, want) {
 			t.Errorf("maintain --dry-run --now lacks %q:\n%s", want, out)
@@ -41,7 +41,7 @@ func TestMaintainCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(ok("maintain", name, "--now", "2026-03-01", "--stale-after", "100d", "--json")), &real); err != nil {
 		t.Fatal(err)
 	}
-	if !dry.DryRun || real.DryRun || len(real.Changes) != 19 {
+	if !dry.DryRun || real.DryRun || len(real.Changes) != 18 {
 		t.Fatalf("dry run %v, real run %v with %d changes", dry.DryRun, real.DryRun, len(real.Changes))
 	}
 	dry.DryRun = false
