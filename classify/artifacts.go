@@ -76,10 +76,15 @@ func findArtifacts(text string, segs []segment) []Artifact {
 		base := Artifact{Kind: kindOf(lang), Language: lang, Filename: file, Content: body, Start: g.start, End: g.start + len(g.text)}
 		edits := editBlocks(body)
 		if len(edits) == 0 {
-			out = append(out, base)
+			if strings.TrimSpace(body) != "" {
+				out = append(out, base) // an empty block holds nothing to keep
+			}
 			continue
 		}
 		for _, e := range edits {
+			if strings.TrimSpace(e.Search) == "" && strings.TrimSpace(e.Replace) == "" {
+				continue // an empty file made: nothing to keep
+			}
 			a := base
 			a.Content = e.Replace
 			a.Edit = &e

@@ -546,3 +546,19 @@ func TestForeignProseNames(t *testing.T) {
 		t.Errorf("names in French %q, in English %q", frNames, enNames)
 	}
 }
+
+// An empty code block or an edit that makes an empty file is no artifact:
+// it holds nothing to keep. An edit that deletes text is one.
+func TestEmptyArtifacts(t *testing.T) {
+	for text, want := range map[string]int{
+		"Here:\n```\n```\nok":       0,
+		"Here:\n```python\n\n```\n": 0,
+		"notes.md\n```\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE\n```\n":           0,
+		"notes.md\n```\n<<<<<<< SEARCH\nold line\n=======\n>>>>>>> REPLACE\n```\n": 1,
+		"Here:\n```go\nfunc main() {}\n```\n":                                      1,
+	} {
+		if got := len(analyze(text).Artifacts); got != want {
+			t.Errorf("%q: %d artifacts, want %d", text, got, want)
+		}
+	}
+}
