@@ -197,6 +197,9 @@ func (b *Builder) concepts(ts *turnState, s classify.Signals) {
 		if e.Kind == "name" && !e.SentenceStart && !strings.Contains(e.Text, " ") && !capital[strings.ToLower(e.Text)] {
 			capital[strings.ToLower(e.Text)] = true
 			b.ents.capital[strings.ToLower(e.Text)]++
+			if ts.t.Role != spec.RoleAssistant {
+				b.ents.capitalOthers[strings.ToLower(e.Text)]++
+			}
 		}
 	}
 	for _, e := range s.Entities {

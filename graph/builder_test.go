@@ -370,3 +370,22 @@ func TestCommonWordsAreNoConcepts(t *testing.T) {
 		t.Errorf("concepts %v: want Flutter and React, not Note or Result", labels)
 	}
 }
+
+// A frequent English word that only the assistant capitalizes (its
+// templates' "Present") is no name; one the user capitalizes too is.
+func TestAssistantsCapitalsAreNoNames(t *testing.T) {
+	var turns []spec.Turn
+	for i := 0; i < 6; i++ {
+		turns = append(turns, spec.Turn{Role: "assistant", Content: "Your job runs from 2020 to Present in the template."})
+	}
+	turns = append(turns,
+		spec.Turn{Role: "user", Content: "We build the UI with React now."},
+		spec.Turn{Role: "assistant", Content: "Then React hooks keep the state."})
+	labels := map[string]bool{}
+	for _, n := range build(t, turns).SemanticGraph.Nodes {
+		labels[n.Label] = true
+	}
+	if labels["Present"] || !labels["React"] {
+		t.Errorf("concepts %v: want React, not Present", labels)
+	}
+}

@@ -33,6 +33,8 @@ type entityIndex struct {
 	// lower counts, by word, the turns that write it in lower case,
 	// capital those that write it capitalized within a sentence.
 	lower, capital map[string]int
+	// capitalOthers counts the turns of capital not the assistant's.
+	capitalOthers map[string]int
 	// lowerTurns are, by word, the first lowerTurnsKept turns that write
 	// it in lower case.
 	lowerTurns map[string][]int
@@ -50,10 +52,22 @@ type pendingUse struct {
 	turn int
 	form string
 	hint string
+	// others: the use is not the assistant's.
+	others bool
+}
+
+// namedByOthers reports whether a use of uses is not the assistant's.
+func namedByOthers(uses []pendingUse) bool {
+	for _, u := range uses {
+		if u.others {
+			return true
+		}
+	}
+	return false
 }
 
 func newEntityIndex() entityIndex {
-	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}, lower: map[string]int{}, capital: map[string]int{}, lowerTurns: map[string][]int{}, topics: map[string][]string{}}
+	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}, lower: map[string]int{}, capital: map[string]int{}, capitalOthers: map[string]int{}, lowerTurns: map[string][]int{}, topics: map[string][]string{}}
 }
 
 // forget removes every trace of the entity key: a name mentioned again
@@ -205,19 +219,22 @@ const lowerUses = 3
 // in lower case in lowerUses turns or more, and more often than
 // capitalized within a sentence (lower and capital count the turns), or a
 // frequent English word written capitalized in fewer than
-// frequentCapitals turns: "Note", "Phase" and "First" are words, "Flutter"
+// frequentCapitals turns (one of them not the assistant's): "Note",
+// "Phase" and "First" are words, "Flutter"
 // in "flutter run" a name; an acronym ("API") is not asked.
-func commonWord(name string, lower, capital map[string]int) bool {
+func commonWord(name string, ents *entityIndex) bool {
 	if strings.ContainsAny(name, " -.") || strings.ToUpper(name) == name {
 		return false
 	}
 	w := strings.ToLower(name)
-	if lower[w] >= lowerUses && lower[w] > capital[w] {
+	if ents.lower[w] >= lowerUses && ents.lower[w] > ents.capital[w] {
 		return true
 	}
 	// A frequent English word ("First", "Result") is a name only once
-	// sentences of two turns write it capitalized.
-	return capital[w] < frequentCapitals && classify.Frequent(w)
+	// sentences of two turns write it capitalized, one of them not the
+	// assistant's ("Present" and "[Location]" of its résumé templates are
+	// words).
+	return (ents.capital[w] < frequentCapitals || ents.capitalOthers[w] == 0) && classify.Frequent(w)
 }
 
 // frequentCapitals is how many turns must write a frequent English word
@@ -243,7 +260,7 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 	if e.Kind == "name" {
 		key = b.resolveNickname(e.Text, key)
 		if e.SentenceStart && !b.ents.mid[key] && b.ents.byKey[key] == "" {
-			b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint})
+			b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, others: !byAssistant})
 			return ""
 		}
 		if !e.SentenceStart {
@@ -251,17 +268,17 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		}
 	}
 	id := b.ents.byKey[key]
-	if id == "" && e.Kind == "name" && commonWord(e.Text, b.ents.lower, b.ents.capital) {
+	if id == "" && e.Kind == "name" && commonWord(e.Text, &b.ents) {
 		// A word of the language, capitalized here ("Note", "Phase",
 		// "First"): its uses wait in case it proves a name.
-		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint})
+		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, others: !byAssistant})
 		return ""
 	}
-	if id == "" && byAssistant && len(b.ents.pending[key])+1 < assistantMentions {
+	if id == "" && byAssistant && !namedByOthers(b.ents.pending[key]) && len(b.ents.pending[key])+1 < assistantMentions {
 		// What only the assistant names matters when the user names it
 		// too, or when the assistant keeps coming back to it: an example
 		// in a list, a variable in an explanation, does not.
-		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint})
+		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, others: !byAssistant})
 		return ""
 	}
 	if id == "" {
