@@ -562,3 +562,19 @@ func TestEmptyArtifacts(t *testing.T) {
 		}
 	}
 }
+
+// A banner in capitals is no name; an acronym is one.
+func TestBannerIsNoName(t *testing.T) {
+	for _, e := range analyze("The log shows EXCEPTION CAUGHT BY RENDERING LIBRARY after the NASA demo.").Entities {
+		if strings.Contains(e.Text, "EXCEPTION") {
+			t.Errorf("a banner is a name: %+v", e)
+		}
+	}
+	found := false
+	for _, e := range analyze("The log shows EXCEPTION CAUGHT BY RENDERING LIBRARY after the NASA demo.").Entities {
+		found = found || e.Text == "NASA"
+	}
+	if !found {
+		t.Error("NASA is no name")
+	}
+}

@@ -57,6 +57,9 @@ func nameAt(s *entityScan, i int) (int, bool) {
 	if timeWords[s.ws[j-1]] {
 		return j - 1, false // a date: "the Time Anchor of March"
 	}
+	if j-i >= 3 && allCaps(s.ws[i:j]) {
+		return j - 1, false // a banner: "EXCEPTION CAUGHT BY RENDERING LIBRARY"
+	}
 	atStart := startsSentence(s.sents, s.p, off)
 	if lw := strings.ToLower(w); atStart && j > i+1 && len(lw) > 4 && (strings.HasSuffix(lw, "ed") || strings.HasSuffix(lw, "ing")) {
 		// "Integrated GitHub Actions": a verb that starts the sentence
@@ -169,6 +172,17 @@ const lineMarks = " \t\"'(*-_#>+|.)`[]0123456789"
 // "Assets/Scripts").
 func spaced(p string, from, to int) bool {
 	return to == from+1 && p[from] == ' '
+}
+
+// allCaps reports words all in capitals, three letters or more each but
+// for connectors.
+func allCaps(ws []string) bool {
+	for _, w := range ws {
+		if strings.ToUpper(w) != w || len(w) < 2 && !connectors[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
 }
 
 func capitalized(w string) bool {
