@@ -389,3 +389,22 @@ func TestAssistantsCapitalsAreNoNames(t *testing.T) {
 		t.Errorf("concepts %v: want React, not Present", labels)
 	}
 }
+
+// A name of code said in one turn only is no concept; said in a second
+// turn, it is one, mentioned at both.
+func TestIdentifiersOfOneTurn(t *testing.T) {
+	turns := []spec.Turn{
+		{Role: "user", Content: "The `security_risks` field and `security_risks` again are empty."},
+		{Role: "user", Content: "We call `fetch_orders` in the worker."},
+		{Role: "user", Content: "Then `fetch_orders` times out."},
+	}
+	got := map[string][]int{}
+	for _, n := range build(t, turns).SemanticGraph.Nodes {
+		if n.Type == spec.NodeConcept {
+			got[n.Label] = n.Mentions
+		}
+	}
+	if _, ok := got["security_risks"]; ok || !slices.Equal(got["fetch_orders"], []int{2, 3}) {
+		t.Errorf("concepts %v: want fetch_orders at turns 2 and 3, no security_risks", got)
+	}
+}

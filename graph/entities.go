@@ -274,6 +274,14 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, others: !byAssistant})
 		return ""
 	}
+	if id == "" && e.Kind == "identifier" && !slices.ContainsFunc(b.ents.pending[key], func(u pendingUse) bool { return u.turn != turn }) {
+		// A name of code said in one turn (a variable of a pasted
+		// snippet) does not matter yet; said in a second turn, it does.
+		if len(b.ents.pending[key]) == 0 {
+			b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, others: !byAssistant})
+		}
+		return ""
+	}
 	if id == "" && byAssistant && !namedByOthers(b.ents.pending[key]) && len(b.ents.pending[key])+1 < assistantMentions {
 		// What only the assistant names matters when the user names it
 		// too, or when the assistant keeps coming back to it: an example
