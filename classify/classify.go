@@ -14,6 +14,7 @@
 package classify
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -144,7 +145,8 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	s.Dates = Dates(p, t.Time)
 	sents := sentences(p)
 	s.Entities = findEntities(p, ws, offs, sents, a.stop)
-	if foreign(ws) {
+	s.Entities = slices.DeleteFunc(s.Entities, func(e Entity) bool { return inDump(p, e) })
+	if foreign(p, ws, offs) {
 		// In another language a capital says less: its nouns ("Derece"),
 		// its headings ("Temps Réel") are no names one would look up.
 		s.Entities = slices.DeleteFunc(s.Entities, func(e Entity) bool { return e.Kind == "name" })
@@ -411,11 +413,12 @@ func lowerWords(ws []string) []string {
 }
 
 // foreign reports prose in a language other than English: of its words in
-// lower case (eight or more), fewer than half are frequent English words.
-func foreign(ws []string) bool {
+// lower case that stand alone (not part of a path or a name of code), eight
+// or more, fewer than half are frequent English words.
+func foreign(p string, ws []string, offs []int) bool {
 	n, english := 0, 0
-	for _, w := range ws {
-		if w == "" || w != strings.ToLower(w) || !allLetters(w) {
+	for i, w := range ws {
+		if w == "" || w != strings.ToLower(w) || !allLetters(w) || !standsAlone(p, offs[i], offs[i]+len(w)) {
 			continue
 		}
 		n++
@@ -425,3 +428,32 @@ func foreign(ws []string) bool {
 	}
 	return n >= 8 && english*2 < n
 }
+
+// standsAlone reports whether p[from:to] is a word between spaces or
+// punctuation, not a part of a path, a file or a name of code.
+func standsAlone(p string, from, to int) bool {
+	joined := func(c byte) bool { return c == '/' || c == '.' || c == '_' || c == '\\' || c == '-' }
+	return (from == 0 || !joined(p[from-1])) && (to >= len(p) || !joined(p[to]) || to+1 >= len(p) || p[to+1] == ' ' || p[to+1] == '\n')
+}
+
+// inDump reports an entity on a line that names things in bulk: a coding
+// agent's command ("/add src/a.py src/b.py", "/drop …"), or a list of ten
+// names or more (the exports an error message lists): none of them is
+// shown to matter.
+func inDump(p string, e Entity) bool {
+	start := strings.LastIndexByte(p[:e.Start], '\n') + 1
+	end := strings.IndexByte(p[e.Start:], '\n')
+	if end < 0 {
+		end = len(p)
+	} else {
+		end += e.Start
+	}
+	line := strings.TrimSpace(p[start:end])
+	if agentCommand.MatchString(line) {
+		return true
+	}
+	return e.Kind == "name" && strings.Count(line, ",") >= 9
+}
+
+// agentCommand is a coding agent's command line: "/add FILE…", "/drop".
+var agentCommand = regexp.MustCompile(`^/[a-z][a-z-]*(?:\s|/|$)`)
