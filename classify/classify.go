@@ -50,6 +50,9 @@ type Signals struct {
 	Words int
 	// DecisionCues counts the decision cue phrases of the prose.
 	DecisionCues int
+	// Role is whose words the turn was read as: its role, but an
+	// assistant's for a turn that edits files.
+	Role string
 
 	Entities []Entity
 	// Lower are the words the prose writes in lower case (letters only,
@@ -145,7 +148,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	s.Dates = Dates(p, t.Time)
 	sents := sentences(p)
 	s.Entities = findEntities(p, ws, offs, sents, a.stop)
-	s.Entities = slices.DeleteFunc(s.Entities, func(e Entity) bool { return inDump(p, e) })
+	s.Entities = slices.DeleteFunc(s.Entities, func(e Entity) bool { return inDump(p, e) || definedAbbreviation(p, e) })
 	if foreign(p, ws, offs) {
 		// In another language a capital says less: its nouns ("Derece"),
 		// its headings ("Temps Réel") are no names one would look up.
@@ -163,6 +166,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 		// no one's problems, and it says nothing of a person.
 		role = "assistant"
 	}
+	s.Role = role
 	s.Decisions, s.DecisionCues = findDecisions(sents, role, agent)
 	if role != "assistant" {
 		// A problem is reported by whom it troubles; an assistant's
@@ -457,3 +461,25 @@ func inDump(p string, e Entity) bool {
 
 // agentCommand is a coding agent's command line: "/add FILE…", "/drop".
 var agentCommand = regexp.MustCompile(`^/[a-z][a-z-]*(?:\s|/|$)`)
+
+// definedAbbreviation reports an abbreviation in parentheses just after
+// the words it stands for ("Augmented Reality (AR)", "First Meaningful
+// Paint (FMP)"): the same thing as they, not one of its own.
+func definedAbbreviation(p string, e Entity) bool {
+	if e.Kind != "name" || e.Start == 0 || e.End >= len(p) || p[e.Start-1] != '(' || p[e.End] != ')' || strings.ToUpper(e.Text) != e.Text {
+		return false
+	}
+	before := strings.Fields(strings.Trim(p[max(0, e.Start-1-120):e.Start-1], " \"'"))
+	if len(before) < len(e.Text) {
+		return false
+	}
+	var initials strings.Builder
+	for _, w := range before[len(before)-len(e.Text):] {
+		w = strings.Trim(w, "\"'*")
+		if w == "" {
+			return false
+		}
+		initials.WriteByte(w[0])
+	}
+	return strings.EqualFold(initials.String(), e.Text)
+}

@@ -598,3 +598,14 @@ func TestNamesInBulk(t *testing.T) {
 		}
 	}
 }
+
+// An abbreviation defined in place is the thing it stands for.
+func TestDefinedAbbreviation(t *testing.T) {
+	var names []string
+	for _, e := range analyze("We track the First Meaningful Paint (FMP) and try Augmented Reality (AR) apps with NASA data.").Entities {
+		names = append(names, e.Text)
+	}
+	if slices.Contains(names, "FMP") || slices.Contains(names, "AR") || !slices.Contains(names, "NASA") || !slices.Contains(names, "Augmented Reality") {
+		t.Errorf("names %q", names)
+	}
+}

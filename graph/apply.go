@@ -197,13 +197,13 @@ func (b *Builder) concepts(ts *turnState, s classify.Signals) {
 		if e.Kind == "name" && !e.SentenceStart && !strings.Contains(e.Text, " ") && !capital[strings.ToLower(e.Text)] {
 			capital[strings.ToLower(e.Text)] = true
 			b.ents.capital[strings.ToLower(e.Text)]++
-			if ts.t.Role != spec.RoleAssistant {
+			if s.Role != spec.RoleAssistant {
 				b.ents.capitalOthers[strings.ToLower(e.Text)]++
 			}
 		}
 	}
 	for _, e := range s.Entities {
-		add(b.entity(e, ts.turn, ts.t.Role == spec.RoleAssistant))
+		add(b.entity(e, ts.turn, s.Role == spec.RoleAssistant))
 	}
 	// Recurring phrases and lone words are no concepts: measured by the
 	// labels of testdata/labels, a phrase lifted from talk ("stats
