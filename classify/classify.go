@@ -441,9 +441,9 @@ func standsAlone(p string, from, to int) bool {
 }
 
 // inDump reports an entity on a line that names things in bulk: a coding
-// agent's command ("/add src/a.py src/b.py", "/drop …"), or a list of ten
-// names or more (the exports an error message lists): none of them is
-// shown to matter.
+// agent's command ("/add src/a.py src/b.py", "/drop …"), a line of source
+// an error quotes, or a list of ten names or more (the exports an error
+// message lists): none of them is shown to matter.
 func inDump(p string, e Entity) bool {
 	start := strings.LastIndexByte(p[:e.Start], '\n') + 1
 	end := strings.IndexByte(p[e.Start:], '\n')
@@ -453,11 +453,15 @@ func inDump(p string, e Entity) bool {
 		end += e.Start
 	}
 	line := strings.TrimSpace(p[start:end])
-	if agentCommand.MatchString(line) {
+	if agentCommand.MatchString(line) || codeFrame.MatchString(line) {
 		return true
 	}
 	return e.Kind == "name" && strings.Count(line, ",") >= 9
 }
+
+// codeFrame is a line of source an error quotes with its number ("> 4 |
+// import * as DropdownMenuPrimitive from …"): code, not prose.
+var codeFrame = regexp.MustCompile(`^>?\s*\d+\s*[|│]`)
 
 // agentCommand is a coding agent's command line: "/add FILE…", "/drop".
 var agentCommand = regexp.MustCompile(`^/[a-z][a-z-]*(?:\s|/|$)`)

@@ -582,12 +582,12 @@ func TestBannerIsNoName(t *testing.T) {
 // Things named in bulk are not shown to matter: the files of an agent's
 // command, a long list of names an error prints.
 func TestNamesInBulk(t *testing.T) {
-	s := analyze("/add lsfl/gui/canvas.py lsfl/gui/main_window.py\nexport 'Heatmap' was not found (possible exports: Area, AreaChart, Bar, BarChart, Brush, Cell, Cross, Curve, Dot, Label, LabelList, Layer, Legend)\nI use Recharts with Tailwind in src/App.tsx.")
+	s := analyze("/add lsfl/gui/canvas.py lsfl/gui/main_window.py\n> 4 | import * as DropdownMenuPrimitive from 'radix'\nexport 'Heatmap' was not found (possible exports: Area, AreaChart, Bar, BarChart, Brush, Cell, Cross, Curve, Dot, Label, LabelList, Layer, Legend)\nI use Recharts with Tailwind in src/App.tsx.")
 	var got []string
 	for _, e := range s.Entities {
 		got = append(got, e.Text)
 	}
-	for _, bad := range []string{"lsfl/gui/canvas.py", "LabelList", "Legend"} {
+	for _, bad := range []string{"lsfl/gui/canvas.py", "LabelList", "Legend", "DropdownMenuPrimitive"} {
 		if slices.Contains(got, bad) {
 			t.Errorf("entities %q hold %q", got, bad)
 		}
