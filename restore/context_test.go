@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -288,5 +289,35 @@ func TestRequestedFactBesideItsTurn(t *testing.T) {
 	}
 	if turns, nodes := itemsOf(r); turns[9].Turn == 0 || nodes[id].NodeID != "" {
 		t.Errorf("a fact found in the conversation went in beside its turn:\n%s", r.Text)
+	}
+}
+
+// A coding agent's account of its own work (token counts, the files it
+// added, its commits) never goes in a context; a tool turn with the
+// project's error does.
+func TestContextLeavesAgentStatusOut(t *testing.T) {
+	b := graph.New(graph.Config{}, graph.Options{})
+	for i, tu := range []spec.Turn{
+		{Role: "user", Content: "Why does the build of the Flutter app fail?"},
+		{Role: "tool", Content: "Tokens: 1.5k sent, 289 received. Cost: $0.00053 message.\nAdded lib/main.dart to the chat"},
+		{Role: "tool", Content: "lib/main.dart:58:62: Error: The method 'transform3' isn't defined for the class 'double'. The build failed."},
+		{Role: "assistant", Content: "The build fails because transform3 does not exist; use transform instead."},
+	} {
+		tu.Turn = i + 1
+		if err := b.Add(tu); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := newEngine(t, b.Document(), nil)
+	tk, err := NewTokenizer(CL100K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.Context(context.Background(), "How many tokens did the build send, and why did the build fail?", Options{Budget: 2000, Tokenizer: tk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(r.Text, "Tokens: 1.5k sent") || !strings.Contains(r.Text, "transform3' isn't defined") {
+		t.Errorf("context:\n%s", r.Text)
 	}
 }

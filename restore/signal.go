@@ -122,7 +122,8 @@ func (g *gathering) evidence(parts map[string]float64, lent bool) float64 {
 // numbers: a turn's score is its evidence, raised when the question names
 // its date and lowered when it names a speaker but not the turn's. A long
 // turn the search found a passage of goes in as that passage, an excerpt;
-// small talk does not go in (it stays in the archive).
+// small talk and an agent's status lines do not go in (they stay in the
+// archive).
 func (g *gathering) turnCands() {
 	g.out = slices.Grow(g.out, len(g.turns))
 	for _, n := range sortedKeysInt(g.turns) {

@@ -51,7 +51,8 @@ type turnEntry struct {
 
 // shownTurn is how a context shows a turn: its line, the line of its
 // date it goes under ("" when it has none), whether it is long, shown in
-// passages, and whether it is small talk, never shown. Worked out once,
+// passages, and whether it is small talk or a coding agent's account of
+// its own work, never shown. Worked out once,
 // when its block is read.
 type shownTurn struct {
 	line, group string
@@ -59,7 +60,8 @@ type shownTurn struct {
 }
 
 func showTurn(t spec.Turn) shownTurn {
-	st := shownTurn{line: turnLine(t), long: isLong(t.Content), small: classify.SmallTalk(t.Content)}
+	small := classify.SmallTalk(t.Content) || t.Role == spec.RoleTool && classify.AgentStatus(t.Content)
+	st := shownTurn{line: turnLine(t), long: isLong(t.Content), small: small}
 	if d := dateOf(t.Timestamp); d != "" {
 		st.group = "[" + d + "]"
 	}
