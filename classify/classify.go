@@ -174,7 +174,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 		// errors", "if the call fails").
 		s.Problems = findProblems(t.Text, sents, decisionSentences(s.Decisions))
 	}
-	s.Solutions = findSolutions(sents)
+	s.Solutions = findSolutions(sents, role)
 	s.Goals = findGoals(sents, role)
 	if role != "assistant" && t.Role != "system" {
 		s.Facts = findFacts(sents, subjectOf(t), t.Listener, s.Dates, a.stop)

@@ -609,3 +609,25 @@ func TestDefinedAbbreviation(t *testing.T) {
 		t.Errorf("names %q", names)
 	}
 }
+
+// A solution is a fix confirmed by whom it helped, or told done; not
+// advice, a lead-in, "fixed" before a noun, or a doubtful "it works".
+func TestSolutionsTold(t *testing.T) {
+	for _, tc := range []struct {
+		role, text string
+		want       int
+	}{
+		{"user", "That fixed it, the webhooks return 200 now.", 1},
+		{"assistant", "I've fixed the parser to skip blank lines.", 1},
+		{"user", "The fix was to raise the pool size to 20.", 1},
+		{"assistant", "To fix this, add the header to the request.", 0},
+		{"assistant", "Here's the fix:", 0},
+		{"assistant", "Therefore, the solution is to:", 0},
+		{"user", "It works, but I'm not sure why.", 0},
+		{"assistant", "Use a fixed width for the sidebar.", 0},
+	} {
+		if got := len(an.Analyze(Turn{Role: tc.role, Text: tc.text}).Solutions); got != tc.want {
+			t.Errorf("%s %q: %d solutions, want %d", tc.role, tc.text, got, tc.want)
+		}
+	}
+}

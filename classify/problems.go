@@ -201,17 +201,33 @@ func errorCode(s string) string {
 	return errorPattern.FindString(s)
 }
 
-// findSolutions finds the sentences that say a problem is fixed, or how to
-// fix it.
-func findSolutions(sents []sentence) []Solution {
+// findSolutions finds the sentences that say a problem is fixed: a
+// confirmation that the fix just given worked ("that fixed it", "works
+// now"), from whoever had the problem, or a fix told done ("I fixed it
+// by…", "the fix was…", an agent's "I've fixed…"). An assistant's "to fix
+// this, …" is advice, "fixed" before a noun ("a fixed width") no fix, and
+// "the solution is to:" a lead-in.
+func findSolutions(sents []sentence, role string) []Solution {
 	var out []Solution
 	for _, s := range sents {
-		if !strings.HasSuffix(s.text, "?") && hasAny(s.lower, solutionWords...) && solutionCue.MatchString(s.text) {
-			out = append(out, Solution{Sentence: clip(s.text, 200), Confirmation: confirmCue.MatchString(s.text)})
+		if strings.HasSuffix(s.text, "?") || strings.HasSuffix(s.text, ":") || !hasAny(s.lower, solutionWords...) || !solutionCue.MatchString(s.text) {
+			continue // a question, or a lead-in to what follows
 		}
+		confirmed := confirmCue.MatchString(s.text)
+		switch {
+		case confirmed && role != "assistant" && !hedge.MatchString(s.text) && !strings.Contains(s.lower, "not "):
+		case fixTold.MatchString(s.text):
+		default:
+			continue
+		}
+		out = append(out, Solution{Sentence: clip(s.text, 200), Confirmation: confirmed})
 	}
 	return out
 }
+
+// fixTold is a fix told done: "I fixed it by…", "we solved the lock by…",
+// "the fix was…", "I've fixed the…".
+var fixTold = re(`\b(?:(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|finally\s+|now\s+)?(?:fixed|solved|resolved)\b|the (?:fix|solution) (?:was|is)\b)`)
 
 // findGoals finds what a speaker sets out to do: the user's "I want to
 // add…", "we need to migrate…", "my goal is to…", anyone's "TODO:…" and

@@ -453,6 +453,9 @@ func (b *Builder) problem(ts *turnState, p classify.Problem) {
 // solution puts a solution into the graph and links it to the problem it
 // solves: the latest open one of the last turns.
 func (b *Builder) solution(ts *turnState, so classify.Solution) {
+	if so.Confirmation && !b.problemOpen(ts.turn) {
+		return // "it works" of nothing that was broken
+	}
 	label, desc := so.Sentence, so.Sentence
 	if so.Confirmation {
 		// "That fixed it": the fix is what the assistant said just before.
@@ -483,6 +486,17 @@ func (b *Builder) solution(ts *turnState, so classify.Solution) {
 			b.info[id].artifactRel = true
 		}
 	}
+}
+
+// problemOpen reports whether a problem is open that a fix at turn may
+// solve: reported within problemWindow turns before it.
+func (b *Builder) problemOpen(turn int) bool {
+	for _, p := range b.openProblems {
+		if turn-b.store.Node(p).LastMentioned <= problemWindow {
+			return true
+		}
+	}
+	return false
 }
 
 // previousAssistant returns the first prose sentence of the last assistant

@@ -408,3 +408,17 @@ func TestIdentifiersOfOneTurn(t *testing.T) {
 		t.Errorf("concepts %v: want fetch_orders at turns 2 and 3, no security_risks", got)
 	}
 }
+
+// "It works" of nothing that was broken solves nothing.
+func TestConfirmationWithoutProblem(t *testing.T) {
+	doc := build(t, []spec.Turn{
+		{Role: "user", Content: "Show me how to center a div."},
+		{Role: "assistant", Content: "Use flexbox on the parent: display flex and justify-content center."},
+		{Role: "user", Content: "That worked, thanks!"},
+	})
+	for _, n := range doc.SemanticGraph.Nodes {
+		if n.Type == spec.NodeSolution {
+			t.Errorf("a solution of no problem: %q", n.Label)
+		}
+	}
+}
