@@ -3,6 +3,8 @@ package restore
 import (
 	"regexp"
 	"strconv"
+
+	"github.com/blevesearch/bleve/v2/analysis"
 )
 
 // working makes working memory candidates: its summary and current goals,
@@ -20,13 +22,20 @@ func working(g *gathering) {
 	if wm.Summary != "" && overview {
 		g.out = append(g.out, cand{key: "summary", text: wm.Summary, item: Item{Section: secWorking, Kind: "summary", Score: 2}})
 	}
-	var asked map[string]bool
+	var (
+		an    analysis.Analyzer
+		asked map[string]bool
+	)
 	for i, goal := range wm.CurrentGoals {
 		if !overview {
-			if asked == nil {
-				asked = g.e.termSet(g.query)
+			if an == nil {
+				// The index's analyzer, looked up once a question.
+				if an = g.e.ix.Mapping().AnalyzerNamed(analyzerName); an == nil {
+					return
+				}
+				asked = termSet(an, g.query)
 			}
-			if !g.e.sharesTerm(goal, asked) {
+			if !sharesTerm(an, goal, asked) {
 				continue
 			}
 		}
@@ -38,21 +47,19 @@ func working(g *gathering) {
 // left to do, what comes next, the goals, the plan, the status, a summary.
 var aboutTheWhole = regexp.MustCompile(`(?i)\b(?:left to do|still to do|what(?:'s| is) left|next|todo|to-do|goals?|plans?|planning|working on|status|progress|so far|summar\w*|overview|recap|where (?:are|were) we|focus)\b`)
 
-// termSet returns the distinct terms of text, as the index analyzes it.
-func (e *Engine) termSet(text string) map[string]bool {
+// termSet returns the distinct terms of text, as an analyzes it.
+func termSet(an analysis.Analyzer, text string) map[string]bool {
 	out := map[string]bool{}
-	if an := e.ix.Mapping().AnalyzerNamed(analyzerName); an != nil {
-		for _, tok := range an.Analyze([]byte(text)) {
-			out[string(tok.Term)] = true
-		}
+	for _, tok := range an.Analyze([]byte(text)) {
+		out[string(tok.Term)] = true
 	}
 	return out
 }
 
 // sharesTerm reports whether text has a term of terms.
-func (e *Engine) sharesTerm(text string, terms map[string]bool) bool {
-	for t := range e.termSet(text) {
-		if terms[t] {
+func sharesTerm(an analysis.Analyzer, text string, terms map[string]bool) bool {
+	for _, tok := range an.Analyze([]byte(text)) {
+		if terms[string(tok.Term)] {
 			return true
 		}
 	}
