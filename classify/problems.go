@@ -350,3 +350,57 @@ func clip(s string, n int) string {
 	}
 	return strings.TrimSpace(s[:cut]) + "…"
 }
+
+// Fix reads the fix a reply gives, for a confirmation ("that fixed it")
+// to name: of the prose before the reply's first code block, the first
+// sentence that says what to do ("Read the body once, verify it with
+// webhook.ConstructEvent, then use the event"), or, when none does, the
+// first sentence; and the rest of that prose, clipped (the cause: "The
+// signature covers the raw body, but the handler never verifies it."). A
+// reply that explains before it tells is named by its fix, not its
+// diagnosis.
+func Fix(reply string) (fix, rest string) {
+	if k := strings.Index(reply, "```"); k >= 0 {
+		reply = reply[:k]
+	}
+	sents := sentences(reply)
+	if len(sents) == 0 {
+		return "", ""
+	}
+	at := 0
+	for i, s := range sents {
+		if tells(stripListMark(s.text)) {
+			at = i
+			break
+		}
+	}
+	trim := func(s string) string { return strings.TrimSpace(strings.TrimRight(s, ": ")) }
+	var others []string
+	for i, s := range sents {
+		if i != at {
+			others = append(others, s.text)
+		}
+	}
+	return trim(stripListMark(sents[at].text)), clip(trim(strings.Join(strings.Fields(strings.Join(others, " ")), " ")), 400)
+}
+
+// tells reports whether a sentence says what to do: it starts with a verb
+// of change ("Read…", "Verify…", "Change…") or with "you need to" and the
+// like.
+func tells(s string) bool {
+	lower := strings.ToLower(s)
+	for _, lead := range []string{"you need to ", "you have to ", "you should ", "you must ", "just "} {
+		lower = strings.TrimPrefix(lower, lead)
+	}
+	end := strings.IndexFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end <= 0 {
+		return false
+	}
+	return goalVerbs[lower[:end]] || fixVerbs[lower[:end]]
+}
+
+// fixVerbs are the verbs of a fix's steps that goalVerbs lacks.
+var fixVerbs = set("read", "verify", "use", "call", "pass", "check", "wrap", "return", "handle", "catch", "escape", "encode",
+	"decode", "parse", "drop", "delete", "keep", "make", "put", "change", "swap", "rename", "register", "import", "load",
+	"close", "flush", "restart", "reinstall", "downgrade", "pin", "allow", "disable", "point", "export", "mount", "grant",
+	"decrease", "limit", "await", "initialize", "reset", "clear", "sort", "quote", "declare", "define", "mark")

@@ -459,9 +459,11 @@ func (b *Builder) solution(ts *turnState, so classify.Solution) {
 	label, desc := so.Sentence, so.Sentence
 	if so.Confirmation {
 		// "That fixed it": the fix is what the assistant said just before.
-		if prev := b.previousAssistant(ts.turn); prev != "" {
-			label = prev
-			desc = prev + " (confirmed: " + so.Sentence + ")"
+		if fix, cause := b.previousAssistant(ts.turn); fix != "" {
+			// The description starts with the fix, as a context shows it,
+			// and says how it was confirmed and why it works, for search.
+			label = fix
+			desc = strings.TrimSpace(fix + " (confirmed: " + so.Sentence + ") " + cause)
 		}
 	}
 	id, n := b.statement(spec.NodeSolution, label, clipLabel(label))
@@ -499,27 +501,19 @@ func (b *Builder) problemOpen(turn int) bool {
 	return false
 }
 
-// previousAssistant returns the first prose sentence of the last assistant
-// turn before turn, within two turns.
-func (b *Builder) previousAssistant(turn int) string {
+// previousAssistant returns the fix (classify.Fix) of the last assistant
+// turn before turn, within two turns, and the rest of its prose.
+func (b *Builder) previousAssistant(turn int) (fix, rest string) {
 	for i := len(b.recent) - 2; i >= 0; i-- {
 		t := b.recent[i]
 		if turn-t.Turn > 2 {
 			break
 		}
 		if t.Role == spec.RoleAssistant {
-			prose := t.Content
-			if k := strings.Index(prose, "```"); k >= 0 {
-				prose = prose[:k]
-			}
-			prose = strings.TrimSpace(prose)
-			if k := strings.IndexAny(prose, ".!?\n"); k > 0 {
-				prose = prose[:k+1]
-			}
-			return strings.TrimSpace(strings.TrimRight(prose, ":"))
+			return classify.Fix(t.Content)
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // topics links the facts that say the same thing of a person's life: a

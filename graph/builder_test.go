@@ -91,7 +91,12 @@ func TestCheckout(t *testing.T) {
 	if p401.Metadata["code"] != "HTTP 401" {
 		t.Errorf("the 401's code: %v", p401.Metadata)
 	}
-	fix := ix.find(t, spec.NodeSolution, "signature covers the raw request body")
+	// The fix is named by what it does, not by its diagnosis, which the
+	// description keeps.
+	fix := ix.find(t, spec.NodeSolution, "verify it with webhook.ConstructEvent")
+	if !strings.HasPrefix(fix.Label, "Read the body once") || !strings.Contains(fix.Description, "signature covers the raw request body") {
+		t.Errorf("the fix: label %q, description %q", fix.Label, fix.Description)
+	}
 	if !ix.edge(fix.ID, p401.ID, spec.RelSolves) {
 		t.Error("the fix does not solve the 401")
 	}

@@ -47,7 +47,7 @@ func TestContextFindsTheEvidence(t *testing.T) {
 	}
 	for r, wants := range map[*Result][]string{
 		why: {"## Decisions", "Stripe Elements, because the designers want the payment form to match"},
-		how: {"## From earlier conversations", "[3 November 2025]", "No signatures found", "never verifies it"},
+		how: {"## From earlier conversations", "[3 November 2025]", "No signatures found", "Solution: Read the body once, verify it with webhook.ConstructEvent"},
 	} {
 		for _, want := range wants {
 			if !strings.Contains(r.Text, want) {

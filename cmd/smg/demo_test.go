@@ -36,7 +36,8 @@ func TestDemoCommand(t *testing.T) {
 	}
 	evidence := [][]string{
 		{"Stripe Elements, because the designers want the payment form to match the rest of the site", "3 (msg-003)"},
-		{"The webhook returns 401 in production", "the handler decodes the JSON and never verifies it", "7 (msg-007)"},
+		// The problem, and the fix that solved it, named by what it did.
+		{"The webhook returns 401 in production", "Solution: Read the body once, verify it with webhook.ConstructEvent", "7 (msg-007)"},
 		// The fact Dana asked to keep, under About This User, and the turn
 		// that states it.
 		{"## About This User\n\n- Dana prefers Go for all backend work.", "9 (msg-009)", "fact-dana-prefers-go-for-all-backend-work"},

@@ -100,7 +100,7 @@ func TestIngestCheckout(t *testing.T) {
 	}
 	for _, want := range []string{
 		"metadata.code  \"HTTP 401\"",
-		"← solves 0.90  solution \"The signature covers the raw request body",
+		"← solves 0.90  solution \"Read the body once, verify it with webhook.ConstructEvent",
 		"#7 2025-11-03 09:30 Dana (msg-007): I deployed it. The webhook returns 401",
 	} {
 		if !strings.Contains(r.stdout, want) {

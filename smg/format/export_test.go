@@ -158,7 +158,7 @@ func TestMarkdownCheckout(t *testing.T) {
 	// Each problem with what solves it, found by following solves edges.
 	problems := mdSection(md, "## Problems")
 	webhook := mdSection(problems, "### The webhook returns 401 in production, and the Stripe dashboard says \"No signatures found matching…")
-	if !strings.Contains(webhook, "- **Solved by solution:** The signature covers the raw request body, but the handler decodes the JSON and never verifies it") {
+	if !strings.Contains(webhook, "- **Solved by solution:** Read the body once, verify it with webhook.ConstructEvent, then use the event") {
 		t.Errorf("the webhook's problem without its solution:\n%s", problems)
 	}
 	sqlite := mdSection(problems, "### We were storing orders in SQLite, but two workers write at the same time and we get database is…")
@@ -176,7 +176,7 @@ func TestMarkdownCheckout(t *testing.T) {
 		t.Errorf("checkout/webhook.go without its latest version:\n%s", webhookGo)
 	}
 	if !strings.Contains(webhookGo, "- **Versions:** 4 versions, the latest 955 bytes, turns 6 to 16\n") ||
-		!strings.Contains(webhookGo, "- **Implements:** The signature covers") ||
+		!strings.Contains(webhookGo, "- **Implements:** Read the body once") ||
 		!strings.Contains(webhookGo, "· go · in use now\n") {
 		t.Errorf("checkout/webhook.go:\n%s", webhookGo)
 	}
@@ -452,8 +452,8 @@ func TestDOTCheckout(t *testing.T) {
 	}
 	for key, want := range map[string]map[string]string{
 		"decision-postgresql -> decision-sqlite": {"label": "supersedes", "penwidth": "4.00", "style": "dashed", "weight": "100"},
-		"solution-the-signature-covers-the-raw-request-body-but -> problem-the-webhook-returns-401-in-production-and-the": {"label": "solves", "penwidth": "3.70", "weight": "90"},
-		"concept-stripe-checkout -> concept-stripe-elements":                                                              {"label": "related_to", "penwidth": "2.08"},
+		"solution-read-the-body-once-verify-it-with-webhook -> problem-the-webhook-returns-401-in-production-and-the": {"label": "solves", "penwidth": "3.70", "weight": "90"},
+		"concept-stripe-checkout -> concept-stripe-elements":                                                          {"label": "related_to", "penwidth": "2.08"},
 	} {
 		for k, v := range want {
 			if got := g.edges[key][k]; got != v {

@@ -110,7 +110,7 @@ func TestShowNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !slices.ContainsFunc(v.In, func(e format.EdgeView) bool {
-		return e.Relation == spec.RelSolves && e.Type == spec.NodeSolution && strings.Contains(e.Label, "raw request body")
+		return e.Relation == spec.RelSolves && e.Type == spec.NodeSolution && strings.Contains(e.Label, "webhook.ConstructEvent")
 	}) {
 		t.Errorf("no solution solves the 401: %+v", v.In)
 	}
