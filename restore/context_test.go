@@ -140,18 +140,21 @@ func TestEngineReadsReferencedCode(t *testing.T) {
 }
 
 // TestFactsInTheBudget checks how facts the question did not find take
-// their place in a context: a fact about the user always loaded ranks
-// below everything the question found, so it has the room of working
-// memory's share and no more; one about someone else is no candidate at
-// all; and a fact only the graph reached goes in through the turn that
-// stated it, not as a line of its own, while a fact the search found has
-// its line.
+// their place in a context: a fact about the user that they asked to
+// keep is always loaded, and ranks below everything the question found,
+// so it has the room of working memory's share and no more; one the
+// engine read in a turn, about the user or anyone else, is no candidate
+// at all; and a fact only the graph reached goes in through the turn
+// that stated it, not as a line of its own, while a fact the search
+// found has its line.
 func TestFactsInTheBudget(t *testing.T) {
 	doc := checkoutAt(t, 8, 0)[0]
 	const from = "decision-stripe-elements" // the question finds it; an edge leads to the graph's fact
 	doc.SemanticGraph.Nodes = append(doc.SemanticGraph.Nodes,
 		spec.Node{ID: "fact-nurse", Type: spec.NodeFact, Category: spec.CategoryIdentity, Label: "User works nights as a nurse",
-			Importance: 1, Activation: 1, FirstMentioned: 2, Mentions: []int{2}},
+			Importance: 1, Activation: 1, FirstMentioned: 2, Mentions: []int{2}, Source: spec.SourceUser},
+		spec.Node{ID: "fact-read", Type: spec.NodeFact, Category: spec.CategoryIdentity, Label: "User grew up in Porto",
+			Importance: 1, Activation: 1, FirstMentioned: 2, Mentions: []int{2}, Source: spec.SourceAI},
 		spec.Node{ID: "fact-dana-nurse", Type: spec.NodeFact, Category: spec.CategoryIdentity, Label: "Dana's sister works nights as a nurse",
 			Importance: 1, Activation: 1, FirstMentioned: 2, Mentions: []int{2}},
 		spec.Node{ID: "fact-reached", Type: spec.NodeFact, Category: spec.CategoryProject, Label: "Dana keeps receipts in a shoebox",
@@ -168,7 +171,10 @@ func TestFactsInTheBudget(t *testing.T) {
 	}
 	always, ok := byKey["n:fact-nurse"]
 	if !ok {
-		t.Fatal("the identity fact about the user is not a candidate: it is always loaded")
+		t.Fatal("the identity fact the user asked to keep is not a candidate: it is always loaded")
+	}
+	if c, ok := byKey["n:fact-read"]; ok {
+		t.Errorf("an identity fact about the user that the engine read, and the question did not find, is a candidate: %+v", c.item)
 	}
 	if c, ok := byKey["n:fact-dana-nurse"]; ok {
 		t.Errorf("an identity fact about someone else the question did not find is a candidate: %+v", c.item)

@@ -1,18 +1,23 @@
 package restore
 
+import "github.com/smg-memory/smg/spec"
+
 // facts makes candidates of the nodes always loaded that no signal
-// before it scored, at alwaysShare of their importance: the pinned ones
-// and the facts about the user (aboutUser), who asks every question. A
-// fact about someone else goes in for its relevance to the question,
-// when a signal finds it, not because it exists: "how do we deploy?"
-// has nothing to learn from "Ben has a dog named Rex".
+// before it scored, at alwaysShare of their importance: the pinned ones,
+// and the facts about the user (aboutUser) that were given to keep:
+// saved (smg remember, save_memory) or asked to be remembered in a turn
+// ("please remember that I prefer Go"). Any other fact goes in for its
+// relevance to the question, when a signal finds it, not because it
+// exists: "how do we deploy?" has nothing to learn from "Ben has a dog
+// named Rex", nor from "Dana is working on the shop with Priya", which
+// the engine read in a turn.
 func facts(g *gathering) {
 	for _, id := range g.e.always {
 		if g.nodes[id] != nil {
 			continue
 		}
 		n := g.e.nodes[id]
-		if !n.Pinned && !aboutUser(n) {
+		if !n.Pinned && !(aboutUser(n) && given(n)) {
 			continue
 		}
 		parts := map[string]float64{"importance": n.Importance, "alwaysLoaded": 1}
@@ -20,4 +25,10 @@ func facts(g *gathering) {
 			g.out = append(g.out, c)
 		}
 	}
+}
+
+// given reports whether a fact was given to keep: saved rather than found
+// in a turn (no turn mentions it), or asked to be remembered.
+func given(n *spec.Node) bool {
+	return n.FirstMentioned == 0 || n.Source == spec.SourceUser
 }

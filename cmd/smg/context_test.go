@@ -26,6 +26,17 @@ const (
 // against its budget by counting its text with its tokenizer.
 func contextJSON(t testing.TB, env map[string]string, args ...string) *smg.ContextResult {
 	t.Helper()
+	res := contextOrNothing(t, env, args...)
+	if len(res.Items) == 0 || res.Text == "" {
+		t.Errorf("context --json %q: %d items, text %q", args, len(res.Items), res.Text)
+	}
+	return res
+}
+
+// contextOrNothing runs context --json as contextJSON does, but a context
+// may be empty: nothing found, nothing given to keep.
+func contextOrNothing(t testing.TB, env map[string]string, args ...string) *smg.ContextResult {
+	t.Helper()
 	r := run(t, env, append([]string{"context", "--json"}, args...)...)
 	if r.status != exitOK || r.stderr != "" {
 		t.Fatalf("context --json %q: status %d: %s", args, r.status, r.stderr)
@@ -34,7 +45,7 @@ func contextJSON(t testing.TB, env map[string]string, args ...string) *smg.Conte
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
 		t.Fatalf("context --json: %v\n%s", err, r.stdout)
 	}
-	if len(res.Items) == 0 || res.Text == "" || res.Partial {
+	if res.Partial || len(res.Items) == 0 != (res.Text == "") {
 		t.Errorf("context --json %q: %d items, partial %v, text %q", args, len(res.Items), res.Partial, res.Text)
 	}
 	tok, err := smg.NewTokenizer(res.Tokenizer)
