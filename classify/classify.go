@@ -148,7 +148,9 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	s.Dates = Dates(p, t.Time)
 	sents := sentences(p)
 	s.Entities = findEntities(p, ws, offs, sents, a.stop)
-	s.Entities = slices.DeleteFunc(s.Entities, func(e Entity) bool { return inDump(p, e) || definedAbbreviation(p, e) })
+	s.Entities = slices.DeleteFunc(s.Entities, func(e Entity) bool {
+		return inDump(p, e) || definedAbbreviation(p, e) || placeholder(p, e) || inMath(p, e) || codeLiterals[e.Text]
+	})
 	if foreign(p, ws, offs) {
 		// In another language a capital says less: its nouns ("Derece"),
 		// its headings ("Temps Réel") are no names one would look up.
@@ -442,8 +444,9 @@ func standsAlone(p string, from, to int) bool {
 
 // inDump reports an entity on a line that names things in bulk: a coding
 // agent's command ("/add src/a.py src/b.py", "/drop …"), a line of source
-// an error quotes, or a list of ten names or more (the exports an error
-// message lists): none of them is shown to matter.
+// an error quotes or a person pasted without a code fence ("import {
+// Home, Shield } from 'lucide-react';"), or a list of ten names or more
+// (the exports an error message lists): none of them is shown to matter.
 func inDump(p string, e Entity) bool {
 	start := strings.LastIndexByte(p[:e.Start], '\n') + 1
 	end := strings.IndexByte(p[e.Start:], '\n')
@@ -453,11 +456,102 @@ func inDump(p string, e Entity) bool {
 		end += e.Start
 	}
 	line := strings.TrimSpace(p[start:end])
-	if agentCommand.MatchString(line) || codeFrame.MatchString(line) {
+	if agentCommand.MatchString(line) || codeFrame.MatchString(line) || codeLine(line) || !proseLine(line) && inCodeParagraph(p, start, end) {
 		return true
 	}
 	return e.Kind == "name" && strings.Count(line, ",") >= 9
 }
+
+// inCodeParagraph reports whether the line from start to end of p is in a
+// paragraph (lines between blank ones) that is mostly code: half its
+// lines or more are codeLine, and two at least. A comment or a string of
+// pasted code is code too.
+func inCodeParagraph(p string, start, end int) bool {
+	from := strings.LastIndex(p[:start], "\n\n") + 1
+	to := strings.Index(p[end:], "\n\n")
+	if to < 0 {
+		to = len(p)
+	} else {
+		to += end
+	}
+	code, lines := 0, 0
+	for _, l := range strings.Split(p[from:to], "\n") {
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		lines++
+		if codeLine(l) {
+			code++
+		}
+	}
+	return code >= 2 && 2*code >= lines
+}
+
+// proseLine reports a line that reads as a sentence: three words or more,
+// no code's brackets or operators, and a sentence's mark at its end.
+func proseLine(line string) bool {
+	return len(strings.Fields(line)) >= 3 && !strings.ContainsAny(line, "{}()[];=<>") && strings.ContainsAny(line[len(line)-1:], ".!?:")
+}
+
+// codeLine reports a line of source in prose: one that opens or closes a
+// block or ends a statement ("interface Props {", "};"), starts with a
+// declaration and has code's punctuation ("import { Home } from 'x'"),
+// assigns a call ("chiA, SA = exit_state(0.1)"), or starts with a markup
+// tag ("<span class=\"icon\">check_circle</span>").
+func codeLine(line string) bool {
+	if line == "" {
+		return false
+	}
+	if strings.Trim(line, "()[]{};,") == "" {
+		return true // the end of a block: "])", "},"
+	}
+	switch line[len(line)-1] {
+	case '{', ';':
+		return true
+	}
+	switch line[0] {
+	case '}':
+		return true
+	case '<':
+		return markupTag.MatchString(line)
+	}
+	return codeStart.MatchString(line) || codeAssign.MatchString(line) || codeCall.MatchString(line) || dataField.MatchString(line)
+}
+
+var (
+	// codeStart is a declaration or statement with code's punctuation.
+	codeStart = regexp.MustCompile(`^(?:import|export|const|let|var|def|class|interface|function|func|return|public|private|protected|static|using|namespace|#include|from\s+[\w.]+\s+import)\b.*[{}()=;'"]`)
+	// codeAssign is an assignment of a call or a literal to names.
+	codeAssign = regexp.MustCompile(`^[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)*\s*(?:[-+*/]?=)\s*(?:[\w.]+\(|[\[{"'\d])`)
+	// dataField is a field of JSON or YAML data: "\"area\": \"Training\","
+	dataField = regexp.MustCompile(`^"[\w .-]+"\s*:\s*(?:"|\d|\[|\{|true|false|null)`)
+	// codeCall is a statement that calls a function: "print(f\"x\")".
+	codeCall = regexp.MustCompile(`^[\w.]+\(.*\)[;,]?$`)
+	// markupTag is an HTML or XML tag, opening or closing.
+	markupTag = regexp.MustCompile(`</?[a-zA-Z][\w-]*(?:\s+[\w-]+(?:=(?:"[^"]*"|'[^']*'))?)*\s*/?>`)
+)
+
+// placeholder reports a slot of a template in brackets ("[Last Name]",
+// "[Your Email]"): a blank to fill, not a name. One word in brackets may
+// be code ("[SerializeField]").
+func placeholder(p string, e Entity) bool {
+	return e.Kind == "name" && strings.Contains(e.Text, " ") && e.Start > 0 && e.End < len(p) && p[e.Start-1] == '[' && p[e.End] == ']'
+}
+
+// inMath reports an entity in a formula, "\(BC\)" or "\[AB = AC\]": the
+// points and variables of mathematics, not things to look up.
+func inMath(p string, e Entity) bool {
+	line := p[strings.LastIndexByte(p[:e.Start], '\n')+1 : e.Start]
+	for _, open := range [][2]string{{`\(`, `\)`}, {`\[`, `\]`}} {
+		if k := strings.LastIndex(line, open[0]); k >= 0 && !strings.Contains(line[k+len(open[0]):], open[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeLiterals are the constants of programming languages, no names.
+var codeLiterals = set("True", "False", "None", "true", "false", "null", "nil", "undefined", "NaN", "NULL", "Nothing")
 
 // codeFrame is a line of source an error quotes with its number ("> 4 |
 // import * as DropdownMenuPrimitive from …"): code, not prose.

@@ -87,7 +87,7 @@ func (s *entityScan) titleLine(off int) bool {
 	line := strings.TrimSpace(s.p[start : start+n])
 	marked := line != "" && strings.ContainsRune("#*-•0123456789", rune(line[0]))
 	end := 0
-	if caps == words && words > 0 && (words >= 3 && words <= 8 || words == 2 && marked || bold && words <= 8) {
+	if caps == words && words > 0 && (words >= 3 && words <= 8 || words == 2 && marked || bold && words <= 8 || words == 1 && line[0] == '#') {
 		end = at + len(text)
 	}
 	if s.titles == nil {
@@ -109,13 +109,14 @@ func (s *entityScan) titleLine(off int) bool {
 type entityFinder func(s *entityScan)
 
 // entityFinders are run in this order: URLs, which may hold anything;
-// code in backticks; error names and codes; HTTP statuses; then, word by
-// word, paths, identifiers and names.
+// code in backticks; error names and codes; HTTP statuses; titles in
+// quotes; then, word by word, paths, identifiers and names.
 var entityFinders = []entityFinder{
 	findURLs,
 	findCodeSpans,
 	findErrors,
 	findHTTPStatuses,
+	findQuotedTitles,
 	findWordEntities,
 }
 

@@ -27,6 +27,73 @@ var notNames = set(
 var timeWords = set("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
 	"November", "December", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
+// demonyms are the adjectives of nations, peoples and languages: before
+// a noun ("an Irish pub") they describe it and name nothing to look up.
+var demonyms = set("American", "British", "English", "Irish", "Scottish", "Welsh", "Canadian", "Mexican", "Brazilian",
+	"Argentinian", "Chilean", "Peruvian", "Colombian", "Cuban", "French", "German", "Italian", "Spanish", "Portuguese",
+	"Dutch", "Belgian", "Swiss", "Austrian", "Swedish", "Norwegian", "Danish", "Finnish", "Icelandic", "Polish", "Czech",
+	"Hungarian", "Romanian", "Greek", "Turkish", "Russian", "Ukrainian", "European", "African", "Asian", "Arab", "Arabic",
+	"Chinese", "Japanese", "Korean", "Indian", "Pakistani", "Thai", "Vietnamese", "Filipino", "Indonesian", "Australian",
+	"Egyptian", "Moroccan", "Nigerian", "Kenyan", "Ethiopian", "Israeli", "Iranian", "Persian", "Latin", "Hispanic",
+	"Nordic", "Scandinavian", "Mediterranean", "Caribbean", "Western", "Eastern", "Northern", "Southern", "Hawaiian")
+
+// greetings are the words a name is addressed after: "Hey Mel!",
+// "Thanks, Jon!".
+var greetings = set("hey", "hi", "hello", "thanks", "thank", "you", "bye", "congrats", "congratulations", "morning",
+	"evening", "night", "welcome", "dear", "yo", "sorry", "cheers")
+
+// addressed reports whether the name of words i to j speaks to someone
+// rather than of them: after a greeting and before a mark ("Hey Maria!",
+// "Thanks, Mell."), or after a comma and before an exclamation or a
+// question mark ("Go for it, Jon!"). Like a sentence's first word, such a name counts
+// once it shows up elsewhere.
+func addressed(s *entityScan, i, j int) bool {
+	end := s.offs[j-1] + len(s.ws[j-1])
+	if end < len(s.p) && !strings.ContainsRune(",!?.", rune(s.p[end])) {
+		return false
+	}
+	before := strings.TrimRight(s.p[:s.offs[i]], " ")
+	switch {
+	case i > 0 && greetings[strings.ToLower(s.ws[i-1])] && s.offs[i-1]+len(s.ws[i-1]) == len(strings.TrimRight(before, ",")):
+		return true
+	case strings.HasSuffix(before, ","):
+		return end < len(s.p) && (s.p[end] == '!' || s.p[end] == '?')
+	}
+	return false
+}
+
+// datePart reports whether word i is part of a date: a month's short
+// name before a number ("Jan 15"), or an era after one ("500 BC", "the
+// 6th century BCE").
+func datePart(s *entityScan, i int) bool {
+	w := s.ws[i]
+	switch {
+	case shortMonths[w]:
+		return i+1 < len(s.ws) && s.ws[i+1][0] >= '0' && s.ws[i+1][0] <= '9'
+	case eras[w]:
+		return i > 0 && (s.ws[i-1][0] >= '0' && s.ws[i-1][0] <= '9' || strings.EqualFold(s.ws[i-1], "century") || strings.EqualFold(s.ws[i-1], "centuries"))
+	}
+	return false
+}
+
+// shortMonths are the short names of months that may be names ("Jan",
+// "May"); eras are the marks of years before or after Christ.
+var (
+	shortMonths = set("Jan", "May")
+	eras        = set("BC", "BCE", "AD", "CE")
+)
+
+// allFrequent reports whether every word of ws is a frequent English word
+// (Frequent): capitals of shouting, not of an acronym.
+func allFrequent(ws []string) bool {
+	for _, w := range ws {
+		if !Frequent(w) {
+			return false
+		}
+	}
+	return true
+}
+
 // connectors may stand inside a multiword name: "Bank of America".
 var connectors = set("of", "de", "da", "del", "van", "von", "la", "le", "&")
 
@@ -57,10 +124,16 @@ func nameAt(s *entityScan, i int) (int, bool) {
 	if timeWords[s.ws[j-1]] {
 		return j - 1, false // a date: "the Time Anchor of March"
 	}
-	if j-i >= 3 && allCaps(s.ws[i:j]) {
-		return j - 1, false // a banner: "EXCEPTION CAUGHT BY RENDERING LIBRARY"
+	if j == i+1 && datePart(s, i) {
+		return i, false // "Jan 15", "the 6th century BCE"
 	}
-	atStart := startsSentence(s.sents, s.p, off)
+	if j-i >= 3 && allCaps(s.ws[i:j]) || j-i >= 2 && allCaps(s.ws[i:j]) && allFrequent(s.ws[i:j]) {
+		return j - 1, false // a banner, "EXCEPTION CAUGHT BY RENDERING LIBRARY", or a shout, "DOING IT"
+	}
+	if j == i+1 && demonyms[w] && j < len(s.ws) && s.offs[j] == off+len(w)+1 && s.p[off+len(w)] == ' ' && !capitalized(s.ws[j]) {
+		return i, false // "an Irish pub", "our European trip": an adjective
+	}
+	atStart := startsSentence(s.sents, s.p, off) || addressed(s, i, j)
 	if lw := strings.ToLower(w); atStart && j > i+1 && len(lw) > 4 && (strings.HasSuffix(lw, "ed") || strings.HasSuffix(lw, "ing")) {
 		// "Integrated GitHub Actions": a verb that starts the sentence
 		// is not part of the name.
@@ -94,7 +167,8 @@ func nameAt(s *entityScan, i int) (int, bool) {
 func (s *entityScan) nameEnd(i int) int {
 	p, ws, offs := s.p, s.ws, s.offs
 	j := i + 1
-	for j < len(ws) && spaced(p, offs[j-1]+len(ws[j-1]), offs[j]) && !startsSentence(s.sents, p, offs[j]) && pathToken(p, offs[j], len(ws[j])) == "" {
+	for j < len(ws) && (spaced(p, offs[j-1]+len(ws[j-1]), offs[j]) || initial(p, ws[j-1], offs[j-1], offs[j]) && !s.stop[strings.ToLower(ws[j])]) &&
+		!startsSentence(s.sents, p, offs[j]) && pathToken(p, offs[j], len(ws[j])) == "" {
 		if capitalized(ws[j]) && !notNames[ws[j]] {
 			j++
 			continue
@@ -103,9 +177,20 @@ func (s *entityScan) nameEnd(i int) int {
 			j += 2
 			continue
 		}
+		if connectors[ws[j]] && j+2 < len(ws) && ws[j+1] == "the" && capitalized(ws[j+2]) &&
+			spaced(p, offs[j]+len(ws[j]), offs[j+1]) && spaced(p, offs[j+1]+3, offs[j+2]) {
+			j += 3 // "Lord of the Rings"
+			continue
+		}
 		break
 	}
 	return j
+}
+
+// initial reports whether the word w at off is an initial of a name, its
+// next word at next one period and a space away: "George R. R. Martin".
+func initial(p, w string, off, next int) bool {
+	return len(w) == 1 && w[0] >= 'A' && w[0] <= 'Z' && next == off+3 && p[off+1] == '.' && p[off+2] == ' '
 }
 
 // noLoneName reports whether the capitalized word w, alone, is no name:

@@ -1,0 +1,65 @@
+package classify
+
+import "testing"
+
+// TestNamesOfWorksAndPeople: a title in quotes, a name with "of the" or
+// initials, is one name, not its pieces; an adjective of a people before
+// its noun, a name only addressed, a template's blank, a point of a
+// formula and a literal of code are no names; and the names of code
+// pasted without a fence are not taken from it.
+func TestNamesOfWorksAndPeople(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want map[string]string // entity text → kind ("" : no entity)
+		// addressed are the names taken as a sentence's first word: they
+		// count only once they show up elsewhere.
+		addressed []string
+	}{
+		{text: `Just finished "A Dance with Dragons" and loved it.`,
+			want: map[string]string{"A Dance with Dragons": "name", "Dragons": "", "Dance": ""}},
+		{text: "Here's a pic of my favorite, Lord of the Rings, on the wall.",
+			want: map[string]string{"Lord of the Rings": "name", "Rings": ""}},
+		{text: "Have you read all of George R. R. Martin's books?",
+			want: map[string]string{"George R. R. Martin": "name", "Martin": ""}},
+		{text: "We found an Irish pub near the European coastline, then flew to Lisbon.",
+			want: map[string]string{"Irish": "", "European": "", "Lisbon": "name"}},
+		{text: "Hey Maria! Thanks, Mell. Go for it, Jon! I met Ana in Porto.",
+			want: map[string]string{"Maria": "name", "Mell": "name", "Jon": "name", "Ana": "name"}, addressed: []string{"Maria", "Mell", "Jon"}},
+		{text: "Sincerely,\n\nDarryl [Last Name]\nCall me at [Your Phone Number].",
+			want: map[string]string{"Last Name": "", "Your Phone Number": ""}},
+		{text: "Consider a triangle with base \\(BC\\) and sides \\(AB = AC\\) in GeoGebra.",
+			want: map[string]string{"BC": "", "AB": "", "AC": "", "GeoGebra": "name"}},
+		{text: "This method returns `True` if the password matches, and `check_password_hash` does it.",
+			want: map[string]string{"True": "", "check_password_hash": "identifier"}},
+		{text: "Here is my sidebar:\n\nimport { Home, Shield, Brain } from 'lucide-react';\ninterface SubMenuItemProps {\n<span class=\"icon\">check_circle</span>\nchiA, SA = exit_state(0.1, 0.1)\n\nIt breaks in Safari.",
+			want: map[string]string{"Home": "", "Shield": "", "Brain": "", "SubMenuItemProps": "", "check_circle": "", "SA": "", "Safari": "name"}},
+		{text: "## Refactor\nMove the parser out.",
+			want: map[string]string{"Refactor": ""}},
+		{text: "Jan 15 is the deadline; Jan agreed. The theorem dates to the 6th century BCE, the wall to 500 BC.",
+			want: map[string]string{"Jan": "name", "BCE": "", "BC": ""}},
+		{text: "Ah ha ha, yeah, JUST DOING IT! The NBA playoffs and the AWS SDK.",
+			want: map[string]string{"DOING IT": "", "JUST DOING IT": "", "NBA": "name", "AWS SDK": "name"}},
+		{text: "My data:\n{\n\"area\": \"Employee Training\",\n\"priority\": \"High\"\n}\nIt comes from Workday.",
+			want: map[string]string{"Employee Training": "", "High": "", "Workday": "name"}},
+		{text: "Here:\nK = np.array([\n  [alpha_I, Stokes_Q],\n])\nprint(K)\nDoes NumPy do this?",
+			want: map[string]string{"Stokes_Q": "", "NumPy": "name"}},
+	} {
+		got := map[string]Entity{}
+		for _, e := range analyze(tc.text).Entities {
+			got[e.Text] = e
+		}
+		for text, kind := range tc.want {
+			if got[text].Kind != kind {
+				t.Errorf("%q: %q is of kind %q, want %q (all: %v)", tc.text, text, got[text].Kind, kind, got)
+			}
+		}
+		for _, name := range tc.addressed {
+			if !got[name].SentenceStart {
+				t.Errorf("%q: %q is addressed, but counts as a name at once", tc.text, name)
+			}
+		}
+		if e, ok := got["Ana"]; ok && e.SentenceStart {
+			t.Errorf("%q: Ana is spoken of, not to, but waits as if addressed", tc.text)
+		}
+	}
+}
