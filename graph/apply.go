@@ -188,6 +188,9 @@ func (b *Builder) concepts(ts *turnState, s classify.Signals) {
 	}
 	for _, w := range s.Lower {
 		b.ents.lower[w]++
+		if s.Role != spec.RoleAssistant {
+			b.ents.lowerOthers[w]++
+		}
 		if us := b.ents.lowerTurns[w]; len(us) < lowerTurnsKept {
 			b.ents.lowerTurns[w] = append(us, ts.turn)
 		}

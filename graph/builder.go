@@ -146,6 +146,9 @@ type Builder struct {
 
 	arch   archiveState
 	recent []spec.Turn
+	// relayed is the number of the latest turn that relayed the
+	// assistant's reply (see relay).
+	relayed int
 
 	store *Store
 	info  map[string]*nodeInfo
@@ -277,6 +280,7 @@ func (b *Builder) Add(t spec.Turn) error {
 		// architect handing its plan to the editor logs it as the user's
 		// input), read as the assistant's words.
 		role = spec.RoleAssistant
+		b.relayed = t.Turn
 	}
 	b.recent = append(b.recent, t)
 	if len(b.recent) > b.cfg.RecentTurns {

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -425,5 +426,57 @@ func TestConfirmationWithoutProblem(t *testing.T) {
 		if n.Type == spec.NodeSolution {
 			t.Errorf("a solution of no problem: %q", n.Label)
 		}
+	}
+}
+
+// What only the assistant names: a name ("Resume Worded", in a list of
+// tools) is a concept only once someone else names it too, however often
+// the assistant does; a file it keeps coming back to is one after
+// assistantMentions replies, and a relay of a reply (aider's architect
+// handing it to the editor as the user's input) is no reply of its own.
+func TestAssistantsNames(t *testing.T) {
+	var turns []spec.Turn
+	for i := range 6 {
+		turns = append(turns, spec.Turn{Role: "assistant", Content: fmt.Sprintf("Step %d: test your resume with Jobscan or Resume Worded.", i+1)})
+	}
+	reply := spec.Turn{Role: "assistant", Content: "I will edit scripts/economy.cs next."}
+	relayed := spec.Turn{Role: "user", Content: reply.Content}
+	for range assistantMentions - 1 {
+		turns = append(turns, reply, relayed) // four replies, four relays
+	}
+	turns = append(turns, spec.Turn{Role: "user", Content: "I tried Jobscan yesterday. Now create a flutter project."})
+	for range assistantMentions {
+		turns = append(turns, spec.Turn{Role: "assistant", Content: "Run it with Flutter."})
+	}
+	labels := map[string]bool{}
+	for _, n := range build(t, turns).SemanticGraph.Nodes {
+		labels[n.Label] = true
+	}
+	if !labels["Jobscan"] || !labels["Flutter"] || labels["Resume Worded"] || labels["scripts/economy.cs"] {
+		t.Errorf("concepts %v: want Jobscan, which the user named, and Flutter, which they wrote in lower case; not Resume Worded, named by the assistant alone, nor the file of four replies and their relays", labels)
+	}
+	turns = append(turns, reply)
+	if doc := build(t, turns); !slices.ContainsFunc(doc.SemanticGraph.Nodes, func(n spec.Node) bool { return n.Label == "scripts/economy.cs" }) {
+		t.Error("a file of five replies is no concept")
+	}
+}
+
+// A name's full form labels it when it is also used short: "Game of
+// Thrones", not "Game".
+func TestFullNameLabels(t *testing.T) {
+	doc := build(t, []spec.Turn{
+		{Speaker: "Tim", Role: "user", Content: "I'm hooked on Game of Thrones."},
+		{Speaker: "John", Role: "user", Content: "Which season of Game are you on? I love Game, and Sheeran too."},
+		{Speaker: "Tim", Role: "user", Content: "Season two. Did you see Ed Sheeran live?"},
+	})
+	labels := map[string][]string{}
+	for _, n := range doc.SemanticGraph.Nodes {
+		labels[n.Label] = n.Aliases
+	}
+	if _, ok := labels["Game of Thrones"]; !ok {
+		t.Errorf("concepts %v: want Game of Thrones", labels)
+	}
+	if _, ok := labels["Game"]; ok {
+		t.Errorf("concepts %v: Game is the short form of Game of Thrones", labels)
 	}
 }

@@ -33,8 +33,9 @@ type entityIndex struct {
 	// lower counts, by word, the turns that write it in lower case,
 	// capital those that write it capitalized within a sentence.
 	lower, capital map[string]int
-	// capitalOthers counts the turns of capital not the assistant's.
-	capitalOthers map[string]int
+	// capitalOthers counts the turns of capital not the assistant's,
+	// lowerOthers those of lower.
+	capitalOthers, lowerOthers map[string]int
 	// lowerTurns are, by word, the first lowerTurnsKept turns that write
 	// it in lower case.
 	lowerTurns map[string][]int
@@ -54,6 +55,20 @@ type pendingUse struct {
 	hint string
 	// others: the use is not the assistant's.
 	others bool
+	// relay: the use is in a relay of the assistant's reply, a copy.
+	relay bool
+}
+
+// said counts the uses that are not relays: the turns that said a thing,
+// not those that copied it.
+func said(uses []pendingUse) int {
+	n := 0
+	for _, u := range uses {
+		if !u.relay {
+			n++
+		}
+	}
+	return n
 }
 
 // namedByOthers reports whether a use of uses is not the assistant's.
@@ -67,7 +82,7 @@ func namedByOthers(uses []pendingUse) bool {
 }
 
 func newEntityIndex() entityIndex {
-	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}, lower: map[string]int{}, capital: map[string]int{}, capitalOthers: map[string]int{}, lowerTurns: map[string][]int{}, topics: map[string][]string{}}
+	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}, lower: map[string]int{}, capital: map[string]int{}, capitalOthers: map[string]int{}, lowerOthers: map[string]int{}, lowerTurns: map[string][]int{}, topics: map[string][]string{}}
 }
 
 // forget removes every trace of the entity key: a name mentioned again
@@ -129,6 +144,19 @@ func (b *Builder) speaker(name string) string {
 			continue
 		}
 		b.merge(other, id)
+		b.ents.byKey[k] = id
+	}
+	// Or it waits, as a name only addressed does ("Hey Mel!"): its uses
+	// are hers.
+	for k, uses := range b.ents.pending {
+		if word := strings.TrimPrefix(k, "name:"); b.ents.byKey[k] != "" && b.ents.byKey[k] != id || strings.Contains(word, " ") || len(word) < 3 || !strings.HasPrefix(first, word) {
+			continue
+		}
+		for _, u := range uses {
+			b.mention(id, u.turn)
+			b.addForm(id, u.form)
+		}
+		delete(b.ents.pending, k)
 		b.ents.byKey[k] = id
 	}
 	return id
@@ -282,11 +310,16 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		}
 		return ""
 	}
-	if id == "" && byAssistant && !namedByOthers(b.ents.pending[key]) && len(b.ents.pending[key])+1 < assistantMentions {
+	if id == "" && byAssistant && !namedByOthers(b.ents.pending[key]) &&
+		(e.Kind == "name" && b.ents.lowerOthers[strings.ToLower(e.Text)] == 0 || said(append(b.ents.pending[key], pendingUse{relay: turn == b.relayed})) < assistantMentions) {
 		// What only the assistant names matters when the user names it
-		// too, or when the assistant keeps coming back to it: an example
-		// in a list, a variable in an explanation, does not.
-		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, others: !byAssistant})
+		// too. A name of code or a file matters too when the assistant
+		// keeps coming back to it (a relay of its reply is no coming
+		// back), and so does a name the user wrote in lower case ("create
+		// a flutter project", then the assistant's "Flutter"): an example
+		// in a list, a tool in advice, a variable in an explanation, does
+		// not.
+		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, relay: turn == b.relayed})
 		return ""
 	}
 	if id == "" {
@@ -349,6 +382,18 @@ func labelAndAliases(info *nodeInfo) (string, []string) {
 			best = f
 		}
 	}
+	if info.kind != "person" {
+		// A short form is the name's shorthand ("Game" for "Game of
+		// Thrones"): the full name labels it, the longest and then the
+		// alphabetically first.
+		full := best
+		for f := range info.forms {
+			if len(f) > len(full) && extends(f, best) || len(f) == len(full) && f != full && f < full && extends(f, best) {
+				full = f
+			}
+		}
+		best = full
+	}
 	var aliases []string
 	for f := range info.forms {
 		if f != best {
@@ -360,6 +405,14 @@ func labelAndAliases(info *nodeInfo) (string, []string) {
 		aliases = aliases[:10]
 	}
 	return best, aliases
+}
+
+// extends reports whether name is short's words and more, short at its
+// start or its end ("Game of Thrones" of "Game", "Ed Sheeran" of
+// "Sheeran").
+func extends(name, short string) bool {
+	n, sh := strings.ToLower(name), strings.ToLower(short)
+	return len(n) > len(sh) && (strings.HasPrefix(n, sh+" ") || strings.HasSuffix(n, " "+sh))
 }
 
 // kindOf says what a concept is, from its entity kind and the hints of its
