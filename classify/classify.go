@@ -148,9 +148,13 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	s.Dates = Dates(p, t.Time)
 	sents := sentences(p)
 	s.Entities = findEntities(p, ws, offs, sents, a.stop)
+	listed := listedCode(p, s.Entities)
 	s.Entities = slices.DeleteFunc(s.Entities, func(e Entity) bool {
 		return inDump(p, e) || definedAbbreviation(p, e) || placeholder(p, e) || inMath(p, e) || codeLiterals[e.Text]
 	})
+	for i := range s.Entities {
+		s.Entities[i].Listed = listed[s.Entities[i].Start]
+	}
 	if foreign(p, ws, offs) {
 		// In another language a capital says less: its nouns ("Derece"),
 		// its headings ("Temps Réel") are no names one would look up.
@@ -460,6 +464,34 @@ func inDump(p string, e Entity) bool {
 		return true
 	}
 	return e.Kind == "name" && strings.Count(line, ",") >= 9
+}
+
+// listedCode returns, by their start, the paths and names of code that a
+// line lists by three or more ("username, profileLink, articlesCount";
+// "Assets/Scripts/Core, Assets/Scripts/Economy, Assets/Scripts/UI"): one
+// of many listed is not shown to matter (Entity.Listed); named on its own
+// elsewhere, it is.
+func listedCode(p string, ents []Entity) map[int]bool {
+	byLine := map[int][]int{}
+	for _, e := range ents {
+		if e.Kind == "identifier" || e.Kind == "path" {
+			line := strings.LastIndexByte(p[:e.Start], '\n') + 1
+			byLine[line] = append(byLine[line], e.Start)
+		}
+	}
+	out := map[int]bool{}
+	for line, starts := range byLine {
+		end := strings.IndexByte(p[line:], '\n')
+		if end < 0 {
+			end = len(p) - line
+		}
+		if len(starts) >= 3 && strings.Count(p[line:line+end], ",") >= 2 {
+			for _, at := range starts {
+				out[at] = true
+			}
+		}
+	}
+	return out
 }
 
 // inCodeParagraph reports whether the line from start to end of p is in a

@@ -24,6 +24,10 @@ type Entity struct {
 	// Hint is what the words before it suggest: "person" (my friend, met,
 	// told…) or "place" (visited, live in, moved to…), or "".
 	Hint string
+	// Listed marks a path or a name of code that its line lists with two
+	// or more others: it mentions a thing named elsewhere, but names
+	// nothing on its own.
+	Listed bool
 	// Tail is, for a name of several words that starts a sentence, the
 	// name without its first word, which may be an ordinary word ("Take
 	// Pico").
@@ -76,8 +80,8 @@ func (s *entityScan) titleLine(off int) bool {
 	caps, words := 0, 0
 	for _, w := range strings.Fields(text) {
 		w = strings.Trim(w, "*_#-•>:.,!?()\"'`")
-		if len(w) < 3 || s.stop[strings.ToLower(w)] {
-			continue
+		if len(w) < 3 || s.stop[strings.ToLower(w)] || w[0] >= '0' && w[0] <= '9' {
+			continue // a small word, or a number ("### 90-Day Plan Overview")
 		}
 		words++
 		if capitalized(w) {

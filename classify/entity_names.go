@@ -241,6 +241,10 @@ func startsSentence(sents []sentence, p string, off int) bool {
 		if c == '\n' || c == ':' && k < off {
 			return true // a line's start, or a capital after a colon
 		}
+		if k >= 3 && p[k-3:k] == "•" {
+			k -= 2 // a bullet, read back as one mark
+			continue
+		}
 		if !strings.ContainsRune(lineMarks, rune(c)) {
 			return false
 		}
