@@ -444,6 +444,11 @@ func TestAssistantsNames(t *testing.T) {
 	for range assistantMentions - 1 {
 		turns = append(turns, reply, relayed) // four replies, four relays
 	}
+	// A sentence's first word names nothing, whoever writes it.
+	turns = append(turns, spec.Turn{Role: "user", Content: "Nevertheless, the bias weakens it."})
+	for range assistantMentions {
+		turns = append(turns, spec.Turn{Role: "assistant", Content: `Use links such as "However," and "Nevertheless," in your essay.`})
+	}
 	turns = append(turns, spec.Turn{Role: "user", Content: "I tried Jobscan yesterday. Now create a flutter project."})
 	for range assistantMentions {
 		turns = append(turns, spec.Turn{Role: "assistant", Content: "Run it with Flutter."})
@@ -452,8 +457,8 @@ func TestAssistantsNames(t *testing.T) {
 	for _, n := range build(t, turns).SemanticGraph.Nodes {
 		labels[n.Label] = true
 	}
-	if !labels["Jobscan"] || !labels["Flutter"] || labels["Resume Worded"] || labels["scripts/economy.cs"] {
-		t.Errorf("concepts %v: want Jobscan, which the user named, and Flutter, which they wrote in lower case; not Resume Worded, named by the assistant alone, nor the file of four replies and their relays", labels)
+	if !labels["Jobscan"] || !labels["Flutter"] || labels["Resume Worded"] || labels["Nevertheless"] || labels["scripts/economy.cs"] {
+		t.Errorf("concepts %v: want Jobscan, which the user named, and Flutter, which they wrote in lower case; not Resume Worded nor Nevertheless, named by the assistant alone, nor the file of four replies and their relays", labels)
 	}
 	turns = append(turns, reply)
 	if doc := build(t, turns); !slices.ContainsFunc(doc.SemanticGraph.Nodes, func(n spec.Node) bool { return n.Label == "scripts/economy.cs" }) {
@@ -478,5 +483,39 @@ func TestFullNameLabels(t *testing.T) {
 	}
 	if _, ok := labels["Game"]; ok {
 		t.Errorf("concepts %v: Game is the short form of Game of Thrones", labels)
+	}
+}
+
+// A name in capitals takes the turns that wrote it in lower case only when
+// the lower case is the same word: "PUT" is not "put", "API" is "api".
+func TestAcronymsAndLowerCase(t *testing.T) {
+	doc := build(t, []spec.Turn{
+		{Role: "user", Content: "I put the templates in a folder and call the api from the page."},
+		{Role: "user", Content: "The PUT route and the API key both fail."},
+	})
+	got := map[string][]int{}
+	for _, n := range doc.SemanticGraph.Nodes {
+		got[n.Label] = n.Mentions
+	}
+	if !slices.Equal(got["PUT"], []int{2}) || !slices.Equal(got["API"], []int{1, 2}) {
+		t.Errorf("mentions %v: want PUT at turn 2 alone, API at turns 1 and 2", got)
+	}
+}
+
+// A name of code that the assistant's line lists with others names
+// nothing on its own, however many replies list it; named on its own, it
+// is a concept that the lists mention too.
+func TestListedNamesOfCode(t *testing.T) {
+	var turns []spec.Turn
+	for range assistantMentions {
+		turns = append(turns, spec.Turn{Role: "assistant", Content: "It returns profileLink, articlesCount, favouriteCount."})
+	}
+	turns = append(turns, spec.Turn{Role: "user", Content: "But `articlesCount` is zero."})
+	got := map[string][]int{}
+	for _, n := range build(t, turns).SemanticGraph.Nodes {
+		got[n.Label] = n.Mentions
+	}
+	if _, ok := got["profileLink"]; ok || !slices.Equal(got["articlesCount"], []int{1, 2, 3, 4, 5, 6}) {
+		t.Errorf("concepts %v: want articlesCount, at every turn, and no profileLink", got)
 	}
 }

@@ -53,7 +53,8 @@ type pendingUse struct {
 	turn int
 	form string
 	hint string
-	// others: the use is not the assistant's.
+	// others: the use is not the assistant's, and names the thing (it
+	// does not start a sentence).
 	others bool
 	// relay: the use is in a relay of the assistant's reply, a copy.
 	relay bool
@@ -265,6 +266,13 @@ func commonWord(name string, ents *entityIndex) bool {
 	return (ents.capital[w] < frequentCapitals || ents.capitalOthers[w] == 0) && classify.Frequent(w)
 }
 
+// otherWord reports whether a name in capitals is another word than the
+// same letters in lower case: the acronym or method "PUT" is not "put", "US"
+// not "us". ("API" is "api", a word of no other meaning.)
+func otherWord(name string) bool {
+	return len(name) > 1 && strings.ToUpper(name) == name && classify.Frequent(name)
+}
+
 // frequentCapitals is how many turns must write a frequent English word
 // capitalized within a sentence for it to be a name ("React", "Black").
 const frequentCapitals = 2
@@ -288,7 +296,8 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 	if e.Kind == "name" {
 		key = b.resolveNickname(e.Text, key)
 		if e.SentenceStart && !b.ents.mid[key] && b.ents.byKey[key] == "" {
-			b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, others: !byAssistant})
+			// A sentence's first word names nothing yet, whoever says it.
+			b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint})
 			return ""
 		}
 		if !e.SentenceStart {
@@ -300,6 +309,13 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		// A word of the language, capitalized here ("Note", "Phase",
 		// "First"): its uses wait in case it proves a name.
 		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, others: !byAssistant})
+		return ""
+	}
+	if id == "" && e.Listed && byAssistant {
+		// One of many the assistant lists (the fields of a model, the
+		// files of a plan): a mention of what is named elsewhere. A
+		// person's list is what they work on, and stays.
+		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, relay: turn == b.relayed})
 		return ""
 	}
 	if id == "" && e.Kind == "identifier" && !slices.ContainsFunc(b.ents.pending[key], func(u pendingUse) bool { return u.turn != turn }) {
@@ -338,7 +354,7 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 			b.hint(id, p.hint)
 		}
 		delete(b.ents.pending, key)
-		if e.Kind == "name" && !strings.ContainsAny(e.Text, " -.") {
+		if e.Kind == "name" && !strings.ContainsAny(e.Text, " -.") && !otherWord(e.Text) {
 			for _, u := range b.ents.lowerTurns[strings.ToLower(e.Text)] {
 				b.mention(id, u)
 			}
