@@ -52,8 +52,8 @@ type Engine struct {
 	source map[string]int
 	// sup are the nodes no longer current, and what replaced them.
 	sup superseded
-	// always are the current facts of the categories every context
-	// loads (identity, preference, relationship), by id.
+	// always are the pinned nodes and the current facts of the categories
+	// a context loads unfound (identity, preference, relationship), by id.
 	always []string
 	turns  *turnStore
 
@@ -744,8 +744,10 @@ func (e *Engine) Close() error {
 	return e.ix.Close()
 }
 
-// alwaysLoaded reports whether every context loads a node: a current
-// fact about who the user is, what they prefer, whom they know.
+// alwaysLoaded reports whether a node is of what a context loads without
+// a question's finding it: a pinned node, or a current fact about who the
+// user is, what they prefer, whom they know; facts takes of those facts
+// the ones the user gave to keep (given).
 func alwaysLoaded(n *spec.Node) bool {
 	if n.Pinned && n.ValidTo.IsZero() {
 		return true
