@@ -540,6 +540,8 @@ func codeLine(line string) bool {
 	switch line[len(line)-1] {
 	case '{', ';':
 		return true
+	case '}':
+		return strings.Contains(line, "{") // an object written out: "usage: Object { total_tokens: 37895 }"
 	}
 	switch line[0] {
 	case '}':

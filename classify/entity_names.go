@@ -147,13 +147,24 @@ func nameAt(s *entityScan, i int) (int, bool) {
 		i, off = i+1, s.offs[i+1]
 		atStart = false
 	}
+	for i < j-1 && !capitalized(s.ws[i]) {
+		// "Processing of the PDF": what is left after the verb starts
+		// at its next capital.
+		i++
+		off = s.offs[i]
+	}
 	end := s.offs[j-1] + len(s.ws[j-1])
 	text := trimPossessive(s.p[off:end])
 	e := Entity{Text: text, Kind: "name", Start: off, End: off + len(text), SentenceStart: atStart, Hint: hintBefore(s.ws, i)}
 	if atStart && j > i+1 {
 		// "Take Pico": the run may be a sentence's first word and a
-		// name; the graph knows whether the rest is one.
-		e.Tail = trimPossessive(s.p[s.offs[i+1]:end])
+		// name; the graph knows whether the rest is one. The rest starts
+		// at a capital ("URL of the PDF": "PDF", not "of the PDF").
+		k := i + 1
+		for k < j-1 && !capitalized(s.ws[k]) {
+			k++
+		}
+		e.Tail = trimPossessive(s.p[s.offs[k]:end])
 	}
 	s.out = append(s.out, e)
 	return j - 1, true

@@ -12,6 +12,9 @@ import (
 // pasted without a fence are not taken; those a line lists by three or
 // more are marked so.
 func TestNamesOfWorksAndPeople(t *testing.T) {
+	if e := analyze("`pdf_url`: URL of the PDF document.").Entities; len(e) == 0 || e[len(e)-1].Tail != "PDF" {
+		t.Errorf("the tail of a name that starts a sentence starts at a capital: %+v", e)
+	}
 	for _, tc := range []struct {
 		text string
 		want map[string]string // entity text → kind ("" : no entity)
@@ -26,6 +29,8 @@ func TestNamesOfWorksAndPeople(t *testing.T) {
 			want: map[string]string{"A Dance with Dragons": "name", "Dragons": "", "Dance": ""}},
 		{text: "Here's a pic of my favorite, Lord of the Rings, on the wall.",
 			want: map[string]string{"Lord of the Rings": "name", "Rings": ""}},
+		{text: "Processing of the PDF fails. Bank of America called.",
+			want: map[string]string{"of the PDF": "", "PDF": "name", "Bank of America": "name"}},
 		{text: "Have you read all of George R. R. Martin's books?",
 			want: map[string]string{"George R. R. Martin": "name", "Martin": ""}},
 		{text: "We found an Irish pub near the European coastline, then flew to Lisbon.",
@@ -51,6 +56,8 @@ func TestNamesOfWorksAndPeople(t *testing.T) {
 		{text: "Pull the user data: username, profileLink, articlesCount and favouriteCount.\nThen fix src/app.py and src/db.py.",
 			want:   map[string]string{"profileLink": "identifier", "articlesCount": "identifier", "src/app.py": "path", "src/db.py": "path"},
 			listed: []string{"profileLink", "articlesCount", "favouriteCount"}},
+		{text: "The log says:\nusage: Object { prompt_tokens: 37208, total_tokens: 37895 }\nWhy does Vercel cut it?",
+			want: map[string]string{"prompt_tokens": "", "total_tokens": "", "Object": "", "Vercel": "name"}},
 		{text: "Here:\nK = np.array([\n  [alpha_I, Stokes_Q],\n])\nprint(K)\nDoes NumPy do this?",
 			want: map[string]string{"Stokes_Q": "", "NumPy": "name"}},
 	} {
