@@ -588,10 +588,9 @@ func (b *Builder) fact(ts *turnState, f classify.Fact) {
 			n.Metadata = md
 		}
 		info := b.info[id]
-		info.predicate = predicateOf(f.Text, f.Subject)
+		info.predicate = predicateKey(n.Scope, f.Text, f.Subject)
 		if info.predicate != "" {
-			pk := n.Scope + "\x00" + info.predicate
-			b.factPreds[pk] = append(b.factPreds[pk], id)
+			b.factPreds[info.predicate] = append(b.factPreds[info.predicate], id)
 		}
 	}
 	b.mention(id, ts.turn)
@@ -606,8 +605,7 @@ func (b *Builder) fact(ts *turnState, f classify.Fact) {
 	b.topics(id, f.Sentence)
 	// A newer fact of the same exclusive predicate supersedes the older.
 	if p := b.info[id].predicate; p != "" {
-		n := b.store.Node(id)
-		for _, old := range b.factPreds[n.Scope+"\x00"+p] {
+		for _, old := range b.factPreds[p] {
 			o := b.store.Node(old)
 			if old == id || !o.ValidTo.IsZero() {
 				continue
@@ -618,8 +616,42 @@ func (b *Builder) fact(ts *turnState, f classify.Fact) {
 	}
 }
 
-// predicateOf returns the exclusive predicate of a fact's text, if it has
-// one, keyed with its subject.
+// predicateKey files a fact by what its subject can be only one of at a
+// time: its scope, its subject (but for the user, whom a scope's facts are
+// about by default) and its exclusive predicate ("user\x00lives in",
+// "user\x00ana lives in"); "" when it has none. subject is the fact's
+// subject, or "" to read it from the text: "User", or the name it starts
+// with ("Ana lives in Lisbon").
+func predicateKey(scope, text, subject string) string {
+	if subject == "" {
+		subject = factSubject(text)
+	}
+	p := predicateOf(text, subject)
+	if p == "" {
+		return ""
+	}
+	if subject != FactSubject {
+		p = strings.ToLower(subject) + " " + p
+	}
+	return scope + "\x00" + p
+}
+
+// factSubject reads the subject of a fact in the third person: "User", or
+// the capitalized words it starts with, up to three ("Ana", "Dana Reyes").
+func factSubject(text string) string {
+	ws := strings.Fields(text)
+	n := 0
+	for n < len(ws) && n < 3 && properName(ws[n]) && !strings.HasSuffix(ws[n], "'s") {
+		n++
+	}
+	if n == 0 || n == len(ws) {
+		return FactSubject
+	}
+	return strings.Join(ws[:n], " ")
+}
+
+// predicateOf returns the exclusive predicate of a fact's text about
+// subject, if it has one ("lives in").
 func predicateOf(text, subject string) string {
 	rest := strings.ToLower(strings.TrimPrefix(text, subject))
 	rest = strings.TrimPrefix(strings.TrimSpace(rest), "'s ")

@@ -156,7 +156,7 @@ type Builder struct {
 
 	options      []optionSet
 	decisionKeys map[string]string   // outcome key → decision node
-	factPreds    map[string][]string // scope and exclusive predicate → facts
+	factPreds    map[string][]string // predicateKey → facts
 	openProblems []string
 	goals        []goal
 	vault        vaultState
@@ -187,7 +187,7 @@ type nodeInfo struct {
 	firstForm   string
 	hints       map[string]int // entity kinds suggested by context
 	kind        string
-	predicate   string              // for facts: the exclusive predicate ("lives in")
+	predicate   string              // for facts: their predicateKey
 	statement   *classify.Statement // for facts: how classify reads it, once asked
 	outcomeKey  string              // for decisions
 	artifactRel bool                // linked to an artifact

@@ -157,9 +157,9 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 			supersede = append(supersede, id)
 		}
 	}
-	pred := predicateOf(st.Text, FactSubject)
+	pred := predicateKey(scope, st.Text, "")
 	if pred != "" {
-		for _, id := range b.factPreds[scope+"\x00"+pred] {
+		for _, id := range b.factPreds[pred] {
 			if n := b.store.Node(id); n != nil && n.ValidTo.IsZero() && !slices.Contains(supersede, id) {
 				supersede = append(supersede, id)
 			}
@@ -209,8 +209,8 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 	// turn for its source.
 	info := b.info[id]
 	info.predicate, info.statement = pred, &st
-	if pred != "" && !slices.Contains(b.factPreds[scope+"\x00"+pred], id) {
-		b.factPreds[scope+"\x00"+pred] = append(b.factPreds[scope+"\x00"+pred], id)
+	if pred != "" && !slices.Contains(b.factPreds[pred], id) {
+		b.factPreds[pred] = append(b.factPreds[pred], id)
 	}
 	for _, c := range b.conceptsNamed(st.Text) {
 		b.store.Link(id, c, spec.RelAbout, aboutMentioned)

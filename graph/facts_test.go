@@ -134,6 +134,30 @@ func TestRememberSupersedes(t *testing.T) {
 	}
 }
 
+// A fact about someone named supersedes that person's fact of the same
+// exclusive predicate, not another's, and after a reload too: "Ana lives
+// in Lisbon" ends "Ana lives in Madrid", not "Ben lives in Madrid".
+func TestRememberSupersedesOfOthers(t *testing.T) {
+	b := New(Config{}, Options{})
+	madrid := remember(t, b, Fact{Content: "Ana lives in Madrid"}).Fact
+	ben := remember(t, b, Fact{Content: "Ben lives in Porto"}).Fact
+	lisbon := remember(t, b, Fact{Content: "Ana lives in Lisbon"})
+	if !slices.Equal(lisbon.Supersedes, []string{madrid.ID}) {
+		t.Fatalf("Ana's move: %+v", lisbon)
+	}
+	again, err := Load(b.Document(), Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rome, err := again.Remember(Fact{Content: "Ana lives in Rome"}, factTime)
+	if err != nil || !slices.Equal(rome.Supersedes, []string{lisbon.Fact.ID}) {
+		t.Fatalf("after a reload, Ana's next move: %+v, %v", rome, err)
+	}
+	if n := indexOf(again.Document()).nodes[ben.ID]; !n.ValidTo.IsZero() {
+		t.Error("Ana's moves ended Ben's fact")
+	}
+}
+
 func TestEditForgetPin(t *testing.T) {
 	b := New(Config{}, Options{})
 	id := remember(t, b, Fact{Content: "User drinks coffee"}).Fact.ID

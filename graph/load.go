@@ -89,8 +89,8 @@ func (b *Builder) overlay(doc *spec.Document) {
 		n.Metadata = cloneMap(dn.Metadata)
 		if n.Type == spec.NodeFact {
 			b.info[dn.ID].statement = nil
-			if p := predicateOf(n.Label, FactSubject); p != "" && !slices.Contains(b.factPreds[n.Scope+"\x00"+p], n.ID) {
-				b.factPreds[n.Scope+"\x00"+p] = append(b.factPreds[n.Scope+"\x00"+p], n.ID)
+			if p := predicateKey(n.Scope, n.Label, ""); p != "" && !slices.Contains(b.factPreds[p], n.ID) {
+				b.factPreds[p] = append(b.factPreds[p], n.ID)
 			}
 		}
 	}
