@@ -139,6 +139,11 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 	if err := b.checkLength(st.Text); err != nil {
 		return Remembered{}, err
 	}
+	if subject := factSubject(st.Text); category == "" && st.Category == "" && subject != FactSubject {
+		// About someone named: the category's cues read "Ana lives in
+		// Lisbon" as "I live in Lisbon" would be read.
+		category = b.an.Statement(content, subject).Category
+	}
 	if category == "" {
 		category = cmp.Or(st.Category, spec.CategoryContext)
 	}

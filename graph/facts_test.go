@@ -145,6 +145,9 @@ func TestRememberSupersedesOfOthers(t *testing.T) {
 	if !slices.Equal(lisbon.Supersedes, []string{madrid.ID}) {
 		t.Fatalf("Ana's move: %+v", lisbon)
 	}
+	if madrid.Category != spec.CategoryIdentity {
+		t.Errorf("where Ana lives is of category %q, want identity, as where the user lives is", madrid.Category)
+	}
 	again, err := Load(b.Document(), Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
