@@ -197,6 +197,9 @@ func TestFacts(t *testing.T) {
 		{"", "I'm trying to craft a standout cover letter.", "", "", false, false},
 		{"", "I moved to Toronto on September 2 ->-> 5,4", "User moved to Toronto on September 2.", "context", false, false},
 		{"Melanie", "I'm a big fan of pottery.", "Melanie is a big fan of pottery.", "preference", false, false},
+		// A condition named whole is the fact; news under a label is news.
+		{"Ana", "I have a peanut allergy.", "Ana has a peanut allergy.", "identity", false, false},
+		{"Ana", "Big news: I started a new job at the clinic.", "Ana started a new job at the clinic.", "context", false, false},
 		// Nothing past the cue: nothing to keep.
 		{"Melanie", "I love it!", "", "", false, false},
 		{"Melanie", "I went there.", "", "", false, false},
