@@ -149,8 +149,9 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	sents := sentences(p)
 	s.Entities = findEntities(p, ws, offs, sents, a.stop)
 	listed := listedCode(p, s.Entities)
+	lines := lineScan{p: p}
 	s.Entities = slices.DeleteFunc(s.Entities, func(e Entity) bool {
-		return inDump(p, e) || definedAbbreviation(p, e) || placeholder(p, e) || inMath(p, e) || codeLiterals[e.Text]
+		return lines.inDump(e) || definedAbbreviation(p, e) || placeholder(p, e) || inMath(p, e) || codeLiterals[e.Text]
 	})
 	for i := range s.Entities {
 		s.Entities[i].Listed = listed[s.Entities[i].Start]
@@ -451,7 +452,8 @@ func standsAlone(p string, from, to int) bool {
 // an error quotes or a person pasted without a code fence ("import {
 // Home, Shield } from 'lucide-react';"), or a list of ten names or more
 // (the exports an error message lists): none of them is shown to matter.
-func inDump(p string, e Entity) bool {
+func (l *lineScan) inDump(e Entity) bool {
+	p := l.p
 	start := strings.LastIndexByte(p[:e.Start], '\n') + 1
 	end := strings.IndexByte(p[e.Start:], '\n')
 	if end < 0 {
@@ -460,10 +462,32 @@ func inDump(p string, e Entity) bool {
 		end += e.Start
 	}
 	line := strings.TrimSpace(p[start:end])
-	if agentCommand.MatchString(line) || codeFrame.MatchString(line) || codeLine(line) || !proseLine(line) && inCodeParagraph(p, start, end) {
+	if agentCommand.MatchString(line) || codeFrame.MatchString(line) || l.code(start, end) || !proseLine(line) && l.inCodeParagraph(start, end) {
 		return true
 	}
 	return e.Kind == "name" && strings.Count(line, ",") >= 9
+}
+
+// lineScan reads the lines of a turn's prose p as code or not once each,
+// however many entities they hold: a long paste holds hundreds.
+type lineScan struct {
+	p string
+	// lines and paragraphs say, by where they start, whether a line is
+	// code (codeLine) and whether a paragraph is mostly code.
+	lines, paragraphs map[int]bool
+}
+
+// code reports whether the line of p from start to end is code.
+func (l *lineScan) code(start, end int) bool {
+	if c, ok := l.lines[start]; ok {
+		return c
+	}
+	if l.lines == nil {
+		l.lines = map[int]bool{}
+	}
+	c := codeLine(strings.TrimSpace(l.p[start:end]))
+	l.lines[start] = c
+	return c
 }
 
 // listedCode returns, by their start, the paths and names of code that a
@@ -498,8 +522,12 @@ func listedCode(p string, ents []Entity) map[int]bool {
 // paragraph (lines between blank ones) that is mostly code: half its
 // lines or more are codeLine, and two at least. A comment or a string of
 // pasted code is code too.
-func inCodeParagraph(p string, start, end int) bool {
+func (l *lineScan) inCodeParagraph(start, end int) bool {
+	p := l.p
 	from := strings.LastIndex(p[:start], "\n\n") + 1
+	if c, ok := l.paragraphs[from]; ok {
+		return c
+	}
 	to := strings.Index(p[end:], "\n\n")
 	if to < 0 {
 		to = len(p)
@@ -507,16 +535,25 @@ func inCodeParagraph(p string, start, end int) bool {
 		to += end
 	}
 	code, lines := 0, 0
-	for _, l := range strings.Split(p[from:to], "\n") {
-		if l = strings.TrimSpace(l); l == "" {
-			continue
+	for at := from; at < to; {
+		n := strings.IndexByte(p[at:to], '\n')
+		if n < 0 {
+			n = to - at
 		}
-		lines++
-		if codeLine(l) {
-			code++
+		if strings.TrimSpace(p[at:at+n]) != "" {
+			lines++
+			if l.code(at, at+n) {
+				code++
+			}
 		}
+		at += n + 1
 	}
-	return code >= 2 && 2*code >= lines
+	if l.paragraphs == nil {
+		l.paragraphs = map[int]bool{}
+	}
+	c := code >= 2 && 2*code >= lines
+	l.paragraphs[from] = c
+	return c
 }
 
 // proseLine reports a line that reads as a sentence: three words or more,
