@@ -114,7 +114,7 @@ var placeVerbs = set("live", "lives", "living", "lived", "based", "born", "up", 
 // hint it names.
 func nameAt(s *entityScan, i int) (int, bool) {
 	w, off := s.ws[i], s.offs[i]
-	if !capitalized(w) || notNames[w] || notNames[trimPossessive(w)] {
+	if !capitalized(w) || notNames[w] || notNames[trimPossessive(w)] || glued(s.p, off, off+len(w)) {
 		return i, false
 	}
 	j := s.nameEnd(i)
@@ -168,6 +168,23 @@ func nameAt(s *entityScan, i int) (int, bool) {
 	}
 	s.out = append(s.out, e)
 	return j - 1, true
+}
+
+// glued reports whether the word from start to end of p is part of a token
+// that a colon joins to letters ("CS:GO", "std::vector"): a piece of a
+// token, not a name of its own.
+func glued(p string, start, end int) bool {
+	if start > 0 && p[start-1] == ':' {
+		if r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(p[:start], ":")); unicode.IsLetter(r) {
+			return true
+		}
+	}
+	if end < len(p) && p[end] == ':' {
+		if r, _ := utf8.DecodeRuneInString(strings.TrimLeft(p[end:], ":")); unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // nameEnd returns the index of the word after the run of capitalized

@@ -47,6 +47,8 @@ func TestNamesOfWorksAndPeople(t *testing.T) {
 			want: map[string]string{"Home": "", "Shield": "", "Brain": "", "SubMenuItemProps": "", "check_circle": "", "SA": "", "Safari": "name"}},
 		{text: "## Refactor\nMove the parser out.\n### 90-Day Plan Overview\nThis will ensure:\n• Proper DAG scaffolding",
 			want: map[string]string{"Refactor": "", "Plan Overview": "", "90-Day Plan Overview": ""}, addressed: []string{"Proper DAG"}},
+		{text: "I usually play CS:GO, and Street Fighter at the local arcade.",
+			want: map[string]string{"GO": "", "CS": "", "Street Fighter": "name"}},
 		{text: "Jan 15 is the deadline; Jan agreed. The theorem dates to the 6th century BCE, the wall to 500 BC.",
 			want: map[string]string{"Jan": "name", "BCE": "", "BC": ""}},
 		{text: "Ah ha ha, yeah, JUST DOING IT! The NBA playoffs and the AWS SDK.",

@@ -449,16 +449,16 @@ func TestAssistantsNames(t *testing.T) {
 	for range assistantMentions {
 		turns = append(turns, spec.Turn{Role: "assistant", Content: `Use links such as "However," and "Nevertheless," in your essay.`})
 	}
-	turns = append(turns, spec.Turn{Role: "user", Content: "I tried Jobscan yesterday. Now create a flutter project."})
+	turns = append(turns, spec.Turn{Role: "user", Content: "I tried Jobscan yesterday. Now create a flutter project, and put the key in it."})
 	for range assistantMentions {
-		turns = append(turns, spec.Turn{Role: "assistant", Content: "Run it with Flutter."})
+		turns = append(turns, spec.Turn{Role: "assistant", Content: "Run it with Flutter, and send updates with PUT."})
 	}
 	labels := map[string]bool{}
 	for _, n := range build(t, turns).SemanticGraph.Nodes {
 		labels[n.Label] = true
 	}
-	if !labels["Jobscan"] || !labels["Flutter"] || labels["Resume Worded"] || labels["Nevertheless"] || labels["scripts/economy.cs"] {
-		t.Errorf("concepts %v: want Jobscan, which the user named, and Flutter, which they wrote in lower case; not Resume Worded nor Nevertheless, named by the assistant alone, nor the file of four replies and their relays", labels)
+	if !labels["Jobscan"] || !labels["Flutter"] || labels["Resume Worded"] || labels["Nevertheless"] || labels["PUT"] || labels["scripts/economy.cs"] {
+		t.Errorf("concepts %v: want Jobscan, which the user named, and Flutter, which they wrote in lower case; not Resume Worded nor Nevertheless, named by the assistant alone, nor PUT, whose lower case is another word, nor the file of four replies and their relays", labels)
 	}
 	turns = append(turns, reply)
 	if doc := build(t, turns); !slices.ContainsFunc(doc.SemanticGraph.Nodes, func(n spec.Node) bool { return n.Label == "scripts/economy.cs" }) {

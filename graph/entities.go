@@ -327,7 +327,7 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		return ""
 	}
 	if id == "" && byAssistant && !namedByOthers(b.ents.pending[key]) &&
-		(e.Kind == "name" && b.ents.lowerOthers[strings.ToLower(e.Text)] == 0 || said(append(b.ents.pending[key], pendingUse{relay: turn == b.relayed})) < assistantMentions) {
+		(e.Kind == "name" && (b.ents.lowerOthers[strings.ToLower(e.Text)] == 0 || otherWord(e.Text)) || said(append(b.ents.pending[key], pendingUse{relay: turn == b.relayed})) < assistantMentions) {
 		// What only the assistant names matters when the user names it
 		// too. A name of code or a file matters too when the assistant
 		// keeps coming back to it (a relay of its reply is no coming
