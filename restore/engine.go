@@ -52,8 +52,8 @@ type Engine struct {
 	source map[string]int
 	// sup are the nodes no longer current, and what replaced them.
 	sup superseded
-	// always are the pinned nodes and the current facts of the categories
-	// a context loads unfound (identity, preference, relationship), by id.
+	// always are the nodes a context loads unfound (loadedUnfound), by
+	// id.
 	always []string
 	turns  *turnStore
 
@@ -210,7 +210,7 @@ func (e *Engine) setGraph(doc *spec.Document, turns *turnStore) {
 		if stated(n.Type) && n.FirstMentioned > 0 {
 			e.source[n.ID] = n.FirstMentioned
 		}
-		if alwaysLoaded(n) {
+		if loadedUnfound(n) {
 			e.always = append(e.always, n.ID)
 		}
 	}
