@@ -60,14 +60,17 @@ type pendingUse struct {
 	relay bool
 }
 
-// said counts the uses that are not relays: the turns that said a thing,
-// not those that copied it.
-func said(uses []pendingUse) int {
+// replies counts the turns that said the entity of key, with turn: its
+// waiting uses and this one, but for relays, which copied a reply.
+func (b *Builder) replies(key string, turn int) int {
 	n := 0
-	for _, u := range uses {
+	for _, u := range b.ents.pending[key] {
 		if !u.relay {
 			n++
 		}
+	}
+	if turn != b.relayed {
+		n++
 	}
 	return n
 }
@@ -327,7 +330,7 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		return ""
 	}
 	if id == "" && byAssistant && !namedByOthers(b.ents.pending[key]) &&
-		(e.Kind == "name" && (b.ents.lowerOthers[strings.ToLower(e.Text)] == 0 || otherWord(e.Text)) || said(append(b.ents.pending[key], pendingUse{relay: turn == b.relayed})) < assistantMentions) {
+		(e.Kind == "name" && (b.ents.lowerOthers[strings.ToLower(e.Text)] == 0 || otherWord(e.Text)) || b.replies(key, turn) < assistantMentions) {
 		// What only the assistant names matters when the user names it
 		// too. A name of code or a file matters too when the assistant
 		// keeps coming back to it (a relay of its reply is no coming

@@ -139,7 +139,8 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 	if err := b.checkLength(st.Text); err != nil {
 		return Remembered{}, err
 	}
-	if subject := factSubject(st.Text); category == "" && st.Category == "" && subject != FactSubject {
+	subject := factSubject(st.Text)
+	if category == "" && st.Category == "" && subject != FactSubject {
 		// About someone named: the category's cues read "Ana lives in
 		// Lisbon" as "I live in Lisbon" would be read.
 		category = b.an.Statement(content, subject).Category
@@ -162,7 +163,7 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 			supersede = append(supersede, id)
 		}
 	}
-	pred := predicateKey(scope, st.Text, "")
+	pred := predicateKey(scope, st.Text, subject)
 	if pred != "" {
 		for _, id := range b.factPreds[pred] {
 			if n := b.store.Node(id); n != nil && n.ValidTo.IsZero() && !slices.Contains(supersede, id) {
