@@ -48,7 +48,7 @@ var factCategories = []struct {
 	cue  *regexp.Regexp
 }{
 	{"preference", re(`^(?:i (?:really |also |just |absolutely |totally |still )?(?:prefer|like|love|enjoy|hate|dislike|adore|can['’]t stand|don['’]t like|do not like|am into|['’]m into)|my favou?rite|i['’]d rather|i(?: am|['’]m) (?:a )?(?:big |huge )?fan of|i always (?:use|want|prefer)|i never (?:use|want))\b`)},
-	{"identity", re(`^(?:i['’]m allergic|i am allergic|i have (?:an? )?(?:[\w-]+ )?(?:allergy|allergies|intolerance|diabetes|asthma|celiac|adhd|dyslexia|epilepsy|migraines)|i['’]m (?:vegetarian|vegan|pescatarian|gluten|lactose|pregnant|left-handed|right-handed|colou?r ?blind|deaf|blind|diabetic|sober|autistic)|my name is|i['’]m called|call me|i(?: am|['’]m) (?:a|an)\s+\w|i work (?:as|at|for|in)|i['’]m from|i (?:come|am) from|i live (?:in|at|near)|i was born|i grew up|i identify as|my pronouns|i(?: am|['’]m) \d+|i study|i['’]m studying|i graduated|my job|my birthday|i['’]m a\b)`)},
+	{"identity", re(`^(?:i['’]m allergic|i am allergic|i have (?:an? )?(?:[\w-]+ )?`+conditions+`|i['’]m (?:vegetarian|vegan|pescatarian|gluten|lactose|pregnant|left-handed|right-handed|colou?r ?blind|deaf|blind|diabetic|sober|autistic)|my name is|i['’]m called|call me|i(?: am|['’]m) (?:a|an)\s+\w|i work (?:as|at|for|in)|i['’]m from|i (?:come|am) from|i live (?:in|at|near)|i was born|i grew up|i identify as|my pronouns|i(?: am|['’]m) \d+|i study|i['’]m studying|i graduated|my job|my birthday|i['’]m a\b)`)},
 	{"relationship", re(`\bmy (?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|son|daughter|sons|daughters|kids?|children|child|mom|mum|mother|dad|father|parents|brother|sister|siblings|grand(?:ma|pa|mother|father|parents|kids|children)|aunt|uncle|cousin|niece|nephew|friend|friends|best friend|bff|boss|manager|colleague|colleagues|coworkers?|co-workers?|family|dog|cat|pet|pets|puppy|kitten)\b|^i have (?:a|an|one|two|three|four|five|\d+) (?:kids?|children|sons?|daughters?|brothers?|sisters?|dogs?|cats?|pets?)\b|^i['’]m (?:married|single|engaged|divorced|dating)\b`)},
 	{"project", re(`^(?:i['’]m (?:working on|building|writing|developing|making|creating)|i['’]ve been (?:working on|building|writing)|we['’]re (?:building|working on|developing|making)|my (?:project|app|startup|company|business|thesis|book|website|site|repo|codebase|team|product)|our (?:project|app|product|codebase|startup|company|team|site))\b`)},
 	{"context", re(`^(?:i (?:\w+ly )?(?:went|visited|ran|started|finished|joined|took|got|bought|made|painted|read|saw|watched|attended|signed up|traveled|travelled|moved|adopted|volunteered|won|lost|learned|learnt|tried|had|met|gave|received|celebrated|decided|created|wrote|built|baked|cooked|hiked|camped|organized|organised|hosted|performed|played|completed|passed|failed|applied|quit|left|returned|came|spent|used to)|i['’]ve (?:been|started|joined|finished|got|gotten|decided|made|taken|learned)|i['’]m (?:going|planning|thinking|trying|learning|taking|starting|looking|hoping|getting|feeling|doing|currently|still|now)|i just|i recently|i['’]ll be|i will be|we (?:went|visited|had|took|made|are going|['’]re going|got|adopted|moved|celebrated|spent))\b`)},
@@ -136,7 +136,10 @@ func findFacts(sents []sentence, subject, listener string, dates []Date, stop ma
 
 // condition is a lasting condition of health that an identity cue names
 // whole ("I have a peanut allergy"): the cue is the fact.
-var condition = re(`(?:allerg|intoleran|diabet|asthma|celiac|adhd|dyslexi|epilep|migraine)`)
+var condition = re(conditions)
+
+// conditions are the lasting conditions of health a person has.
+const conditions = `(?:allergy|allergies|allergic|intolerance|diabetes|asthma|celiac|adhd|dyslexia|epilepsy|migraines)`
 
 // newsLabel is the label a sentence's news comes under: "Big news:",
 // "Quick update:", "Good news —".
