@@ -147,14 +147,16 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	}
 	s.Dates = Dates(p, t.Time)
 	sents := sentences(p)
-	s.Entities = findEntities(p, ws, offs, sents, a.stop)
+	s.Entities = findEntities(p, ws, offs, sents, a.stop, t.Listener)
 	listed := listedCode(p, s.Entities)
 	lines := lineScan{p: p}
 	s.Entities = slices.DeleteFunc(s.Entities, func(e Entity) bool {
-		return lines.inDump(e) || definedAbbreviation(p, e) || placeholder(p, e) || inMath(p, e) || codeLiterals[e.Text]
+		return lines.inDump(e) || definedAbbreviation(p, e) || placeholder(p, e) || inMath(p, e) || codeLiterals[e.Text] ||
+			commandOption(p, e) || parameter(p, e)
 	})
 	for i := range s.Entities {
 		s.Entities[i].Listed = listed[s.Entities[i].Start]
+		s.Entities[i].Self = selfName(p, s.Entities[i])
 	}
 	if foreign(p, ws, offs) {
 		// In another language a capital says less: its nouns ("Derece"),
@@ -565,8 +567,9 @@ func proseLine(line string) bool {
 // codeLine reports a line of source in prose: one that opens or closes a
 // block or ends a statement ("interface Props {", "};"), starts with a
 // declaration and has code's punctuation ("import { Home } from 'x'"),
-// assigns a call ("chiA, SA = exit_state(0.1)"), or starts with a markup
-// tag ("<span class=\"icon\">check_circle</span>").
+// assigns a call ("chiA, SA = exit_state(0.1)"), starts with a markup
+// tag ("<span class=\"icon\">check_circle</span>"), or is a terminal's
+// prompt ("ana@box:~/app$ npm test").
 func codeLine(line string) bool {
 	if line == "" {
 		return false
@@ -586,7 +589,8 @@ func codeLine(line string) bool {
 	case '<':
 		return markupTag.MatchString(line)
 	}
-	return codeStart.MatchString(line) || codeAssign.MatchString(line) || codeCall.MatchString(line) || dataField.MatchString(line)
+	return codeStart.MatchString(line) || codeAssign.MatchString(line) || codeCall.MatchString(line) || dataField.MatchString(line) ||
+		shellPrompt.MatchString(line)
 }
 
 var (
@@ -594,13 +598,45 @@ var (
 	codeStart = regexp.MustCompile(`^(?:import|export|const|let|var|def|class|interface|function|func|return|public|private|protected|static|using|namespace|#include|from\s+[\w.]+\s+import)\b.*[{}()=;'"]`)
 	// codeAssign is an assignment of a call or a literal to names.
 	codeAssign = regexp.MustCompile(`^[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)*\s*(?:[-+*/]?=)\s*(?:[\w.]+\(|[\[{"'\d])`)
-	// dataField is a field of JSON or YAML data: "\"area\": \"Training\","
-	dataField = regexp.MustCompile(`^"[\w .-]+"\s*:\s*(?:"|\d|\[|\{|true|false|null)`)
+	// dataField is a field of JSON or YAML data: "\"area\": \"Training\",",
+	// or of an object a console prints, its key a name of code and its
+	// value a number or a literal: "total_tokens: 37895".
+	dataField = regexp.MustCompile(`^(?:"[\w .-]+"\s*:\s*(?:"|\d|\[|\{|true|false|null)|[a-z][a-z0-9]*(?:_\w*|[A-Z]\w*)\s*:\s*(?:-?[\d.]+|true|false|null|"[^"]*"),?$)`)
 	// codeCall is a statement that calls a function: "print(f\"x\")".
 	codeCall = regexp.MustCompile(`^[\w.]+\(.*\)[;,]?$`)
+	// shellPrompt is a terminal's prompt, perhaps with the command typed
+	// after it: "@ana ➜ /workspaces/app (main) $", "ana@box:~/app$ npm
+	// test", "$ npm install".
+	shellPrompt = regexp.MustCompile(`^(?:@?[\w.-]+(?:@[\w.-]+)?(?::|\s+➜)\s*[~/]\S*[^$]*\$(?:\s|$)|\$\s)`)
 	// markupTag is an HTML or XML tag, opening or closing.
 	markupTag = regexp.MustCompile(`</?[a-zA-Z][\w-]*(?:\s+[\w-]+(?:=(?:"[^"]*"|'[^']*'))?)*\s*/?>`)
 )
+
+// selfIntro is what comes before the name a speaker gives themselves, at
+// a sentence's start or after a greeting: "I'm", "my name is", "Hi, I am".
+var selfIntro = regexp.MustCompile(`(?i)(?:^|[.!?,;]\s+|\n)\s*(?:(?:hi|hello|hey)(?: there| all| everyone)?[,!.]?\s+)?(?:my name is|my name's|i['’]m|i am|call me)\s+$`)
+
+// selfEnd is what may follow it: a mark, "and", "here", or the end.
+var selfEnd = regexp.MustCompile(`^(?:[,.!;:]|\s+(?:and|here)\b|\s*$)`)
+
+// selfName reports whether e is the name the speaker gives themselves
+// ("I'm Christina, a colour technologist", "Hi, my name is Ana Lima."),
+// not a state or a people ("I'm Fine.", "I'm Korean").
+func selfName(p string, e Entity) bool {
+	if e.Kind != "name" || demonyms[e.Text] {
+		return false
+	}
+	first, _, _ := strings.Cut(e.Text, " ")
+	if Frequent(strings.ToLower(first)) || !selfEnd.MatchString(p[e.End:min(len(p), e.End+8)]) {
+		return false
+	}
+	lo := max(0, e.Start-60)
+	before := p[lo:e.Start]
+	if lo > 0 {
+		before = "\x00" + before // the window's start is no sentence's
+	}
+	return selfIntro.MatchString(before)
+}
 
 // placeholder reports a slot of a template in brackets ("[Last Name]",
 // "[Your Email]"): a blank to fill, not a name. One word in brackets may
@@ -630,6 +666,36 @@ var codeFrame = regexp.MustCompile(`^>?\s*\d+\s*[|│]`)
 
 // agentCommand is a coding agent's command line: "/add FILE…", "/drop".
 var agentCommand = regexp.MustCompile(`^/[a-z][a-z-]*(?:\s|/|$)`)
+
+// commandOption reports a name of code that is an option of a command
+// line ("-projectPath", "--es-module-specifier-resolution"): a switch of
+// a tool, not a thing of the work.
+func commandOption(p string, e Entity) bool {
+	if strings.HasPrefix(e.Text, "-") {
+		return true
+	}
+	at := e.Start
+	for k := 0; k < 2 && at > 0 && p[at-1] == '-'; k++ {
+		at--
+	}
+	return at < e.Start && (at == 0 || p[at-1] == ' ' || p[at-1] == '\t' || p[at-1] == '\'' || p[at-1] == '`')
+}
+
+// parameter reports a name of code that is a parameter of a function
+// written out in prose ("transfer_matrix(alpha_I, alpha_Q, rho_Q)"): the
+// function is what the text works on.
+func parameter(p string, e Entity) bool {
+	if e.Kind != "identifier" {
+		return false
+	}
+	line := p[strings.LastIndexByte(p[:e.Start], '\n')+1 : e.Start]
+	open := strings.LastIndexByte(line, '(')
+	if open <= 0 || strings.ContainsRune(line[open:], ')') {
+		return false
+	}
+	c := line[open-1]
+	return c == '_' || unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c))
+}
 
 // definedAbbreviation reports an abbreviation in parentheses just after
 // the words it stands for ("Augmented Reality (AR)", "First Meaningful

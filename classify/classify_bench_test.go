@@ -138,7 +138,7 @@ func BenchmarkFindEntities(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				x := in[i%len(in)]
-				findEntities(x.p, x.ws, x.offs, x.sents, stop)
+				findEntities(x.p, x.ws, x.offs, x.sents, stop, "")
 				i++
 			}
 		})

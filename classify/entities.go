@@ -21,6 +21,13 @@ type Entity struct {
 	// sentence: it may be an ordinary word ("Yesterday") rather than a
 	// name, which only its other uses can tell.
 	SentenceStart bool
+	// Addressed marks a name that speaks to someone rather than of them
+	// ("Hey Maria!", "Go for it, Jon!"): it counts as a sentence's first
+	// word, and says who listens, not what the turn is about.
+	Addressed bool
+	// Self marks a name the speaker gives themselves ("I'm Christina, a
+	// colour technologist", "my name is Ana"): it names who speaks.
+	Self bool
 	// Hint is what the words before it suggest: "person" (my friend, met,
 	// told…) or "place" (visited, live in, moved to…), or "".
 	Hint string
@@ -52,7 +59,9 @@ type entityScan struct {
 	offs  []int
 	sents []sentence
 	stop  map[string]bool
-	out   []Entity
+	// listener is whom the turn speaks to, in lower case, or "".
+	listener string
+	out      []Entity
 	// titles caches, by a line's start, where its heading in title case
 	// ends (0: it has none).
 	titles map[int]int
@@ -125,9 +134,10 @@ var entityFinders = []entityFinder{
 }
 
 // findEntities finds the named things of prose, whose words are ws at offs;
-// stop are the stop words. It runs the entityFinders in order.
-func findEntities(p string, ws []string, offs []int, sents []sentence, stop map[string]bool) []Entity {
-	s := entityScan{p: p, ws: ws, offs: offs, sents: sents, stop: stop}
+// stop are the stop words, listener the name of whom the turn speaks to.
+// It runs the entityFinders in order.
+func findEntities(p string, ws []string, offs []int, sents []sentence, stop map[string]bool, listener string) []Entity {
+	s := entityScan{p: p, ws: ws, offs: offs, sents: sents, stop: stop, listener: strings.ToLower(listener)}
 	for _, find := range entityFinders {
 		find(&s)
 	}

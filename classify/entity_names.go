@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -40,19 +41,29 @@ var demonyms = set("American", "British", "English", "Irish", "Scottish", "Welsh
 // greetings are the words a name is addressed after: "Hey Mel!",
 // "Thanks, Jon!".
 var greetings = set("hey", "hi", "hello", "thanks", "thank", "you", "bye", "congrats", "congratulations", "morning",
-	"evening", "night", "welcome", "dear", "yo", "sorry", "cheers")
+	"evening", "night", "welcome", "dear", "yo", "sorry", "cheers", "wow", "yeah", "yep", "yes", "oh", "aw", "aww",
+	"ah", "ok", "okay", "whoa", "haha", "omg", "ooh")
 
 // addressed reports whether the name of words i to j speaks to someone
 // rather than of them: after a greeting and before a mark ("Hey Maria!",
-// "Thanks, Mell."), or after a comma and before an exclamation or a
-// question mark ("Go for it, Jon!"). Like a sentence's first word, such a name counts
-// once it shows up elsewhere.
+// "Thanks, Mell."), after a comma and before an exclamation or a
+// question mark ("Go for it, Jon!"), or the listener's name set off by
+// marks ("Yep, Caroline."). Like a sentence's first word, such a name
+// counts once it shows up elsewhere.
 func addressed(s *entityScan, i, j int) bool {
 	end := s.offs[j-1] + len(s.ws[j-1])
-	if end < len(s.p) && !strings.ContainsRune(",!?.", rune(s.p[end])) {
+	rest := s.p[end:]
+	before := strings.TrimRight(s.p[:s.offs[i]], " ")
+	if j == i+1 && listens(s.listener, s.ws[i]) && (rest == "" || strings.ContainsRune(",!?.", rune(rest[0])) ||
+		strings.HasPrefix(rest, " -") || strings.HasPrefix(rest, " –") || strings.HasPrefix(rest, " —") || strings.HasSuffix(before, ",")) {
+		// The listener's name before a mark or after a comma: "Wow,
+		// Tim, that's great", "That's great Tim!", "Thanks, Gina -
+		// really", "No doubt, Jon you've got this".
+		return true
+	}
+	if rest != "" && !strings.ContainsRune(",!?.", rune(rest[0])) {
 		return false
 	}
-	before := strings.TrimRight(s.p[:s.offs[i]], " ")
 	switch {
 	case i > 0 && greetings[strings.ToLower(s.ws[i-1])] && s.offs[i-1]+len(s.ws[i-1]) == len(strings.TrimRight(before, ",")):
 		return true
@@ -61,6 +72,20 @@ func addressed(s *entityScan, i, j int) bool {
 	}
 	return false
 }
+
+// listens reports whether word is the name of the listener, in lower
+// case, or the start of it ("Mel" of "melanie"). A role ("user", "the
+// assistant") is no name one calls someone by.
+func listens(listener, word string) bool {
+	if listener == "" || len(word) < 3 || roles[listener] {
+		return false
+	}
+	first, _, _ := strings.Cut(listener, " ")
+	return strings.HasPrefix(first, strings.ToLower(word))
+}
+
+// roles are the names of the parts of a chat, not of people.
+var roles = set("user", "assistant", "the assistant", "system", "tool", "human", "ai")
 
 // datePart reports whether word i is part of a date: a month's short
 // name before a number ("Jan 15"), or an era after one ("500 BC", "the
@@ -108,6 +133,10 @@ var placeVerbs = set("live", "lives", "living", "lived", "based", "born", "up", 
 	"flew", "fly", "flying", "travel", "traveled", "travelled", "traveling", "travelling", "back", "stay", "stayed", "staying",
 	"vacation", "holiday", "weekend", "apartment", "house", "home", "drove", "drive", "driving", "walk", "walked", "arrived", "visit", "visits")
 
+// adjectiveCompound is a name joined to a word that makes it an
+// adjective: "CPU-bound", "AI-driven", "ATS-friendly", "UK-based".
+var adjectiveCompound = regexp.MustCompile(`^[\w.]+-(?:based|powered|driven|bound|friendly|ready|only|specific|like|heavy|intensive|compatible|related|aware|first|native|style|enabled|centric|generated|free|safe|focused|oriented|level|wide|side|facing|inspired|themed|certified|approved|backed|owned|born|made)$`)
+
 // nameAt is the wordFinder of names: it finds the name that starts at
 // word i, a run of capitalized words perhaps joined by connectors ("Lake
 // Louise", "Bank of America"), if one does, with what the words before it
@@ -133,7 +162,7 @@ func nameAt(s *entityScan, i int) (int, bool) {
 	if j == i+1 && demonyms[w] && j < len(s.ws) && s.offs[j] == off+len(w)+1 && s.p[off+len(w)] == ' ' && !capitalized(s.ws[j]) {
 		return i, false // "an Irish pub", "our European trip": an adjective
 	}
-	atStart := startsSentence(s.sents, s.p, off) || addressed(s, i, j)
+	atStart := startsSentence(s.sents, s.p, off)
 	if lw := strings.ToLower(w); atStart && j > i+1 && len(lw) > 4 && (strings.HasSuffix(lw, "ed") || strings.HasSuffix(lw, "ing")) {
 		// "Integrated GitHub Actions": a verb that starts the sentence
 		// is not part of the name.
@@ -141,11 +170,15 @@ func nameAt(s *entityScan, i int) (int, bool) {
 		w = s.ws[i]
 		atStart = false
 	}
-	if atStart && j > i+1 && s.stop[strings.ToLower(w)] {
-		// "With PostgreSQL", "The Lisbon office": a function word that
-		// starts the sentence is not part of the name.
+	if atStart && j > i+1 && (s.stop[strings.ToLower(w)] || greetings[strings.ToLower(w)] || j == i+2 && listens(s.listener, s.ws[i+1])) {
+		// "With PostgreSQL", "The Lisbon office", "Wow John!",
+		// "Woohoo Melanie!" to Melanie: a function word or a greeting
+		// that starts the sentence is not part of the name.
 		i, off = i+1, s.offs[i+1]
 		atStart = false
+	}
+	if j == i+1 && adjectiveCompound.MatchString(trimPossessive(s.ws[i])) {
+		return i, false // "CPU-bound", "For UK-based", "ATS-friendly": a word of how, not a name
 	}
 	for i < j-1 && !capitalized(s.ws[i]) {
 		// "Processing of the PDF": what is left after the verb starts
@@ -153,9 +186,11 @@ func nameAt(s *entityScan, i int) (int, bool) {
 		i++
 		off = s.offs[i]
 	}
+	vocative := addressed(s, i, j)
+	atStart = atStart || vocative
 	end := s.offs[j-1] + len(s.ws[j-1])
 	text := trimPossessive(s.p[off:end])
-	e := Entity{Text: text, Kind: "name", Start: off, End: off + len(text), SentenceStart: atStart, Hint: hintBefore(s.ws, i)}
+	e := Entity{Text: text, Kind: "name", Start: off, End: off + len(text), SentenceStart: atStart, Addressed: vocative, Hint: hintBefore(s.ws, i)}
 	if atStart && j > i+1 {
 		// "Take Pico": the run may be a sentence's first word and a
 		// name; the graph knows whether the rest is one. The rest starts
@@ -251,7 +286,8 @@ func hintBefore(ws []string, i int) string {
 
 // startsSentence reports whether the word at off starts a sentence or a
 // line, behind at most a few characters of quotes, brackets, list markers,
-// heading marks or emphasis ("- **Since** …", "### Overview", "2) Do …"),
+// checkboxes, heading marks or emphasis ("- **Since** …", "### Overview",
+// "2) Do …", "[        ] Try …"),
 // or follows a colon ("Task: Create …"). sents are the sentences of p,
 // in order.
 func startsSentence(sents []sentence, p string, off int) bool {
@@ -261,13 +297,13 @@ func startsSentence(sents []sentence, p string, off int) bool {
 	if i, _ := slices.BinarySearchFunc(sents, off+1, func(s sentence, at int) int { return s.start - at }); i > 0 {
 		last = sents[i-1].start
 	}
-	for k := off; k >= 0 && off-k <= 8; k-- {
+	for k := off; k >= 0 && off-k <= 24; k-- {
 		if k == last || k == 0 {
 			return true
 		}
 		c := p[k-1]
-		if c == '\n' || c == ':' && k < off {
-			return true // a line's start, or a capital after a colon
+		if c == '\n' || (c == ':' || c == '|') && k < off {
+			return true // a line's start, a capital after a colon, a table's cell
 		}
 		if k >= 3 && p[k-3:k] == "•" {
 			k -= 2 // a bullet, read back as one mark

@@ -47,6 +47,12 @@ func TestNamesOfWorksAndPeople(t *testing.T) {
 			want: map[string]string{"Home": "", "Shield": "", "Brain": "", "SubMenuItemProps": "", "check_circle": "", "SA": "", "Safari": "name"}},
 		{text: "## Refactor\nMove the parser out.\n### 90-Day Plan Overview\nThis will ensure:\n• Proper DAG scaffolding",
 			want: map[string]string{"Refactor": "", "Plan Overview": "", "90-Day Plan Overview": ""}, addressed: []string{"Proper DAG"}},
+		{text: "Frames skip only when CPU-bound, in our ATS-friendly app on the CPU. For UK-based users too.",
+			want: map[string]string{"CPU-bound": "", "ATS-friendly": "", "UK-based": "", "CPU": "name"}},
+		{text: "The build failed:\n[        ] Try correcting the name of an existing getter in Flutter.",
+			want: map[string]string{"Try": "name", "Flutter": "name"}, addressed: []string{"Try"}},
+		{text: "| Schema | missing in the file | Ajouter the type | set by Stripe |",
+			want: map[string]string{"Ajouter": "name", "Stripe": "name"}, addressed: []string{"Ajouter"}},
 		{text: "I usually play CS:GO, and Street Fighter at the local arcade.",
 			want: map[string]string{"GO": "", "CS": "", "Street Fighter": "name"}},
 		{text: "Jan 15 is the deadline; Jan agreed. The theorem dates to the 6th century BCE, the wall to 500 BC.",
@@ -60,6 +66,12 @@ func TestNamesOfWorksAndPeople(t *testing.T) {
 			listed: []string{"profileLink", "articlesCount", "favouriteCount"}},
 		{text: "The log says:\nusage: Object { prompt_tokens: 37208, total_tokens: 37895 }\nWhy does Vercel cut it?",
 			want: map[string]string{"prompt_tokens": "", "total_tokens": "", "Object": "", "Vercel": "name"}},
+		{text: "The console:\ncompletion_tokens: 687\n\u200b\ntotalTokens: 37895\nmodel: \"gpt-4o\"\nPython: 3.12\nWhy does Vercel cut it?",
+			want: map[string]string{"completion_tokens": "", "totalTokens": "", "Python": "name", "Vercel": "name"}},
+		{text: "Run it:\nUnity.exe -batchmode -projectPath C:\\Game -logFile build.log\n@ArkMaster123 ➜ /workspaces/app (main) $\nThen read build.log with `--es-module-specifier-resolution` off in Node.",
+			want: map[string]string{"projectPath": "", "logFile": "", "ArkMaster123": "", "--es-module-specifier-resolution": "", "Node": "name"}},
+		{text: "Write transfer_matrix(alpha_I, rho_Q).\nPut it in coeffs.py and call it from `integrate`.",
+			want: map[string]string{"alpha_I": "", "rho_Q": "", "transfer_matrix": "identifier", "integrate": "identifier", "coeffs.py": "path"}},
 		{text: "Here:\nK = np.array([\n  [alpha_I, Stokes_Q],\n])\nprint(K)\nDoes NumPy do this?",
 			want: map[string]string{"Stokes_Q": "", "NumPy": "name"}},
 	} {
@@ -84,6 +96,81 @@ func TestNamesOfWorksAndPeople(t *testing.T) {
 		}
 		if e, ok := got["Ana"]; ok && e.SentenceStart {
 			t.Errorf("%q: Ana is spoken of, not to, but waits as if addressed", tc.text)
+		}
+	}
+}
+
+// TestNamesSpokenTo: a name that speaks to the listener ("Wow Nate!",
+// "That's great Tim!", "Thanks, Gina - really") is addressed, whatever
+// greeting or praise comes before it; the listener's name used of them
+// within a sentence, and another name after a greeting, are not.
+func TestNamesSpokenTo(t *testing.T) {
+	for _, tc := range []struct {
+		text, listener string
+		addressed      []string
+		spokenOf       []string
+	}{
+		{"Wow Nate! Congrats on winning!", "Nate", []string{"Nate"}, nil},
+		{"Wow Nate! Congrats on winning!", "", []string{"Nate"}, nil},
+		{"Yeah Mel, let's spread love!", "Melanie", []string{"Mel"}, nil},
+		{"That's great Tim! Books are fun.", "Tim", []string{"Tim"}, nil},
+		{"Thanks, Gina - really appreciate it.", "Gina", []string{"Gina"}, nil},
+		{"Sorry about your job Jon, but a business of your own sounds awesome!", "Jon", []string{"Jon"}, nil},
+		{"Bye Joanna! Take care!", "Joanna", []string{"Joanna"}, nil},
+		{"Woohoo Melanie! I passed the interviews!", "Melanie", []string{"Melanie"}, nil},
+		{"No doubt, Jon you've got this.", "Jon", []string{"Jon"}, nil},
+		{"I told Gina about Porto and she loved it.", "Gina", nil, []string{"Gina", "Porto"}},
+		{"Wow John, Maria called me from Lisbon!", "John", []string{"John"}, []string{"Maria", "Lisbon"}},
+		{"That's great Tim! I saw the Great Wall.", "Tim", []string{"Tim"}, []string{"Great Wall"}},
+		{"I set it up in Assist, then redeployed.", "Assistant", nil, []string{"Assist"}},
+	} {
+		got := map[string]Entity{}
+		for _, e := range an.Analyze(Turn{Text: tc.text, Role: "user", Listener: tc.listener}).Entities {
+			got[e.Text] = e
+		}
+		for _, name := range tc.addressed {
+			if e, ok := got[name]; !ok || !e.Addressed || !e.SentenceStart {
+				t.Errorf("%q (to %q): %q speaks to them, but is %+v (all %v)", tc.text, tc.listener, name, e, got)
+			}
+		}
+		for _, name := range tc.spokenOf {
+			if e, ok := got[name]; !ok || e.Addressed {
+				t.Errorf("%q (to %q): %q is spoken of, but is %+v (all %v)", tc.text, tc.listener, name, e, got)
+			}
+		}
+	}
+}
+
+// TestSelfNames: the name a speaker gives themselves is marked; a state, a
+// people, or someone else's name is not.
+func TestSelfNames(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		self []string
+		not  []string
+	}{
+		{"I'm Christina, a colour technologist, and I use Figma.", []string{"Christina"}, []string{"Figma"}},
+		{"Hi, my name is Ana Lima. I moved to Porto.", []string{"Ana Lima"}, []string{"Porto"}},
+		{"Hello there! I am Dana and I build shops.", []string{"Dana"}, nil},
+		{"I'm Korean. I met Bob, and I'm with Sarah at Google now.", nil, []string{"Bob", "Sarah", "Google"}},
+		{"Yesterday I told Tim that I'm Jewish.", nil, []string{"Tim"}},
+	} {
+		got := map[string]Entity{}
+		for _, e := range an.Analyze(Turn{Text: tc.text, Role: "user"}).Entities {
+			got[e.Text] = e
+		}
+		for _, name := range tc.self {
+			if !got[name].Self {
+				t.Errorf("%q: %q is the speaker's own name (all %v)", tc.text, name, got)
+			}
+		}
+		for _, name := range tc.not {
+			if e, ok := got[name]; !ok || e.Self {
+				t.Errorf("%q: %q is found and not the speaker's name: %+v", tc.text, name, e)
+			}
+		}
+		if e, ok := got["Korean"]; ok && e.Self {
+			t.Errorf("a people is not a name: %+v", e)
 		}
 	}
 }
