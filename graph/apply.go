@@ -111,11 +111,24 @@ func (b *Builder) apply(t spec.Turn, s classify.Signals) []piece {
 	ts := &turnState{turn: t.Turn, t: t}
 	b.cur = ts
 	defer func() { b.cur = nil }()
-	if name := strings.TrimSpace(t.Speaker); name != "" && t.Role != spec.RoleAssistant && t.Role != spec.RoleTool && t.Role != spec.RoleSystem {
+	if name := strings.TrimSpace(t.Speaker); name != "" && !strings.EqualFold(name, string(t.Role)) && t.Role != spec.RoleAssistant && t.Role != spec.RoleTool && t.Role != spec.RoleSystem {
+		// A speaker named by their role ("User", as BEAM's chats are)
+		// is no one by name: the user of a chat, not a person node.
 		ts.speaker = b.speaker(name)
 	}
 	if s.Filler {
 		return nil
+	}
+	if ts.speaker == "" && t.Role == spec.RoleUser {
+		for _, e := range s.Entities {
+			if e.Self && b.ents.byKey[b.entityKey(e.Kind, e.Text)] == "" {
+				// "I'm Christina": the user's name, in this turn and
+				// the next, the first name alone too.
+				b.ents.self[b.entityKey(e.Kind, e.Text)] = true
+				first, _, _ := strings.Cut(e.Text, " ")
+				b.ents.self[b.entityKey(e.Kind, first)] = true
+			}
+		}
 	}
 	b.concepts(ts, s)
 	if len(s.Options) > 0 {

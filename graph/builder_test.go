@@ -207,13 +207,16 @@ func TestPersonal(t *testing.T) {
 	}
 }
 
-// TestNickname: a speaker called by the start of her name is one person.
+// TestNickname: a speaker called by the start of her name is one person;
+// a turn that only speaks to her ("Hey Mel!", "That's lovely, Mel.") gives
+// her a name, not a mention.
 func TestNickname(t *testing.T) {
 	at := time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)
 	doc := build(t, []spec.Turn{
 		{Speaker: "Caroline", Role: "user", Content: "Hey Mel! Good to see you!", Timestamp: at},
 		{Speaker: "Melanie", Role: "user", Content: "Hi Caroline! I went to the beach with my kids yesterday.", Timestamp: at},
 		{Speaker: "Caroline", Role: "user", Content: "That's lovely, Mel. Melanie, you always find time for them.", Timestamp: at},
+		{Speaker: "Caroline", Role: "user", Content: "My mom asked how Melanie is doing.", Timestamp: at},
 	})
 	ix := indexOf(doc)
 	var people []string
@@ -227,11 +230,52 @@ func TestNickname(t *testing.T) {
 		t.Errorf("people %q, want Caroline and Melanie", people)
 	}
 	mel := ix.find(t, spec.NodeConcept, "Melanie")
-	if !slices.Contains(mel.Aliases, "Mel") || !slices.Equal(mel.Mentions, []int{1, 3}) {
+	if !slices.Contains(mel.Aliases, "Mel") || !slices.Equal(mel.Mentions, []int{4}) {
 		t.Errorf("Melanie: aliases %q, mentions %v", mel.Aliases, mel.Mentions)
 	}
 	if f := ix.find(t, spec.NodeFact, "kids"); f.Label != "Melanie went to the beach with their kids yesterday (7 May 2023)." {
 		t.Errorf("fact %q", f.Label)
+	}
+}
+
+// A name first only spoken to, and later spoken of, is mentioned by the
+// turns that speak of it.
+func TestSpokenToBeforeSpokenOf(t *testing.T) {
+	doc := build(t, []spec.Turn{
+		{Role: "user", Content: "Hey Rex! Good boy!"},
+		{Role: "assistant", Content: "What a lovely greeting."},
+		{Role: "user", Content: "I walked Rex to the park today."},
+	})
+	rex := indexOf(doc).find(t, spec.NodeConcept, "Rex")
+	if !slices.Equal(rex.Mentions, []int{3}) {
+		t.Errorf("Rex mentioned in %v, want turn 3 only", rex.Mentions)
+	}
+}
+
+// A user whom the transcript does not name (or names by the role,
+// "User"), and who gives their name, is the user: no concept of their
+// name, whoever uses it; a speaker of the transcript keeps their node.
+func TestUsersOwnName(t *testing.T) {
+	doc := build(t, []spec.Turn{
+		{Speaker: "User", Role: "user", Content: "I'm Christina Lopez, a colour technologist, and I use Figma for palettes."},
+		{Speaker: "Assistant", Role: "assistant", Content: "Great to meet you, Christina! Figma works well for that. Christina Lopez, try its styles.\n\nUse the styles panel."},
+		{Speaker: "User", Role: "user", Content: "Thanks. Christina is my name, Figma is my tool. Use it how?"},
+	})
+	var concepts []string
+	for _, n := range doc.SemanticGraph.Nodes {
+		if n.Type == spec.NodeConcept {
+			concepts = append(concepts, n.Label)
+		}
+	}
+	if !slices.Equal(concepts, []string{"Figma"}) {
+		t.Errorf("concepts %q: want Figma only, no concept of the user's own name, nor a person named by their role", concepts)
+	}
+	doc = build(t, []spec.Turn{
+		{Speaker: "Caroline", Role: "user", Content: "I'm Caroline, and I paint."},
+		{Speaker: "Melanie", Role: "user", Content: "Caroline told me she loves it."},
+	})
+	if n := indexOf(doc).find(t, spec.NodeConcept, "Caroline"); n.Metadata["kind"] != "person" {
+		t.Errorf("the speaker Caroline: %+v", n)
 	}
 }
 
@@ -486,12 +530,38 @@ func TestFullNameLabels(t *testing.T) {
 	}
 }
 
+// A word that starts or ends a known name of several words is that name
+// only when the name writes it so: "Elements" is "Stripe Elements",
+// "Schedule" is not "Scheduled Grammarly Premium".
+func TestEdgeWordsOfNames(t *testing.T) {
+	doc := build(t, []spec.Turn{
+		{Role: "user", Content: "How will Scheduled Grammarly Premium checks help? I also use Stripe Elements."},
+		{Role: "assistant", Content: "Schedule the checks weekly. Elements handles the card form."},
+		{Role: "user", Content: "Schedule them for Monday. Elements looks fine."},
+	})
+	for _, n := range doc.SemanticGraph.Nodes {
+		if n.Type != spec.NodeConcept {
+			continue
+		}
+		if strings.Contains(n.Label, "Grammarly") && len(n.Mentions) != 1 || n.Label == "Schedule" {
+			t.Errorf("%q (aliases %q) mentioned in %v: Schedule is not the Grammarly plan", n.Label, n.Aliases, n.Mentions)
+		}
+		if n.Label == "Stripe Elements" && !slices.Equal(n.Mentions, []int{1, 2, 3}) {
+			t.Errorf("Stripe Elements mentioned in %v, want 1, 2 and 3", n.Mentions)
+		}
+	}
+}
+
 // A name in capitals takes the turns that wrote it in lower case only when
-// the lower case is the same word: "PUT" is not "put", "API" is "api".
+// the lower case is the same word: "PUT" is not "put", "API" is "api";
+// "US" is not "Use" or "Using" either, though they share a stem.
 func TestAcronymsAndLowerCase(t *testing.T) {
 	doc := build(t, []spec.Turn{
 		{Role: "user", Content: "I put the templates in a folder and call the api from the page."},
 		{Role: "user", Content: "The PUT route and the API key both fail."},
+		{Role: "user", Content: "I moved to the US last year."},
+		{Role: "user", Content: "In the US, we pay in dollars."},
+		{Role: "user", Content: "Use the key. Using it fails. Used keys fail too."},
 	})
 	got := map[string][]int{}
 	for _, n := range doc.SemanticGraph.Nodes {
@@ -499,6 +569,9 @@ func TestAcronymsAndLowerCase(t *testing.T) {
 	}
 	if !slices.Equal(got["PUT"], []int{2}) || !slices.Equal(got["API"], []int{1, 2}) {
 		t.Errorf("mentions %v: want PUT at turn 2 alone, API at turns 1 and 2", got)
+	}
+	if !slices.Equal(got["US"], []int{3, 4}) {
+		t.Errorf("mentions %v: want US at turns 3 and 4, not use, using or used", got)
 	}
 }
 

@@ -42,6 +42,10 @@ type entityIndex struct {
 	// topics are, by the term of a fact's topic word, the latest facts
 	// that said it.
 	topics map[string][]string
+	// self are the keys of the names that a user of no name in the
+	// transcript gave themselves ("I'm Christina"): they name the user,
+	// who is no concept of the memory, as in any chat of one user.
+	self map[string]bool
 }
 
 // lowerTurnsKept is how many of a word's first turns in lower case are
@@ -58,6 +62,9 @@ type pendingUse struct {
 	others bool
 	// relay: the use is in a relay of the assistant's reply, a copy.
 	relay bool
+	// addressed: the use speaks to the one named ("Hey Mel!"), so it
+	// gives a form of their name but is no mention of them.
+	addressed bool
 }
 
 // replies counts the turns that said the entity of key, with turn: its
@@ -86,7 +93,7 @@ func namedByOthers(uses []pendingUse) bool {
 }
 
 func newEntityIndex() entityIndex {
-	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}, lower: map[string]int{}, capital: map[string]int{}, capitalOthers: map[string]int{}, lowerOthers: map[string]int{}, lowerTurns: map[string][]int{}, topics: map[string][]string{}}
+	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}, lower: map[string]int{}, capital: map[string]int{}, capitalOthers: map[string]int{}, lowerOthers: map[string]int{}, lowerTurns: map[string][]int{}, topics: map[string][]string{}, self: map[string]bool{}}
 }
 
 // forget removes every trace of the entity key: a name mentioned again
@@ -106,8 +113,15 @@ func (x *entityIndex) forget(key string) {
 }
 
 // entityKey is the key of a named thing: its analyzed terms, or, when
-// analysis leaves nothing (stop words only), its lowercase form.
+// analysis leaves nothing (stop words only), its lowercase form; a short
+// acronym that is another word in lower case is keyed as written.
 func (b *Builder) entityKey(kind, text string) string {
+	if kind == "name" && len(text) <= 3 && otherWord(text) {
+		// "US" is not "us", nor "use", "used" and "using", whose stem
+		// it shares. (A longer word in capitals, "ERROR", is the word
+		// shouted.)
+		return "name:" + text
+	}
 	switch kind {
 	case "name", "term":
 		if ts := b.an.Terms(text); len(ts) > 0 {
@@ -157,7 +171,9 @@ func (b *Builder) speaker(name string) string {
 			continue
 		}
 		for _, u := range uses {
-			b.mention(id, u.turn)
+			if !u.addressed {
+				b.mention(id, u.turn)
+			}
 			b.addForm(id, u.form)
 		}
 		delete(b.ents.pending, k)
@@ -219,9 +235,10 @@ func (b *Builder) resolveNickname(text, key string) string {
 		return hits[0]
 	}
 	// "Elements" after "Stripe Elements": a word that ends or starts one
-	// known multiword name is that name.
+	// known multiword name, as the name writes it, is that name
+	// ("Schedule" is not "Scheduled Grammarly Premium").
 	for _, k := range b.ents.edgeWords[strings.TrimPrefix(key, "name:")] {
-		if id := b.ents.byKey[k]; id != "" && b.info[id] != nil && b.info[id].kind == "name" && !slices.Contains(hits, k) {
+		if id := b.ents.byKey[k]; id != "" && b.info[id] != nil && b.info[id].kind == "name" && !slices.Contains(hits, k) && b.edgeForm(id, text) {
 			hits = append(hits, k)
 		}
 	}
@@ -229,6 +246,17 @@ func (b *Builder) resolveNickname(text, key string) string {
 		return hits[0]
 	}
 	return key
+}
+
+// edgeForm reports whether a form of the node id starts or ends with the
+// word, in any case.
+func (b *Builder) edgeForm(id, word string) bool {
+	for f := range b.info[id].forms {
+		if ws := strings.Fields(f); len(ws) > 1 && (strings.EqualFold(ws[0], word) || strings.EqualFold(ws[len(ws)-1], word)) {
+			return true
+		}
+	}
+	return false
 }
 
 // indexName files a multiword name's key under its first and last words.
@@ -276,6 +304,17 @@ func otherWord(name string) bool {
 	return len(name) > 1 && strings.ToUpper(name) == name && classify.Frequent(name)
 }
 
+// wordOfCode reports whether a name of code is a frequent English word
+// as it is ("id", "email", "name").
+func wordOfCode(name string) bool {
+	for _, r := range name {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return classify.Frequent(name)
+}
+
 // frequentCapitals is how many turns must write a frequent English word
 // capitalized within a sentence for it to be a name ("React", "Black").
 const frequentCapitals = 2
@@ -296,11 +335,14 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 			e.Text, e.SentenceStart, key = e.Tail, false, tk
 		}
 	}
+	if b.ents.self[key] {
+		return "" // the user, by the name they gave
+	}
 	if e.Kind == "name" {
 		key = b.resolveNickname(e.Text, key)
 		if e.SentenceStart && !b.ents.mid[key] && b.ents.byKey[key] == "" {
 			// A sentence's first word names nothing yet, whoever says it.
-			b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint})
+			b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, addressed: e.Addressed})
 			return ""
 		}
 		if !e.SentenceStart {
@@ -308,6 +350,11 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		}
 	}
 	id := b.ents.byKey[key]
+	if id != "" && e.Addressed {
+		// "Hey Maria!" speaks to Maria; the turn is not about her.
+		b.addForm(id, e.Text)
+		return ""
+	}
 	if id == "" && e.Kind == "name" && commonWord(e.Text, &b.ents) {
 		// A word of the language, capitalized here ("Note", "Phase",
 		// "First"): its uses wait in case it proves a name.
@@ -330,14 +377,17 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		return ""
 	}
 	if id == "" && byAssistant && !namedByOthers(b.ents.pending[key]) &&
-		(e.Kind == "name" && (b.ents.lowerOthers[strings.ToLower(e.Text)] == 0 || otherWord(e.Text)) || b.replies(key, turn) < assistantMentions) {
+		(e.Kind == "name" && (b.ents.lowerOthers[strings.ToLower(e.Text)] == 0 || otherWord(e.Text)) ||
+			e.Kind == "identifier" && wordOfCode(e.Text) && b.ents.lowerOthers[e.Text] == 0 ||
+			b.replies(key, turn) < assistantMentions) {
 		// What only the assistant names matters when the user names it
 		// too. A name of code or a file matters too when the assistant
 		// keeps coming back to it (a relay of its reply is no coming
-		// back), and so does a name the user wrote in lower case ("create
-		// a flutter project", then the assistant's "Flutter"): an example
-		// in a list, a tool in advice, a variable in an explanation, does
-		// not.
+		// back), unless it is a word of the language (`id`, `name`: its
+		// tutorial's vocabulary), and so does a name the user wrote in
+		// lower case ("create a flutter project", then the assistant's
+		// "Flutter"): an example in a list, a tool in advice, a variable
+		// in an explanation, does not.
 		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, relay: turn == b.relayed})
 		return ""
 	}
@@ -352,7 +402,9 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		// A name that waited at sentence starts takes its earlier uses,
 		// and a name of one word those in lower case.
 		for _, p := range b.ents.pending[key] {
-			b.mention(id, p.turn)
+			if !p.addressed {
+				b.mention(id, p.turn)
+			}
 			b.addForm(id, p.form)
 			b.hint(id, p.hint)
 		}
