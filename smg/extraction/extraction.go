@@ -82,11 +82,15 @@ type Item struct {
 func Extract(c Conversation) ([]Item, error) {
 	b := graph.New(graph.Config{}, graph.Options{})
 	ids := map[int]string{}
+	spoke := map[string]int{} // a speaker's name → the first turn they spoke
 	for i, t := range c.Turns {
 		if t.Turn == 0 {
 			t.Turn = i + 1
 		}
 		ids[t.Turn] = t.ExternalID
+		if _, ok := spoke[t.Speaker]; !ok && t.Speaker != "" {
+			spoke[t.Speaker] = t.Turn
+		}
 		if err := b.Add(t); err != nil {
 			return nil, fmt.Errorf("%s %s: turn %d: %w", c.Source, c.ID, t.Turn, err)
 		}
@@ -103,6 +107,11 @@ func Extract(c Conversation) ([]Item, error) {
 			turn := n.FirstMentioned
 			if turn == 0 && len(n.Mentions) > 0 {
 				turn = n.Mentions[0]
+			}
+			if turn == 0 && n.Metadata["kind"] == "person" {
+				// A speaker no turn speaks of (only to: "Hey Maria!") is
+				// shown by the first turn they spoke.
+				turn = spoke[n.Label]
 			}
 			add(k, n.Label, n.Description, turn)
 		}

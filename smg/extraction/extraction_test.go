@@ -27,9 +27,6 @@ func TestExtract(t *testing.T) {
 	for _, it := range items {
 		byKind[it.Kind] = append(byKind[it.Kind], it)
 		if it.Source != "examples" || it.Conversation != "checkout" || it.Turn < 1 || it.Turn > len(c.Turns) || it.TurnID != c.Turns[it.Turn-1].ExternalID {
-			if it.Kind == extraction.Concept && it.Turn == 0 && it.TurnID == "" {
-				continue // a speaker, named by no turn's words
-			}
 			t.Errorf("item %+v: wrong provenance", it)
 		}
 	}
@@ -230,5 +227,28 @@ func roundTrip[T any](t *testing.T, data []byte, read func(io.Reader) (T, error)
 	}
 	if err := write(&twice, again); err != nil || !bytes.Equal(once.Bytes(), twice.Bytes()) {
 		t.Fatalf("labels read back write otherwise (%v):\n%s\n%s", err, once.Bytes(), twice.Bytes())
+	}
+}
+
+// A speaker whom the turns only speak to ("Hey Bob!") is shown by the
+// first turn they spoke, not by a turn that does not name them.
+func TestExtractSpeakerSpokenTo(t *testing.T) {
+	turns := []spec.Turn{
+		{Turn: 1, Speaker: "Ana", Role: "user", Content: "Hey Bob! I moved to Lisbon last month."},
+		{Turn: 2, Speaker: "Bob", Role: "user", Content: "Wow, Ana, that's great!"},
+		{Turn: 3, Speaker: "Ana", Role: "user", Content: "Thanks Bob! The light there is amazing."},
+	}
+	items, err := extraction.Extract(extraction.Conversation{Source: "s", ID: "c", Turns: turns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, it := range items {
+		if it.Kind == extraction.Concept {
+			got[it.Label] = it.Turn
+		}
+	}
+	if got["Ana"] != 1 || got["Bob"] != 2 || got["Lisbon"] != 1 {
+		t.Errorf("concepts by turn %v, want Ana 1, Bob 2, Lisbon 1", got)
 	}
 }
