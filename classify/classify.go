@@ -152,7 +152,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	lines := lineScan{p: p}
 	s.Entities = slices.DeleteFunc(s.Entities, func(e Entity) bool {
 		return lines.inDump(e) || definedAbbreviation(p, e) || placeholder(p, e) || inMath(p, e) || codeLiterals[e.Text] ||
-			commandOption(p, e) || parameter(p, e)
+			commandOption(p, e) || parameter(p, e) || e.Kind == "path" && vendored(p, e) || adjectiveCompound.MatchString(e.Text)
 	})
 	for i := range s.Entities {
 		s.Entities[i].Listed = listed[s.Entities[i].Start]
@@ -450,8 +450,8 @@ func standsAlone(p string, from, to int) bool {
 }
 
 // inDump reports an entity on a line that names things in bulk: a coding
-// agent's command ("/add src/a.py src/b.py", "/drop …"), a line of source
-// an error quotes or a person pasted without a code fence ("import {
+// agent's command ("/add src/a.py src/b.py", "/drop …"), a stack trace's
+// frame, a line of source an error quotes or a person pasted without a code fence ("import {
 // Home, Shield } from 'lucide-react';"), or a list of ten names or more
 // (the exports an error message lists): none of them is shown to matter.
 func (l *lineScan) inDump(e Entity) bool {
@@ -464,7 +464,7 @@ func (l *lineScan) inDump(e Entity) bool {
 		end += e.Start
 	}
 	line := strings.TrimSpace(p[start:end])
-	if agentCommand.MatchString(line) || codeFrame.MatchString(line) || l.code(start, end) || !proseLine(line) && l.inCodeParagraph(start, end) {
+	if agentCommand.MatchString(line) || codeFrame.MatchString(line) || stackFrame.MatchString(line) || l.code(start, end) || !proseLine(line) && l.inCodeParagraph(start, end) {
 		return true
 	}
 	return e.Kind == "name" && strings.Count(line, ",") >= 9
@@ -657,12 +657,17 @@ func inMath(p string, e Entity) bool {
 	return false
 }
 
-// codeLiterals are the constants of programming languages, no names.
-var codeLiterals = set("True", "False", "None", "true", "false", "null", "nil", "undefined", "NaN", "NULL", "Nothing")
+// codeLiterals are the constants of programming languages, and the
+// mark a shell's here-document ends at ("EOF"): no names.
+var codeLiterals = set("True", "False", "None", "true", "false", "null", "nil", "undefined", "NaN", "NULL", "Nothing", "EOF")
 
 // codeFrame is a line of source an error quotes with its number ("> 4 |
 // import * as DropdownMenuPrimitive from …"): code, not prose.
 var codeFrame = regexp.MustCompile(`^>?\s*\d+\s*[|│]`)
+
+// stackFrame is a line of a stack trace: "at visit (file:///C:/app/x.js:65:25)",
+// "File \"/app/venv/lib/pip/misc.py\", line 3, in main".
+var stackFrame = regexp.MustCompile(`^(?:at\s+\S.*:\d+(?::\d+)?\)?$|File\s+"[^"]+",\s+line\s+\d+)`)
 
 // agentCommand is a coding agent's command line: "/add FILE…", "/drop".
 var agentCommand = regexp.MustCompile(`^/[a-z][a-z-]*(?:\s|/|$)`)
@@ -679,6 +684,33 @@ func commandOption(p string, e Entity) bool {
 		at--
 	}
 	return at < e.Start && (at == 0 || p[at-1] == ' ' || p[at-1] == '\t' || p[at-1] == '\'' || p[at-1] == '`')
+}
+
+// vendorDirs are the marks of a path into code installed, not written:
+// packages, virtual environments, SDKs.
+var vendorDirs = []string{"node_modules", "site-packages", "dist-packages", "/venv/", ".venv/", "org-dartlang-sdk",
+	".pub-cache", "/vendor/", "/usr/lib/", "/usr/local/lib/", "go/pkg/mod", ".cargo/registry", "bower_components",
+	".gradle/caches", ".m2/repository", "/Library/Frameworks/"}
+
+// vendored reports a path into installed code ("node_modules/@sveltejs/
+// kit/src/…", "venv/lib/python3.12/site-packages/pip/…"), as a stack trace
+// pasted into a question names them: a library's file, not one the work
+// is on.
+func vendored(p string, e Entity) bool {
+	from := strings.LastIndexAny(p[:e.Start], " \t\n'\"(`") + 1
+	to := strings.IndexAny(p[e.End:], " \t\n'\")`")
+	if to < 0 {
+		to = len(p)
+	} else {
+		to += e.End
+	}
+	token := strings.ReplaceAll(p[from:to], "\\", "/")
+	for _, d := range vendorDirs {
+		if strings.Contains(token, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // parameter reports a name of code that is a parameter of a function

@@ -36,7 +36,8 @@ var demonyms = set("American", "British", "English", "Irish", "Scottish", "Welsh
 	"Hungarian", "Romanian", "Greek", "Turkish", "Russian", "Ukrainian", "European", "African", "Asian", "Arab", "Arabic",
 	"Chinese", "Japanese", "Korean", "Indian", "Pakistani", "Thai", "Vietnamese", "Filipino", "Indonesian", "Australian",
 	"Egyptian", "Moroccan", "Nigerian", "Kenyan", "Ethiopian", "Israeli", "Iranian", "Persian", "Latin", "Hispanic",
-	"Nordic", "Scandinavian", "Mediterranean", "Caribbean", "Western", "Eastern", "Northern", "Southern", "Hawaiian")
+	"Nordic", "Scandinavian", "Mediterranean", "Caribbean", "Western", "Eastern", "Northern", "Southern", "Hawaiian",
+	"Midwestern", "Northeastern", "Northwestern", "Southeastern", "Southwestern")
 
 // greetings are the words a name is addressed after: "Hey Mel!",
 // "Thanks, Jon!".

@@ -70,6 +70,8 @@ func TestNamesOfWorksAndPeople(t *testing.T) {
 			want: map[string]string{"completion_tokens": "", "totalTokens": "", "Python": "name", "Vercel": "name"}},
 		{text: "Run it:\nUnity.exe -batchmode -projectPath C:\\Game -logFile build.log\n@ArkMaster123 ➜ /workspaces/app (main) $\nThen read build.log with `--es-module-specifier-resolution` off in Node.",
 			want: map[string]string{"projectPath": "", "logFile": "", "ArkMaster123": "", "--es-module-specifier-resolution": "", "Node": "name"}},
+		{text: "It fails:\n  at file:///C:/Sites/poll/node_modules/@sveltejs/kit/src/core/postbuild/prerender.js:65:25\n  File \"/Users/a/proj/venv/lib/python3.12/site-packages/pip/_internal/misc.py\", line 3\norg-dartlang-sdk:///flutter/lib/ui/painting.dart:2417:6: Context: Found this candidate.\nMy src/routes/poll.ts imports it. Missing iOS-compatible flags. cat > a.py << 'EOF' then EOF. It is set in a small Midwestern town.",
+			want: map[string]string{"sveltejs/kit/src/core/postbuild/prerender.js": "", "pip/_internal/misc.py": "", "/Users/a/proj/venv/lib/python3.12/site-packages/pip/_internal/misc.py": "", "src/routes/poll.ts": "path", "flutter/lib/ui/painting.dart": "", "iOS-compatible": "", "EOF": "", "Midwestern": "", "Sites": "", "node_modules": "", "File": ""}},
 		{text: "Write transfer_matrix(alpha_I, rho_Q).\nPut it in coeffs.py and call it from `integrate`.",
 			want: map[string]string{"alpha_I": "", "rho_Q": "", "transfer_matrix": "identifier", "integrate": "identifier", "coeffs.py": "path"}},
 		{text: "Here:\nK = np.array([\n  [alpha_I, Stokes_Q],\n])\nprint(K)\nDoes NumPy do this?",
