@@ -107,7 +107,7 @@ func TestExtractReport(t *testing.T) {
 }
 
 // Every item of the sample drawn from the dev data (../shared/bench) has
-// a label in testdata/labels, and so has every concept among the first 45
+// a label in testdata/labels, and so has every concept among the first 100
 // of each source: a change of the engine that brings new items into the
 // sample labels them by the rubric, in the same change.
 // Once testdata/labels/recall.jsonl exists, every turn of the sample of
@@ -150,11 +150,11 @@ func TestExtractLabelsCoverTheSample(t *testing.T) {
 	if rep.SampledTurns != 60 {
 		t.Errorf("a sample of %d turns, want 60", rep.SampledTurns)
 	}
-	// Concepts are labelled further: the first 45 of each source.
+	// Concepts are labelled further: the first 100 of each source.
 	out.Reset()
-	wide := []string{"extract", "--json", "--sample", "135", "--labels", "../../testdata/labels/extract.jsonl"}
+	wide := []string{"extract", "--json", "--sample", "300", "--labels", "../../testdata/labels/extract.jsonl"}
 	if status := run(append(wide, inputs...), &out, &errs); status != 0 {
-		t.Fatalf("--sample 135: status %d: %s", status, errs.String())
+		t.Fatalf("--sample 300: status %d: %s", status, errs.String())
 	}
 	var wider extraction.Report
 	if err := json.Unmarshal(out.Bytes(), &wider); err != nil {
@@ -162,7 +162,7 @@ func TestExtractLabelsCoverTheSample(t *testing.T) {
 	}
 	for _, it := range wider.Unlabelled {
 		if it.Kind == extraction.Concept {
-			t.Errorf("no label for concept %s (%s, %s, turn %d) among the first 45 of its source: run 'smg-bench extract --sample 135 --todo' and label it", it.Key, it.Source, it.Conversation, it.Turn)
+			t.Errorf("no label for concept %s (%s, %s, turn %d) among the first 100 of its source: run 'smg-bench extract --sample 300 --todo' and label it", it.Key, it.Source, it.Conversation, it.Turn)
 		}
 	}
 	if !withRecall {
