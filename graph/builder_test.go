@@ -459,6 +459,33 @@ func TestIdentifiersOfOneTurn(t *testing.T) {
 	}
 }
 
+// A name of code that is a word of the language (`id`) is the assistant's
+// vocabulary however often it says it; one that is not (`fetch_orders`)
+// matters once it keeps coming back to it, and so does the word once the
+// user says it too.
+func TestAssistantsWordsOfCode(t *testing.T) {
+	var turns []spec.Turn
+	for range assistantMentions + 1 {
+		turns = append(turns, spec.Turn{Role: "assistant", Content: "Read the `id` field, then call `fetch_orders` on it."})
+	}
+	concepts := func(turns []spec.Turn) map[string]bool {
+		got := map[string]bool{}
+		for _, n := range build(t, turns).SemanticGraph.Nodes {
+			if n.Type == spec.NodeConcept {
+				got[n.Label] = true
+			}
+		}
+		return got
+	}
+	if got := concepts(turns); got["id"] || !got["fetch_orders"] {
+		t.Errorf("concepts %v: want fetch_orders, not id", got)
+	}
+	turns = append(turns, spec.Turn{Role: "user", Content: "Why is the `id` empty?"})
+	if got := concepts(turns); !got["id"] {
+		t.Errorf("concepts %v: the user asked about id", got)
+	}
+}
+
 // "It works" of nothing that was broken solves nothing.
 func TestConfirmationWithoutProblem(t *testing.T) {
 	doc := build(t, []spec.Turn{
