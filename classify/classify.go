@@ -156,7 +156,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	})
 	for i := range s.Entities {
 		s.Entities[i].Listed = listed[s.Entities[i].Start]
-		s.Entities[i].Self = selfName(p, s.Entities[i])
+		s.Entities[i].Self = t.Role == "user" && selfName(p, s.Entities[i])
 	}
 	if foreign(p, ws, offs) {
 		// In another language a capital says less: its nouns ("Derece"),
@@ -455,19 +455,22 @@ func standsAlone(p string, from, to int) bool {
 // Home, Shield } from 'lucide-react';"), or a list of ten names or more
 // (the exports an error message lists): none of them is shown to matter.
 func (l *lineScan) inDump(e Entity) bool {
-	p := l.p
-	start := strings.LastIndexByte(p[:e.Start], '\n') + 1
-	end := strings.IndexByte(p[e.Start:], '\n')
-	if end < 0 {
-		end = len(p)
-	} else {
-		end += e.Start
-	}
-	line := strings.TrimSpace(p[start:end])
+	start, end := span(l.p, e.Start, e.Start, "\n")
+	line := strings.TrimSpace(l.p[start:end])
 	if agentCommand.MatchString(line) || codeFrame.MatchString(line) || stackFrame.MatchString(line) || l.code(start, end) || !proseLine(line) && l.inCodeParagraph(start, end) {
 		return true
 	}
 	return e.Kind == "name" && strings.Count(line, ",") >= 9
+}
+
+// span widens p[from:to] to the run around it that none of the bytes of
+// stops breaks: its line, with "\n"; its token, with spaces and quotes.
+func span(p string, from, to int, stops string) (int, int) {
+	from = strings.LastIndexAny(p[:from], stops) + 1
+	if k := strings.IndexAny(p[to:], stops); k >= 0 {
+		return from, to + k
+	}
+	return from, len(p)
 }
 
 // lineScan reads the lines of a turn's prose p as code or not once each,
@@ -697,13 +700,7 @@ var vendorDirs = []string{"node_modules", "site-packages", "dist-packages", "/ve
 // pasted into a question names them: a library's file, not one the work
 // is on.
 func vendored(p string, e Entity) bool {
-	from := strings.LastIndexAny(p[:e.Start], " \t\n'\"(`") + 1
-	to := strings.IndexAny(p[e.End:], " \t\n'\")`")
-	if to < 0 {
-		to = len(p)
-	} else {
-		to += e.End
-	}
+	from, to := span(p, e.Start, e.End, " \t\n'\"()`")
 	token := strings.ReplaceAll(p[from:to], "\\", "/")
 	for _, d := range vendorDirs {
 		if strings.Contains(token, d) {
