@@ -121,10 +121,10 @@ func (b *Builder) apply(t spec.Turn, s classify.Signals) []piece {
 	}
 	if ts.speaker == "" && t.Role == spec.RoleUser {
 		for _, e := range s.Entities {
-			if e.Self && b.ents.byKey[b.entityKey(e.Kind, e.Text)] == "" {
+			if key := b.entityKey(e.Kind, e.Text); e.Self && b.ents.byKey[key] == "" {
 				// "I'm Christina": the user's name, in this turn and
 				// the next, the first name alone too.
-				b.ents.self[b.entityKey(e.Kind, e.Text)] = true
+				b.ents.self[key] = true
 				first, _, _ := strings.Cut(e.Text, " ")
 				b.ents.self[b.entityKey(e.Kind, first)] = true
 			}

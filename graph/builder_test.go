@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -22,6 +23,18 @@ func build(t testing.TB, turns []spec.Turn) *spec.Document {
 		}
 	}
 	return b.Document()
+}
+
+// conceptMentions gives the turns that mention each concept of a
+// document, by label.
+func conceptMentions(doc *spec.Document) map[string][]int {
+	got := map[string][]int{}
+	for _, n := range doc.SemanticGraph.Nodes {
+		if n.Type == spec.NodeConcept {
+			got[n.Label] = n.Mentions
+		}
+	}
+	return got
 }
 
 // index gives a document's nodes by id and its edges by triple.
@@ -261,13 +274,7 @@ func TestUsersOwnName(t *testing.T) {
 		{Speaker: "Assistant", Role: "assistant", Content: "Great to meet you, Christina! Figma works well for that. Christina Lopez, try its styles.\n\nUse the styles panel."},
 		{Speaker: "User", Role: "user", Content: "Thanks. Christina is my name, Figma is my tool. Use it how?"},
 	})
-	var concepts []string
-	for _, n := range doc.SemanticGraph.Nodes {
-		if n.Type == spec.NodeConcept {
-			concepts = append(concepts, n.Label)
-		}
-	}
-	if !slices.Equal(concepts, []string{"Figma"}) {
+	if concepts := slices.Collect(maps.Keys(conceptMentions(doc))); !slices.Equal(concepts, []string{"Figma"}) {
 		t.Errorf("concepts %q: want Figma only, no concept of the user's own name, nor a person named by their role", concepts)
 	}
 	doc = build(t, []spec.Turn{
@@ -448,12 +455,7 @@ func TestIdentifiersOfOneTurn(t *testing.T) {
 		{Role: "user", Content: "We call `fetch_orders` in the worker."},
 		{Role: "user", Content: "Then `fetch_orders` times out."},
 	}
-	got := map[string][]int{}
-	for _, n := range build(t, turns).SemanticGraph.Nodes {
-		if n.Type == spec.NodeConcept {
-			got[n.Label] = n.Mentions
-		}
-	}
+	got := conceptMentions(build(t, turns))
 	if _, ok := got["security_risks"]; ok || !slices.Equal(got["fetch_orders"], []int{2, 3}) {
 		t.Errorf("concepts %v: want fetch_orders at turns 2 and 3, no security_risks", got)
 	}
@@ -468,20 +470,12 @@ func TestAssistantsWordsOfCode(t *testing.T) {
 	for range assistantMentions + 1 {
 		turns = append(turns, spec.Turn{Role: "assistant", Content: "Read the `id` field, then call `fetch_orders` on it."})
 	}
-	concepts := func(turns []spec.Turn) map[string]bool {
-		got := map[string]bool{}
-		for _, n := range build(t, turns).SemanticGraph.Nodes {
-			if n.Type == spec.NodeConcept {
-				got[n.Label] = true
-			}
-		}
-		return got
-	}
-	if got := concepts(turns); got["id"] || !got["fetch_orders"] {
+	got := conceptMentions(build(t, turns))
+	if _, ok := got["id"]; ok || got["fetch_orders"] == nil {
 		t.Errorf("concepts %v: want fetch_orders, not id", got)
 	}
 	turns = append(turns, spec.Turn{Role: "user", Content: "Why is the `id` empty?"})
-	if got := concepts(turns); !got["id"] {
+	if got := conceptMentions(build(t, turns)); got["id"] == nil {
 		t.Errorf("concepts %v: the user asked about id", got)
 	}
 }
@@ -566,16 +560,9 @@ func TestEdgeWordsOfNames(t *testing.T) {
 		{Role: "assistant", Content: "Schedule the checks weekly. Elements handles the card form."},
 		{Role: "user", Content: "Schedule them for Monday. Elements looks fine."},
 	})
-	for _, n := range doc.SemanticGraph.Nodes {
-		if n.Type != spec.NodeConcept {
-			continue
-		}
-		if strings.Contains(n.Label, "Grammarly") && len(n.Mentions) != 1 || n.Label == "Schedule" {
-			t.Errorf("%q (aliases %q) mentioned in %v: Schedule is not the Grammarly plan", n.Label, n.Aliases, n.Mentions)
-		}
-		if n.Label == "Stripe Elements" && !slices.Equal(n.Mentions, []int{1, 2, 3}) {
-			t.Errorf("Stripe Elements mentioned in %v, want 1, 2 and 3", n.Mentions)
-		}
+	got := conceptMentions(doc)
+	if !slices.Equal(got["Stripe Elements"], []int{1, 2, 3}) || !slices.Equal(got["Scheduled Grammarly Premium"], []int{1}) || got["Schedule"] != nil {
+		t.Errorf("concepts %v: want Stripe Elements at turns 1 to 3, the Grammarly plan at turn 1 alone, no Schedule", got)
 	}
 }
 
