@@ -110,8 +110,13 @@ func Extract(c Conversation) ([]Item, error) {
 			}
 			if turn == 0 && n.Metadata["kind"] == "person" {
 				// A speaker no turn speaks of (only to: "Hey Maria!") is
-				// shown by the first turn they spoke.
-				turn = spoke[n.Label]
+				// shown by the first turn they spoke, under whichever of
+				// their names.
+				for _, name := range append([]string{n.Label}, n.Aliases...) {
+					if turn = spoke[name]; turn > 0 {
+						break
+					}
+				}
 			}
 			add(k, n.Label, n.Description, turn)
 		}

@@ -251,4 +251,20 @@ func TestExtractSpeakerSpokenTo(t *testing.T) {
 	if got["Ana"] != 1 || got["Bob"] != 2 || got["Lisbon"] != 1 {
 		t.Errorf("concepts by turn %v, want Ana 1, Bob 2, Lisbon 1", got)
 	}
+	// Called by a nickname more often than by her name, she is labelled
+	// by it, and still shown by her first turn.
+	turns = []spec.Turn{
+		{Turn: 1, Speaker: "Caroline", Role: "user", Content: "Hey Mel! Good to see you!"},
+		{Turn: 2, Speaker: "Melanie", Role: "user", Content: "Hi! I went to the beach."},
+		{Turn: 3, Speaker: "Caroline", Role: "user", Content: "Nice, Mel! Thanks, Mel!"},
+		{Turn: 4, Speaker: "Caroline", Role: "user", Content: "Bye Mel!"},
+	}
+	if items, err = extraction.Extract(extraction.Conversation{Source: "s", ID: "c", Turns: turns}); err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		if it.Kind == extraction.Concept && it.Turn != 1 && it.Turn != 2 {
+			t.Errorf("%q shown by turn %d, want the first its speaker spoke", it.Label, it.Turn)
+		}
+	}
 }
