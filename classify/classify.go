@@ -633,12 +633,8 @@ func selfName(p string, e Entity) bool {
 	if Frequent(strings.ToLower(first)) || !selfEnd.MatchString(p[e.End:min(len(p), e.End+8)]) {
 		return false
 	}
-	lo := max(0, e.Start-60)
-	before := p[lo:e.Start]
-	if lo > 0 {
-		before = "\x00" + before // the window's start is no sentence's
-	}
-	return selfIntro.MatchString(before)
+	line, _ := span(p, e.Start, e.Start, "\n")
+	return selfIntro.MatchString(p[line:e.Start])
 }
 
 // placeholder reports a slot of a template in brackets ("[Last Name]",
