@@ -107,6 +107,9 @@ type Memory struct {
 	priv    []*privatePart
 	// private: m is a collaborator's private part, which has none.
 	private bool
+	// held indexes the turns the memory holds, for Record; nil until
+	// Record needs it (record.go).
+	held *heldIndex
 }
 
 // New returns an empty memory.
@@ -118,7 +121,7 @@ func New(opts *Options) *Memory {
 		ID: opts.ID, ProjectID: opts.ProjectID, ProjectName: opts.ProjectName,
 		Description: opts.Description, Tags: opts.Tags, Scope: opts.Scope, Now: opts.Now,
 	}), cfg: opts.Config, now: opts.Now, emb: defaultEmbedder(opts.Embedder, opts.NoVectors), factEmb: opts.Embedder, progress: opts.EmbedProgress,
-		sum: opts.Summarizer, blocks: format.ReadBlocks(Limits{})}
+		sum: opts.Summarizer, blocks: format.ReadBlocks(Limits{}), held: newHeldIndex()}
 }
 
 // Load continues the memory of a document: turns ingested after it are
@@ -373,11 +376,15 @@ func (m *Memory) add(ctx context.Context, turns []Turn, numbered bool) (first, a
 			return first, i, sealed, err
 		}
 		m.gen++
+		t.SameIDAs = 0 // the memory's to set (Record)
 		if err := b.Add(t); err != nil {
 			if numbered {
 				err = fmt.Errorf("turn %d: %w", i+1, err)
 			}
 			return first, i, sealed, err
+		}
+		if m.held != nil {
+			m.held.add(keyOf(t), b.Turns())
 		}
 	}
 	return first, len(turns), sealed, nil

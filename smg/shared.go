@@ -110,11 +110,16 @@ func (f *FileMemory) Memory() (*Memory, error) {
 	return f.current()
 }
 
+// ErrNoChange, returned by the function given to [FileMemory.Update], says
+// that it changed nothing: the file is not written, and Update returns nil.
+var ErrNoChange = errors.New("nothing changed")
+
 // Update changes the memory with fn and writes the file, atomically, before
 // it returns. It holds the file's lock meanwhile, and reads the file again
 // first when another process changed it. When fn fails, nothing is
 // written, and the file is read again at the next call unless the error
-// says nothing changed ([ErrInvalidFact], [ErrNoNode], [ErrDisabled]).
+// says nothing changed ([ErrNoChange], [ErrInvalidFact], [ErrNoNode],
+// [ErrDisabled]).
 func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -128,6 +133,9 @@ func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
 		return err
 	}
 	if err := fn(m); err != nil {
+		if errors.Is(err, ErrNoChange) {
+			return nil
+		}
 		if !errors.Is(err, ErrInvalidFact) && !errors.Is(err, ErrNoNode) && !errors.Is(err, ErrDisabled) {
 			f.stamp = fileStamp{}
 			f.m = nil

@@ -147,9 +147,18 @@ type WorkingMemory struct {
 type Turn struct {
 	// Turn is the 1-based sequence number of the turn in the memory.
 	Turn int `json:"turn"`
+	// ConversationID is the id of the conversation the turn was imported
+	// from, in its source (an export's conversation, a session), when the
+	// source has one; ExternalID is the turn's id in it. Together they
+	// tell a turn the memory already holds (§5.1).
+	ConversationID string `json:"conversationId,omitempty"`
 	// ExternalID is the turn's id in the source it was imported from.
-	ExternalID string    `json:"externalId,omitempty"`
-	Timestamp  time.Time `json:"timestamp,omitzero"`
+	ExternalID string `json:"externalId,omitempty"`
+	// SameIDAs is the number of an earlier turn with the same
+	// ConversationID and ExternalID but other content: a source that
+	// reused a message id, or edited a message. Both are kept.
+	SameIDAs  int       `json:"sameIdAs,omitzero"`
+	Timestamp time.Time `json:"timestamp,omitzero"`
 	// Role is user, assistant, system or tool; Speaker is a name.
 	Role       string  `json:"role,omitempty"`
 	Speaker    string  `json:"speaker,omitempty"`

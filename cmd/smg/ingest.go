@@ -51,6 +51,13 @@ The inputs are read with --format: auto (the default) recognizes them all.
 
 An export or a session file can hold several conversations, each with an id.
 
+A turn FILE.smg holds already is not added again: ingesting an export a
+second time adds nothing and leaves the file as it was, and an updated
+export adds only what is new. A turn is held when one of the memory has its
+conversation, id and text or, without an id, its conversation, author, time
+and text (spec §5.2). A turn with the id of a held one but other text (a
+message edited since) is added, marked, and reported.
+
 A malformed turn is reported with its file and position and skipped; with
 --strict it fails the whole run. Either way FILE.smg is the old memory or the
 complete new one, never a partial one. An input that gives no turn (an
@@ -163,24 +170,26 @@ func (a *app) ingestInto(ctx context.Context, name, project string, inputs []inp
 	}
 	defer f.Close()
 	var m *smg.Memory
-	var before, embedded int
+	var embedded int
 	var embedErr error
+	rec := smg.Recorded{}
 	err = f.Update(ctx, func(fm *smg.Memory) error {
-		m, before = fm, fm.Turns()
+		m = fm
 		read := 0
 		for _, in := range inputs {
-			for i, t := range in.conv.Turns {
-				if err := m.IngestDeferred(ctx, t); err != nil {
-					if strict || !errors.Is(err, smg.ErrInvalidTurn) {
-						return fmt.Errorf("%s: turn %d: %w", in.file, i+1, err)
-					}
-					fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v (skipped)\n", in.file, i+1, err)
-				}
-				read++
-				bar.add()
+			r, err := m.Record(ctx, in.conv.Turns, &smg.RecordOptions{Deferred: true, SkipInvalid: !strict, Progress: bar.add})
+			rec.Added, rec.Held, read = rec.Added+r.Added, rec.Held+r.Held, read+len(in.conv.Turns)
+			for _, bad := range r.Invalid {
+				fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v (skipped)\n", in.file, bad.Index+1, bad.Err)
+			}
+			for _, reused := range r.Reused {
+				fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v\n", in.file, reused.Index+1, reused)
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", in.file, err)
 			}
 		}
-		if m.Turns() == before {
+		if rec.Added == 0 && rec.Held == 0 {
 			// Nothing to write: a new memory is not made, an old one
 			// stays as it was.
 			return fmt.Errorf("%s: not written: none of the %d turns read could be ingested: %w", name, read, importer.ErrNoTurns)
@@ -192,14 +201,21 @@ func (a *app) ingestInto(ctx context.Context, name, project string, inputs []inp
 		if embedErr != nil && !errors.Is(embedErr, smg.ErrEmbedding) {
 			return embedErr // not the provider's: the memory could not be read
 		}
+		if rec.Added == 0 && embedded == 0 && embedErr == nil {
+			return smg.ErrNoChange // the memory holds every turn read
+		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	doc := m.Document()
-	fmt.Fprintf(a.stdout, "%s: %d turns (%d new), %d nodes, %d edges, %d artifacts", name, doc.Metadata.TotalExchanges,
-		doc.Metadata.TotalExchanges-before, len(doc.SemanticGraph.Nodes), len(doc.SemanticGraph.Edges), len(doc.ArtifactVault.Artifacts))
+	fmt.Fprintf(a.stdout, "%s: %d turns (%d new", name, doc.Metadata.TotalExchanges, rec.Added)
+	if rec.Held > 0 {
+		fmt.Fprintf(a.stdout, ", %d held already", rec.Held)
+	}
+	fmt.Fprintf(a.stdout, "), %d nodes, %d edges, %d artifacts",
+		len(doc.SemanticGraph.Nodes), len(doc.SemanticGraph.Edges), len(doc.ArtifactVault.Artifacts))
 	if model := m.VectorModel(); model != "" {
 		fmt.Fprintf(a.stdout, ", %d turns embedded (%s)", embedded, model)
 	}

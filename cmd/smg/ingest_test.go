@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -420,4 +421,50 @@ func TestIngestNothing(t *testing.T) {
 		}
 		unchanged("ingest " + strings.Join(c.args, " "))
 	}
+}
+
+// TestIngestAgain: ingesting an input a second time adds nothing and
+// leaves the file as it was, whatever its format; an export in which a
+// message was edited adds that message, marked, and says so.
+func TestIngestAgain(t *testing.T) {
+	inputs := []string{filepath.Join(conversationsDir, "checkout.json")}
+	for _, name := range []string{
+		"transcript-lines.jsonl", "openai-finetune.jsonl", "locomo-sample.json", "aider-architect.md",
+		"chatgpt-branched.json", "claude-export.json", "claude-code-session.jsonl",
+	} {
+		inputs = append(inputs, filepath.Join(importerTestdata, name))
+	}
+	for _, in := range inputs {
+		t.Run(filepath.Base(in), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "m.smg")
+			first := ingest(t, nil, in, "-o", out, "--no-vectors")
+			unchanged := readOnly(t, out)
+			again := ingest(t, nil, in, "-o", out, "--no-vectors")
+			unchanged("a second ingest")
+			var n, added, held int
+			if _, err := fmt.Sscanf(again.stdout[strings.Index(again.stdout, ": ")+2:], "%d turns (%d new, %d held already)", &n, &added, &held); err != nil ||
+				added != 0 || held != n || !strings.Contains(first.stdout, fmt.Sprintf("%d turns (%d new)", n, n)) {
+				t.Errorf("first %q, again %q (%v)", first.stdout, again.stdout, err)
+			}
+		})
+	}
+
+	// An edited message.
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m.smg")
+	export := `[{"id": "m1", "role": "user", "content": "Which cache should we use?"},
+		{"id": "m2", "role": "assistant", "content": "Redis, for its expiry."}]`
+	ingest(t, nil, writeTemp(t, "a.json", []byte(export)), "-o", out, "--no-vectors")
+	edited := strings.Replace(export, "Redis, for its expiry.", "Memcached, for its speed.", 1) + "\n"
+	edited = strings.Replace(edited, "]\n", `, {"id": "m3", "role": "user", "content": "Good."}]`, 1)
+	r := ingest(t, nil, writeTemp(t, "b.json", []byte(edited)), "-o", out, "--no-vectors")
+	if !strings.Contains(r.stdout, "4 turns (2 new, 1 held already)") ||
+		!strings.Contains(r.stderr, `turn 2: turn 3 has the id "m2" of turn 2, with other content: both are kept`) {
+		t.Errorf("edited export: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	turns := archivedTurns(t, out)
+	if len(turns) != 4 || turns[2].SameIDAs != 2 || turns[2].ExternalID != "m2" {
+		t.Errorf("turns %+v", turns)
+	}
+	validate(t, nil, out)
 }

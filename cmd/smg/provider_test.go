@@ -46,6 +46,14 @@ const (
 // the others are about something else.
 func carTranscript(t testing.TB) string {
 	t.Helper()
+	return carSession(t, 0)
+}
+
+// carSession is carTranscript's turns said on day n of 2025 (n > 0), or
+// at no time (0): the same words, but other turns than those of another
+// day.
+func carSession(t testing.TB, n int) string {
+	t.Helper()
 	turns := []map[string]string{
 		{"speaker": "Melanie", "content": "The garden needs watering twice a week in summer."},
 		{"speaker": "Caroline", "content": "I finally bought a sedan, a red one with leather seats."},
@@ -55,11 +63,16 @@ func carTranscript(t testing.TB) string {
 	for i := range 12 {
 		turns = append(turns, map[string]string{"speaker": "Melanie", "content": fmt.Sprintf("Rehearsal %d of the orchestra starts at seven in the hall.", i+1)})
 	}
+	if n > 0 {
+		for _, turn := range turns {
+			turn["timestamp"] = time.Date(2025, 1, n, 9, 0, 0, 0, time.UTC).Format(time.RFC3339)
+		}
+	}
 	b, err := json.Marshal(turns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return writeTemp(t, "cars.json", b)
+	return writeTemp(t, fmt.Sprintf("cars-%d.json", n), b)
 }
 
 // carTurns is how many turns carTranscript has, and carEmbedded how many
@@ -112,8 +125,19 @@ func TestIngestEmbeds(t *testing.T) {
 		t.Errorf("embed with nothing to embed made %d requests", n-1)
 	}
 
-	// More turns: only theirs are embedded.
+	// The same turns again: none is added, nothing is embedded, the
+	// file stays as it was.
 	r = ingest(t, env, carTranscript(t), "-o", out)
+	if want := fmt.Sprintf("%d turns (0 new, %d held already)", carTurns, carTurns); !strings.Contains(r.stdout, want) {
+		t.Errorf("ingest of the same turns: %q, want %q", r.stdout, want)
+	}
+	unchanged("ingest of the same turns")
+	if n := srv.Requests.Load(); n != 1 {
+		t.Errorf("ingest of the same turns made %d requests", n-1)
+	}
+
+	// More turns: only theirs are embedded.
+	r = ingest(t, env, carSession(t, 2), "-o", out)
 	if !strings.Contains(r.stdout, fmt.Sprintf("%d turns embedded", carEmbedded)) {
 		t.Errorf("ingest into the memory: %q", r.stdout)
 	}

@@ -420,6 +420,9 @@ func (m *merger) turns() error {
 	m.merged = slices.Clone(ours)
 	for _, t := range theirs[m.baseN:] {
 		t.Turn = m.shift(t.Turn)
+		if t.SameIDAs != 0 {
+			t.SameIDAs = m.shift(t.SameIDAs)
+		}
 		m.merged = append(m.merged, t)
 	}
 	m.rep.BaseTurns, m.rep.OursTurns = m.baseN, m.oursN

@@ -616,6 +616,13 @@ func (c *checker) block(i int, b spec.ArchiveBlock) {
 			}
 			t = whole
 		}
+		if t.SameIDAs != 0 {
+			if a, ok := c.turns[t.SameIDAs]; t.SameIDAs >= t.Turn {
+				c.add(at("compressedData"), "turn %d: sameIdAs %d is not an earlier turn", t.Turn, t.SameIDAs)
+			} else if ok && (a.ExternalID == "" || a.ExternalID != t.ExternalID || a.ConversationID != t.ConversationID) {
+				c.add(at("compressedData"), "turn %d: sameIdAs %d names a turn with another id", t.Turn, t.SameIDAs)
+			}
+		}
 		c.turns[t.Turn] = t
 		js, err := spec.MarshalCanonical(t)
 		if err != nil {
@@ -731,7 +738,8 @@ func (c *checker) workingMemory() {
 // sameTurn compares what working memory keeps verbatim of a turn.
 func sameTurn(a, b spec.Turn) bool {
 	return a.Content == b.Content && a.Role == b.Role && a.Speaker == b.Speaker &&
-		a.ExternalID == b.ExternalID && a.Timestamp.Equal(b.Timestamp)
+		a.ConversationID == b.ConversationID && a.ExternalID == b.ExternalID && a.SameIDAs == b.SameIDAs &&
+		a.Timestamp.Equal(b.Timestamp)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

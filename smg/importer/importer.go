@@ -231,7 +231,7 @@ type Conversation struct {
 	// (LoCoMo's speaker_a and speaker_b).
 	Speakers []string
 	// Turns are the conversation's turns in order; their Turn numbers are
-	// 1, 2, 3…
+	// 1, 2, 3…, and their ConversationID is ID.
 	Turns []spec.Turn
 }
 
@@ -365,7 +365,7 @@ func read(data []byte, opts Options) (*Result, error) {
 	n := 0
 	for _, c := range r.res.Conversations {
 		for i := range c.Turns {
-			c.Turns[i].Turn = i + 1
+			c.Turns[i].Turn, c.Turns[i].ConversationID = i+1, c.ID
 		}
 		n += len(c.Turns)
 	}

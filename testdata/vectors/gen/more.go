@@ -332,6 +332,18 @@ func invalidVectors(small, full *spec.Document) []*vec {
 		d.DeepArchive.Blocks[0] = b
 		d.Metadata.TranscriptBytes = transcriptBytes(turns)
 	}), "$.deepArchive.blocks[0].compressedData")
+	add("invalid-same-id-as", "an archived turn whose sameIdAs names a turn with another id, and one that names a later turn", edit(small, func(d *spec.Document) {
+		turns := conversation()[:4]
+		turns[2].SameIDAs = 1 // msg-001, not msg-003
+		turns[1].SameIDAs = 4
+		for i, r := range d.WorkingMemory.RecentContext {
+			d.WorkingMemory.RecentContext[i].SameIDAs = turns[r.Turn-1].SameIDAs
+		}
+		b := block("block-0001", turns)
+		b.Summary, b.KeyPoints = d.DeepArchive.Blocks[0].Summary, d.DeepArchive.Blocks[0].KeyPoints
+		d.DeepArchive.Blocks[0] = b
+		d.Metadata.TranscriptBytes = transcriptBytes(turns)
+	}), "$.deepArchive.blocks[0].compressedData", "$.deepArchive.blocks[0].compressedData")
 
 	// Working memory and metadata.
 	add("invalid-recent-context", "a recent turn that differs from the archived one", edit(small, func(d *spec.Document) {
