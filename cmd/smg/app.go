@@ -26,6 +26,8 @@ const passwordEnv = "SMG_PASSWORD"
 // can drive them without a terminal or a process environment.
 type app struct {
 	stdout, stderr io.Writer
+	// stdin is what commands read for "-": nil is os.Stdin.
+	stdin io.Reader
 	// lookupEnv is os.LookupEnv.
 	lookupEnv func(key string) (string, bool)
 	// prompt shows prompt and reads a line without echo from the
@@ -142,6 +144,8 @@ func (a *app) rootCommand() *cobra.Command {
 		a.mergeCommand(),
 		a.diffCommand(),
 		a.patchCommand(),
+		a.addCommand(),
+		a.watchCommand(),
 	)
 	return root
 }

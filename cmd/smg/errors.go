@@ -127,6 +127,8 @@ func exitStatus(err error) (status int, hint string) {
 		return exitInvalid, "merge BASE OURS THEIRS needs the memory both come from; 'smg merge OURS THEIRS' merges unrelated memories"
 	case errors.Is(err, format.ErrWrongBase):
 		return exitInvalid, "a differential file applies only to the exact file it was made from ('smg info' shows a file's content hash)"
+	case errors.As(err, new(*stdinError)):
+		return exitInvalid, "each line is a {role|speaker, content|text, timestamp, id} object"
 	case errors.As(err, new(*importer.Error)):
 		return exitInvalid, "without --strict, a malformed turn is skipped; a malformed file is not"
 	}

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
@@ -51,10 +53,23 @@ func runWith(t testing.TB, env map[string]string, answers []string, lim smg.Limi
 // runApp is runWith, with the built-in encoder on when builtinOn.
 func runApp(t testing.TB, env map[string]string, answers []string, lim smg.Limits, builtinOn bool, args ...string) result {
 	t.Helper()
+	return runAppIn(t, env, answers, lim, builtinOn, nil, args...)
+}
+
+// runStdin is run with stdin as the standard input.
+func runStdin(t testing.TB, stdin string, args ...string) result {
+	t.Helper()
+	return runAppIn(t, nil, nil, smg.Limits{}, false, strings.NewReader(stdin), args...)
+}
+
+// runAppIn is runApp with stdin as the standard input (nil: none).
+func runAppIn(t testing.TB, env map[string]string, answers []string, lim smg.Limits, builtinOn bool, stdin io.Reader, args ...string) result {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	a := &app{
 		stdout: &stdout,
 		stderr: &stderr,
+		stdin:  stdin,
 		lookupEnv: func(key string) (string, bool) {
 			v, ok := env[key]
 			return v, ok

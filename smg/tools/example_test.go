@@ -48,7 +48,7 @@ func ExampleHandler_Call() {
 
 // The definition of get_context, as Anthropic's Messages API takes it.
 func ExampleFormat() {
-	b, err := tools.Format(tools.Definitions()[3:], "anthropic")
+	b, err := tools.Format(tools.Definitions()[3:4], "anthropic")
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func FuzzCall(f *testing.F) {
 	}
 	dir := f.TempDir()
 	h := tools.NewHandler(open(f, dir, "me.smg"), open(f, dir, "ws.smg"), nil)
-	names := []string{tools.SaveMemory, tools.RemoveMemory, tools.SearchMemory, tools.GetContext}
+	names := []string{tools.SaveMemory, tools.RemoveMemory, tools.SearchMemory, tools.GetContext, tools.RecordTurns}
 	f.Fuzz(func(t *testing.T, input string) {
 		for _, name := range names {
 			r, err := h.Call(context.Background(), name, json.RawMessage(input))

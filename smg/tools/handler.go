@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/smg-memory/smg/smg"
@@ -24,6 +25,9 @@ const (
 
 // Options shape what a [Handler] does.
 type Options struct {
+	// Now is the clock, for the turns given to record_turns without a
+	// time; nil is time.Now.
+	Now func() time.Time
 	// Context is how get_context builds a context: its tokenizer (nil:
 	// the estimate) and the share of each section. Its Budget is the
 	// budget of a call that names none; zero is 1,000 tokens.
@@ -45,7 +49,10 @@ type Options struct {
 //   - search_memory searches both (or the one it names) and labels each
 //     result with its memory;
 //   - get_context joins the context of the user's memory and the
-//     workspace's, each within a share of the budget.
+//     workspace's, each within a share of the budget;
+//   - record_turns records the conversation's turns in the user's memory
+//     (see [smg.Memory.Record]): those it holds already are not stored
+//     again.
 type Handler struct {
 	user, workspace *smg.FileMemory
 	opts            Options
@@ -98,6 +105,14 @@ type Reply struct {
 	Context string `json:"context,omitzero"`
 	Tokens  int    `json:"tokens,omitzero"`
 	Budget  int    `json:"budget,omitzero"`
+
+	// Added and Held are how many of the turns given to record_turns
+	// were recorded, and how many the memory held already; Warnings say
+	// what it recorded that needs a look (a message id used again with
+	// other text).
+	Added    int      `json:"added,omitzero"`
+	Held     int      `json:"held,omitzero"`
+	Warnings []string `json:"warnings,omitzero"`
 
 	// Message says what happened in a sentence, for the model to relay.
 	Message string `json:"message,omitzero"`
@@ -157,8 +172,10 @@ func (h *Handler) Call(ctx context.Context, name string, input json.RawMessage) 
 		r, err = h.search(ctx, input)
 	case GetContext:
 		r, err = h.context(ctx, input)
+	case RecordTurns:
+		r, err = h.record(ctx, input)
 	default:
-		return failed("there is no tool %q: the tools are %s, %s, %s and %s", name, SaveMemory, RemoveMemory, SearchMemory, GetContext), nil
+		return failed("there is no tool %q: the tools are %s, %s, %s, %s and %s", name, SaveMemory, RemoveMemory, SearchMemory, GetContext, RecordTurns), nil
 	}
 	if ie, ok := errors.AsType[*inputError](err); ok {
 		return failed("%s", ie.msg), nil
@@ -538,6 +555,8 @@ func decode(tool string, input json.RawMessage, params []param) error {
 			if json.Unmarshal(raw, dst) != nil {
 				return &inputError{fmt.Sprintf("%s must be a string", p.name)}
 			}
+		case *json.RawMessage:
+			*dst = raw
 		case *int:
 			var f float64
 			if json.Unmarshal(raw, &f) != nil || f != math.Trunc(f) || math.Abs(f) > 1e9 {

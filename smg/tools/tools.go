@@ -1,5 +1,6 @@
-// Package tools gives a model the use of a memory: the definitions of four
-// tools (save_memory, remove_memory, search_memory and get_context) with
+// Package tools gives a model the use of a memory: the definitions of five
+// tools (save_memory, remove_memory, search_memory, get_context and
+// record_turns) with
 // their input as JSON Schema, in the shapes of OpenAI's, Anthropic's and
 // the Model Context Protocol's tool lists ([Definitions], [Format]); the
 // system-prompt guidance that goes with them ([Guidance]); and a [Handler]
@@ -35,6 +36,7 @@ const (
 	RemoveMemory = "remove_memory"
 	SearchMemory = "search_memory"
 	GetContext   = "get_context"
+	RecordTurns  = "record_turns"
 )
 
 //go:embed schemas/*.json
@@ -45,10 +47,11 @@ var descriptions = []struct{ name, text string }{
 	{RemoveMemory, `Remove a saved fact by its id: one that is wrong or out of date, or that the user asks you to forget. save_memory and search_memory give the ids.`},
 	{SearchMemory, `Search the memory for saved facts, decisions and earlier conversations, best first, each with its id, the memory it is in (user or workspace) and its score. Use it to look up something specific, or the id of a fact to remove; for what bears on a question, use get_context.`},
 	{GetContext, `Get what the memory knows that bears on a question, within a budget of tokens: the facts about the user, the relevant knowledge and decisions, and the earlier conversations they come from. Call it before answering a question that may depend on earlier conversations.`},
+	{RecordTurns, `Record messages of the conversation in the memory, in order, so that later conversations can draw on them: each with its role (user, assistant, system or tool), its text verbatim, and, when the chat gives them, its time and id. A message recorded again with its id (or the same text and time) is not stored twice, so a call may be repeated after a failure. Use it when the chat does not record the conversation itself.`},
 }
 
 // Definitions returns the definitions of the tools, in the order
-// save_memory, remove_memory, search_memory, get_context. Each call
+// save_memory, remove_memory, search_memory, get_context, record_turns. Each call
 // returns a new slice.
 func Definitions() []Tool {
 	out := make([]Tool, 0, len(descriptions))
@@ -135,7 +138,7 @@ func Format(defs []Tool, format string) ([]byte, error) {
 
 // Guidance is the system-prompt text recommended with the tools: when to
 // save a memory and when not, and how to use the others.
-const Guidance = `You have a long-term memory that lasts across conversations, and four tools to use it.
+const Guidance = `You have a long-term memory that lasts across conversations, and five tools to use it.
 
 Save (save_memory) what will still matter in a later conversation:
 - what the user asks you to remember;
@@ -153,4 +156,6 @@ Do not save:
 
 A save_memory reply with "duplicate": true means the memory already holds the fact (its text is in "existing"): it is remembered, and need not be saved again. A reply with "error" says what to fix: fix the input and try once more, or go on without saving.
 
-Before answering a question that may depend on earlier conversations, call get_context with the question; it returns what the memory knows that bears on it. Use search_memory to look up something specific or to find the id of a fact. When a saved fact is wrong, or the user asks you to forget it, remove it with remove_memory and its id.`
+Before answering a question that may depend on earlier conversations, call get_context with the question; it returns what the memory knows that bears on it. Use search_memory to look up something specific or to find the id of a fact. When a saved fact is wrong, or the user asks you to forget it, remove it with remove_memory and its id.
+
+When the chat does not keep the conversation in the memory itself, record each exchange with record_turns after you answer: the user's message and your reply, verbatim, with their ids and times when you have them.`

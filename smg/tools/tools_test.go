@@ -62,7 +62,7 @@ func TestDefinitions(t *testing.T) {
 			}
 		}
 	}
-	if want := []string{"save_memory", "remove_memory", "search_memory", "get_context"}; !slices.Equal(names, want) {
+	if want := []string{"save_memory", "remove_memory", "search_memory", "get_context", "record_turns"}; !slices.Equal(names, want) {
 		t.Errorf("tools %q, want %q", names, want)
 	}
 	compile(t)
@@ -139,6 +139,18 @@ var samples = []sample{
 	{"get_context", `{"query":"x","budget":50}`, false},
 	{"get_context", `{"query":"x","budget":40000}`, false},
 	{"get_context", `{"query":"x","budget":"500"}`, false},
+	{"record_turns", `{"turns":[{"role":"user","content":"Which cache should we use?"},{"role":"assistant","content":"Redis.","id":"m2","time":"2025-03-14T09:01:00Z"}]}`, true},
+	{"record_turns", `{"turns":[{"role":"user","content":"Hi","speaker":"Dana","id":"m1"}],"conversation":"c-17"}`, true},
+	{"record_turns", `{"turns":[]}`, false},
+	{"record_turns", `{"turns":[{"content":"no role"}]}`, false},
+	{"record_turns", `{"turns":[{"role":"human","content":"a role the format has not"}]}`, false},
+	{"record_turns", `{"turns":[{"role":"user","content":"  "}]}`, false},
+	{"record_turns", `{"turns":[{"role":"user","content":"x","time":"yesterday"}]}`, false},
+	{"record_turns", `{"turns":[{"role":"user","content":"x","mood":"glad"}]}`, false},
+	{"record_turns", `{"turns":[{"role":"user","content":"x","id":""}]}`, true},
+	{"record_turns", `{"turns":{"role":"user","content":"x"}}`, false},
+	{"record_turns", `{"turns":[{"role":"user","content":"x"}],"conversation":""}`, true},
+	{"record_turns", `{"turns":[{"role":"user","content":"x","id":"` + strings.Repeat("i", 257) + `"}]}`, false},
 }
 
 func TestSchemasTakeSamples(t *testing.T) {
@@ -183,7 +195,7 @@ func TestFormat(t *testing.T) {
 		if !json.Valid(b) || !bytes.Contains(b, []byte("\n  ")) {
 			t.Fatalf("%s: not indented JSON:\n%s", format, b)
 		}
-		if got := want(b); !slices.Equal(got, []string{"save_memory", "remove_memory", "search_memory", "get_context"}) {
+		if got := want(b); !slices.Equal(got, []string{"save_memory", "remove_memory", "search_memory", "get_context", "record_turns"}) {
 			t.Errorf("%s: tools %q:\n%s", format, got, b)
 		}
 	}
