@@ -1,0 +1,277 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/smg-memory/smg/spec"
+)
+
+// stateVersion names the layout of a builder's state: a state of another
+// version is refused ([ErrState]), and its memory replayed instead.
+// Changing what the builder keeps between turns must change it.
+const stateVersion = "smg-builder 1"
+
+func init() {
+	// The values of a node's free-form metadata besides JSON's scalars.
+	gob.Register(map[string]any{})
+	gob.Register([]any{})
+}
+
+// ErrState reports a builder's state that cannot be resumed: of another
+// version, or damaged.
+var ErrState = errors.New("unusable builder state")
+
+// State returns what the builder keeps between turns, for [Resume]: a
+// builder resumed from it takes the next turns as this one would. It is
+// the builder's own, and holds the memory's text: it is kept where the
+// memory is, never in the clear beside an encrypted one.
+func (b *Builder) State() ([]byte, error) {
+	s := builderState{
+		Version: stateVersion, Cfg: b.cfg, Meta: b.meta,
+		Extra:      extrasState{b.extra.doc, b.extra.wm, b.extra.graph, b.extra.vault, b.extra.archive, b.extra.vectorIndex},
+		OwnVectors: b.ownVectors, Turns: b.turns, Times: b.times, Transcript: b.transcript,
+		Closed: b.arch.closed, Open: b.arch.open, Recent: b.recent, Relayed: b.relayed,
+		// All edges: those weaker than a document keeps too.
+		Edges: b.store.Edges(), Options: make([]optionSetState, len(b.options)),
+		DecisionKeys: b.decisionKeys, FactPreds: b.factPreds, OpenProblems: b.openProblems,
+		LastDecisionID: b.lastDecision.id, LastDecisionTurn: b.lastDecision.turn, ProvisionalID: b.provisionalID,
+		Info: make(map[string]nodeInfoState, len(b.info)),
+		Ents: entsState{
+			ByKey: b.ents.byKey, Speakers: b.ents.speakers, Mid: b.ents.mid, Pending: map[string][]pendingUseState{},
+			EdgeWords: b.ents.edgeWords, Lower: b.ents.lower, Capital: b.ents.capital,
+			CapitalOthers: b.ents.capitalOthers, LowerOthers: b.ents.lowerOthers, LowerTurns: b.ents.lowerTurns,
+			Topics: b.ents.topics, Self: b.ents.self,
+		},
+		Vault: vaultStateState{
+			Arts: make(map[string]artStateState, len(b.vault.arts)), ByFile: b.vault.byFile, Unnamed: b.vault.unnamed,
+			ByHash: make(map[string]verRefState, len(b.vault.byHash)), Node: b.vault.node,
+			TurnArtifacts: b.vault.turnArtifacts, TurnOfArtifacts: b.vault.turnOfArtifacts,
+		},
+	}
+	for _, id := range b.store.IDs() {
+		s.Nodes = append(s.Nodes, b.store.Node(id))
+	}
+	for _, n := range b.arch.notes {
+		s.Notes = append(s.Notes, noteState{n.turn, n.text, n.weight})
+	}
+	for i, o := range b.options {
+		s.Options[i] = optionSetState{o.turn, o.options}
+	}
+	for _, g := range b.goals {
+		s.Goals = append(s.Goals, goalState{g.text, g.turn})
+	}
+	for id, in := range b.info {
+		s.Info[id] = nodeInfoState{in.cues, in.words, in.forms, in.firstForm, in.hints, in.kind, in.predicate, in.outcomeKey, in.artifactRel}
+	}
+	for k, uses := range b.ents.pending {
+		out := make([]pendingUseState, len(uses))
+		for i, u := range uses {
+			out[i] = pendingUseState{u.turn, u.form, u.hint, u.others, u.relay, u.addressed}
+		}
+		s.Ents.Pending[k] = out
+	}
+	for id, a := range b.vault.arts {
+		s.Vault.Arts[id] = artStateState{a.art, a.latest, a.lines, a.lastTurn}
+	}
+	for h, r := range b.vault.byHash {
+		s.Vault.ByHash[h] = verRefState{r.id, r.v}
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(&s); err != nil {
+		return nil, fmt.Errorf("the builder's state: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Resume returns the builder whose [Builder.State] data is, as [Load]
+// returns it for the document the builder gave, without replaying its
+// turns. cfg is as Load's: the state's block size and snapshot interval
+// override it. A state that does not decode, or of another version, is
+// an error that matches ErrState.
+func Resume(data []byte, cfg Config) (*Builder, error) {
+	var s builderState
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&s); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrState, err)
+	}
+	if s.Version != stateVersion {
+		return nil, fmt.Errorf("%w: %q, not %q", ErrState, s.Version, stateVersion)
+	}
+	cfg.BlockSize, cfg.SnapshotInterval = s.Cfg.BlockSize, s.Cfg.SnapshotInterval
+	b := newBuilder(cfg)
+	b.meta = s.Meta
+	b.extra = extras{s.Extra.Doc, s.Extra.WM, s.Extra.Graph, s.Extra.Vault, s.Extra.Archive, s.Extra.VectorIndex}
+	b.ownVectors, b.turns, b.times, b.transcript = s.OwnVectors, s.Turns, s.Times, s.Transcript
+	b.arch.closed, b.arch.open, b.recent, b.relayed = s.Closed, s.Open, s.Recent, s.Relayed
+	b.arch.notes = s.notes()
+	for _, n := range s.Nodes {
+		if n == nil || n.ID == "" {
+			return nil, fmt.Errorf("%w: a node without an id", ErrState)
+		}
+		b.store.Put(n)
+	}
+	for _, e := range s.Edges {
+		if b.store.Node(e.From) == nil || b.store.Node(e.To) == nil {
+			return nil, fmt.Errorf("%w: an edge from %q to %q, not both nodes", ErrState, e.From, e.To)
+		}
+		b.store.Link(e.From, e.To, e.Relation, e.Strength)
+	}
+	for id, in := range s.Info {
+		b.info[id] = &nodeInfo{cues: in.Cues, words: in.Words, forms: in.Forms, firstForm: in.FirstForm, hints: in.Hints,
+			kind: in.Kind, predicate: in.Predicate, outcomeKey: in.OutcomeKey, artifactRel: in.ArtifactRel}
+	}
+	for _, o := range s.Options {
+		b.options = append(b.options, optionSet{o.Turn, o.Options})
+	}
+	b.decisionKeys, b.factPreds, b.openProblems = orEmpty(s.DecisionKeys), orEmpty(s.FactPreds), s.OpenProblems
+	for _, g := range s.Goals {
+		b.goals = append(b.goals, goal{g.Text, g.Turn})
+	}
+	b.lastDecision.id, b.lastDecision.turn, b.provisionalID = s.LastDecisionID, s.LastDecisionTurn, s.ProvisionalID
+	e := s.Ents
+	b.ents = entityIndex{byKey: orEmpty(e.ByKey), speakers: orEmpty(e.Speakers), mid: orEmpty(e.Mid), pending: map[string][]pendingUse{},
+		edgeWords: orEmpty(e.EdgeWords), lower: orEmpty(e.Lower), capital: orEmpty(e.Capital), capitalOthers: orEmpty(e.CapitalOthers),
+		lowerOthers: orEmpty(e.LowerOthers), lowerTurns: orEmpty(e.LowerTurns), topics: orEmpty(e.Topics), self: orEmpty(e.Self)}
+	for k, uses := range e.Pending {
+		out := make([]pendingUse, len(uses))
+		for i, u := range uses {
+			out[i] = pendingUse{u.Turn, u.Form, u.Hint, u.Others, u.Relay, u.Addressed}
+		}
+		b.ents.pending[k] = out
+	}
+	v := s.Vault
+	b.vault = vaultState{arts: map[string]*artState{}, byFile: orEmpty(v.ByFile), unnamed: v.Unnamed, byHash: map[string]verRef{},
+		node: orEmpty(v.Node), turnArtifacts: v.TurnArtifacts, turnOfArtifacts: v.TurnOfArtifacts}
+	for id, a := range v.Arts {
+		b.vault.arts[id] = &artState{art: a.Art, latest: a.Latest, lines: a.Lines, lastTurn: a.LastTurn}
+	}
+	for h, r := range v.ByHash {
+		b.vault.byHash[h] = verRef{r.ID, r.V}
+	}
+	if len(b.times) != b.turns {
+		return nil, fmt.Errorf("%w: %d turns, %d times", ErrState, b.turns, len(b.times))
+	}
+	return b, nil
+}
+
+// orEmpty is m, or an empty map for nil: gob leaves out empty maps.
+func orEmpty[M ~map[K]V, K comparable, V any](m M) M {
+	if m == nil {
+		return M{}
+	}
+	return m
+}
+
+// builderState is a [Builder] in gob: every field but the analyzer, the
+// clock and what is made again on demand (a fact's statement, the open
+// block compressed, the turn being applied).
+type builderState struct {
+	Version          string
+	Cfg              Config
+	Meta             spec.Metadata
+	Extra            extrasState
+	OwnVectors       bool
+	Turns            int
+	Times            []time.Time
+	Transcript       int64
+	Closed           []spec.ArchiveBlock
+	Open             []spec.Turn
+	Notes            []noteState
+	Recent           []spec.Turn
+	Relayed          int
+	Nodes            []*spec.Node
+	Edges            []spec.Edge
+	Info             map[string]nodeInfoState
+	Ents             entsState
+	Options          []optionSetState
+	DecisionKeys     map[string]string
+	FactPreds        map[string][]string
+	OpenProblems     []string
+	Goals            []goalState
+	Vault            vaultStateState
+	LastDecisionID   string
+	LastDecisionTurn int
+	ProvisionalID    bool
+}
+
+// notes are the notes of the open block.
+func (s *builderState) notes() []note {
+	out := make([]note, len(s.Notes))
+	for i, n := range s.Notes {
+		out[i] = note{n.Turn, n.Text, n.Weight}
+	}
+	return out
+}
+
+type extrasState struct {
+	Doc, WM, Graph, Vault, Archive []byte
+	VectorIndex                    *spec.VectorIndex
+}
+
+type noteState struct {
+	Turn   int
+	Text   string
+	Weight int
+}
+
+type nodeInfoState struct {
+	Cues, Words int
+	Forms       map[string]int
+	FirstForm   string
+	Hints       map[string]int
+	Kind        string
+	Predicate   string
+	OutcomeKey  string
+	ArtifactRel bool
+}
+
+type entsState struct {
+	ByKey, Speakers            map[string]string
+	Mid, Self                  map[string]bool
+	Pending                    map[string][]pendingUseState
+	EdgeWords, Topics          map[string][]string
+	Lower, Capital             map[string]int
+	CapitalOthers, LowerOthers map[string]int
+	LowerTurns                 map[string][]int
+}
+
+type pendingUseState struct {
+	Turn                     int
+	Form, Hint               string
+	Others, Relay, Addressed bool
+}
+
+type optionSetState struct {
+	Turn    int
+	Options []string
+}
+
+type goalState struct {
+	Text string
+	Turn int
+}
+
+type vaultStateState struct {
+	Arts            map[string]artStateState
+	ByFile          map[string]string
+	Unnamed         []string
+	ByHash          map[string]verRefState
+	Node            map[string]string
+	TurnArtifacts   []string
+	TurnOfArtifacts int
+}
+
+type artStateState struct {
+	Art      spec.Artifact
+	Latest   string
+	Lines    map[string]bool
+	LastTurn int
+}
+
+type verRefState struct {
+	ID string
+	V  int
+}
