@@ -110,6 +110,11 @@ type Memory struct {
 	// held indexes the turns the memory holds, for Record; nil until
 	// Record needs it (record.go).
 	held *heldIndex
+	// stateName and stateBase are where the builder's state of the file
+	// the memory was opened from is kept, and the hash of the file's
+	// bytes it must be made for (journal.go); empty for a memory built
+	// here or an encrypted file.
+	stateName, stateBase string
 }
 
 // New returns an empty memory.
@@ -217,8 +222,20 @@ func Open(name string, opts *OpenOptions) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, _, err := openBytes(name, raw, opts)
-	return m, err
+	m, form, err := openBytes(name, raw, opts)
+	if err != nil || form.Encrypted {
+		return m, err
+	}
+	// The changes kept in the file's journal since it was written whole.
+	entries, _, err := format.ReadJournal(name, m.stateBase, 0)
+	if err == nil {
+		err = m.replay(context.Background(), name, entries)
+	}
+	if err != nil {
+		m.Close()
+		return nil, err
+	}
+	return m, nil
 }
 
 // openBytes is [Open] of the named file's bytes, raw; it tells the form
@@ -261,6 +278,9 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 		m.cache, m.key, m.cached = opts.IndexCache, key, cached
 		m.cacheGuard = format.CacheGuard(name, key, opts.Decode.Limits)
 	}
+	if !form.Encrypted {
+		m.stateName, m.stateBase = format.StateName(name), format.FileHash(raw)
+	}
 	return m, form, nil
 }
 
@@ -268,9 +288,12 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 // first time. m.mu is held.
 func (m *Memory) builder() (*graph.Builder, error) {
 	if m.b == nil {
-		b, err := graph.Load(m.doc, m.cfg, m.blocks)
-		if err != nil {
-			return nil, fmt.Errorf("loading the memory: %w", err)
+		b := m.resume()
+		if b == nil {
+			var err error
+			if b, err = graph.Load(m.doc, m.cfg, m.blocks); err != nil {
+				return nil, fmt.Errorf("loading the memory: %w", err)
+			}
 		}
 		m.b, m.doc = b, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"sync"
@@ -44,6 +45,10 @@ type FileOptions struct {
 	// OnMaintain, when set, is given the report of each maintenance run
 	// because of MaintainEvery.
 	OnMaintain func(MaintenanceReport)
+	// JournalLimit is the size in bytes of the file's journal at which
+	// [FileMemory.Record] writes the whole file and ends the journal;
+	// zero is DefaultJournalLimit.
+	JournalLimit int64
 }
 
 // FileMemory is a memory kept in a file that other processes may change as
@@ -61,6 +66,12 @@ type FileMemory struct {
 	stamp    fileStamp   // of the file m was read from or written to
 	form     format.Form // of the file m was read from
 	password []byte      // that opened it, when asked for
+	// base is the hash of stamp.raw, as the journal names it; journal is
+	// the end of the last journal entry m holds, journalStamp the
+	// journal's size and time then (journal.go).
+	base         string
+	journal      int64
+	journalStamp sizeTime
 }
 
 // fileStamp tells whether a file changed: its size, time and bytes.
@@ -132,6 +143,11 @@ func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
 	if err != nil {
 		return err
 	}
+	return f.update(m, fn)
+}
+
+// update is Update's work once the lock is held and m is current.
+func (f *FileMemory) update(m *Memory, fn func(*Memory) error) error {
 	if err := fn(m); err != nil {
 		if errors.Is(err, ErrNoChange) {
 			return nil
@@ -152,6 +168,13 @@ func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
 			f.opts.OnMaintain(*r)
 		}
 	}
+	return f.write(m)
+}
+
+// write writes the whole file from m, atomically, then keeps the
+// builder's state beside it and ends the journal, which the file now
+// holds. f.mu and the file's lock are held.
+func (f *FileMemory) write(m *Memory) error {
 	enc := f.opts.Encode
 	if enc.Password == nil && f.form.Encrypted {
 		enc.Password = f.password
@@ -175,11 +198,40 @@ func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
 	if fi, err := os.Stat(f.name); err == nil {
 		f.stamp = fileStamp{size: fi.Size(), mod: fi.ModTime(), raw: raw}
 	}
+	f.form.Encrypted = enc.Password != nil
+	f.base = format.FileHash(raw)
+	m.writeState(f.name, f.base, f.form.Encrypted)
+	// The journal named the file's old bytes: the file holds what it held.
+	if err := format.RemoveJournal(f.name); err != nil {
+		return fmt.Errorf("%s is written, but its old journal could not be removed: %w", f.name, err)
+	}
+	f.journal, f.journalStamp = 0, sizeTime{}
 	return nil
 }
 
-// current is the memory of the file as it is. f.mu is held.
+// current is the memory of the file as it is, with the changes its
+// journal holds. f.mu is held.
 func (f *FileMemory) current() (*Memory, error) {
+	m, err := f.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	err = f.syncJournal()
+	if errors.Is(err, errJournalChanged) {
+		// Replaced meanwhile, with the file: read both again.
+		if m, err = f.snapshot(); err == nil {
+			err = f.syncJournal()
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// snapshot is the memory of the file as it is, read again when it
+// changed, with the changes of its journal it had. f.mu is held.
+func (f *FileMemory) snapshot() (*Memory, error) {
 	fi, err := os.Stat(f.name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && f.opts.Create != nil:
@@ -212,6 +264,7 @@ func (f *FileMemory) current() (*Memory, error) {
 		f.m.Close()
 	}
 	f.m, f.stamp = m, fileStamp{size: fi.Size(), mod: fi.ModTime(), raw: raw}
+	f.base, f.journal, f.journalStamp = format.FileHash(raw), 0, sizeTime{}
 	return m, nil
 }
 

@@ -197,6 +197,28 @@ func writeAtomic(name string, data []byte, private bool) (err error) {
 	} else if fi, err := os.Stat(name); err == nil {
 		perm, keep = fi.Mode().Perm(), true
 	}
+	if err := writeReplacing(name, data, perm, keep); err != nil {
+		return err
+	}
+	if private {
+		if err := removeIndexCache(name); err != nil {
+			return fmt.Errorf("%s is encrypted, but its index cache, which holds its text in the clear, could not be removed: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// writeAtomicAs writes data to the named file atomically, as writeAtomic
+// does, with the mode perm whatever the umask.
+func writeAtomicAs(name string, data []byte, perm fs.FileMode) error {
+	return writeReplacing(name, data, perm, true)
+}
+
+// writeReplacing writes data to a temporary file beside the named one,
+// of mode perm (less the umask, unless exact), syncs it and renames it
+// over the named file.
+func writeReplacing(name string, data []byte, perm fs.FileMode, exact bool) (err error) {
+	keep := exact
 	dir := filepath.Dir(name)
 	tmp, err := createTemp(name, perm)
 	if err != nil {
@@ -231,11 +253,6 @@ func writeAtomic(name string, data []byte, private bool) (err error) {
 	if d, derr := os.Open(dir); derr == nil {
 		_ = d.Sync()
 		_ = d.Close()
-	}
-	if private {
-		if err := removeIndexCache(name); err != nil {
-			return fmt.Errorf("%s is encrypted, but its index cache, which holds its text in the clear, could not be removed: %w", name, err)
-		}
 	}
 	return nil
 }

@@ -1,0 +1,259 @@
+package smg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/spec"
+)
+
+// A memory file's journal (spec §9.7) holds the changes made since the
+// file was last written whole, one entry a line: a live turn costs an
+// append and a sync, not a write of the whole memory. Its entries are
+// replayed on the file's memory whenever it is opened, and a write of the
+// whole file (a compaction) ends it.
+
+// The operations of journal entries.
+const (
+	// opRecord: turns given to [Memory.Record].
+	opRecord = "record"
+)
+
+// journalEntry is one change of a journal.
+type journalEntry struct {
+	Op    string      `json:"op"`
+	Turns []spec.Turn `json:"turns,omitempty"`
+}
+
+// DefaultJournalLimit is the size of a journal at which [FileMemory]
+// writes the whole file and ends it, unless told.
+const DefaultJournalLimit = 4 << 20
+
+// ErrJournal reports a journal that cannot be replayed: malformed, or
+// holding a change this version does not know. The file is not written
+// over it, so that nothing it holds is lost.
+var ErrJournal = format.ErrJournal
+
+// replay applies the entries of a journal to the memory, in order.
+func (m *Memory) replay(ctx context.Context, name string, entries []jsontext.Value) error {
+	for i, raw := range entries {
+		var e journalEntry
+		if err := json.Unmarshal(raw, &e); err != nil {
+			return fmt.Errorf("%s: entry %d: %w: %v", format.JournalName(name), i+1, ErrJournal, err)
+		}
+		switch e.Op {
+		case opRecord:
+			if _, err := m.Record(ctx, e.Turns, &RecordOptions{SkipInvalid: true}); err != nil {
+				return fmt.Errorf("%s: entry %d: %w", format.JournalName(name), i+1, err)
+			}
+		default:
+			return fmt.Errorf("%s: entry %d: %w: the change %q is not one this version of smg knows", format.JournalName(name), i+1, ErrJournal, e.Op)
+		}
+	}
+	return nil
+}
+
+// readState reads the builder's state kept beside the file the memory
+// was opened from, when it was made for the file's bytes; nil otherwise.
+func (m *Memory) readState() []byte {
+	if m.stateName == "" {
+		return nil
+	}
+	data, err := format.ReadState(m.stateName, m.stateBase)
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
+// writeState keeps the builder's state beside the named file, whose
+// bytes have the hash base, so that the next to open it for a change
+// resumes it instead of replaying every turn. It does nothing for a
+// memory not built yet (nothing to keep that the file does not hold) or
+// an encrypted file (the state holds the memory's text). Failing costs a
+// replay later, so it is not an error.
+func (m *Memory) writeState(name, base string, encrypted bool) {
+	if encrypted {
+		_ = os.Remove(format.StateName(name))
+		return
+	}
+	m.mu.Lock()
+	b := m.b
+	var data []byte
+	var err error
+	if b != nil {
+		data, err = b.State()
+	}
+	m.mu.Unlock()
+	if b == nil || err != nil {
+		return
+	}
+	_ = format.WriteState(format.StateName(name), base, data)
+}
+
+// resume returns the builder of the opened document from the state kept
+// beside its file, or nil. m.mu is held.
+func (m *Memory) resume() *graph.Builder {
+	data := m.readState()
+	if data == nil {
+		return nil
+	}
+	b, err := graph.Resume(data, m.cfg)
+	if err != nil || b.Turns() != lastTurn(m.doc) {
+		return nil
+	}
+	return b
+}
+
+// Record adds turns to the memory as [Memory.Record] does and keeps
+// them: in the file's journal (spec §9.7), appended and synced before it
+// returns, so that a turn costs what it changed and not a write of the
+// whole memory. The whole file is written instead when it is encrypted
+// (a journal would hold the turns in the clear) or new, and when the
+// journal outgrows [FileOptions.JournalLimit], which ends it. A turn
+// without a time takes the time it is recorded, so that the journal
+// replays to the same memory. Nothing is written when every turn is held
+// already.
+func (f *FileMemory) Record(ctx context.Context, turns []Turn, opts *RecordOptions) (Recorded, error) {
+	now := time.Now()
+	stamped := make([]Turn, len(turns))
+	for i, t := range turns {
+		if t.Timestamp.IsZero() {
+			t.Timestamp = now
+		}
+		stamped[i] = t
+	}
+	var o RecordOptions
+	if opts != nil {
+		o = *opts
+	}
+	o.Deferred = false // the journal keeps no vectors: they are made in the background
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	unlock, err := format.LockFile(ctx, f.name, &f.opts.Lock)
+	if err != nil {
+		return Recorded{}, err
+	}
+	defer unlock()
+	m, err := f.current()
+	if err != nil {
+		return Recorded{}, err
+	}
+	if f.stamp.raw == nil || f.form.Encrypted {
+		var rec Recorded
+		err := f.update(m, func(m *Memory) error {
+			var err error
+			if rec, err = m.Record(ctx, stamped, &o); err == nil && rec.Added == 0 {
+				return ErrNoChange
+			}
+			return err
+		})
+		return rec, err
+	}
+	rec, err := m.Record(ctx, stamped, &o)
+	if err != nil {
+		f.stamp, f.m = fileStamp{}, nil // the memory holds what the file does not
+		return rec, err
+	}
+	if rec.Added == 0 {
+		return rec, nil
+	}
+	// Only the turns that were not invalid: the journal replays them with
+	// SkipInvalid.
+	entry, err := json.Marshal(journalEntry{Op: opRecord, Turns: stamped})
+	if err == nil {
+		f.journal, err = format.AppendJournal(f.name, f.base, f.journal, entry)
+	}
+	if err != nil {
+		f.stamp, f.m = fileStamp{}, nil
+		return rec, err
+	}
+	f.journalStamp = statStamp(format.JournalName(f.name))
+	if f.journal > f.journalLimit() {
+		if err := f.write(m); err != nil {
+			return rec, fmt.Errorf("the turns are in the journal of %s, but writing it whole failed: %w", f.name, err)
+		}
+	}
+	return rec, nil
+}
+
+// Compact writes the whole file, with what its journal holds, and ends
+// the journal (spec §9.7). A file without a journal is left as it is.
+func (f *FileMemory) Compact(ctx context.Context) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	unlock, err := format.LockFile(ctx, f.name, &f.opts.Lock)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	m, err := f.current()
+	if err != nil || f.journal == 0 {
+		return err
+	}
+	return f.write(m)
+}
+
+func (f *FileMemory) journalLimit() int64 {
+	if f.opts.JournalLimit > 0 {
+		return f.opts.JournalLimit
+	}
+	return DefaultJournalLimit
+}
+
+// syncJournal applies to f.m the entries of the journal that came after
+// those it has. f.mu and the file's lock, or f.mu alone for a read, are
+// held.
+func (f *FileMemory) syncJournal() error {
+	if f.stamp.raw == nil || f.form.Encrypted {
+		return nil
+	}
+	st := statStamp(format.JournalName(f.name))
+	if st == f.journalStamp {
+		return nil
+	}
+	entries, end, err := format.ReadJournal(f.name, f.base, f.journal)
+	if err == nil && end < f.journal {
+		// Another base, or cut shorter: the journal is not the one this
+		// memory has applied. Read the file again.
+		f.stamp, f.m = fileStamp{}, nil
+		return errJournalChanged
+	}
+	if err == nil {
+		err = f.m.replay(context.Background(), f.name, entries)
+	}
+	if err != nil {
+		f.stamp, f.m = fileStamp{}, nil
+		return err
+	}
+	f.journal, f.journalStamp = end, st
+	return nil
+}
+
+// errJournalChanged: the journal was replaced under a memory that applied
+// part of it; the file is read again.
+var errJournalChanged = errors.New("the journal changed")
+
+// sizeTime tells whether a file changed, by its size and time.
+type sizeTime struct {
+	size int64
+	mod  time.Time
+}
+
+// statStamp is the size and time of the named file, zero when there is
+// none.
+func statStamp(name string) sizeTime {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return sizeTime{}
+	}
+	return sizeTime{fi.Size(), fi.ModTime()}
+}
