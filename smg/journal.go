@@ -118,19 +118,11 @@ func (m *Memory) resume() *graph.Builder {
 // returns, so that a turn costs what it changed and not a write of the
 // whole memory. The whole file is written instead when it is encrypted
 // (a journal would hold the turns in the clear) or new, and when the
-// journal outgrows [FileOptions.JournalLimit], which ends it. A turn
-// without a time takes the time it is recorded, so that the journal
-// replays to the same memory. Nothing is written when every turn is held
-// already.
+// journal outgrows [FileOptions.JournalLimit], which ends it. Nothing is
+// written when every turn is held already. (A turn without a time dates
+// the memory by the clock of whoever replays the journal: give turns
+// their times.)
 func (f *FileMemory) Record(ctx context.Context, turns []Turn, opts *RecordOptions) (Recorded, error) {
-	now := time.Now()
-	stamped := make([]Turn, len(turns))
-	for i, t := range turns {
-		if t.Timestamp.IsZero() {
-			t.Timestamp = now
-		}
-		stamped[i] = t
-	}
 	var o RecordOptions
 	if opts != nil {
 		o = *opts
@@ -151,14 +143,14 @@ func (f *FileMemory) Record(ctx context.Context, turns []Turn, opts *RecordOptio
 		var rec Recorded
 		err := f.update(m, func(m *Memory) error {
 			var err error
-			if rec, err = m.Record(ctx, stamped, &o); err == nil && rec.Added == 0 {
+			if rec, err = m.Record(ctx, turns, &o); err == nil && rec.Added == 0 {
 				return ErrNoChange
 			}
 			return err
 		})
 		return rec, err
 	}
-	rec, err := m.Record(ctx, stamped, &o)
+	rec, err := m.Record(ctx, turns, &o)
 	if err != nil {
 		f.stamp, f.m = fileStamp{}, nil // the memory holds what the file does not
 		return rec, err
@@ -168,7 +160,7 @@ func (f *FileMemory) Record(ctx context.Context, turns []Turn, opts *RecordOptio
 	}
 	// Only the turns that were not invalid: the journal replays them with
 	// SkipInvalid.
-	entry, err := json.Marshal(journalEntry{Op: opRecord, Turns: stamped})
+	entry, err := json.Marshal(journalEntry{Op: opRecord, Turns: turns})
 	if err == nil {
 		f.journal, err = format.AppendJournal(f.name, f.base, f.journal, entry)
 	}
@@ -256,4 +248,43 @@ func statStamp(name string) sizeTime {
 		return sizeTime{}
 	}
 	return sizeTime{fi.Size(), fi.ModTime()}
+}
+
+// ReadDocument reads the document of the named file with the changes its
+// journal holds (spec §9.7), as a reader that knows only the format
+// would read the file after [FileMemory.Compact]. A file without a
+// journal is read as [format.ReadFile] reads it; an encrypted file has
+// none.
+func ReadDocument(name string, opts *DecodeOptions) (*spec.Document, error) {
+	var o DecodeOptions
+	if opts != nil {
+		o = *opts
+	}
+	raw, err := format.ReadBytes(name, o.Limits)
+	if err != nil {
+		return nil, err
+	}
+	doc, form, err := format.DecodeForm(raw, &o)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if form.Encrypted {
+		return doc, nil
+	}
+	base := format.FileHash(raw)
+	entries, _, err := format.ReadJournal(name, base, 0)
+	if err != nil || len(entries) == 0 {
+		return doc, err
+	}
+	m, err := Load(doc, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	m.emb, m.blocks = nil, format.ReadBlocks(o.Limits)
+	m.stateName, m.stateBase = format.StateName(name), base
+	if err := m.replay(context.Background(), name, entries); err != nil {
+		return nil, err
+	}
+	return m.Document(), nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/smg/watch"
 	"github.com/smg-memory/smg/spec"
@@ -38,7 +39,13 @@ an id, a turn is held when one has its author, time and text. A turn with
 the id of a held one but other text (an edited message) is added, marked,
 and reported. --conversation names the conversation the turns are of.
 
-The turns are embedded before the write, as 'smg ingest' embeds them.
+The turns go to the file's journal, FILE.journal, appended and synced: a
+turn costs what it adds, not a write of the whole memory. Every reader of
+FILE reads the journal too; the whole file is written, and the journal
+ended, once it passes 4 MiB, or with 'smg compact'. An encrypted memory is
+written whole each time (a journal would hold the turns in the clear).
+Their vectors are made by the next memory that opens FILE, in the
+background, and written with the whole file.
 
 Examples:
   smg add notes.smg --role user "Let's use Postgres for the orders."
@@ -104,37 +111,22 @@ Examples:
 			}
 			defer f.Close()
 			ctx := cmdContext(cmd)
-			var rec smg.Recorded
-			var total int
-			var embedErr error
-			err = f.Update(ctx, func(m *smg.Memory) error {
-				var err error
-				if rec, err = m.Record(ctx, turns, &smg.RecordOptions{Deferred: true}); err != nil {
-					return err
-				}
-				total = m.Turns()
-				if rec.Added == 0 {
-					return smg.ErrNoChange
-				}
-				if _, embedErr = m.EmbedMissing(ctx); embedErr != nil && !errors.Is(embedErr, smg.ErrEmbedding) {
-					return embedErr
-				}
-				return nil
-			})
+			rec, err := f.Record(ctx, turns, nil)
+			if err != nil {
+				return err
+			}
+			m, err := f.Memory()
 			if err != nil {
 				return err
 			}
 			for _, r := range rec.Reused {
 				fmt.Fprintf(a.stderr, "smg: warning: %v\n", r)
 			}
-			fmt.Fprintf(a.stdout, "%s: %d turns (%d new", args[0], total, rec.Added)
+			fmt.Fprintf(a.stdout, "%s: %d turns (%d new", args[0], m.Turns(), rec.Added)
 			if rec.Held > 0 {
 				fmt.Fprintf(a.stdout, ", %d held already", rec.Held)
 			}
 			fmt.Fprintln(a.stdout, ")")
-			if embedErr != nil {
-				return &embeddingError{files: []string{args[0]}, err: fmt.Errorf("%s: the turns are saved, but not all their vectors: %w", args[0], embedErr)}
-			}
 			return nil
 		}),
 	}
@@ -167,8 +159,8 @@ turns FILE does not hold (spec §5.2): stopped and started again, it goes on
 where it stopped; a transcript rotated or rewritten adds nothing twice. A
 last line without its newline is read once it is whole. A file that cannot
 be read is reported and read again when it changes. Each read that adds
-turns prints a line; the turns are embedded before each write, as 'smg
-ingest' embeds them.
+turns prints a line. The turns go to the file's journal, as 'smg add'
+records them, and the whole file is written when watch is stopped.
 
 With --once, watch records what the files hold now and exits.`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -194,19 +186,20 @@ With --once, watch records what the files hold now and exits.`,
 				return err
 			}
 			defer fm.Close()
-			opts := &watch.Options{Interval: interval, Format: f, Embed: !vecs.off, Report: func(ev watch.Event) {
+			opts := &watch.Options{Interval: interval, Format: f, Report: func(ev watch.Event) {
 				a.reportWatch(args[0], ev)
 			}}
 			ctx := cmdContext(cmd)
 			if once {
 				return watch.Once(ctx, fm, args[1:], opts)
 			}
-			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+			sctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if err := watch.Follow(ctx, fm, args[1:], opts); !errors.Is(err, context.Canceled) {
+			if err := watch.Follow(sctx, fm, args[1:], opts); !errors.Is(err, context.Canceled) {
 				return err
 			}
-			return nil
+			// Stopped: the whole file, with the vectors made meanwhile.
+			return fm.Compact(ctx)
 		}),
 	}
 	cmd.Flags().StringVar(&format, "format", "auto", "the transcripts' format: auto, "+importer.FormatNames())
@@ -241,3 +234,37 @@ func (a *app) reportWatch(name string, ev watch.Event) {
 type stdinError struct{ err error }
 
 func (e *stdinError) Error() string { return e.err.Error() + " (no turn added)" }
+
+func (a *app) compactCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "compact FILE",
+		Short: "Write a memory whole, with what its journal holds, and end the journal",
+		Long: `Compact writes the memory of FILE whole, with the turns its journal
+(FILE.journal, written by 'smg add', 'smg watch' and the record_turns tool)
+holds, atomically, and removes the journal. A memory without a journal is
+left as it is. Readers never need it: every reader reads the journal too.
+It is for a file handed to a tool that reads the format alone.`,
+		Args: exactFiles(1),
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			return a.compact(cmd, args[0])
+		}),
+	}
+}
+
+// compact writes the named memory whole with what its journal holds, and
+// ends the journal; a file without one is left as it is.
+func (a *app) compact(cmd *cobra.Command, name string) error {
+	if _, err := os.Stat(format.JournalName(name)); err != nil {
+		return nil
+	}
+	vecs, err := a.vectors(true, false)
+	if err != nil {
+		return err
+	}
+	f, err := a.fileMemory(name, nil, vecs.open(smg.OpenOptions{}))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Compact(cmdContext(cmd))
+}

@@ -35,6 +35,16 @@ func TestAdd(t *testing.T) {
 		r.stderr != "smg: warning: turn 5 has the id \"c1/m4\" of turn 4, with other content: both are kept\n" {
 		t.Errorf("an edited message: %+v", r)
 	}
+	// The turns are in the journal; compacted, in the file.
+	if _, err := os.Stat(out + ".journal"); err != nil {
+		t.Errorf("no journal: %v", err)
+	}
+	if r := run(t, nil, "compact", out); r.status != exitOK || r.stdout != "" {
+		t.Fatalf("compact: %+v", r)
+	}
+	if _, err := os.Stat(out + ".journal"); err == nil {
+		t.Error("the journal is still there after compact")
+	}
 	turns := archivedTurns(t, out)
 	if len(turns) != 5 || turns[1].ConversationID != "c1" || turns[0].Timestamp.Format("15:04") != "09:00" || turns[4].SameIDAs != 4 {
 		t.Errorf("turns %+v", turns)
@@ -103,6 +113,9 @@ func TestWatchOnce(t *testing.T) {
 	r = run(t, nil, "watch", out, sessions, history, "--once", "--no-vectors")
 	if r.status != exitOK || strings.Contains(r.stdout, history) {
 		t.Errorf("watch of the grown session: %+v", r)
+	}
+	if r := run(t, nil, "compact", out); r.status != exitOK {
+		t.Fatalf("compact: %+v", r)
 	}
 	if m := len(archivedTurns(t, out)); m <= n {
 		t.Errorf("%d turns after the session grew, %d before", m, n)

@@ -146,6 +146,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.patchCommand(),
 		a.addCommand(),
 		a.watchCommand(),
+		a.compactCommand(),
 	)
 	return root
 }

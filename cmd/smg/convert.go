@@ -92,7 +92,7 @@ thousands. It works offline: the JSON-LD context is embedded in smg.`,
 			// An encrypted memory asks for its password: its export is
 			// then for its owner's eyes only.
 			var password []byte
-			doc, err := format.ReadFile(args[0], a.keepingPassword(args[0], &password))
+			doc, err := smg.ReadDocument(args[0], a.keepingPassword(args[0], &password))
 			if err != nil {
 				return err
 			}
@@ -132,7 +132,7 @@ func exportFormatNames() []string {
 // decodeFile reads and decodes the named file, getting its password when
 // it is encrypted.
 func (a *app) decodeFile(name string) (*spec.Document, error) {
-	return format.ReadFile(name, a.decodeOptions(name))
+	return smg.ReadDocument(name, a.decodeOptions(name))
 }
 
 // kdfs are the values of encrypt's --kdf.
@@ -165,6 +165,11 @@ The password comes from SMG_PASSWORD or is asked for twice on the terminal.`,
 			if _, err := format.InspectFile(src, &smg.DecodeOptions{Limits: a.limits}); errors.Is(err, smg.ErrPasswordRequired) {
 				return fmt.Errorf("encrypting %s: %w", src, format.ErrAlreadyEncrypted)
 			} else if err != nil {
+				return err
+			}
+			// The changes of its journal first: the encrypted file holds
+			// them, and no journal in the clear is left beside it.
+			if err := a.compact(cmd, src); err != nil {
 				return err
 			}
 			password, err := a.newPassword(src)

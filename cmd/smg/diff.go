@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -32,11 +33,11 @@ password too: it holds B's new content.`,
 		Args: exactFiles(2),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			var pwA, pwB []byte
-			docA, err := format.ReadFile(args[0], a.keepingPassword(args[0], &pwA))
+			docA, err := smg.ReadDocument(args[0], a.keepingPassword(args[0], &pwA))
 			if err != nil {
 				return err
 			}
-			docB, err := format.ReadFile(args[1], a.keepingPassword(args[1], &pwB))
+			docB, err := smg.ReadDocument(args[1], a.keepingPassword(args[1], &pwB))
 			if err != nil {
 				return err
 			}
@@ -88,7 +89,7 @@ not (encryption is fresh each time).`,
 			dst := cmp.Or(out, args[0])
 			return a.locked(cmd, dst, func() error {
 				var pwBase, pwDelta []byte
-				base, err := format.ReadFile(args[0], a.keepingPassword(args[0], &pwBase))
+				base, err := smg.ReadDocument(args[0], a.keepingPassword(args[0], &pwBase))
 				if err != nil {
 					return err
 				}

@@ -17,7 +17,7 @@ import (
 // the password that opened it: nil for a file that is not encrypted.
 func (a *app) readKeepingPassword(name string) (*spec.Document, []byte, error) {
 	var password []byte
-	doc, err := format.ReadFile(name, a.keepingPassword(name, &password))
+	doc, err := smg.ReadDocument(name, a.keepingPassword(name, &password))
 	return doc, password, err
 }
 

@@ -270,11 +270,16 @@ func createTemp(name string, perm fs.FileMode) (*os.File, error) {
 	return nil, fmt.Errorf("writing %s: no free name for a temporary file beside it", name)
 }
 
-// removeIndexCache removes the index cache beside the named file, and the
-// temporary folders of one being written.
+// removeIndexCache removes the index cache beside the named file, the
+// temporary folders of one being written, and the builder's state: all
+// hold the memory's text.
 func removeIndexCache(name string) error {
 	prefix := cacheTempPrefix(name)
-	return errors.Join(os.RemoveAll(IndexCacheDir(name)), removeBeside(name, func(e fs.DirEntry) bool {
+	state := os.Remove(StateName(name))
+	if errors.Is(state, fs.ErrNotExist) {
+		state = nil
+	}
+	return errors.Join(os.RemoveAll(IndexCacheDir(name)), state, removeBeside(name, func(e fs.DirEntry) bool {
 		return strings.HasPrefix(e.Name(), prefix)
 	}))
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -41,15 +40,7 @@ func (h *Handler) record(ctx context.Context, input json.RawMessage) (Reply, err
 	if msg != "" {
 		return failed("%s", msg), nil
 	}
-	var rec smg.Recorded
-	err := h.user.Update(ctx, func(m *smg.Memory) error {
-		var err error
-		rec, err = m.Record(ctx, turns, nil)
-		if err == nil && rec.Added == 0 {
-			return smg.ErrNoChange
-		}
-		return err
-	})
+	rec, err := h.user.Record(ctx, turns, nil)
 	if err != nil {
 		return Reply{}, err
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/smg-memory/smg/graph"
-	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/tools"
 	"github.com/smg-memory/smg/spec"
 )
@@ -15,7 +15,7 @@ import (
 // fileTurns reads the turns a memory's file holds.
 func fileTurns(t *testing.T, name string) []spec.Turn {
 	t.Helper()
-	doc, err := format.ReadFile(name, nil)
+	doc, err := smg.ReadDocument(name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,10 +56,6 @@ type Options struct {
 	// ends. A turn followed by another is recorded at once. Zero is
 	// DefaultQuiet. Once takes every turn at once.
 	Quiet time.Duration
-	// Embed has the memory embed the turns that lack a vector before
-	// each write (see [smg.Memory.EmbedMissing]); an embedding that fails
-	// leaves them for the next, and is reported.
-	Embed bool
 }
 
 // Event is what one read of a file did.
@@ -201,7 +197,8 @@ func (w *watcher) transcripts() []string {
 	return slices.Compact(out)
 }
 
-// read reads a file whole and records its turns: with quiet, all of
+// read reads a file whole and records its turns (in the memory file's
+// journal: see [smg.FileMemory.Record]): with quiet, all of
 // them; otherwise the last turn of an aider history is held back, and
 // held says so.
 func (w *watcher) read(ctx context.Context, name string, quiet bool) (ev Event, held bool) {
@@ -243,32 +240,19 @@ func (w *watcher) read(ctx context.Context, name string, quiet bool) (ev Event, 
 			last.Turns, held = last.Turns[:n-1], true
 		}
 	}
-	var embedErr error
-	err = w.f.Update(ctx, func(m *smg.Memory) error {
-		ev.Recorded = smg.Recorded{}
-		for _, c := range res.Conversations {
-			r, err := m.Record(ctx, c.Turns, &smg.RecordOptions{Deferred: true, SkipInvalid: true})
-			ev.Recorded.Added += r.Added
-			ev.Recorded.Held += r.Held
-			ev.Recorded.Reused = append(ev.Recorded.Reused, r.Reused...)
-			ev.Recorded.Invalid = append(ev.Recorded.Invalid, r.Invalid...)
-			if err != nil {
-				return err
-			}
+	for _, c := range res.Conversations {
+		r, err := w.f.Record(ctx, c.Turns, &smg.RecordOptions{SkipInvalid: true})
+		ev.Recorded.Added += r.Added
+		ev.Recorded.Held += r.Held
+		ev.Recorded.Reused = append(ev.Recorded.Reused, r.Reused...)
+		ev.Recorded.Invalid = append(ev.Recorded.Invalid, r.Invalid...)
+		if err != nil {
+			ev.Err = err
+			return ev, held
 		}
+	}
+	if m, err := w.f.Memory(); err == nil {
 		ev.Turns = m.Turns()
-		embedded := 0
-		if w.opts.Embed {
-			embedded, embedErr = m.EmbedMissing(ctx)
-			if embedErr != nil && !errors.Is(embedErr, smg.ErrEmbedding) {
-				return embedErr
-			}
-		}
-		if ev.Recorded.Added == 0 && embedded == 0 {
-			return smg.ErrNoChange
-		}
-		return nil
-	})
-	ev.Err = errors.Join(err, embedErr)
+	}
 	return ev, held
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/smg"
-	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/smg/watch"
 	"github.com/smg-memory/smg/spec"
@@ -32,7 +31,7 @@ func memory(t *testing.T, name string) *smg.FileMemory {
 // contents are the contents of the turns of a memory's file, in order.
 func contents(t *testing.T, name string) []string {
 	t.Helper()
-	doc, err := format.ReadFile(name, nil)
+	doc, err := smg.ReadDocument(name, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +222,7 @@ func TestFollow(t *testing.T) {
 
 // contentsIfAny is contents, or nothing before the file is made.
 func contentsIfAny(name string) []string {
-	doc, err := format.ReadFile(name, nil)
+	doc, err := smg.ReadDocument(name, nil)
 	if err != nil {
 		return nil
 	}
