@@ -60,8 +60,18 @@ func (m *Memory) Remember(ctx context.Context, f Fact) (Remembered, error) {
 	if r, ok := m.embeddedDuplicate(ctx, f); ok {
 		return r, nil
 	}
+	return m.rememberAt(ctx, f, time.Time{})
+}
+
+// rememberAt is Remember at the time at (zero: the memory's clock),
+// without asking the embedder whether the fact is a duplicate: a
+// journal's replay (journal.go).
+func (m *Memory) rememberAt(ctx context.Context, f Fact, at time.Time) (Remembered, error) {
 	var r Remembered
-	err := m.change(ctx, func(b *graph.Builder, at time.Time) error {
+	err := m.change(ctx, func(b *graph.Builder, now time.Time) error {
+		if at.IsZero() {
+			at = now
+		}
 		var err error
 		r, err = b.Remember(f, at)
 		return err

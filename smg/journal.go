@@ -25,12 +25,16 @@ import (
 const (
 	// opRecord: turns given to [Memory.Record].
 	opRecord = "record"
+	// opRemember: a fact given to [Memory.Remember], and when.
+	opRemember = "remember"
 )
 
 // journalEntry is one change of a journal.
 type journalEntry struct {
 	Op    string      `json:"op"`
 	Turns []spec.Turn `json:"turns,omitempty"`
+	Fact  *Fact       `json:"fact,omitempty"`
+	At    time.Time   `json:"at,omitzero"`
 }
 
 // DefaultJournalLimit is the size of a journal at which [FileMemory]
@@ -52,6 +56,13 @@ func (m *Memory) replay(ctx context.Context, name string, entries []jsontext.Val
 		switch e.Op {
 		case opRecord:
 			if _, err := m.Record(ctx, e.Turns, &RecordOptions{SkipInvalid: true}); err != nil {
+				return fmt.Errorf("%s: entry %d: %w", format.JournalName(name), i+1, err)
+			}
+		case opRemember:
+			if e.Fact == nil || e.At.IsZero() {
+				return fmt.Errorf("%s: entry %d: %w: a fact to remember without the fact or its time", format.JournalName(name), i+1, ErrJournal)
+			}
+			if _, err := m.rememberAt(ctx, *e.Fact, e.At); err != nil {
 				return fmt.Errorf("%s: entry %d: %w", format.JournalName(name), i+1, err)
 			}
 		default:
@@ -158,23 +169,69 @@ func (f *FileMemory) Record(ctx context.Context, turns []Turn, opts *RecordOptio
 	if rec.Added == 0 {
 		return rec, nil
 	}
-	// Only the turns that were not invalid: the journal replays them with
-	// SkipInvalid.
-	entry, err := json.Marshal(journalEntry{Op: opRecord, Turns: turns})
+	// The turns as given: the journal replays them with SkipInvalid.
+	return rec, f.appendEntry(m, journalEntry{Op: opRecord, Turns: turns})
+}
+
+// Remember saves a fact as [Memory.Remember] does and keeps it in the
+// file's journal, as [FileMemory.Record] keeps turns: a fact costs an
+// append, not a write of the whole memory. A duplicate writes nothing.
+func (f *FileMemory) Remember(ctx context.Context, fact Fact) (Remembered, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	unlock, err := format.LockFile(ctx, f.name, &f.opts.Lock)
+	if err != nil {
+		return Remembered{}, err
+	}
+	defer unlock()
+	m, err := f.current()
+	if err != nil {
+		return Remembered{}, err
+	}
+	if f.stamp.raw == nil || f.form.Encrypted {
+		var r Remembered
+		err := f.update(m, func(m *Memory) error {
+			var err error
+			if r, err = m.Remember(ctx, fact); err == nil && r.Duplicate {
+				return ErrNoChange
+			}
+			return err
+		})
+		return r, err
+	}
+	if r, ok := m.embeddedDuplicate(ctx, fact); ok {
+		return r, nil
+	}
+	at := m.clock()
+	r, err := m.rememberAt(ctx, fact, at)
+	if err != nil || r.Duplicate {
+		if err != nil && !errors.Is(err, ErrInvalidFact) && !errors.Is(err, ErrDisabled) {
+			f.stamp, f.m = fileStamp{}, nil
+		}
+		return r, err
+	}
+	return r, f.appendEntry(m, journalEntry{Op: opRemember, Fact: &fact, At: at})
+}
+
+// appendEntry appends a change m holds to the journal, and writes the
+// whole file instead once the journal outgrows its limit. f.mu and the
+// file's lock are held.
+func (f *FileMemory) appendEntry(m *Memory, e journalEntry) error {
+	entry, err := json.Marshal(e)
 	if err == nil {
 		f.journal, err = format.AppendJournal(f.name, f.base, f.journal, entry)
 	}
 	if err != nil {
-		f.stamp, f.m = fileStamp{}, nil
-		return rec, err
+		f.stamp, f.m = fileStamp{}, nil // the memory holds what the file does not
+		return err
 	}
 	f.journalStamp = statStamp(format.JournalName(f.name))
 	if f.journal > f.journalLimit() {
 		if err := f.write(m); err != nil {
-			return rec, fmt.Errorf("the turns are in the journal of %s, but writing it whole failed: %w", f.name, err)
+			return fmt.Errorf("the change is in the journal of %s, but writing it whole failed: %w", f.name, err)
 		}
 	}
-	return rec, nil
+	return nil
 }
 
 // Compact writes the whole file, with what its journal holds, and ends

@@ -336,3 +336,44 @@ func TestResumeFromState(t *testing.T) {
 		t.Error("a damaged state was used")
 	}
 }
+
+// TestJournalRemember: a fact saved in a file goes to its journal, and
+// every reader has it, with the time it was saved; the same fact again
+// appends nothing.
+func TestJournalRemember(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "m.smg")
+	f := fileMemory(t, name, 1<<30)
+	ctx := context.Background()
+	if _, err := f.Record(ctx, chat(1, 4), nil); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(name)
+	r, err := f.Remember(ctx, smg.Fact{Content: "I prefer answers with code first", Category: "preference"})
+	if err != nil || r.Duplicate {
+		t.Fatalf("remember: %+v, %v", r, err)
+	}
+	if after, _ := os.ReadFile(name); !bytes.Equal(before, after) {
+		t.Error("remembering wrote the whole file")
+	}
+	j, _ := os.ReadFile(format.JournalName(name))
+	if r, err := f.Remember(ctx, smg.Fact{Content: "User prefers answers with code first", Category: "preference"}); err != nil || !r.Duplicate {
+		t.Errorf("the same fact: %+v, %v", r, err)
+	}
+	if j2, _ := os.ReadFile(format.JournalName(name)); !bytes.Equal(j, j2) {
+		t.Error("a duplicate was appended to the journal")
+	}
+	doc, err := smg.ReadDocument(name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts := graph.Facts(doc, graph.FactFilter{})
+	if len(facts) != 1 || facts[0].Label != "User prefers answers with code first" || !facts[0].ValidFrom.Equal(r.Fact.ValidFrom) {
+		t.Errorf("the file and its journal hold %+v, want the fact saved at %v", facts, r.Fact.ValidFrom)
+	}
+	if err := f.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if doc2, err := format.ReadFile(name, nil); err != nil || !bytes.Equal(canonical(t, doc2), canonical(t, doc)) {
+		t.Errorf("compacted: %v", err)
+	}
+}

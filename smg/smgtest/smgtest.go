@@ -304,11 +304,12 @@ func TranscriptBytes(turns []spec.Turn) (int64, error) {
 	return n, nil
 }
 
-// CurrentFacts reads the named memory file, as another process would, and
-// returns the labels of its current facts, sorted. opts may be nil.
+// CurrentFacts reads the named memory file with its journal, as another
+// process would, and returns the labels of its current facts, sorted.
+// opts may be nil.
 func CurrentFacts(t testing.TB, name string, opts *smg.DecodeOptions) []string {
 	t.Helper()
-	doc, err := format.ReadFile(name, opts)
+	doc, err := smg.ReadDocument(name, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

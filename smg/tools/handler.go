@@ -213,14 +213,9 @@ func (h *Handler) save(ctx context.Context, input json.RawMessage) (Reply, error
 		}
 	}
 	label, f := h.route(in.Scope)
-	var r smg.Remembered
-	err := f.Update(ctx, func(m *smg.Memory) error {
-		var err error
-		r, err = m.Remember(ctx, smg.Fact{
-			Content: in.Content, Category: in.Category, Scope: in.Scope,
-			Source: spec.SourceAI, Reasoning: strings.TrimSpace(in.Reasoning), CreatedBy: SaveMemory,
-		})
-		return err
+	r, err := f.Remember(ctx, smg.Fact{
+		Content: in.Content, Category: in.Category, Scope: in.Scope,
+		Source: spec.SourceAI, Reasoning: strings.TrimSpace(in.Reasoning), CreatedBy: SaveMemory,
 	})
 	if fe, ok := errors.AsType[*smg.FactError](err); ok {
 		if strings.HasPrefix(fe.Message, "is ") {
