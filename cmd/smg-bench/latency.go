@@ -67,6 +67,17 @@ type latencyReport struct {
 	// one of the same memory loaded afresh (smg.Load of its document).
 	LiveContext   latency `json:"live_context_ms"`
 	LiveDiffering int     `json:"live_contexts_differing"`
+	// The live path through the file (FileMemory): opening it for a
+	// change and recording one turn, from the builder's state kept beside
+	// it and without it; a live turn recorded and synced in the journal,
+	// the context right after it, a fact saved; the write of the whole
+	// file that ends the journal.
+	OpenRecordMs       float64 `json:"open_record_ms"`
+	OpenRecordReplayMs float64 `json:"open_record_replay_ms"`
+	LiveRecord         latency `json:"live_record_ms"`
+	LiveRecordContext  latency `json:"live_record_context_ms"`
+	LiveRemember       latency `json:"live_remember_ms"`
+	CompactMs          float64 `json:"compact_ms"`
 	PeakRSSMB     float64 `json:"peak_rss_mb"`
 }
 
@@ -352,8 +363,123 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 		}
 	}
 	rep.LiveContext = percentiles(calls)
+	if err := measureDurable(ctx, name, live, questions, opts, o, rep); err != nil {
+		return nil, err
+	}
 	rep.PeakRSSMB = peakRSSMB()
 	return rep, nil
+}
+
+// measureDurable measures the live path through the file: opening the
+// memory's file for a change and recording a turn, with the builder's
+// state beside the file and without it (a replay of every turn); then
+// each live turn recorded and synced (FileMemory.Record, the journal),
+// with a context asked right after it; a fact saved (FileMemory.Remember);
+// and the write of the whole file that ends the journal.
+func measureDurable(ctx context.Context, saved string, live []spec.Turn, questions []string, opts *smg.ContextOptions, o latencyOptions, rep *latencyReport) error {
+	if len(live) < 2 {
+		return nil
+	}
+	// Turns of their own: the live turns repeat the memory's, which a
+	// memory holds already (spec §5.2).
+	turns := make([]spec.Turn, len(live))
+	for i, t := range live {
+		t.ConversationID, t.ExternalID = "live", fmt.Sprintf("live-%d", i)
+		turns[i] = t
+	}
+	name := filepath.Join(filepath.Dir(saved), "durable.smg")
+	raw, err := os.ReadFile(saved)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(name, raw, 0o644); err != nil {
+		return err
+	}
+	fopts := &smg.FileOptions{Open: smg.OpenOptions{NoVectors: !o.vectors}}
+	openRecord := func(t spec.Turn) (time.Duration, error) {
+		os.Remove(format.JournalName(name))
+		start := cold()
+		f, err := smg.OpenFileMemory(name, fopts)
+		if err != nil {
+			return 0, err
+		}
+		defer f.Close()
+		if _, err := f.Record(ctx, []spec.Turn{t}, nil); err != nil {
+			return 0, err
+		}
+		return time.Since(start), nil
+	}
+	var runs []time.Duration
+	for range o.count {
+		d, err := openRecord(turns[0])
+		if err != nil {
+			return err
+		}
+		runs = append(runs, d)
+	}
+	rep.OpenRecordReplayMs = percentiles(runs).P50
+	// A write of the whole file keeps the builder's state beside it.
+	f, err := smg.OpenFileMemory(name, fopts)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Record(ctx, turns[:1], nil); err != nil {
+		return err
+	}
+	if err := f.Compact(ctx); err != nil {
+		return err
+	}
+	f.Close()
+	runs = runs[:0]
+	for range o.count {
+		d, err := openRecord(turns[1])
+		if err != nil {
+			return err
+		}
+		runs = append(runs, d)
+	}
+	rep.OpenRecordMs = percentiles(runs).P50
+	os.Remove(format.JournalName(name))
+
+	f, err = smg.OpenFileMemory(name, fopts)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.Record(ctx, turns[:1], nil); err != nil { // the memory opened for a change
+		return err
+	}
+	var records, contexts, facts []time.Duration
+	for i, t := range turns[1:] {
+		start := time.Now()
+		if r, err := f.Record(ctx, []spec.Turn{t}, nil); err != nil || r.Added != 1 {
+			return fmt.Errorf("latency: recording a live turn: %+v, %v", r, err)
+		}
+		records = append(records, time.Since(start))
+		m, err := f.Memory()
+		if err != nil {
+			return err
+		}
+		start = time.Now()
+		if _, err := m.Context(ctx, questions[i%len(questions)], opts); err != nil {
+			return err
+		}
+		contexts = append(contexts, time.Since(start))
+	}
+	for i := range turns {
+		start := time.Now()
+		if _, err := f.Remember(ctx, smg.Fact{Content: fmt.Sprintf("The user's order number %d ships from Rotterdam", 1000+i), Category: "project"}); err != nil {
+			return err
+		}
+		facts = append(facts, time.Since(start))
+	}
+	rep.LiveRecord, rep.LiveRecordContext, rep.LiveRemember = percentiles(records), percentiles(contexts), percentiles(facts)
+	start := time.Now()
+	if err := f.Compact(ctx); err != nil {
+		return err
+	}
+	rep.CompactMs = float64(time.Since(start).Microseconds()) / 1000
+	return nil
 }
 
 // cold collects the garbage of the runs before, as a fresh process has
@@ -381,11 +507,20 @@ cold open, index cache
 context, whole index         p50 %6.1f ms  p99 %6.1f ms  (%d questions)
 live: turn → context         p50 %6.1f ms  p99 %6.1f ms  (%d turns)
 context, after the live turns p50 %6.1f ms  p99 %6.1f ms  (%d questions; %d differ from a fresh load)
+the file, live (journal)
+  open, record a turn        %8.1f ms  (from the builder's state; %.1f ms replaying every turn)
+  record a turn, synced      p50 %6.1f ms  p99 %6.1f ms  (%d turns)
+  context right after it     p50 %6.1f ms  p99 %6.1f ms
+  save a fact, synced        p50 %6.1f ms  p99 %6.1f ms  (%d facts)
+  write the whole file       %8.1f ms
 peak memory                  %8.0f MB
 `, r.Data, r.Turns, r.Nodes, r.Edges, r.Vectors, r.FileBytes, r.BuildS, r.Budget, r.Tokenizer,
 		r.DecodeMs, r.FirstContextMs, partial, r.IndexReadyMs, r.CachedContextMs, r.IndexCachedMs,
 		r.Context.P50, r.Context.P99, r.Context.Calls, r.LiveTurnContext.P50, r.LiveTurnContext.P99, r.LiveTurnContext.Calls,
-		r.LiveContext.P50, r.LiveContext.P99, r.LiveContext.Calls, r.LiveDiffering, r.PeakRSSMB)
+		r.LiveContext.P50, r.LiveContext.P99, r.LiveContext.Calls, r.LiveDiffering,
+		r.OpenRecordMs, r.OpenRecordReplayMs, r.LiveRecord.P50, r.LiveRecord.P99, r.LiveRecord.Calls,
+		r.LiveRecordContext.P50, r.LiveRecordContext.P99, r.LiveRemember.P50, r.LiveRemember.P99, r.LiveRemember.Calls,
+		r.CompactMs, r.PeakRSSMB)
 	return err
 }
 
