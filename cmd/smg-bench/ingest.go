@@ -42,25 +42,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // ingestResult is the measure of one input.
 type ingestResult struct {
-	Input         string         `json:"input"`
-	Conversations int            `json:"conversations"`
-	Turns         int            `json:"turns"`
-	IngestSeconds float64        `json:"ingestSeconds"`
-	TurnsPerSec   float64        `json:"turnsPerSecond"`
+	Input         string  `json:"input"`
+	Conversations int     `json:"conversations"`
+	Turns         int     `json:"turns"`
+	IngestSeconds float64 `json:"ingestSeconds"`
+	TurnsPerSec   float64 `json:"turnsPerSecond"`
 	// TextBytes is the size of the turns' texts; TextMBPerSec that over
 	// the ingest time, in megabytes (10^6 bytes) a second.
-	TextBytes    int     `json:"textBytes"`
-	TextMBPerSec float64 `json:"textMBPerSecond"`
-	DocumentMs    float64        `json:"documentMs"`
-	SaveMs        float64        `json:"saveMs"`
-	Bytes         int            `json:"bytes"`
-	PipelinePerS  float64        `json:"pipelineTurnsPerSecond"`
-	Nodes         int            `json:"nodes"`
-	Edges         int            `json:"edges"`
-	Artifacts     int            `json:"artifacts"`
-	NodesPer1k    float64        `json:"nodesPer1000Turns"`
-	EdgesPer1k    float64        `json:"edgesPer1000Turns"`
-	ByType        map[string]int `json:"nodesByType"`
+	TextBytes    int            `json:"textBytes"`
+	TextMBPerSec float64        `json:"textMBPerSecond"`
+	DocumentMs   float64        `json:"documentMs"`
+	SaveMs       float64        `json:"saveMs"`
+	Bytes        int            `json:"bytes"`
+	PipelinePerS float64        `json:"pipelineTurnsPerSecond"`
+	Nodes        int            `json:"nodes"`
+	Edges        int            `json:"edges"`
+	Artifacts    int            `json:"artifacts"`
+	NodesPer1k   float64        `json:"nodesPer1000Turns"`
+	EdgesPer1k   float64        `json:"edgesPer1000Turns"`
+	ByType       map[string]int `json:"nodesByType"`
 }
 
 type ingestReport struct {
