@@ -21,8 +21,22 @@ func benchTexts(b *testing.B) []string {
 }
 
 // locomoTexts returns the texts of LoCoMo's turns (../shared/bench).
-func locomoTexts() ([]string, error) {
-	raw, err := os.ReadFile("../../shared/bench/locomo-dev.json")
+func locomoTexts() ([]string, error) { return samplesTexts("../../shared/bench/locomo-dev.json") }
+
+// beamTexts returns the texts of BEAM's turns (../shared/bench), or skips:
+// long project chats, answers of several kilobytes with code.
+func beamTexts(b *testing.B) []string {
+	out, err := samplesTexts("../../shared/bench/beam-dev.json")
+	if err != nil {
+		b.Skip("no BEAM data:", err)
+	}
+	return out
+}
+
+// samplesTexts returns the texts of the turns of a file in LoCoMo's
+// layout.
+func samplesTexts(name string) ([]string, error) {
+	raw, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +96,7 @@ func aiderExchanges() ([]string, error) {
 var benchSets = []struct {
 	name  string
 	texts func(*testing.B) []string
-}{{"locomo", benchTexts}, {"aider", aiderTexts}}
+}{{"locomo", benchTexts}, {"aider", aiderTexts}, {"beam", beamTexts}}
 
 // BenchmarkAnalyze classifies the turns of LoCoMo and the exchanges of the
 // aider histories one by one; ns/op is per text, and MB/s says how fast

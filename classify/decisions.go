@@ -56,6 +56,22 @@ var cueWords = []string{"installed", "adopted", "integrated", "use", "go with", 
 // cuePattern counts decision cue phrases, for decision density.
 var cuePattern = re(`\b(?:let'?s (?:use|go with|pick|choose|switch|stick|adopt)|we'll go with|we will use|go with|decided|decide to|chose|choose|settled on|switch(?:ed)? (?:to|from)|instead of|rather than|\bover\b|\bvs\.?\b|versus|opt(?:ed)? for|went with|migrat(?:e|ed) (?:to|from)|replac(?:e|ed) \w+ with)`)
 
+// cueLiterals are words one of which, in lower case, every match of
+// cuePattern holds.
+var cueLiterals = []string{"let", "go with", "we will use", "decide", "chose", "choose", "settled on", "switch", "instead of", "rather than", "over", "vs", "versus", "opt", "went with", "migrat", "replac"}
+
+// countCues is the number of matches of cuePattern in text, whose lower
+// case is lower: none when lower holds none of cueLiterals, which is most
+// sentences, without running the expression. (The expression, case-blind,
+// also reads "ſ" as an s, which lower case keeps as it is: a text with one
+// is always run.)
+func countCues(text, lower string) int {
+	if !hasAny(lower, cueLiterals...) && !strings.Contains(text, "ſ") {
+		return 0
+	}
+	return len(cuePattern.FindAllStringIndex(text, -1))
+}
+
 // Boundaries end a decision's outcome.
 var outcomeEnd = re(`\s*(?:,|\(|:|\s-\s|\s(?:because|since|as|so|so that|to avoid|for|over|instead|rather than|which|that|and then|but|in order|when|if|from now|going forward|too|here|now|then|for now)\b)`)
 
@@ -77,7 +93,7 @@ func findDecisions(sents []sentence, role string, agent bool) ([]Decision, int) 
 		if !hasAny(lower, cueWords...) && !hasAny(lower, "let", "we'll", "we will", "going to", "i'll", "i will", "shall", "agreed", "decision", " from ") {
 			continue
 		}
-		cues += len(cuePattern.FindAllStringIndex(s.text, -1))
+		cues += countCues(s.text, lower)
 		if strings.HasSuffix(s.text, "?") {
 			continue // a question weighs options; it decides nothing
 		}

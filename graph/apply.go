@@ -42,9 +42,20 @@ const (
 	decisionWindow = 2
 )
 
+// cloneAll copies the strings of ss: what the builder keeps of a turn's
+// analysis must not hold the turn's whole text (a string cut from it
+// does).
+func cloneAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.Clone(s)
+	}
+	return out
+}
+
 // create makes a node with the defaults of its type.
 func (b *Builder) create(id string, typ spec.NodeType, label string) *spec.Node {
-	n := &spec.Node{ID: id, Type: typ, Label: label, Confidence: 0.8, Version: 1}
+	n := &spec.Node{ID: id, Type: typ, Label: strings.Clone(label), Confidence: 0.8, Version: 1}
 	b.store.Put(n)
 	b.info[id] = &nodeInfo{}
 	return n
@@ -132,7 +143,7 @@ func (b *Builder) apply(t spec.Turn, s classify.Signals) []piece {
 	}
 	b.concepts(ts, s)
 	if len(s.Options) > 0 {
-		b.options = append(b.options, optionSet{turn: ts.turn, options: s.Options})
+		b.options = append(b.options, optionSet{turn: ts.turn, options: cloneAll(s.Options)})
 	}
 	for _, d := range s.Decisions {
 		b.decision(ts, d)
@@ -153,7 +164,7 @@ func (b *Builder) apply(t spec.Turn, s classify.Signals) []piece {
 	b.vault.turnArtifacts = append(b.vault.turnArtifacts[:0], arts...)
 	b.vault.turnOfArtifacts = ts.turn
 	for _, g := range s.Goals {
-		b.goals = append(b.goals, goal{text: g, turn: ts.turn})
+		b.goals = append(b.goals, goal{text: strings.Clone(g), turn: ts.turn})
 	}
 	for _, id := range ts.touched {
 		info := b.info[id]
@@ -200,6 +211,9 @@ func (b *Builder) concepts(ts *turnState, s classify.Signals) {
 		}
 	}
 	for _, w := range s.Lower {
+		if _, ok := b.ents.lower[w]; !ok {
+			w = strings.Clone(w) // a key of the builder's maps: not the turn's text
+		}
 		b.ents.lower[w]++
 		if s.Role != spec.RoleAssistant {
 			b.ents.lowerOthers[w]++
@@ -211,10 +225,14 @@ func (b *Builder) concepts(ts *turnState, s classify.Signals) {
 	capital := map[string]bool{}
 	for _, e := range s.Entities {
 		if e.Kind == "name" && !e.SentenceStart && !strings.Contains(e.Text, " ") && !capital[strings.ToLower(e.Text)] {
-			capital[strings.ToLower(e.Text)] = true
-			b.ents.capital[strings.ToLower(e.Text)]++
+			w := strings.ToLower(e.Text)
+			capital[w] = true
+			if _, ok := b.ents.capital[w]; !ok {
+				w = strings.Clone(w)
+			}
+			b.ents.capital[w]++
 			if s.Role != spec.RoleAssistant {
-				b.ents.capitalOthers[strings.ToLower(e.Text)]++
+				b.ents.capitalOthers[w]++
 			}
 		}
 	}

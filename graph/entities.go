@@ -342,7 +342,7 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		key = b.resolveNickname(e.Text, key)
 		if e.SentenceStart && !b.ents.mid[key] && b.ents.byKey[key] == "" {
 			// A sentence's first word names nothing yet, whoever says it.
-			b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, addressed: e.Addressed})
+			b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: strings.Clone(e.Text), hint: e.Hint, addressed: e.Addressed})
 			return ""
 		}
 		if !e.SentenceStart {
@@ -358,21 +358,21 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 	if id == "" && e.Kind == "name" && commonWord(e.Text, &b.ents) {
 		// A word of the language, capitalized here ("Note", "Phase",
 		// "First"): its uses wait in case it proves a name.
-		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, others: !byAssistant})
+		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: strings.Clone(e.Text), hint: e.Hint, others: !byAssistant})
 		return ""
 	}
 	if id == "" && e.Listed && byAssistant {
 		// One of many the assistant lists (the fields of a model, the
 		// files of a plan): a mention of what is named elsewhere. A
 		// person's list is what they work on, and stays.
-		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, relay: turn == b.relayed})
+		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: strings.Clone(e.Text), hint: e.Hint, relay: turn == b.relayed})
 		return ""
 	}
 	if id == "" && e.Kind == "identifier" && !slices.ContainsFunc(b.ents.pending[key], func(u pendingUse) bool { return u.turn != turn }) {
 		// A name of code said in one turn (a variable of a pasted
 		// snippet) does not matter yet; said in a second turn, it does.
 		if len(b.ents.pending[key]) == 0 {
-			b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, others: !byAssistant})
+			b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: strings.Clone(e.Text), hint: e.Hint, others: !byAssistant})
 		}
 		return ""
 	}
@@ -388,7 +388,7 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		// lower case ("create a flutter project", then the assistant's
 		// "Flutter"): an example in a list, a tool in advice, a variable
 		// in an explanation, does not.
-		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: e.Text, hint: e.Hint, relay: turn == b.relayed})
+		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: strings.Clone(e.Text), hint: e.Hint, relay: turn == b.relayed})
 		return ""
 	}
 	if id == "" {
@@ -423,6 +423,9 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 
 func (b *Builder) addForm(id, form string) {
 	info := b.info[id]
+	if _, ok := info.forms[form]; !ok {
+		form = strings.Clone(form) // not the whole text of the turn it is cut from
+	}
 	if info.forms == nil {
 		info.forms = map[string]int{}
 		info.firstForm = form

@@ -22,6 +22,7 @@ type vaultState struct {
 	arts    map[string]*artState // vault id → artifact
 	byFile  map[string]string    // file name → vault id
 	unnamed []string             // vault ids of artifacts without a file name
+	lines   lineIndex            // the lines of the unnamed artifacts' latest versions
 	byHash  map[string]verRef    // content hash → the first version with it
 	node    map[string]string    // vault id → artifact node id
 	// turnArtifacts are the artifact nodes of the last turn that had any.
@@ -38,7 +39,7 @@ type verRef struct {
 type artState struct {
 	art      spec.Artifact
 	latest   string
-	lines    map[string]bool // of latest, for unnamed artifacts
+	unnamed  int // 1 + its place in vaultState.unnamed; 0 if it has a name
 	lastTurn int
 }
 
@@ -111,6 +112,7 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 			v.byFile[a.Filename] = id
 		} else if !failed {
 			v.unnamed = append(v.unnamed, id)
+			v.arts[id].unnamed = len(v.unnamed)
 		}
 	}
 	st := v.arts[id]
@@ -175,38 +177,22 @@ func (b *Builder) newVersion(id string, st *artState, content, hash string, turn
 	if _, ok := b.vault.byHash[hash]; !ok {
 		b.vault.byHash[hash] = verRef{id, ver.V}
 	}
-	st.latest, st.lines = content, nil
+	if st.unnamed > 0 {
+		b.vault.lines.replace(st.unnamed-1, st.art.Language, st.latest, content)
+	}
+	st.latest = content
 	return ver.V
 }
 
 // similar returns the unnamed artifact of the same language whose latest
-// version shares most lines with content, if it shares enough.
+// version shares most lines with content, if it shares enough: the last
+// in the order of v.unnamed of those that share the greatest share.
 func (v *vaultState) similar(lang, content string) string {
 	lines := lineSet(content)
 	if len(lines) < 3 {
 		return ""
 	}
-	best, bestScore := "", overlapSame
-	for _, id := range v.unnamed {
-		st := v.arts[id]
-		if st.art.Language != lang {
-			continue
-		}
-		if st.lines == nil {
-			st.lines = lineSet(st.latest)
-		}
-		other := st.lines
-		common := 0
-		for l := range lines {
-			if other[l] {
-				common++
-			}
-		}
-		if score := float64(common) / float64(min(len(lines), len(other))); score >= bestScore && len(other) > 0 {
-			best, bestScore = id, score
-		}
-	}
-	return best
+	return v.lines.best(lang, lines, func(i int) string { return v.unnamed[i] })
 }
 
 func lineSet(s string) map[string]bool {

@@ -42,21 +42,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // ingestResult is the measure of one input.
 type ingestResult struct {
-	Input         string         `json:"input"`
-	Conversations int            `json:"conversations"`
-	Turns         int            `json:"turns"`
-	IngestSeconds float64        `json:"ingestSeconds"`
-	TurnsPerSec   float64        `json:"turnsPerSecond"`
-	DocumentMs    float64        `json:"documentMs"`
-	SaveMs        float64        `json:"saveMs"`
-	Bytes         int            `json:"bytes"`
-	PipelinePerS  float64        `json:"pipelineTurnsPerSecond"`
-	Nodes         int            `json:"nodes"`
-	Edges         int            `json:"edges"`
-	Artifacts     int            `json:"artifacts"`
-	NodesPer1k    float64        `json:"nodesPer1000Turns"`
-	EdgesPer1k    float64        `json:"edgesPer1000Turns"`
-	ByType        map[string]int `json:"nodesByType"`
+	Input         string  `json:"input"`
+	Conversations int     `json:"conversations"`
+	Turns         int     `json:"turns"`
+	IngestSeconds float64 `json:"ingestSeconds"`
+	TurnsPerSec   float64 `json:"turnsPerSecond"`
+	// TextBytes is the size of the turns' texts; TextMBPerSec that over
+	// the ingest time, in megabytes (10^6 bytes) a second.
+	TextBytes    int            `json:"textBytes"`
+	TextMBPerSec float64        `json:"textMBPerSecond"`
+	DocumentMs   float64        `json:"documentMs"`
+	SaveMs       float64        `json:"saveMs"`
+	Bytes        int            `json:"bytes"`
+	PipelinePerS float64        `json:"pipelineTurnsPerSecond"`
+	Nodes        int            `json:"nodes"`
+	Edges        int            `json:"edges"`
+	Artifacts    int            `json:"artifacts"`
+	NodesPer1k   float64        `json:"nodesPer1000Turns"`
+	EdgesPer1k   float64        `json:"edgesPer1000Turns"`
+	ByType       map[string]int `json:"nodesByType"`
 }
 
 type ingestReport struct {
@@ -70,7 +74,8 @@ type ingestReport struct {
 func ingestCommand(stdout io.Writer) *cobra.Command {
 	var asJSON bool
 	var procs, count int
-	var cpuProfile string
+	var one bool
+	var cpuProfile, memProfile string
 	cmd := &cobra.Command{
 		Use:   "ingest INPUT...",
 		Short: "Measure the write path: turns per second, memory, graph size",
@@ -90,7 +95,7 @@ func ingestCommand(stdout io.Writer) *cobra.Command {
 			}
 			rep := ingestReport{GOMAXPROCS: procs, Count: count, Total: ingestResult{Input: "total", ByType: map[string]int{}}}
 			for _, name := range args {
-				r, err := measureIngest(name, count)
+				r, err := measureIngest(name, count, one, memProfile)
 				if err != nil {
 					return err
 				}
@@ -98,6 +103,7 @@ func ingestCommand(stdout io.Writer) *cobra.Command {
 				t := &rep.Total
 				t.Conversations += r.Conversations
 				t.Turns += r.Turns
+				t.TextBytes += r.TextBytes
 				t.IngestSeconds += r.IngestSeconds
 				t.DocumentMs += r.DocumentMs
 				t.SaveMs += r.SaveMs
@@ -120,7 +126,9 @@ func ingestCommand(stdout io.Writer) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().IntVar(&procs, "procs", 1, "GOMAXPROCS while measuring (the target is per core)")
 	cmd.Flags().IntVar(&count, "count", 5, "build each conversation this many times and keep the median times")
+	cmd.Flags().BoolVar(&one, "one", false, "build one memory of all the conversations of each input, in order, instead of one memory each")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	cmd.Flags().StringVar(&memProfile, "memprofile", "", "write a heap profile to this file after each save (the last one stays): what the memory holds, and what the run allocated")
 	return cmd
 }
 
@@ -129,14 +137,30 @@ func ingestCommand(stdout io.Writer) *cobra.Command {
 // document and the save. Each conversation is built count times and the
 // median of each time kept: a shared machine's noise moves single runs by
 // a third.
-func measureIngest(name string, count int) (ingestResult, error) {
+//
+// With one, the conversations are built as one memory, in order.
+//
+// With memProfile, it writes a heap profile there after the last save,
+// while the memory, its document and its file are still held.
+func measureIngest(name string, count int, one bool, memProfile string) (ingestResult, error) {
 	res, err := importer.ReadFile(name, importer.Options{})
 	if err != nil {
 		return ingestResult{}, err
 	}
 	r := ingestResult{Input: filepath.Base(name), Conversations: len(res.Conversations), ByType: map[string]int{}}
+	convs := res.Conversations
+	if one && len(convs) > 1 {
+		all := importer.Conversation{ID: convs[0].ID}
+		for _, c := range convs {
+			all.Turns = append(all.Turns, c.Turns...)
+		}
+		convs = []importer.Conversation{all}
+	}
 	ctx := context.Background()
-	for _, c := range res.Conversations {
+	for _, c := range convs {
+		for _, t := range c.Turns {
+			r.TextBytes += len(t.Content)
+		}
 		var ingest, document, save []time.Duration
 		var doc *spec.Document
 		var size int
@@ -157,6 +181,14 @@ func measureIngest(name string, count int) (ingestResult, error) {
 			}
 			save = append(save, time.Since(start))
 			size = len(b)
+			if memProfile != "" {
+				runtime.GC()
+				if err := writeHeapProfile(memProfile); err != nil {
+					return r, err
+				}
+				runtime.KeepAlive(m)
+				runtime.KeepAlive(b)
+			}
 		}
 		r.IngestSeconds += median(ingest).Seconds()
 		r.DocumentMs += ms(median(document))
@@ -172,6 +204,20 @@ func measureIngest(name string, count int) (ingestResult, error) {
 	}
 	r.finish()
 	return r, nil
+}
+
+// writeHeapProfile writes the heap profile of the run so far to name:
+// what was allocated over the run and what is still held.
+func writeHeapProfile(name string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // median is the middle of ds, or the mean of the two middle ones.
@@ -200,6 +246,7 @@ func writeJSON(w io.Writer, v any) error {
 func (r *ingestResult) finish() {
 	if r.IngestSeconds > 0 {
 		r.TurnsPerSec = float64(r.Turns) / r.IngestSeconds
+		r.TextMBPerSec = float64(r.TextBytes) / 1e6 / r.IngestSeconds
 		r.PipelinePerS = float64(r.Turns) / (r.IngestSeconds + r.SaveMs/1000)
 	}
 	if r.Turns > 0 {
@@ -210,9 +257,9 @@ func (r *ingestResult) finish() {
 
 func writeIngest(w io.Writer, rep ingestReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "input\tconv\tturns\tingest turns/s\twith save turns/s\tdocument ms\tsave ms\tKB\tnodes/1k turns\tedges/1k turns\tartifacts\t")
+	fmt.Fprintln(tw, "input\tconv\tturns\tingest turns/s\ttext MB/s\twith save turns/s\tdocument ms\tsave ms\tKB\tnodes/1k turns\tedges/1k turns\tartifacts\t")
 	for _, r := range append(slices.Clone(rep.Inputs), rep.Total) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%.1f\t%.1f\t%.0f\t%.0f\t%.0f\t%d\t\n", r.Input, r.Conversations, r.Turns, r.TurnsPerSec, r.PipelinePerS,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.2f\t%.0f\t%.1f\t%.1f\t%.0f\t%.0f\t%.0f\t%d\t\n", r.Input, r.Conversations, r.Turns, r.TurnsPerSec, r.TextMBPerSec, r.PipelinePerS,
 			r.DocumentMs, r.SaveMs, float64(r.Bytes)/1024, r.NodesPer1k, r.EdgesPer1k, r.Artifacts)
 	}
 	if err := tw.Flush(); err != nil {

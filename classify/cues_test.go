@@ -1,0 +1,56 @@
+package classify
+
+import (
+	"strings"
+	"testing"
+)
+
+// cueCountsAgree checks that countCues counts what cuePattern finds, in
+// text and in each of its lines.
+func cueCountsAgree(t testing.TB, text string) {
+	t.Helper()
+	for _, s := range append(strings.Split(text, "\n"), text) {
+		if got, want := countCues(s, strings.ToLower(s)), len(cuePattern.FindAllStringIndex(s, -1)); got != want {
+			t.Fatalf("countCues(%q) = %d, cuePattern finds %d", s, got, want)
+		}
+	}
+}
+
+// TestCountCuesMatchesPattern runs the shortcut of countCues and the
+// expression on every turn of the bench data (../shared/bench) and on
+// words that only a case-blind reading makes cues.
+func TestCountCuesMatchesPattern(t *testing.T) {
+	for _, s := range []string{"We SWITCHED to Go", "ſwitch to X", "we ſettled on it", "ſwitched from A", "Let'ſ go with it", "let'ſ uſe it", "aſwitch to B", "inſtead of C", "Let's use it", "LET'S USE IT", "A vs. B", "chose", "nothing here", "ﬆ", "K"} {
+		cueCountsAgree(t, s)
+	}
+	var texts []string
+	for _, load := range []func() ([]string, error){locomoTexts, aiderExchanges, func() ([]string, error) { return samplesTexts("../../shared/bench/beam-dev.json") }} {
+		ts, err := load()
+		if err != nil {
+			t.Log("skipped:", err)
+			continue
+		}
+		texts = append(texts, ts...)
+	}
+	for _, text := range texts {
+		cueCountsAgree(t, text)
+		for _, s := range sentences(text) {
+			if got, want := countCues(s.text, s.lower), len(cuePattern.FindAllStringIndex(s.text, -1)); got != want {
+				t.Fatalf("countCues(%q) = %d, cuePattern finds %d", s.text, got, want)
+			}
+		}
+	}
+}
+
+// FuzzCountCues: countCues and cuePattern agree on any text.
+func FuzzCountCues(f *testing.F) {
+	for _, s := range []string{"we switched from X to Y", "ſwitch", "Over the top", "vs", "RATHER THAN", "let us go with it", "opted for Z"} {
+		f.Add(s)
+		f.Add(strings.ReplaceAll(s, "s", "ſ"))
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := countCues(s, strings.ToLower(s)), len(cuePattern.FindAllStringIndex(s, -1)); got != want {
+			t.Fatalf("countCues(%q) = %d, cuePattern finds %d", s, got, want)
+		}
+	})
+}
