@@ -7,13 +7,15 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/go-json-experiment/json"
+
 	"github.com/smg-memory/smg/spec"
 )
 
 // stateVersion names the layout of a builder's state: a state of another
 // version is refused ([ErrState]), and its memory replayed instead.
 // Changing what the builder keeps between turns must change it.
-const stateVersion = "smg-builder 1"
+const stateVersion = "smg-builder 3"
 
 func init() {
 	// The values of a node's free-form metadata besides JSON's scalars.
@@ -31,8 +33,8 @@ var ErrState = errors.New("unusable builder state")
 // memory is, never in the clear beside an encrypted one.
 func (b *Builder) State() ([]byte, error) {
 	s := builderState{
-		Version: stateVersion, Cfg: b.cfg, Meta: b.meta,
-		Extra:      extrasState{b.extra.doc, b.extra.wm, b.extra.graph, b.extra.vault, b.extra.archive, b.extra.vectorIndex},
+		Version: stateVersion, Cfg: b.cfg,
+		Extra:      extrasState{Doc: b.extra.doc, WM: b.extra.wm, Graph: b.extra.graph, Vault: b.extra.vault, Archive: b.extra.archive},
 		OwnVectors: b.ownVectors, Turns: b.turns, Times: b.times, Transcript: b.transcript,
 		Closed: b.arch.closed, Open: b.arch.open, Recent: b.recent, Relayed: b.relayed,
 		// All edges: those weaker than a document keeps too.
@@ -74,8 +76,23 @@ func (b *Builder) State() ([]byte, error) {
 		}
 		s.Ents.Pending[k] = out
 	}
+	// In JSON what gob cannot tell apart: a pointer to an empty string
+	// (an empty version's content) from none, an empty scope from none.
+	var err error
+	if s.Meta, err = json.Marshal(b.meta); err != nil {
+		return nil, fmt.Errorf("the builder's state: %w", err)
+	}
+	if b.extra.vectorIndex != nil {
+		if s.Extra.VectorIndex, err = json.Marshal(b.extra.vectorIndex); err != nil {
+			return nil, fmt.Errorf("the builder's state: %w", err)
+		}
+	}
 	for id, a := range b.vault.arts {
-		s.Vault.Arts[id] = artStateState{a.art, a.latest, a.lines, a.lastTurn}
+		art, err := json.Marshal(a.art)
+		if err != nil {
+			return nil, fmt.Errorf("the builder's state: %w", err)
+		}
+		s.Vault.Arts[id] = artStateState{art, a.latest, a.unnamed, a.lastTurn}
 	}
 	for h, r := range b.vault.byHash {
 		s.Vault.ByHash[h] = verRefState{r.id, r.v}
@@ -102,8 +119,16 @@ func Resume(data []byte, cfg Config) (*Builder, error) {
 	}
 	cfg.BlockSize, cfg.SnapshotInterval = s.Cfg.BlockSize, s.Cfg.SnapshotInterval
 	b := newBuilder(cfg)
-	b.meta = s.Meta
-	b.extra = extras{s.Extra.Doc, s.Extra.WM, s.Extra.Graph, s.Extra.Vault, s.Extra.Archive, s.Extra.VectorIndex}
+	if err := json.Unmarshal(s.Meta, &b.meta); err != nil {
+		return nil, fmt.Errorf("%w: the metadata: %v", ErrState, err)
+	}
+	b.extra = extras{doc: s.Extra.Doc, wm: s.Extra.WM, graph: s.Extra.Graph, vault: s.Extra.Vault, archive: s.Extra.Archive}
+	if s.Extra.VectorIndex != nil {
+		b.extra.vectorIndex = new(spec.VectorIndex)
+		if err := json.Unmarshal(s.Extra.VectorIndex, b.extra.vectorIndex); err != nil {
+			return nil, fmt.Errorf("%w: the vector index: %v", ErrState, err)
+		}
+	}
 	b.ownVectors, b.turns, b.times, b.transcript = s.OwnVectors, s.Turns, s.Times, s.Transcript
 	b.arch.closed, b.arch.open, b.recent, b.relayed = s.Closed, s.Open, s.Recent, s.Relayed
 	b.arch.notes = s.notes()
@@ -146,7 +171,19 @@ func Resume(data []byte, cfg Config) (*Builder, error) {
 	b.vault = vaultState{arts: map[string]*artState{}, byFile: orEmpty(v.ByFile), unnamed: v.Unnamed, byHash: map[string]verRef{},
 		node: orEmpty(v.Node), turnArtifacts: v.TurnArtifacts, turnOfArtifacts: v.TurnOfArtifacts}
 	for id, a := range v.Arts {
-		b.vault.arts[id] = &artState{art: a.Art, latest: a.Latest, lines: a.Lines, lastTurn: a.LastTurn}
+		st := &artState{latest: a.Latest, unnamed: a.Unnamed, lastTurn: a.LastTurn}
+		if err := json.Unmarshal(a.Art, &st.art); err != nil {
+			return nil, fmt.Errorf("%w: artifact %q: %v", ErrState, id, err)
+		}
+		b.vault.arts[id] = st
+	}
+	// The index of the unnamed artifacts' lines is made again from them.
+	for i, id := range b.vault.unnamed {
+		a := b.vault.arts[id]
+		if a == nil || a.unnamed != i+1 {
+			return nil, fmt.Errorf("%w: the unnamed artifact %q is not at its place", ErrState, id)
+		}
+		b.vault.lines.replace(i, a.art.Language, "", a.latest)
 	}
 	for h, r := range v.ByHash {
 		b.vault.byHash[h] = verRef{r.ID, r.V}
@@ -171,7 +208,7 @@ func orEmpty[M ~map[K]V, K comparable, V any](m M) M {
 type builderState struct {
 	Version          string
 	Cfg              Config
-	Meta             spec.Metadata
+	Meta             []byte // JSON
 	Extra            extrasState
 	OwnVectors       bool
 	Turns            int
@@ -208,7 +245,7 @@ func (s *builderState) notes() []note {
 
 type extrasState struct {
 	Doc, WM, Graph, Vault, Archive []byte
-	VectorIndex                    *spec.VectorIndex
+	VectorIndex                    []byte // JSON
 }
 
 type noteState struct {
@@ -265,9 +302,9 @@ type vaultStateState struct {
 }
 
 type artStateState struct {
-	Art      spec.Artifact
+	Art      []byte // JSON
 	Latest   string
-	Lines    map[string]bool
+	Unnamed  int
 	LastTurn int
 }
 

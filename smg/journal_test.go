@@ -14,6 +14,7 @@ import (
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -375,5 +376,54 @@ func TestJournalRemember(t *testing.T) {
 	}
 	if doc2, err := format.ReadFile(name, nil); err != nil || !bytes.Equal(canonical(t, doc2), canonical(t, doc)) {
 		t.Errorf("compacted: %v", err)
+	}
+}
+
+// TestResumeOnBench: on real coding sessions (aider's, with their code in
+// the vault) and a long project chat, a memory whose file was written by
+// a FileMemory goes on, from the builder's state beside it, to the
+// memory built in one go. It skips without ../shared/bench.
+func TestResumeOnBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests megabytes")
+	}
+	inputs := []string{"aider-dev/02_BartoshMaxim__TradePirates.md", "aider-dev/05_tooshel__poppoll.md", "aider-dev/09_0202alcc__luvatrix.md"}
+	if raceEnabled {
+		inputs = inputs[1:2]
+	}
+	ctx := context.Background()
+	for _, in := range inputs {
+		path := filepath.Join("..", "..", "shared", "bench", in)
+		if _, err := os.Stat(path); err != nil {
+			t.Skipf("no %s", path)
+		}
+		t.Run(filepath.Base(in), func(t *testing.T) {
+			res, err := importer.ReadFile(path, importer.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			turns := res.Conversations[0].Turns
+			half := len(turns) / 2
+			name := filepath.Join(t.TempDir(), "m.smg")
+			f := fileMemory(t, name, 1<<30)
+			if _, err := f.Record(ctx, turns[:half], nil); err != nil {
+				t.Fatal(err)
+			}
+			o, err := smg.Open(name, &smg.OpenOptions{NoVectors: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer o.Close()
+			if _, err := o.IngestAll(ctx, turns[half:]); err != nil {
+				t.Fatal(err)
+			}
+			whole := smg.New(&smg.Options{NoVectors: true})
+			if _, err := whole.IngestAll(ctx, turns); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := canonical(t, o.Document()), canonical(t, whole.Document()); !bytes.Equal(got, want) {
+				t.Errorf("resumed at turn %d of %d: %d bytes, want the %d of the memory built in one go", half, len(turns), len(got), len(want))
+			}
+		})
 	}
 }
