@@ -78,7 +78,7 @@ type latencyReport struct {
 	LiveRecordContext  latency `json:"live_record_context_ms"`
 	LiveRemember       latency `json:"live_remember_ms"`
 	CompactMs          float64 `json:"compact_ms"`
-	PeakRSSMB     float64 `json:"peak_rss_mb"`
+	PeakRSSMB          float64 `json:"peak_rss_mb"`
 }
 
 func latencyCommand(stdout io.Writer) *cobra.Command {
