@@ -449,6 +449,11 @@ func measureDurable(ctx context.Context, saved string, live []spec.Turn, questio
 	if _, err := f.Record(ctx, turns[:1], nil); err != nil { // the memory opened for a change
 		return err
 	}
+	if m, err := f.Memory(); err != nil {
+		return err
+	} else if err := m.WaitIndex(ctx); err != nil { // as the other live measures: on the whole index
+		return err
+	}
 	var records, contexts, facts []time.Duration
 	for i, t := range turns[1:] {
 		start := time.Now()
