@@ -139,78 +139,61 @@ func (f *FileMemory) Record(ctx context.Context, turns []Turn, opts *RecordOptio
 		o = *opts
 	}
 	o.Deferred = false // the journal keeps no vectors: they are made in the background
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	unlock, err := format.LockFile(ctx, f.name, &f.opts.Lock)
-	if err != nil {
-		return Recorded{}, err
-	}
-	defer unlock()
-	m, err := f.current()
-	if err != nil {
-		return Recorded{}, err
-	}
-	if f.stamp.raw == nil || f.form.Encrypted {
-		var rec Recorded
-		err := f.update(m, func(m *Memory) error {
-			var err error
-			if rec, err = m.Record(ctx, turns, &o); err == nil && rec.Added == 0 {
-				return ErrNoChange
-			}
+	var rec Recorded
+	err := f.locked(ctx, func(m *Memory) error {
+		if f.stamp.raw == nil || f.form.Encrypted {
+			return f.update(m, func(m *Memory) error {
+				var err error
+				if rec, err = m.Record(ctx, turns, &o); err == nil && rec.Added == 0 {
+					return ErrNoChange
+				}
+				return err
+			})
+		}
+		var err error
+		if rec, err = m.Record(ctx, turns, &o); err != nil {
+			f.stamp, f.m = fileStamp{}, nil // the memory holds what the file does not
 			return err
-		})
-		return rec, err
-	}
-	rec, err := m.Record(ctx, turns, &o)
-	if err != nil {
-		f.stamp, f.m = fileStamp{}, nil // the memory holds what the file does not
-		return rec, err
-	}
-	if rec.Added == 0 {
-		return rec, nil
-	}
-	// The turns as given: the journal replays them with SkipInvalid.
-	return rec, f.appendEntry(m, journalEntry{Op: opRecord, Turns: turns})
+		}
+		if rec.Added == 0 {
+			return nil
+		}
+		// The turns as given: the journal replays them with SkipInvalid.
+		return f.appendEntry(m, journalEntry{Op: opRecord, Turns: turns})
+	})
+	return rec, err
 }
 
 // Remember saves a fact as [Memory.Remember] does and keeps it in the
 // file's journal, as [FileMemory.Record] keeps turns: a fact costs an
 // append, not a write of the whole memory. A duplicate writes nothing.
 func (f *FileMemory) Remember(ctx context.Context, fact Fact) (Remembered, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	unlock, err := format.LockFile(ctx, f.name, &f.opts.Lock)
-	if err != nil {
-		return Remembered{}, err
-	}
-	defer unlock()
-	m, err := f.current()
-	if err != nil {
-		return Remembered{}, err
-	}
-	if f.stamp.raw == nil || f.form.Encrypted {
-		var r Remembered
-		err := f.update(m, func(m *Memory) error {
-			var err error
-			if r, err = m.Remember(ctx, fact); err == nil && r.Duplicate {
-				return ErrNoChange
+	var r Remembered
+	err := f.locked(ctx, func(m *Memory) error {
+		if f.stamp.raw == nil || f.form.Encrypted {
+			return f.update(m, func(m *Memory) error {
+				var err error
+				if r, err = m.Remember(ctx, fact); err == nil && r.Duplicate {
+					return ErrNoChange
+				}
+				return err
+			})
+		}
+		var ok bool
+		if r, ok = m.embeddedDuplicate(ctx, fact); ok {
+			return nil
+		}
+		at := m.clock()
+		var err error
+		if r, err = m.rememberAt(ctx, fact, at); err != nil || r.Duplicate {
+			if err != nil && !errors.Is(err, ErrInvalidFact) && !errors.Is(err, ErrDisabled) {
+				f.stamp, f.m = fileStamp{}, nil
 			}
 			return err
-		})
-		return r, err
-	}
-	if r, ok := m.embeddedDuplicate(ctx, fact); ok {
-		return r, nil
-	}
-	at := m.clock()
-	r, err := m.rememberAt(ctx, fact, at)
-	if err != nil || r.Duplicate {
-		if err != nil && !errors.Is(err, ErrInvalidFact) && !errors.Is(err, ErrDisabled) {
-			f.stamp, f.m = fileStamp{}, nil
 		}
-		return r, err
-	}
-	return r, f.appendEntry(m, journalEntry{Op: opRemember, Fact: &fact, At: at})
+		return f.appendEntry(m, journalEntry{Op: opRemember, Fact: &fact, At: at})
+	})
+	return r, err
 }
 
 // appendEntry appends a change m holds to the journal, and writes the
@@ -237,18 +220,12 @@ func (f *FileMemory) appendEntry(m *Memory, e journalEntry) error {
 // Compact writes the whole file, with what its journal holds, and ends
 // the journal (spec §9.7). A file without a journal is left as it is.
 func (f *FileMemory) Compact(ctx context.Context) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	unlock, err := format.LockFile(ctx, f.name, &f.opts.Lock)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	m, err := f.current()
-	if err != nil || f.journal == 0 {
-		return err
-	}
-	return f.write(m)
+	return f.locked(ctx, func(m *Memory) error {
+		if f.journal == 0 {
+			return nil
+		}
+		return f.write(m)
+	})
 }
 
 func (f *FileMemory) journalLimit() int64 {

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
+	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -156,11 +156,8 @@ func TestRecordReusedID(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sameAs []int
-	if err := graph.EachTurn(doc, nil, func(t spec.Turn) error {
-		sameAs = append(sameAs, t.SameIDAs)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
+	for _, tu := range smgtest.Turns(t, doc) {
+		sameAs = append(sameAs, tu.SameIDAs)
 	}
 	if !slices.Equal(sameAs, []int{0, 0, 2, 0, 0}) {
 		t.Errorf("sameIdAs of the turns: %v", sameAs)

@@ -132,6 +132,12 @@ var ErrNoChange = errors.New("nothing changed")
 // says nothing changed ([ErrNoChange], [ErrInvalidFact], [ErrNoNode],
 // [ErrDisabled]).
 func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
+	return f.locked(ctx, func(m *Memory) error { return f.update(m, fn) })
+}
+
+// locked calls fn with the memory of the file as it is, holding f.mu and
+// the file's lock.
+func (f *FileMemory) locked(ctx context.Context, fn func(*Memory) error) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	unlock, err := format.LockFile(ctx, f.name, &f.opts.Lock)
@@ -143,7 +149,7 @@ func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
 	if err != nil {
 		return err
 	}
-	return f.update(m, fn)
+	return fn(m)
 }
 
 // update is Update's work once the lock is held and m is current.

@@ -101,11 +101,7 @@ Examples:
 			for i := range turns {
 				turns[i].ConversationID = conv
 			}
-			vecs, err := a.vectors(noProvider, noVectors)
-			if err != nil {
-				return err
-			}
-			f, err := a.fileMemory(args[0], &smg.Options{}, vecs.open(smg.OpenOptions{}))
+			f, err := a.writable(args[0], noProvider, noVectors)
 			if err != nil {
 				return err
 			}
@@ -177,11 +173,7 @@ With --once, watch records what the files hold now and exits.`,
 			if err != nil {
 				return usageErrorf("%v", err)
 			}
-			vecs, err := a.vectors(noProvider, noVectors)
-			if err != nil {
-				return err
-			}
-			fm, err := a.fileMemory(args[0], &smg.Options{}, vecs.open(smg.OpenOptions{}))
+			fm, err := a.writable(args[0], noProvider, noVectors)
 			if err != nil {
 				return err
 			}
@@ -257,14 +249,20 @@ func (a *app) compact(cmd *cobra.Command, name string) error {
 	if _, err := os.Stat(format.JournalName(name)); err != nil {
 		return nil
 	}
-	vecs, err := a.vectors(true, false)
-	if err != nil {
-		return err
-	}
-	f, err := a.fileMemory(name, nil, vecs.open(smg.OpenOptions{}))
+	f, err := a.writable(name, true, false)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	return f.Compact(cmdContext(cmd))
+}
+
+// writable opens the named memory for changes, made when it does not
+// exist, embedding as --no-provider and --no-vectors say.
+func (a *app) writable(name string, noProvider, noVectors bool) (*smg.FileMemory, error) {
+	vecs, err := a.vectors(noProvider, noVectors)
+	if err != nil {
+		return nil, err
+	}
+	return a.fileMemory(name, &smg.Options{}, vecs.open(smg.OpenOptions{}))
 }

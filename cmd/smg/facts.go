@@ -58,11 +58,7 @@ question finds them.`,
 			if seal && private == "" {
 				return usageErrorf("--seal seals a private part: name it with --private (without it the fact would be shared, in the clear)")
 			}
-			vecs, err := a.vectors(noProvider, noVectors)
-			if err != nil {
-				return err
-			}
-			f, err := a.fileMemory(args[0], &smg.Options{}, vecs.open(smg.OpenOptions{}))
+			f, err := a.writable(args[0], noProvider, noVectors)
 			if err != nil {
 				return err
 			}

@@ -345,3 +345,28 @@ func LoCoMoPath() string {
 	}
 	return filepath.Join(dir, "..", "shared", "bench", "locomo-dev.json")
 }
+
+// Turns returns the archived turns of doc, in order, with their whole
+// content.
+func Turns(t testing.TB, doc *spec.Document) []spec.Turn {
+	t.Helper()
+	var out []spec.Turn
+	if err := graph.EachTurn(doc, nil, func(tu spec.Turn) error {
+		out = append(out, tu)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// FileTurns reads the named memory file with its journal, as another
+// process would, and returns its turns.
+func FileTurns(t testing.TB, name string) []spec.Turn {
+	t.Helper()
+	doc, err := smg.ReadDocument(name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Turns(t, doc)
+}

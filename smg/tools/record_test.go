@@ -6,28 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smg-memory/smg/graph"
-	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/smg/tools"
-	"github.com/smg-memory/smg/spec"
 )
-
-// fileTurns reads the turns a memory's file holds.
-func fileTurns(t *testing.T, name string) []spec.Turn {
-	t.Helper()
-	doc, err := smg.ReadDocument(name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var turns []spec.Turn
-	if err := graph.EachTurn(doc, nil, func(tu spec.Turn) error {
-		turns = append(turns, tu)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return turns
-}
 
 // TestRecordTurns: record_turns writes the turns to the user's memory
 // before it replies; turns sent again are not stored twice; a message id
@@ -47,7 +28,7 @@ func TestRecordTurns(t *testing.T) {
 	if !r.Success || r.Added != 3 || r.Held != 0 || r.Memory != "user" || r.Message != "Recorded 3." {
 		t.Fatalf("record: %+v", r)
 	}
-	turns := fileTurns(t, user.Name())
+	turns := smgtest.FileTurns(t, user.Name())
 	if len(turns) != 3 || turns[0].ConversationID != "c-17" || turns[1].ExternalID != "m2" ||
 		!turns[0].Timestamp.Equal(time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)) || !turns[1].Timestamp.Equal(now) {
 		t.Fatalf("the file holds %+v", turns)
@@ -69,7 +50,7 @@ func TestRecordTurns(t *testing.T) {
 	if !r.Success || r.Added != 1 || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], `turns[0]: turn 4 has the id "c-17/m2" of turn 2`) {
 		t.Errorf("edited: %+v", r)
 	}
-	if turns := fileTurns(t, user.Name()); len(turns) != 4 || turns[3].SameIDAs != 2 {
+	if turns := smgtest.FileTurns(t, user.Name()); len(turns) != 4 || turns[3].SameIDAs != 2 {
 		t.Errorf("the file holds %+v", turns)
 	}
 

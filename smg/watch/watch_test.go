@@ -12,6 +12,7 @@ import (
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/importer"
+	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/smg/watch"
 	"github.com/smg-memory/smg/spec"
 )
@@ -31,16 +32,9 @@ func memory(t *testing.T, name string) *smg.FileMemory {
 // contents are the contents of the turns of a memory's file, in order.
 func contents(t *testing.T, name string) []string {
 	t.Helper()
-	doc, err := smg.ReadDocument(name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	if err := graph.EachTurn(doc, nil, func(tu spec.Turn) error {
+	for _, tu := range smgtest.FileTurns(t, name) {
 		out = append(out, tu.Content)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }
