@@ -42,6 +42,7 @@ func TestCrashWriter(t *testing.T) {
 		os.Exit(1)
 	}
 	ctx := context.Background()
+	fmt.Println("ready")
 	for {
 		m, err := f.Memory()
 		if err != nil {
@@ -101,7 +102,10 @@ func TestCrashInjection(t *testing.T) {
 				lines <- sc.Text()
 			}
 		}()
-		kill := time.After(time.Duration(20+rng.IntN(150)) * time.Millisecond)
+		// The clock starts once the writer has opened the memory: a
+		// process starts slowly under the race detector.
+		var kill <-chan time.Time
+		wait := time.Duration(rng.IntN(150)) * time.Millisecond
 	read:
 		for {
 			select {
@@ -109,7 +113,9 @@ func TestCrashInjection(t *testing.T) {
 				if !ok {
 					break read
 				}
-				if n, found := strings.CutPrefix(l, "ack "); found {
+				if l == "ready" {
+					kill = time.After(wait)
+				} else if n, found := strings.CutPrefix(l, "ack "); found {
 					k, _ := strconv.Atoi(n)
 					acked = max(acked, k)
 				} else if strings.HasPrefix(l, "error") {
