@@ -485,3 +485,45 @@ func TestMCPUsage(t *testing.T) {
 		t.Errorf("usage errors left %q", got)
 	}
 }
+
+// TestMCPRecordTurns: a real MCP client records a conversation through
+// record_turns; sent again, nothing is stored twice; the turns are in the
+// memory for every reader (the file's journal), and the next context
+// finds them.
+func TestMCPRecordTurns(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	me := filepath.Join(t.TempDir(), "me.smg")
+	s := startMCP(t, ctx, "--memory", me)
+	exchange := map[string]any{"conversation": "chat-9", "turns": []any{
+		map[string]any{"role": "user", "content": "We moved the warehouse from Rotterdam to Antwerp last week.", "id": "u1", "time": "2025-05-02T10:00:00Z"},
+		map[string]any{"role": "assistant", "content": "Noted: parcels now ship from Antwerp.", "id": "a1", "time": "2025-05-02T10:00:05Z"},
+	}}
+	for i, want := range []int{2, 0} {
+		r, isErr := s.call(t, ctx, "record_turns", exchange)
+		if !r.Success || isErr || r.Added != want || r.Held != 2-want {
+			t.Fatalf("call %d: %+v", i+1, r)
+		}
+	}
+	more := map[string]any{"conversation": "chat-9", "turns": []any{
+		map[string]any{"role": "user", "content": "Which city do parcels ship from?", "id": "u2", "time": "2025-05-02T10:01:00Z"},
+	}}
+	if r, _ := s.call(t, ctx, "record_turns", more); r.Added != 1 {
+		t.Fatalf("more: %+v", r)
+	}
+	turns := smgtest.FileTurns(t, me)
+	if len(turns) != 3 || turns[0].ConversationID != "chat-9" || turns[2].ExternalID != "u2" {
+		t.Fatalf("the memory holds %+v", turns)
+	}
+	if r, _ := s.call(t, ctx, "get_context", map[string]any{"query": "Where do parcels ship from now?"}); !strings.Contains(r.Context, "Antwerp") {
+		t.Errorf("the context after recording: %+v", r)
+	}
+	// Bad input: the turn named, nothing recorded.
+	r, isErr := s.call(t, ctx, "record_turns", map[string]any{"turns": []any{map[string]any{"role": "user", "content": "x", "time": "soon"}}})
+	if r.Success || !isErr || !strings.Contains(r.Error, "turns[0].time") {
+		t.Errorf("a bad time: %+v", r)
+	}
+	if n := len(smgtest.FileTurns(t, me)); n != 3 {
+		t.Errorf("%d turns after a bad call, want 3", n)
+	}
+}
