@@ -37,7 +37,8 @@ type FileOptions struct {
 	Reencode bool
 	// MaintainEvery, when above 0, maintains the memory (see
 	// [Memory.Maintain], with Maintain) at every MaintainEvery-th write
-	// of the file, in the same write. The writes are counted in the file
+	// of the whole file, in the same write: [FileMemory.Update], and the
+	// writes that end a journal (an append to the journal is none). The writes are counted in the file
 	// (metadata.maintenance.writesSince), so that every process that
 	// writes it counts; 0 counts nothing and never maintains.
 	MaintainEvery int
@@ -164,6 +165,13 @@ func (f *FileMemory) update(m *Memory, fn func(*Memory) error) error {
 		}
 		return err
 	}
+	return f.write(m)
+}
+
+// write writes the whole file from m, atomically, then keeps the
+// builder's state beside it and ends the journal, which the file now
+// holds. f.mu and the file's lock are held.
+func (f *FileMemory) write(m *Memory) error {
 	if f.opts.MaintainEvery > 0 {
 		r, err := m.countWrite(f.opts.MaintainEvery, f.opts.Maintain)
 		if err != nil {
@@ -174,13 +182,6 @@ func (f *FileMemory) update(m *Memory, fn func(*Memory) error) error {
 			f.opts.OnMaintain(*r)
 		}
 	}
-	return f.write(m)
-}
-
-// write writes the whole file from m, atomically, then keeps the
-// builder's state beside it and ends the journal, which the file now
-// holds. f.mu and the file's lock are held.
-func (f *FileMemory) write(m *Memory) error {
 	enc := f.opts.Encode
 	if enc.Password == nil && f.form.Encrypted {
 		enc.Password = f.password

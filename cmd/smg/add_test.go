@@ -39,11 +39,17 @@ func TestAdd(t *testing.T) {
 	if _, err := os.Stat(out + ".journal"); err != nil {
 		t.Errorf("no journal: %v", err)
 	}
+	if info := succeed(t, nil, "info", out); !strings.Contains(info, "journal         3 changes (") {
+		t.Errorf("info does not show the journal:\n%s", info)
+	}
 	if r := run(t, nil, "compact", out); r.status != exitOK || r.stdout != "" {
 		t.Fatalf("compact: %+v", r)
 	}
 	if _, err := os.Stat(out + ".journal"); err == nil {
 		t.Error("the journal is still there after compact")
+	}
+	if info := succeed(t, nil, "info", out); strings.Contains(info, "journal") {
+		t.Errorf("info shows a journal after compact:\n%s", info)
 	}
 	turns := archivedTurns(t, out)
 	if len(turns) != 5 || turns[1].ConversationID != "c1" || turns[0].Timestamp.Format("15:04") != "09:00" || turns[4].SameIDAs != 4 {

@@ -54,6 +54,9 @@ func writeInfo(w io.Writer, info *format.Info) error {
 	}
 	m := info.Metadata
 
+	if j := info.Journal; j != nil {
+		row("journal", "%d changes (%d bytes) beside the file, not counted below: 'smg compact' writes them in", j.Entries, j.Bytes)
+	}
 	row("id", "%s", m.ID)
 	if m.ProjectName != "" || m.ProjectID != "" {
 		switch {

@@ -15,6 +15,10 @@ import (
 // Info summarizes a .smg file: what [Inspect] reports and `smg info`
 // prints.
 type Info struct {
+	// Journal, from InspectFile, is the file's journal (spec §9.7), when
+	// it has one that applies to it: the changes kept beside the file,
+	// which the rest of Info does not count.
+	Journal     *JournalInfo  `json:"journal,omitzero"`
 	Metadata    spec.Metadata `json:"metadata"`
 	Version     string        `json:"version"`
 	ContentHash string        `json:"contentHash"`
@@ -167,7 +171,23 @@ func InspectFile(name string, opts *DecodeOptions) (*Info, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if !info.Form.Encrypted {
+		entries, end, err := ReadJournal(name, FileHash(b), 0)
+		if err != nil {
+			return nil, err
+		}
+		if len(entries) > 0 {
+			info.Journal = &JournalInfo{Entries: len(entries), Bytes: end}
+		}
+	}
 	return info, nil
+}
+
+// JournalInfo summarizes a file's journal: its entries (changes), and
+// its bytes up to the end of the last.
+type JournalInfo struct {
+	Entries int   `json:"entries"`
+	Bytes   int64 `json:"bytes"`
 }
 
 // Stat summarizes a document. The file-level fields of [Info] (Form,
