@@ -32,6 +32,10 @@ type Block struct {
 	// Size is the size of the decompressed data, when known (0 when
 	// not): the block is decompressed into a buffer of that size at once.
 	Size int64
+	// Plain: Data is the block's data itself, not compressed (a block of
+	// a file compressed whole); it is given to the decoder as it is,
+	// within the size limit.
+	Plain bool
 }
 
 // BlockError reports a block that could not be read: its data does not
@@ -187,7 +191,13 @@ func (r *Reader[T]) Block(i int) (T, error) {
 // load decompresses and decodes block i.
 func (r *Reader[T]) load(i int) (T, error) {
 	var zero T
-	raw, err := decompress(r.blocks[i].Data, r.blocks[i].Size, r.maxSize)
+	b := r.blocks[i]
+	raw, err := b.Data, error(nil)
+	if !b.Plain {
+		raw, err = decompress(b.Data, b.Size, r.maxSize)
+	} else if int64(len(raw)) > r.maxSize {
+		err = fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, len(raw), r.maxSize)
+	}
 	if err != nil {
 		return zero, &BlockError{Index: i, Err: err}
 	}

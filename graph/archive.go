@@ -13,16 +13,33 @@ import (
 	"github.com/smg-memory/smg/spec"
 )
 
-// NewBlock builds the archive block of consecutive turns (spec §8): their
-// canonical JSON, Brotli-compressed at quality, with its size and hash.
-// The turns are stored as they are given, references and all.
-func NewBlock(id string, turns []spec.Turn, quality int) (spec.ArchiveBlock, error) {
+// NewBlock builds the archive block of consecutive turns (spec §8.2) as
+// version 1.1 writes it: their canonical JSON itself, with its size and
+// hash. The turns are stored as they are given, references and all.
+func NewBlock(id string, turns []spec.Turn) (spec.ArchiveBlock, error) {
+	b, js, err := blockOf(id, turns)
+	b.Turns = js
+	return b, err
+}
+
+// NewCompressedBlock builds the block as NewBlock does, in the form of
+// version 1.0: the canonical JSON Brotli-compressed at quality.
+func NewCompressedBlock(id string, turns []spec.Turn, quality int) (spec.ArchiveBlock, error) {
+	b, js, err := blockOf(id, turns)
+	if err == nil {
+		b.CompressedData = archive.Compress(js, quality)
+	}
+	return b, err
+}
+
+// blockOf is the block of turns but its data, and the data.
+func blockOf(id string, turns []spec.Turn) (spec.ArchiveBlock, []byte, error) {
 	if len(turns) == 0 {
-		return spec.ArchiveBlock{}, errors.New("an archive block of no turns")
+		return spec.ArchiveBlock{}, nil, errors.New("an archive block of no turns")
 	}
 	js, err := spec.MarshalCanonical(turns)
 	if err != nil {
-		return spec.ArchiveBlock{}, err
+		return spec.ArchiveBlock{}, nil, err
 	}
 	return spec.ArchiveBlock{
 		ID:               id,
@@ -32,8 +49,24 @@ func NewBlock(id string, turns []spec.Turn, quality int) (spec.ArchiveBlock, err
 		TurnCount:        len(turns),
 		UncompressedSize: int64(len(js)),
 		ContentHash:      artifacts.Hash(string(js)),
-		CompressedData:   archive.Compress(js, quality),
-	}, nil
+	}, js, nil
+}
+
+// PlainBlock is b in the form version 1.1 writes: its turns' JSON itself
+// (a block of version 1.0 is decompressed), sharing nothing with b.
+func PlainBlock(b spec.ArchiveBlock) (spec.ArchiveBlock, error) {
+	if b.Turns != nil {
+		b.Turns = slices.Clone(b.Turns)
+		b.KeyPoints = slices.Clone(b.KeyPoints)
+		return b, nil
+	}
+	raw, err := archive.Decompress(b.CompressedData, max(b.UncompressedSize, 1))
+	if err != nil {
+		return b, err
+	}
+	b.Turns, b.CompressedData = raw, nil
+	b.KeyPoints = slices.Clone(b.KeyPoints)
+	return b, nil
 }
 
 // blockID is the id of the n-th block (1-based).
@@ -84,8 +117,11 @@ func (a *archiveState) note(turn int, text string, weight int) {
 	}
 }
 
+// block is the open block, closed as block n: kept compressed in memory
+// (the builder's closed blocks take a fifth of the room so), and given in
+// the clear in documents ([archiveState.blocks]).
 func (a *archiveState) block(n int, cfg Config) (spec.ArchiveBlock, error) {
-	b, err := NewBlock(blockID(n), a.open, cfg.BlockQuality)
+	b, err := NewCompressedBlock(blockID(n), a.open, cfg.BlockQuality)
 	b.Summary = summary(a.notes, cfg.SummaryBytes)
 	return b, err
 }
@@ -95,19 +131,20 @@ func (a *archiveState) block(n int, cfg Config) (spec.ArchiveBlock, error) {
 func (a *archiveState) blocks(cfg Config) []spec.ArchiveBlock {
 	out := make([]spec.ArchiveBlock, 0, len(a.closed)+1)
 	for _, b := range a.closed {
-		b.CompressedData = slices.Clone(b.CompressedData)
-		b.KeyPoints = slices.Clone(b.KeyPoints)
-		out = append(out, b)
+		if p, err := PlainBlock(b); err == nil { // the builder's own blocks always decompress
+			out = append(out, p)
+		}
 	}
 	if len(a.open) > 0 {
 		if a.cache == nil {
-			if b, err := a.block(len(a.closed)+1, cfg); err == nil {
+			if b, err := NewBlock(blockID(len(a.closed)+1), a.open); err == nil {
+				b.Summary = summary(a.notes, cfg.SummaryBytes)
 				a.cache = &b
 			}
 		}
 		if a.cache != nil {
 			b := *a.cache
-			b.CompressedData = slices.Clone(b.CompressedData)
+			b.Turns = slices.Clone(b.Turns)
 			out = append(out, b)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/artifacts"
 	"github.com/smg-memory/smg/graph/graphtest"
 	"github.com/smg-memory/smg/spec"
@@ -376,13 +375,13 @@ func TestDocumentSharesNoBlockData(t *testing.T) {
 		t.Fatalf("%d blocks, want several", len(first.DeepArchive.Blocks))
 	}
 	for _, blk := range first.DeepArchive.Blocks {
-		clear(blk.CompressedData)
+		clear(blk.Turns)
 		for i := range blk.KeyPoints {
 			blk.KeyPoints[i] = "damaged"
 		}
 	}
 	for _, blk := range b.Document().DeepArchive.Blocks {
-		raw, err := archive.Decompress(blk.CompressedData, 1<<26)
+		raw, err := BlockData(blk, 1<<26)
 		if err != nil || artifacts.Hash(string(raw)) != blk.ContentHash {
 			t.Errorf("%s: damaged through an earlier document: %v", blk.ID, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/artifacts"
@@ -214,11 +215,16 @@ func NewTurnReader(doc *spec.Document, opts *TurnReaderOptions) *archive.Reader[
 	list := doc.DeepArchive.Blocks
 	blocks := make([]archive.Block, len(list))
 	for i, b := range list {
-		blocks[i] = archive.Block{First: b.TurnRange[0], Last: b.TurnRange[1], Data: b.CompressedData, Size: b.UncompressedSize}
+		data, plain := b.Data()
+		if plain {
+			data = compactTurns(data)
+		}
+		blocks[i] = archive.Block{First: b.TurnRange[0], Last: b.TurnRange[1], Data: data, Size: b.UncompressedSize, Plain: plain}
 	}
 	content := VaultContent(&doc.ArtifactVault)
 	decode := func(i int, raw []byte) ([]spec.Turn, error) {
-		if err := checkBlockData(list[i], raw); err != nil {
+		raw, err := canonicalData(list[i], raw)
+		if err != nil {
 			return nil, err
 		}
 		turns, err := o.Decode(raw)
@@ -230,10 +236,65 @@ func NewTurnReader(doc *spec.Document, opts *TurnReaderOptions) *archive.Reader[
 	return archive.NewReader(blocks, o.MaxBlockSize, decode, &archive.ReaderOptions{CacheSize: o.CacheSize})
 }
 
+// BlockData returns the data of an archive block: its turns' JSON in
+// compact form, decompressed within maxSize bytes when the block is of
+// version 1.0's compressed form (spec §8.2). It is not checked against
+// the block's hash: see [NewTurnReader].
+func BlockData(b spec.ArchiveBlock, maxSize int64) ([]byte, error) {
+	data, plain := b.Data()
+	if !plain {
+		return archive.Decompress(data, maxSize)
+	}
+	if int64(len(data)) > maxSize {
+		return nil, fmt.Errorf("%w (%d bytes)", archive.ErrTooLarge, maxSize)
+	}
+	data = compactTurns(data)
+	if c, err := canonicalData(b, data); err == nil {
+		return c, nil
+	}
+	return data, nil
+}
+
+// canonicalData returns the data of block b, raw, checked against its
+// hash. Turns in the clear that a tool wrote in another JSON form than
+// the canonical one (escapes, numbers), whose canonical form has the
+// hash, are taken in that form.
+func canonicalData(b spec.ArchiveBlock, raw []byte) ([]byte, error) {
+	err := checkBlockData(b, raw)
+	if err == nil || b.Turns == nil {
+		return raw, err
+	}
+	c := jsontext.Value(bytes.Clone(raw))
+	if c.Canonicalize() != nil || checkBlockData(b, c) != nil {
+		return raw, err
+	}
+	return c, nil
+}
+
+// compactTurns is the compact form of a block's turns as a file stores
+// them: the same bytes for a compact file, without the white space of an
+// indented one (§9.2), which the block's hash is not of. What is not JSON
+// is left for the decoder to refuse.
+func compactTurns(data []byte) []byte {
+	// A string of JSON holds no line feed: one is white space, which
+	// only an indented file has.
+	if bytes.IndexByte(data, '\n') < 0 {
+		return data
+	}
+	v := jsontext.Value(bytes.Clone(data))
+	if err := v.Compact(); err != nil {
+		return data
+	}
+	return v
+}
+
 // checkBlockData checks the decompressed data of an archive block against
 // the block's contentHash.
 func checkBlockData(b spec.ArchiveBlock, raw []byte) error {
 	if artifacts.Hash(string(raw)) != b.ContentHash {
+		if b.Turns != nil {
+			return errors.New("the turns do not match the block's contentHash")
+		}
 		return errors.New("the decompressed data does not match the block's contentHash")
 	}
 	return nil

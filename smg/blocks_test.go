@@ -83,7 +83,7 @@ func deepen(t *testing.T, doc *spec.Document, i, depth int) {
 	t.Helper()
 	b := &doc.DeepArchive.Blocks[i]
 	var turns []spec.Turn
-	raw, err := archive.Decompress(b.CompressedData, 64<<20)
+	raw, err := graph.BlockData(*b, 64<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func deepen(t *testing.T, doc *spec.Document, i, depth int) {
 	}
 	nest := strings.Repeat("[", depth) + strings.Repeat("]", depth)
 	js := bytes.Replace(raw, []byte("{"), []byte(`{"deep":`+nest+`,`), 1)
-	b.CompressedData = archive.Compress(js, 5)
+	b.Turns, b.CompressedData = js, nil
 	b.ContentHash = artifacts.Hash(string(js))
 	b.UncompressedSize = int64(len(js))
 }

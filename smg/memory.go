@@ -462,16 +462,14 @@ func (m *Memory) document() (*spec.Document, error) {
 	return doc, m.withPrivate(doc)
 }
 
-// Marshal returns the memory's file: its document in canonical form, with
-// metadata.compressionRatio filled in (spec §4.2), encoded with opts.
+// Marshal returns the memory's file: its document in canonical form,
+// encoded with opts, once (without metadata.compressionRatio, spec §4.2).
 func (m *Memory) Marshal(opts *EncodeOptions) ([]byte, error) {
 	doc, err := m.document()
 	if err != nil {
 		return nil, err
 	}
-	if err := format.SetCompressionRatio(doc, opts); err != nil {
-		return nil, err
-	}
+	doc.Metadata.CompressionRatio = 0
 	return format.Marshal(doc, opts)
 }
 

@@ -303,9 +303,12 @@ type DeepArchive struct {
 	Extra             jsontext.Value `json:",embed"`
 }
 
-// ArchiveBlock is a run of consecutive turns. CompressedData is a Brotli
-// stream of the canonical JSON array of the block's [Turn] values; its
-// decompressed bytes have length UncompressedSize and hash ContentHash.
+// ArchiveBlock is a run of consecutive turns, held in one of two forms
+// (§8.2): Turns, the canonical JSON array of the block's [Turn] values
+// itself (the form version 1.1 writes: the file's compression is the
+// only one), or CompressedData, a Brotli stream of it (version 1.0's).
+// Either way the array's compact canonical bytes have length
+// UncompressedSize and hash ContentHash.
 type ArchiveBlock struct {
 	ID string `json:"id"`
 	// TurnRange is the first and last turn number, inclusive.
@@ -320,8 +323,18 @@ type ArchiveBlock struct {
 	TurnCount        int            `json:"turnCount"`
 	UncompressedSize int64          `json:"uncompressedSize"`
 	ContentHash      string         `json:"contentHash"`
-	CompressedData   Bytes          `json:"compressedData"`
+	Turns            jsontext.Value `json:"turns,omitzero"`
+	CompressedData   Bytes          `json:"compressedData,omitzero"`
 	Extra            jsontext.Value `json:",embed"`
+}
+
+// Data returns the block's turns as stored, and whether they are plain
+// JSON (Turns) rather than Brotli (CompressedData).
+func (b *ArchiveBlock) Data() (data []byte, plain bool) {
+	if b.Turns != nil {
+		return b.Turns, true
+	}
+	return b.CompressedData, false
 }
 
 // VectorIndex optionally holds embeddings of turns and of excerpts of

@@ -22,11 +22,11 @@ import (
 // The format's identity.
 const (
 	// Version is the version this package writes.
-	Version = "1.0"
+	Version = "1.1"
 	// MajorVersion and MinorVersion are Version's parts. A reader accepts
 	// any 1.x document and rejects every other major version.
 	MajorVersion = 1
-	MinorVersion = 0
+	MinorVersion = 1
 
 	// DocumentType is the value of "@type" at the top of every document.
 	DocumentType = "SemanticMemoryGraph"

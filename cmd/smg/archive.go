@@ -108,8 +108,12 @@ func writeBlocks(w io.Writer, blocks []format.BlockInfo) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "BLOCK\tID\tTURNS\tFROM\tTO\tCOUNT\tSIZE\tCOMPRESSED\tSUMMARY")
 	for _, b := range blocks {
-		fmt.Fprintf(tw, "%d\t%s\t%d-%d\t%s\t%s\t%d\t%d\t%d\t%s\n", b.Number, b.ID, b.FirstTurn, b.LastTurn,
-			when(b.FirstTimestamp), when(b.LastTimestamp), b.TurnCount, b.UncompressedSize, b.CompressedSize, dash(oneLine(b.Summary, 60)))
+		compressed := "-" // a block of version 1.1: the file's compression is its
+		if b.CompressedSize > 0 {
+			compressed = fmt.Sprint(b.CompressedSize)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d-%d\t%s\t%s\t%d\t%d\t%s\t%s\n", b.Number, b.ID, b.FirstTurn, b.LastTurn,
+			when(b.FirstTimestamp), when(b.LastTimestamp), b.TurnCount, b.UncompressedSize, compressed, dash(oneLine(b.Summary, 60)))
 	}
 	return tw.Flush()
 }

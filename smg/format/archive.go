@@ -104,7 +104,7 @@ func (a *Archive) Blocks() []BlockInfo {
 			LastTimestamp:    b.LastTimestamp,
 			TurnCount:        b.TurnCount,
 			UncompressedSize: b.UncompressedSize,
-			CompressedSize:   int64(len(b.CompressedData)),
+			CompressedSize:   int64(len(b.CompressedData)), // 0 for a block in the clear
 			Summary:          b.Summary,
 			SummaryModel:     b.SummaryModel,
 			KeyPoints:        slices.Clone(b.KeyPoints),

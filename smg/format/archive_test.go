@@ -84,11 +84,20 @@ func smallBlocks(t testing.TB) (*spec.Document, []spec.Turn) {
 // are flipped (the memory shares the original).
 func damage(doc *spec.Document, i int) {
 	b := &doc.DeepArchive.Blocks[i]
+	compressBlock(b)
 	data := append(spec.Bytes(nil), b.CompressedData...)
 	for k := len(data) / 3; k < len(data)/3+8 && k < len(data); k++ {
 		data[k] ^= 0x5a
 	}
 	b.CompressedData = data
+}
+
+// compressBlock puts a block in version 1.0's form: its turns
+// compressed.
+func compressBlock(b *spec.ArchiveBlock) {
+	if b.Turns != nil {
+		b.CompressedData, b.Turns = archive.Compress(b.Turns, 5), nil
+	}
 }
 
 // TestArchiveDamagedBlock damages one block of five: its turns fail with
@@ -143,11 +152,17 @@ func TestArchiveBrokenBlocks(t *testing.T) {
 	}{
 		{"cut short", format.Limits{}, func(doc *spec.Document) {
 			b := &doc.DeepArchive.Blocks[1]
+			compressBlock(b)
 			b.CompressedData = append(spec.Bytes(nil), b.CompressedData[:len(b.CompressedData)/2]...)
 		}, archive.ErrCorrupt, "archive block is corrupt"},
 		{"another block's data", format.Limits{}, func(doc *spec.Document) {
+			compressBlock(&doc.DeepArchive.Blocks[0])
+			compressBlock(&doc.DeepArchive.Blocks[1])
 			doc.DeepArchive.Blocks[1].CompressedData = doc.DeepArchive.Blocks[0].CompressedData
 		}, nil, "the decompressed data does not match the block's contentHash"},
+		{"another block's turns, in the clear", format.Limits{}, func(doc *spec.Document) {
+			doc.DeepArchive.Blocks[1].Turns = doc.DeepArchive.Blocks[0].Turns
+		}, nil, "the turns do not match the block's contentHash"},
 		{"over MaxBlockSize", format.Limits{MaxBlockSize: 100}, func(doc *spec.Document) {}, archive.ErrTooLarge, "archive block exceeds the size limit"},
 		{"a reference to a version that does not reconstruct", format.Limits{}, func(doc *spec.Document) {
 			for id, art := range doc.ArtifactVault.Artifacts {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smg-memory/smg/archive"
+	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/smgtest"
 	"github.com/smg-memory/smg/spec"
@@ -175,5 +177,45 @@ func BenchmarkContentHash(b *testing.B) {
 		if _, err := format.ContentHash(doc); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkArchiveTurn reads one turn of the 10,000-turn memory, the
+// block that holds it not read before (a new archive view each time, of
+// the document decoded once): blocks in the clear (version 1.1), and
+// compressed one by one (1.0).
+func BenchmarkArchiveTurn(b *testing.B) {
+	doc := loadBench(b)
+	old := *doc
+	old.DeepArchive.Blocks = nil
+	for _, blk := range doc.DeepArchive.Blocks {
+		raw, err := graph.BlockData(blk, 1<<26)
+		if err != nil {
+			b.Fatal(err)
+		}
+		blk.Turns, blk.CompressedData = nil, archive.Compress(raw, archive.DefaultQuality)
+		old.DeepArchive.Blocks = append(old.DeepArchive.Blocks, blk)
+	}
+	for _, tc := range []struct {
+		name string
+		doc  *spec.Document
+	}{{"1.1-plain", doc}, {"1.0-compressed", &old}} {
+		b.Run(tc.name, func(b *testing.B) {
+			file, err := format.Marshal(tc.doc, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			d, err := format.Unmarshal(file, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			for b.Loop() {
+				n = (n + 7919) % 10_000
+				if _, err := format.NewArchive(d, format.Limits{}).Turn(n + 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

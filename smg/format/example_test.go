@@ -23,8 +23,8 @@ func ExampleMarshal() {
 	hash, _ := format.ContentHash(exampleDoc())
 	fmt.Println(hash)
 	// Output:
-	// {"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph","artifactVault":{"artifacts":{}},"deepArchive":{"blocks":[],"compressionMethod":"brotli"},"metadata":{"created":"2025-01-02T03:04:05Z","id":"example","modified":"2025-01-02T03:04:05Z","totalExchanges":0},"semanticGraph":{"edges":[],"nodes":[{"activation":1,"confidence":1,"id":"concept-go","importance":0.5,"label":"Go","type":"concept","version":1}]},"version":"1.0","workingMemory":{}}
-	// sha256:a5d644370fed619418354a6f2f2146f8b7287b75f66896828aba944e8aa1248d
+	// {"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph","artifactVault":{"artifacts":{}},"deepArchive":{"blocks":[],"compressionMethod":"brotli"},"metadata":{"created":"2025-01-02T03:04:05Z","id":"example","modified":"2025-01-02T03:04:05Z","totalExchanges":0},"semanticGraph":{"edges":[],"nodes":[{"activation":1,"confidence":1,"id":"concept-go","importance":0.5,"label":"Go","type":"concept","version":1}]},"version":"1.1","workingMemory":{}}
+	// sha256:6484ce89b00ae67e94d3de51a9e6834cfb17af88275663d0b38ed86f2f7b24ed
 }
 
 // Decoding checks the version before anything else.

@@ -341,20 +341,19 @@ func DecodeForm(raw []byte, opts *DecodeOptions) (*spec.Document, Form, error) {
 // computed and the file encoded, so that a write holds the file's lock for
 // less time. The ratio, a number smg computes, is all the checks miss.
 func MarshalMemory(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
+	// No compressionRatio (spec §4.2): it would cost a second encoding of
+	// the whole file at every save.
 	doc.Metadata.CompressionRatio = 0
 	js, err := canonicalJSON(doc)
 	if err != nil {
 		return nil, err
 	}
-	checked := *doc // the ratio is set on doc meanwhile
 	done := make(chan error, 1)
-	go func() { done <- checkWritable(&checked, js) }()
-	b, err := func() ([]byte, error) {
-		if err := setRatioOf(doc, js, opts); err != nil {
-			return nil, err
-		}
-		return Marshal(doc, opts)
-	}()
+	go func() { done <- checkWritable(doc, js) }()
+	if opts == nil {
+		opts = &EncodeOptions{}
+	}
+	b, err := encodeJSON(js, opts)
 	if cerr := <-done; cerr != nil {
 		return nil, cerr
 	}

@@ -69,8 +69,6 @@ func Fork(doc *spec.Document, opts ForkOptions) (*spec.Document, error) {
 	if now.After(out.Metadata.Modified) {
 		out.Metadata.Modified = now
 	}
-	if err := SetCompressionRatio(out, nil); err != nil {
-		return nil, fmt.Errorf("forking: %w", err)
-	}
+	out.Metadata.CompressionRatio = 0 // the writer's to leave out (spec §4.2)
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/smg-memory/smg/archive"
+	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -266,7 +267,7 @@ func IsEncrypted(b []byte) bool {
 // artifact content (spec §8.2.1); 0 for a block that does not decode,
 // which validation reports.
 func referencedBytes(b spec.ArchiveBlock) int64 {
-	raw, err := archive.Decompress(b.CompressedData, DefaultLimits.MaxBlockSize)
+	raw, err := graph.BlockData(b, DefaultLimits.MaxBlockSize)
 	if err != nil {
 		return 0
 	}

@@ -474,7 +474,7 @@ func (m *merger) build(collabs []spec.Collaborator, parts []spec.PrivateContext)
 	}
 	d.DeepArchive.Blocks = nil
 	for i := 0; i < len(m.merged); i += size {
-		b, err := graph.NewBlock(fmt.Sprintf("block-%04d", i/size+1), m.merged[i:min(i+size, len(m.merged))], 0)
+		b, err := graph.NewBlock(fmt.Sprintf("block-%04d", i/size+1), m.merged[i:min(i+size, len(m.merged))])
 		if err != nil {
 			return nil, fmt.Errorf("merging: %w", err)
 		}
@@ -500,9 +500,7 @@ func (m *merger) build(collabs []spec.Collaborator, parts []spec.PrivateContext)
 	out := b.Document()
 	m.fixArtifactNodes(out)
 	out.Metadata.Collaborators, out.PrivateContexts = collabs, parts
-	if err := SetCompressionRatio(out, nil); err != nil {
-		return nil, fmt.Errorf("merging: %w", err)
-	}
+	out.Metadata.CompressionRatio = 0 // the writer's to leave out (spec §4.2)
 	return out, nil
 }
 

@@ -19,7 +19,6 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
-	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/artifacts"
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
@@ -566,9 +565,13 @@ func (c *checker) block(i int, b spec.ArchiveBlock) {
 	at := func(field string) string { return path("deepArchive", "blocks", i, field) }
 	ok := false
 	defer func() { c.broken = c.broken || !ok }()
-	raw, err := archive.Decompress(b.CompressedData, c.lim.MaxBlockSize)
+	field := "compressedData"
+	if b.Turns != nil {
+		field = "turns"
+	}
+	raw, err := graph.BlockData(b, c.lim.MaxBlockSize)
 	if err != nil {
-		c.add(at("compressedData"), "%v", err)
+		c.add(at(field), "%v", err)
 		return
 	}
 	if int64(len(raw)) != b.UncompressedSize {
@@ -580,29 +583,29 @@ func (c *checker) block(i int, b spec.ArchiveBlock) {
 	}
 	var turns []spec.Turn
 	if err := scanArray(bytes.NewReader(raw), c.lim); err != nil {
-		c.add(at("compressedData"), "the block's turns: %v", err)
+		c.add(at(field), "the block's turns: %v", err)
 		return
 	}
 	if err := json.Unmarshal(raw, &turns); err != nil {
-		c.add(at("compressedData"), "the block's turns: %v", unmarshalError(raw, err))
+		c.add(at(field), "the block's turns: %v", unmarshalError(raw, err))
 		return
 	}
 	if inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err == nil {
 		if list, ok := inst.([]any); ok {
 			for j, t := range list {
 				for _, p := range instanceProblems("turn", t) {
-					c.add(at("compressedData"), "turn %d of the block, at %s: %s", j, p.Path, p.Message)
+					c.add(at(field), "turn %d of the block, at %s: %s", j, p.Path, p.Message)
 				}
 			}
 		}
 	}
 	first, last := b.TurnRange[0], b.TurnRange[1]
 	if len(turns) != last-first+1 {
-		c.add(at("compressedData"), "holds %d turns, but the range [%d, %d] says %d", len(turns), first, last, last-first+1)
+		c.add(at(field), "holds %d turns, but the range [%d, %d] says %d", len(turns), first, last, last-first+1)
 	}
 	for j, t := range turns {
 		if t.Turn != first+j {
-			c.add(at("compressedData"), "turn %d of the block is numbered %d, not %d", j, t.Turn, first+j)
+			c.add(at(field), "turn %d of the block is numbered %d, not %d", j, t.Turn, first+j)
 			return
 		}
 		if len(t.ContentRefs) > 0 {
@@ -611,22 +614,22 @@ func (c *checker) block(i int, b spec.ArchiveBlock) {
 			}
 			whole, err := t.Expand(c.vault.Content)
 			if err != nil {
-				c.add(at("compressedData"), "turn %d: %v", t.Turn, err)
+				c.add(at(field), "turn %d: %v", t.Turn, err)
 				return
 			}
 			t = whole
 		}
 		if t.SameIDAs != 0 {
 			if a, ok := c.turns[t.SameIDAs]; t.SameIDAs >= t.Turn {
-				c.add(at("compressedData"), "turn %d: sameIdAs %d is not an earlier turn", t.Turn, t.SameIDAs)
+				c.add(at(field), "turn %d: sameIdAs %d is not an earlier turn", t.Turn, t.SameIDAs)
 			} else if ok && (a.ExternalID == "" || a.ExternalID != t.ExternalID || a.ConversationID != t.ConversationID) {
-				c.add(at("compressedData"), "turn %d: sameIdAs %d names a turn with another id", t.Turn, t.SameIDAs)
+				c.add(at(field), "turn %d: sameIdAs %d names a turn with another id", t.Turn, t.SameIDAs)
 			}
 		}
 		c.turns[t.Turn] = t
 		js, err := spec.MarshalCanonical(t)
 		if err != nil {
-			c.add(at("compressedData"), "turn %d: %v", t.Turn, err)
+			c.add(at(field), "turn %d: %v", t.Turn, err)
 			return
 		}
 		c.transcript += int64(len(js))

@@ -285,9 +285,16 @@ func sameMultiset(a, b []string) bool {
 const BlockQuality = 9
 
 // Block builds an archive block of consecutive turns as spec §8 defines
-// it, compressed at BlockQuality. It is for building test documents.
+// it, in the form version 1.1 writes (the turns in the clear). It is for
+// building test documents.
 func Block(id string, turns []spec.Turn) (spec.ArchiveBlock, error) {
-	return graph.NewBlock(id, turns, BlockQuality)
+	return graph.NewBlock(id, turns)
+}
+
+// CompressedBlock builds the block as Block does, in the form of version
+// 1.0 (compressed at BlockQuality): a reader still reads it.
+func CompressedBlock(id string, turns []spec.Turn) (spec.ArchiveBlock, error) {
+	return graph.NewCompressedBlock(id, turns, BlockQuality)
 }
 
 // TranscriptBytes is spec §4.2's size of the raw transcript of turns: the

@@ -26,6 +26,7 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/smgtest"
@@ -111,6 +112,18 @@ func edit(doc *spec.Document, f func(d *spec.Document)) *spec.Document {
 	return d
 }
 
+// v10 is doc as version 1.0 writes it: each archive block compressed
+// on its own, in compressedData.
+func v10(doc *spec.Document) *spec.Document {
+	return edit(doc, func(d *spec.Document) {
+		d.Version = "1.0"
+		for i, b := range d.DeepArchive.Blocks {
+			b.CompressedData, b.Turns = archive.Compress(b.Turns, smgtest.BlockQuality), nil
+			d.DeepArchive.Blocks[i] = b
+		}
+	})
+}
+
 // replace changes the JSON text of doc once, where Go types cannot.
 func replace(doc *spec.Document, old, new string) []byte {
 	js := string(encode(doc, compact))
@@ -193,17 +206,17 @@ func vectors(small, full *spec.Document) []*vec {
 	add("not-smg-png", "not-smg", "the start of a PNG image", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01"))
 
 	// Versions.
-	add("unsupported-version-2", "unsupported-version", "major version 2", replace(minimal, `"version":"1.0"`, `"version":"2.0"`))
-	add("unsupported-version-0", "unsupported-version", "major version 0", replace(minimal, `"version":"1.0"`, `"version":"0.9"`))
+	add("unsupported-version-2", "unsupported-version", "major version 2", replace(minimal, `"version":"1.1"`, `"version":"2.0"`))
+	add("unsupported-version-0", "unsupported-version", "major version 0", replace(minimal, `"version":"1.1"`, `"version":"0.9"`))
 	add("unsupported-version-2-huge", "unsupported-version", "a version 2 document that also breaks version 1's limits: the version speaks first",
 		streamBrotli(func(w io.Writer) {
 			io.WriteString(w, `{"@context":"https://w3id.org/smg/v2/context.jsonld","@type":"SemanticMemoryGraph","version":"2.0","semanticGraph":{"edges":[{}`)
 			io.WriteString(w, strings.Repeat(`,{}`, 5_000_000))
 			io.WriteString(w, `]}}`)
 		}))
-	add("malformed-version-missing", "malformed", "no version member", replace(minimal, `"version":"1.0",`, ``), "$.version")
-	add("malformed-version-syntax", "malformed", "a version that is not MAJOR.MINOR", replace(minimal, `"version":"1.0"`, `"version":"1"`), "$.version")
-	add("malformed-version-number", "malformed", "a version that is a number", replace(minimal, `"version":"1.0"`, `"version":1.0`), "$.version")
+	add("malformed-version-missing", "malformed", "no version member", replace(minimal, `"version":"1.1",`, ``), "$.version")
+	add("malformed-version-syntax", "malformed", "a version that is not MAJOR.MINOR", replace(minimal, `"version":"1.1"`, `"version":"1"`), "$.version")
+	add("malformed-version-number", "malformed", "a version that is a number", replace(minimal, `"version":"1.1"`, `"version":1.0`), "$.version")
 	add("malformed-context", "malformed", "another @context", replace(minimal, `"@context":"https://w3id.org/smg/v1/context.jsonld"`, `"@context":"https://example.org/context.jsonld"`), "$['@context']")
 
 	// Syntax and types.
@@ -211,7 +224,8 @@ func vectors(small, full *spec.Document) []*vec {
 	add("malformed-invalid-utf8", "malformed", "a string that is not UTF-8", replace(small, `"label":"Stripe Checkout"`, "\"label\":\"Stripe \xff\xfe\""), "$.semanticGraph.nodes[0].label")
 	add("malformed-wrong-type", "malformed", "importance as a string", replace(small, `"importance":0.5,"label":"Stripe Checkout"`, `"importance":"high","label":"Stripe Checkout"`), "$.semanticGraph.nodes[0].importance")
 	add("malformed-timestamp", "malformed", "a timestamp that is not RFC 3339", replace(minimal, `"created":"2025-11-03T09:12:00Z"`, `"created":"yesterday"`), "$.metadata.created")
-	add("malformed-base64", "malformed", "compressedData that is not base64", replace(small, `"compressedData":"`, `"compressedData":"@@@@`), "$.deepArchive.blocks[0].compressedData")
+	add("malformed-base64", "malformed", "compressedData that is not base64", replace(v10(small), `"compressedData":"`, `"compressedData":"@@@@`), "$.deepArchive.blocks[0].compressedData")
+	add("ok-version-1.0", "ok", "a memory of version 1.0, its archive blocks compressed one by one", encode(v10(small), compact))
 	add("malformed-number-range", "malformed", "a number beyond the range of a double", replace(minimal, `"totalExchanges":0`, `"totalExchanges":0,"x-size":1e400`), "$.metadata['x-size']")
 	add("malformed-trailing-text", "malformed", "text after the document", append(encode(minimal, compact), " {}"...), "$")
 	add("malformed-turn-range", "malformed", "a turnRange of three numbers", replace(small, `"turnRange":[1,4]`, `"turnRange":[1,2,4]`), "$.deepArchive.blocks[0].turnRange")
@@ -273,11 +287,11 @@ func vectors(small, full *spec.Document) []*vec {
 			io.WriteString(w, `,"version":"1.0"}`)
 		}), "$.x"+strings.Repeat("[0]", 63))
 
-	add("ok-escaped-names", "ok", "member names written with escapes are the names they spell", replace(minimal, `"version":"1.0"`, `"\u0076ersion":"1.0"`)).NotCanonical = true
+	add("ok-escaped-names", "ok", "member names written with escapes are the names they spell", replace(minimal, `"version":"1.1"`, `"\u0076ersion":"1.1"`)).NotCanonical = true
 	add("malformed-base64-unused-bits", "malformed", "base64 whose unused bits are not zero: one byte string has one encoding",
 		setUnusedBits(encode(full, compact)), "$.deepArchive.vectorIndex.embeddings[0].vector")
-	add("malformed-base64-line-break", "malformed", "base64 broken across lines", replace(small, `"compressedData":"`, `"compressedData":"\n`), "$.deepArchive.blocks[0].compressedData")
-	add("malformed-null-version", "malformed", "a version that is null", replace(minimal, `"version":"1.0"`, `"version":null`), "$.version")
+	add("malformed-base64-line-break", "malformed", "base64 broken across lines", replace(v10(small), `"compressedData":"`, `"compressedData":"\n`), "$.deepArchive.blocks[0].compressedData")
+	add("malformed-null-version", "malformed", "a version that is null", replace(minimal, `"version":"1.1"`, `"version":null`), "$.version")
 
 	// Encryption.
 	enc := encrypt(encode(small, nil), smgtest.CheapKDF, 3)

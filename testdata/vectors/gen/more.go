@@ -231,10 +231,12 @@ func invalidVectors(small, full *spec.Document) []*vec {
 	}), "$.semanticGraph.nodes[0].artifactId")
 
 	// The archive.
-	add("invalid-block-corrupt", "an archive block whose data is not Brotli; the other block still checks", edit(full, func(d *spec.Document) {
+	add("invalid-block-corrupt", "an archive block of version 1.0 whose data is not Brotli; the other block still checks", edit(full, func(d *spec.Document) {
+		d.DeepArchive.Blocks[0].Turns = nil
 		d.DeepArchive.Blocks[0].CompressedData = []byte{0xff, 0xfe, 0xfd, 0xfc, 0xfb, 0xfa, 0xf9, 0xf8}
 	}), "$.deepArchive.blocks[0].compressedData")
-	add("invalid-block-oversized", "an archive block whose data decompresses to 65 MiB, beyond MaxBlockSize; the other block still reads", edit(full, func(d *spec.Document) {
+	add("invalid-block-oversized", "an archive block of version 1.0 whose data decompresses to 65 MiB, beyond MaxBlockSize; the other block still reads", edit(full, func(d *spec.Document) {
+		d.DeepArchive.Blocks[0].Turns = nil
 		d.DeepArchive.Blocks[0].CompressedData = streamBrotli(func(w io.Writer) {
 			io.WriteString(w, "[")
 			io.WriteString(w, strings.Repeat(" ", 65<<20))
@@ -253,7 +255,7 @@ func invalidVectors(small, full *spec.Document) []*vec {
 		b := block("block-0001", turns)
 		b.TurnRange = [2]int{1, 4}
 		d.DeepArchive.Blocks[0] = b
-	}), "$.deepArchive.blocks[0].compressedData")
+	}), "$.deepArchive.blocks[0].turns")
 	add("invalid-summary-model-alone", "a block that names the model of a summary it does not have", edit(small, func(d *spec.Document) {
 		d.DeepArchive.Blocks[0].Summary = ""
 		d.DeepArchive.Blocks[0].SummaryModel = "example-chat-1"
@@ -313,17 +315,17 @@ func invalidVectors(small, full *spec.Document) []*vec {
 		b.Summary, b.KeyPoints = d.DeepArchive.Blocks[0].Summary, d.DeepArchive.Blocks[0].KeyPoints
 		d.DeepArchive.Blocks[0] = b
 		d.Metadata.TranscriptBytes = transcriptBytes(turns)
-	}), "$.deepArchive.blocks[0].compressedData")
+	}), "$.deepArchive.blocks[0].turns")
 	add("invalid-content-ref-beyond", "an archived turn's reference to more bytes than the version has", withContentRefs(full, func(turns []spec.Turn) {
 		turns[3].ContentRefs[0].Length += 10
-	}), "$.deepArchive.blocks[0].compressedData")
+	}), "$.deepArchive.blocks[0].turns")
 	add("invalid-content-ref-unknown", "an archived turn's reference to a version the artifact does not have", withContentRefs(full, func(turns []spec.Turn) {
 		turns[7].ContentRefs[0].V = 4
-	}), "$.deepArchive.blocks[0].compressedData")
+	}), "$.deepArchive.blocks[0].turns")
 	add("invalid-content-ref-order", "an archived turn's references out of order", withContentRefs(full, func(turns []spec.Turn) {
 		t := &turns[5]
 		t.ContentRefs = append(t.ContentRefs, spec.ContentRef{At: t.ContentRefs[0].At - 1, Artifact: "artifact-webhook-go", V: 1, Length: 5})
-	}), "$.deepArchive.blocks[0].compressedData")
+	}), "$.deepArchive.blocks[0].turns")
 	add("invalid-archived-turn-no-author", "an archived turn with neither role nor speaker: one problem", edit(small, func(d *spec.Document) {
 		turns := conversation()[:4]
 		turns[1].Role = ""
@@ -331,7 +333,7 @@ func invalidVectors(small, full *spec.Document) []*vec {
 		b.Summary, b.KeyPoints = d.DeepArchive.Blocks[0].Summary, d.DeepArchive.Blocks[0].KeyPoints
 		d.DeepArchive.Blocks[0] = b
 		d.Metadata.TranscriptBytes = transcriptBytes(turns)
-	}), "$.deepArchive.blocks[0].compressedData")
+	}), "$.deepArchive.blocks[0].turns")
 	add("invalid-same-id-as", "an archived turn whose sameIdAs names a turn with another id, and one that names a later turn", edit(small, func(d *spec.Document) {
 		turns := conversation()[:4]
 		turns[2].SameIDAs = 1 // msg-001, not msg-003
@@ -343,7 +345,7 @@ func invalidVectors(small, full *spec.Document) []*vec {
 		b.Summary, b.KeyPoints = d.DeepArchive.Blocks[0].Summary, d.DeepArchive.Blocks[0].KeyPoints
 		d.DeepArchive.Blocks[0] = b
 		d.Metadata.TranscriptBytes = transcriptBytes(turns)
-	}), "$.deepArchive.blocks[0].compressedData", "$.deepArchive.blocks[0].compressedData")
+	}), "$.deepArchive.blocks[0].turns", "$.deepArchive.blocks[0].turns")
 
 	// Working memory and metadata.
 	add("invalid-recent-context", "a recent turn that differs from the archived one", edit(small, func(d *spec.Document) {
