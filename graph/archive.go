@@ -52,6 +52,19 @@ func blockOf(id string, turns []spec.Turn) (spec.ArchiveBlock, []byte, error) {
 	}, js, nil
 }
 
+// PlainBlocks puts every block of doc in the form version 1.1 writes (see
+// [PlainBlock]), as a writer does before it encodes doc. A block that
+// does not decompress is left as it is, for validation to report.
+func PlainBlocks(doc *spec.Document) {
+	for i, b := range doc.DeepArchive.Blocks {
+		if b.Turns == nil {
+			if p, err := PlainBlock(b); err == nil {
+				doc.DeepArchive.Blocks[i] = p
+			}
+		}
+	}
+}
+
 // PlainBlock is b in the form version 1.1 writes: its turns' JSON itself
 // (a block of version 1.0 is decompressed), sharing nothing with b.
 func PlainBlock(b spec.ArchiveBlock) (spec.ArchiveBlock, error) {
@@ -131,9 +144,13 @@ func (a *archiveState) block(n int, cfg Config) (spec.ArchiveBlock, error) {
 func (a *archiveState) blocks(cfg Config) []spec.ArchiveBlock {
 	out := make([]spec.ArchiveBlock, 0, len(a.closed)+1)
 	for _, b := range a.closed {
-		if p, err := PlainBlock(b); err == nil { // the builder's own blocks always decompress
-			out = append(out, p)
-		}
+		// Compressed, as the builder keeps them: a document is asked for
+		// at every context after a turn, and decompressing every block
+		// each time would cost that context tens of milliseconds. A
+		// writer puts them in the clear ([PlainBlocks]).
+		b.CompressedData = slices.Clone(b.CompressedData)
+		b.KeyPoints = slices.Clone(b.KeyPoints)
+		out = append(out, b)
 	}
 	if len(a.open) > 0 {
 		if a.cache == nil {

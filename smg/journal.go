@@ -320,5 +320,7 @@ func ReadDocument(name string, opts *DecodeOptions) (*spec.Document, error) {
 	if err := m.replay(context.Background(), name, entries); err != nil {
 		return nil, err
 	}
-	return m.Document(), nil
+	out := m.Document()
+	graph.PlainBlocks(out) // as the file will hold them
+	return out, nil
 }

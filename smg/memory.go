@@ -433,7 +433,9 @@ func lastTurn(doc *spec.Document) int {
 }
 
 // Document returns the memory as a document, as of its last turn. The
-// document is the caller's: the memory keeps no reference to it.
+// document is the caller's: the memory keeps no reference to it. Its
+// archive blocks may be in either form of spec §8.2 (the closed ones as
+// the memory keeps them, compressed); a writer puts them in the clear.
 //
 // A private part sealed with its owner's password (see [Memory.Private])
 // is sealed again when it changed; should that fail, the document holds
@@ -470,6 +472,7 @@ func (m *Memory) Marshal(opts *EncodeOptions) ([]byte, error) {
 		return nil, err
 	}
 	doc.Metadata.CompressionRatio = 0
+	graph.PlainBlocks(doc)
 	return format.Marshal(doc, opts)
 }
 
@@ -501,5 +504,6 @@ func (m *Memory) marshalValid(opts *EncodeOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	graph.PlainBlocks(doc)
 	return format.MarshalMemory(doc, opts)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/smgtest"
+	"github.com/smg-memory/smg/spec"
 )
 
 // checkoutTurns reads the coding conversation of testdata.
@@ -149,4 +150,39 @@ func FuzzIngest(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestWritersWriteBlocksInTheClear: every writer of a memory (Marshal,
+// Save, a FileMemory's write) writes version 1.1's blocks, the closed ones
+// in the clear too, though the memory keeps them compressed.
+func TestWritersWriteBlocksInTheClear(t *testing.T) {
+	m := smg.New(&smg.Options{NoVectors: true, Config: smg.Config{BlockSize: 4}})
+	if _, err := m.IngestAll(context.Background(), smgtest.CheckoutTurns(t)); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "m.smg")
+	if err := m.Save(name, nil); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := m.Marshal(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, read := range map[string]func() (*spec.Document, error){
+		"Marshal": func() (*spec.Document, error) { return format.Unmarshal(raw, nil) },
+		"Save":    func() (*spec.Document, error) { return format.ReadFile(name, nil) },
+	} {
+		doc, err := read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.DeepArchive.Blocks) < 3 || doc.Version != spec.Version {
+			t.Fatalf("%s: %d blocks, version %s", what, len(doc.DeepArchive.Blocks), doc.Version)
+		}
+		for _, b := range doc.DeepArchive.Blocks {
+			if b.Turns == nil || b.CompressedData != nil {
+				t.Errorf("%s: block %s is not in the clear", what, b.ID)
+			}
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/smg-memory/smg/archive"
+	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/smgtest"
@@ -161,6 +162,7 @@ func TestArchiveBrokenBlocks(t *testing.T) {
 			doc.DeepArchive.Blocks[1].CompressedData = doc.DeepArchive.Blocks[0].CompressedData
 		}, nil, "the decompressed data does not match the block's contentHash"},
 		{"another block's turns, in the clear", format.Limits{}, func(doc *spec.Document) {
+			graph.PlainBlocks(doc)
 			doc.DeepArchive.Blocks[1].Turns = doc.DeepArchive.Blocks[0].Turns
 		}, nil, "the turns do not match the block's contentHash"},
 		{"over MaxBlockSize", format.Limits{MaxBlockSize: 100}, func(doc *spec.Document) {}, archive.ErrTooLarge, "archive block exceeds the size limit"},

@@ -498,6 +498,7 @@ func (m *merger) build(collabs []spec.Collaborator, parts []spec.PrivateContext)
 	}
 	m.rep.DroppedSummaries = len(summarized) - b.KeepModelSummaries(sides)
 	out := b.Document()
+	graph.PlainBlocks(out) // as version 1.1 writes them
 	m.fixArtifactNodes(out)
 	out.Metadata.Collaborators, out.PrivateContexts = collabs, parts
 	out.Metadata.CompressionRatio = 0 // the writer's to leave out (spec §4.2)
