@@ -53,6 +53,20 @@ var decisionPatterns = []struct {
 // no cue.
 var cueWords = []string{"installed", "adopted", "integrated", "use", "go with", "decid", "chose", "choose", "pick", "switch", "instead", "rather", "over", "vs", "versus", "opt", "settled", "went with", "migrat", "replac"}
 
+// decisionWords are the words a sentence must hold, in lower case, for
+// findDecisions to read it: a cue word, or a word of a decision pattern
+// without one.
+var decisionWords = newLiterals(append(slices.Clone(cueWords), "let", "we'll", "we will", "going to", "i'll", "i will", "shall", "agreed", "decision", " from ")...)
+
+// patternWords are the words of each of decisionPatterns, as literals.
+var patternWords = func() []*literals {
+	out := make([]*literals, len(decisionPatterns))
+	for i, dp := range decisionPatterns {
+		out[i] = newLiterals(dp.words...)
+	}
+	return out
+}()
+
 // cuePattern counts decision cue phrases, for decision density.
 var cuePattern = re(`\b(?:let'?s (?:use|go with|pick|choose|switch|stick|adopt)|we'll go with|we will use|go with|decided|decide to|chose|choose|settled on|switch(?:ed)? (?:to|from)|instead of|rather than|\bover\b|\bvs\.?\b|versus|opt(?:ed)? for|went with|migrat(?:e|ed) (?:to|from)|replac(?:e|ed) \w+ with)`)
 
@@ -60,13 +74,15 @@ var cuePattern = re(`\b(?:let'?s (?:use|go with|pick|choose|switch|stick|adopt)|
 // cuePattern holds.
 var cueLiterals = []string{"let", "go with", "we will use", "decide", "chose", "choose", "settled on", "switch", "instead of", "rather than", "over", "vs", "versus", "opt", "went with", "migrat", "replac"}
 
+var cueLiteralSet = newLiterals(cueLiterals...)
+
 // countCues is the number of matches of cuePattern in text, whose lower
 // case is lower: none when lower holds none of cueLiterals, which is most
 // sentences, without running the expression. (The expression, case-blind,
 // also reads "ſ" as an s, which lower case keeps as it is: a text with one
 // is always run.)
 func countCues(text, lower string) int {
-	if !hasAny(lower, cueLiterals...) && !strings.Contains(text, "ſ") {
+	if !cueLiteralSet.in(lower) && !strings.Contains(text, "ſ") {
 		return 0
 	}
 	return len(cuePattern.FindAllStringIndex(text, -1))
@@ -90,7 +106,7 @@ func findDecisions(sents []sentence, role string, agent bool) ([]Decision, int) 
 	cues := 0
 	for i, s := range sents {
 		lower := s.lower
-		if !hasAny(lower, cueWords...) && !hasAny(lower, "let", "we'll", "we will", "going to", "i'll", "i will", "shall", "agreed", "decision", " from ") {
+		if !decisionWords.in(lower) {
 			continue
 		}
 		cues += countCues(s.text, lower)
@@ -102,7 +118,7 @@ func findDecisions(sents []sentence, role string, agent bool) ([]Decision, int) 
 		}
 		text := stripLead(stripListMark(s.text))
 		for k, dp := range decisionPatterns {
-			if !hasAny(lower, dp.words...) {
+			if !patternWords[k].in(lower) {
 				continue
 			}
 			p := dp.re

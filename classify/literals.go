@@ -1,0 +1,62 @@
+package classify
+
+import "strings"
+
+// literals is a set of strings that [literals.in] looks for in a text in
+// one pass over it, where [hasAny] searches the text once for each. A
+// pass tests each pair of adjacent bytes against the pairs the strings
+// start with, and compares only the strings that start with a pair
+// found: the words a sentence is checked for before a regular
+// expression reads it start with pairs few of its bytes begin.
+type literals struct {
+	// pairs holds, as bits, the first two bytes of each string of two
+	// bytes or more; single the strings of one byte.
+	pairs  [1 << 16 / 64]uint64
+	single [256]bool
+	// long are the strings of two bytes or more, by their first byte;
+	// empty is set when one of them is "", which every text holds.
+	long  [256][]string
+	empty bool
+}
+
+func newLiterals(words ...string) *literals {
+	l := &literals{}
+	for _, w := range words {
+		switch len(w) {
+		case 0:
+			l.empty = true
+		case 1:
+			l.single[w[0]] = true
+		default:
+			k := uint16(w[0])<<8 | uint16(w[1])
+			l.pairs[k/64] |= 1 << (k % 64)
+			l.long[w[0]] = append(l.long[w[0]], w)
+		}
+	}
+	return l
+}
+
+// in reports whether s contains any of the strings of l, as hasAny does.
+func (l *literals) in(s string) bool {
+	if l.empty {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if l.single[s[i]] {
+			return true
+		}
+		if i+1 == len(s) {
+			break
+		}
+		k := uint16(s[i])<<8 | uint16(s[i+1])
+		if l.pairs[k/64]&(1<<(k%64)) == 0 {
+			continue
+		}
+		for _, w := range l.long[s[i]] {
+			if strings.HasPrefix(s[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
