@@ -457,10 +457,25 @@ func standsAlone(p string, from, to int) bool {
 func (l *lineScan) inDump(e Entity) bool {
 	start, end := span(l.p, e.Start, e.Start, "\n")
 	line := strings.TrimSpace(l.p[start:end])
-	if agentCommand.MatchString(line) || codeFrame.MatchString(line) || stackFrame.MatchString(line) || l.code(start, end) || !proseLine(line) && l.inCodeParagraph(start, end) {
+	if l.dump(start, end, line) {
 		return true
 	}
 	return e.Kind == "name" && strings.Count(line, ",") >= 9
+}
+
+// dump reports whether the line of p from start to end, line trimmed,
+// names things in bulk whatever they are: an agent's command, a frame of
+// source or of a stack trace, or code.
+func (l *lineScan) dump(start, end int, line string) bool {
+	if d, ok := l.dumps[start]; ok {
+		return d
+	}
+	if l.dumps == nil {
+		l.dumps = map[int]bool{}
+	}
+	d := agentCommand.MatchString(line) || codeFrame.MatchString(line) || stackFrame.MatchString(line) || l.code(start, end) || !proseLine(line) && l.inCodeParagraph(start, end)
+	l.dumps[start] = d
+	return d
 }
 
 // span widens p[from:to] to the run around it that none of the bytes of
@@ -478,8 +493,9 @@ func span(p string, from, to int, stops string) (int, int) {
 type lineScan struct {
 	p string
 	// lines and paragraphs say, by where they start, whether a line is
-	// code (codeLine) and whether a paragraph is mostly code.
-	lines, paragraphs map[int]bool
+	// code (codeLine) and whether a paragraph is mostly code; dumps
+	// whether a line names things in bulk (dump).
+	lines, paragraphs, dumps map[int]bool
 }
 
 // code reports whether the line of p from start to end is code.
