@@ -44,7 +44,8 @@ func TestCountCuesMatchesPattern(t *testing.T) {
 
 // FuzzCountCues: countCues and cuePattern agree on any text.
 func FuzzCountCues(f *testing.F) {
-	for _, s := range []string{"we switched from X to Y", "ſwitch", "Over the top", "vs", "RATHER THAN", "let us go with it", "opted for Z"} {
+	for _, s := range []string{"we switched from X to Y", "ſwitch", "Over the top", "vs", "RATHER THAN", "let us go with it", "opted for Z",
+		"LETS USE it", "let's\tuse", "Switched To Go", "we migrated  from A", "Replaced X with Y", "replace\tX with Y", "optional", "Opt For x", "a vs.b"} {
 		f.Add(s)
 		f.Add(strings.ReplaceAll(s, "s", "ſ"))
 	}

@@ -71,8 +71,12 @@ var patternWords = func() []*literals {
 var cuePattern = re(`\b(?:let'?s (?:use|go with|pick|choose|switch|stick|adopt)|we'll go with|we will use|go with|decided|decide to|chose|choose|settled on|switch(?:ed)? (?:to|from)|instead of|rather than|\bover\b|\bvs\.?\b|versus|opt(?:ed)? for|went with|migrat(?:e|ed) (?:to|from)|replac(?:e|ed) \w+ with)`)
 
 // cueLiterals are words one of which, in lower case, every match of
-// cuePattern holds.
-var cueLiterals = []string{"let", "go with", "we will use", "decide", "chose", "choose", "settled on", "switch", "instead of", "rather than", "over", "vs", "versus", "opt", "went with", "migrat", "replac"}
+// cuePattern holds: each alternative's words up to where it may vary
+// ("opt for", "opted for", not "opt", which "option" holds), or, where
+// only \b tells it from a part of a word, its letters ("over", "vs").
+var cueLiterals = []string{"let's ", "lets ", "go with", "we will use", "decide", "chose", "choose", "settled on",
+	"switch to", "switch from", "switched to", "switched from", "instead of", "rather than", "over", "vs", "versus",
+	"opt for", "opted for", "went with", "migrate to", "migrate from", "migrated to", "migrated from", "replace ", "replaced "}
 
 var cueLiteralSet = newLiterals(cueLiterals...)
 
