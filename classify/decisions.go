@@ -86,7 +86,7 @@ var cueLiteralSet = newLiterals(cueLiterals...)
 // also reads "ſ" as an s, which lower case keeps as it is: a text with one
 // is always run.)
 func countCues(text, lower string) int {
-	if !cueLiteralSet.in(lower) && !strings.Contains(text, "ſ") {
+	if !cueLiteralSet.folded(text, lower) {
 		return 0
 	}
 	return len(cuePattern.FindAllStringIndex(text, -1))

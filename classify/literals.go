@@ -60,3 +60,14 @@ func (l *literals) in(s string) bool {
 	}
 	return false
 }
+
+// folded reports whether text, whose lower case is lower, may hold a
+// match of a case-blind expression each match of which, in lower case,
+// holds one of the strings of l: whether lower holds one, or text an
+// "ſ". Read case-blind, the expression takes "ſ" for an "s", which lower
+// case keeps as it is; every other character it takes for a letter of
+// ASCII has that letter for its lower case ("K", the Kelvin sign, is
+// "k").
+func (l *literals) folded(text, lower string) bool {
+	return l.in(lower) || strings.Contains(text, "ſ")
+}

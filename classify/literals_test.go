@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -47,16 +48,7 @@ func TestLiteralsMatchHasAny(t *testing.T) {
 	for _, s := range []string{"", "4", "x5", "error", "err", "n't work", "n’t work", "let’s", " from ", "from", "ab\xff", "\xe2\x80"} {
 		literalsAgree(t, s)
 	}
-	var texts []string
-	for _, load := range []func() ([]string, error){locomoTexts, aiderExchanges, func() ([]string, error) { return samplesTexts("../../shared/bench/beam-dev.json") }} {
-		ts, err := load()
-		if err != nil {
-			t.Log("skipped:", err)
-			continue
-		}
-		texts = append(texts, ts...)
-	}
-	for _, text := range texts {
+	for _, text := range benchCorpus(t) {
 		literalsAgree(t, text)
 		for line := range strings.Lines(text) {
 			literalsAgree(t, line)
@@ -87,4 +79,70 @@ func FuzzLiterals(f *testing.F) {
 			}
 		}
 	})
+}
+
+// cueGates are the case-blind expressions that a set of literals spares
+// the sentences they cannot match.
+var cueGates = []struct {
+	name  string
+	re    *regexp.Regexp
+	words *literals
+}{{"cuePattern", cuePattern, cueLiteralSet}, {"problemCue", problemCue, problemCueWords}, {"solutionCue", solutionCue, solutionCueWords}}
+
+// gatesHold fails t if one of the cueGates would spare s, which its
+// expression matches.
+func gatesHold(t *testing.T, s string) {
+	t.Helper()
+	for _, g := range cueGates {
+		if g.re.MatchString(s) && !g.words.folded(s, strings.ToLower(s)) {
+			t.Fatalf("%s matches %q (%q), which holds none of its words", g.name, s, g.re.FindString(s))
+		}
+	}
+}
+
+// TestCueWordsHoldEveryMatch runs each expression of cueGates on every
+// turn of the bench data (../shared/bench), each of its lines and
+// sentences, and on the words it matches read case-blind: where it
+// matches, the text holds one of its words in lower case, or an "ſ".
+func TestCueWordsHoldEveryMatch(t *testing.T) {
+	for _, s := range []string{"Returns 404", "STATUS CODE 500", "it timed out", "Time Out", "TIMEDOUT", "won’t start", "Can't Log In",
+		"Struggling With it", "PANIC: x", "That Did It", "Here’s the fix", "To Fix This", "problem ſolved", "reſolved", "it wor\u212as",
+		"Did the tric\u212a", "ſtack trace", "Null Pointer", "No Such File", "we ſwitched to Go", "picK", "Let'ſ uſe it"} {
+		gatesHold(t, s)
+	}
+	for _, text := range benchCorpus(t) {
+		gatesHold(t, text)
+		for line := range strings.Lines(text) {
+			gatesHold(t, line)
+		}
+		for _, s := range sentences(text) {
+			gatesHold(t, s.text)
+		}
+	}
+}
+
+// FuzzCueWords: where an expression of cueGates matches any text, the
+// text holds one of its words.
+func FuzzCueWords(f *testing.F) {
+	for _, s := range []string{"it returns a 503", "status 404", "that worked", "no longer crashes", "timed out", "fixed it", "opted for X"} {
+		f.Add(s)
+		f.Add(strings.ToUpper(s))
+		f.Add(strings.ReplaceAll(s, "s", "ſ"))
+	}
+	f.Fuzz(func(t *testing.T, s string) { gatesHold(t, s) })
+}
+
+// benchCorpus returns the texts of the turns of the bench data
+// (../shared/bench), or none.
+func benchCorpus(t *testing.T) []string {
+	var texts []string
+	for _, load := range []func() ([]string, error){locomoTexts, aiderExchanges, func() ([]string, error) { return samplesTexts("../../shared/bench/beam-dev.json") }} {
+		ts, err := load()
+		if err != nil {
+			t.Log("skipped:", err)
+			continue
+		}
+		texts = append(texts, ts...)
+	}
+	return texts
 }

@@ -46,6 +46,19 @@ var (
 	goalWordSet     = newLiterals(goalWords...)
 )
 
+// problemCueWords and solutionCueWords are words one of which, in lower
+// case, every match of problemCue and of solutionCue holds: each
+// alternative's words up to where it may vary. A sentence with none is
+// not run through the expression (literals.folded).
+var (
+	problemCueWords = newLiterals("error", "exception", "fail", "crash", "bug", "broken", "n't work", "n’t work", "not work",
+		"won't ", "won’t ", "can't ", "can’t ", "cannot ", "unable to", "timeout", "time out", "timedout", "timed out", "hangs", "freezes",
+		"undefined is not", "null pointer", "segfault", "panic:", "stack trace", "traceback", "return", "status", "no such file",
+		"permission denied", "not found", "problem with", "struggl")
+	solutionCueWords = newLiterals("fixed", "fixes it", "resolved", "solved", "works now", "working now", "it works", "that did it",
+		"did the trick", "the fix", "to fix", "the solution", "got it working", "figured it out", "that worked", "sorted it", "no longer")
+)
+
 // findProblems finds the problems of a text: error output (tracebacks,
 // error lines) in prose or in code blocks, and the sentences of its prose,
 // sents, that report one. Tool output has no sentences to read: sents is
@@ -85,7 +98,9 @@ func findProblems(text string, sents []sentence, decisions map[string]bool) []Pr
 			continue
 		}
 		lower := s.lower
-		if !problemWordSet.in(lower) || solutionWordSet.in(lower) && solutionCue.MatchString(s.text) || !problemCue.MatchString(s.text) || adjectivalFailure(s.text) {
+		if !problemWordSet.in(lower) || !problemCueWords.folded(s.text, lower) ||
+			solutionWordSet.in(lower) && solutionCueWords.folded(s.text, lower) && solutionCue.MatchString(s.text) ||
+			!problemCue.MatchString(s.text) || adjectivalFailure(s.text) {
 			continue
 		}
 		if !reportsTrouble(s.text) {
@@ -215,7 +230,8 @@ func errorCode(s string) string {
 func findSolutions(sents []sentence, role string) []Solution {
 	var out []Solution
 	for _, s := range sents {
-		if strings.HasSuffix(s.text, "?") || strings.HasSuffix(s.text, ":") || !solutionWordSet.in(s.lower) || !solutionCue.MatchString(s.text) {
+		if strings.HasSuffix(s.text, "?") || strings.HasSuffix(s.text, ":") || !solutionWordSet.in(s.lower) ||
+			!solutionCueWords.folded(s.text, s.lower) || !solutionCue.MatchString(s.text) {
 			continue // a question, or a lead-in to what follows
 		}
 		confirmed := confirmCue.MatchString(s.text)
