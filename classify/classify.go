@@ -614,19 +614,24 @@ func codeLine(line string) bool {
 
 var (
 	// codeStart is a declaration or statement with code's punctuation.
-	codeStart = regexp.MustCompile(`^(?:import|export|const|let|var|def|class|interface|function|func|return|public|private|protected|static|using|namespace|#include|from\s+[\w.]+\s+import)\b.*[{}()=;'"]`)
+	codeStart = gated{regexp.MustCompile(`^(?:import|export|const|let|var|def|class|interface|function|func|return|public|private|protected|static|using|namespace|#include|from\s+[\w.]+\s+import)\b.*[{}()=;'"]`),
+		func(s string) bool { return hasPrefix(s, codeWords) && strings.ContainsAny(s, `{}()=;'"`) }}
 	// codeAssign is an assignment of a call or a literal to names.
-	codeAssign = regexp.MustCompile(`^[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)*\s*(?:[-+*/]?=)\s*(?:[\w.]+\(|[\[{"'\d])`)
+	codeAssign = gated{regexp.MustCompile(`^[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)*\s*(?:[-+*/]?=)\s*(?:[\w.]+\(|[\[{"'\d])`),
+		func(s string) bool { return strings.IndexByte(s, '=') >= 0 }}
 	// dataField is a field of JSON or YAML data: "\"area\": \"Training\",",
 	// or of an object a console prints, its key a name of code and its
 	// value a number or a literal: "total_tokens: 37895".
-	dataField = regexp.MustCompile(`^(?:"[\w .-]+"\s*:\s*(?:"|\d|\[|\{|true|false|null)|[a-z][a-z0-9]*(?:_\w*|[A-Z]\w*)\s*:\s*(?:-?[\d.]+|true|false|null|"[^"]*"),?$)`)
+	dataField = gated{regexp.MustCompile(`^(?:"[\w .-]+"\s*:\s*(?:"|\d|\[|\{|true|false|null)|[a-z][a-z0-9]*(?:_\w*|[A-Z]\w*)\s*:\s*(?:-?[\d.]+|true|false|null|"[^"]*"),?$)`),
+		func(s string) bool { return strings.IndexByte(s, ':') >= 0 }}
 	// codeCall is a statement that calls a function: "print(f\"x\")".
-	codeCall = regexp.MustCompile(`^[\w.]+\(.*\)[;,]?$`)
+	codeCall = gated{regexp.MustCompile(`^[\w.]+\(.*\)[;,]?$`),
+		func(s string) bool { return strings.IndexByte(s, '(') >= 0 && strings.IndexByte(s, ')') >= 0 }}
 	// shellPrompt is a terminal's prompt, perhaps with the command typed
 	// after it: "@ana ➜ /workspaces/app (main) $", "ana@box:~/app$ npm
 	// test", "$ npm install".
-	shellPrompt = regexp.MustCompile(`^(?:@?[\w.-]+(?:@[\w.-]+)?(?::|\s+➜)\s*[~/]\S*[^$]*\$(?:\s|$)|\$\s)`)
+	shellPrompt = gated{regexp.MustCompile(`^(?:@?[\w.-]+(?:@[\w.-]+)?(?::|\s+➜)\s*[~/]\S*[^$]*\$(?:\s|$)|\$\s)`),
+		func(s string) bool { return strings.IndexByte(s, '$') >= 0 }}
 	// markupTag is an HTML or XML tag, opening or closing.
 	markupTag = regexp.MustCompile(`</?[a-zA-Z][\w-]*(?:\s+[\w-]+(?:=(?:"[^"]*"|'[^']*'))?)*\s*/?>`)
 )
@@ -678,14 +683,15 @@ var codeLiterals = set("True", "False", "None", "true", "false", "null", "nil", 
 
 // codeFrame is a line of source an error quotes with its number ("> 4 |
 // import * as DropdownMenuPrimitive from …"): code, not prose.
-var codeFrame = regexp.MustCompile(`^>?\s*\d+\s*[|│]`)
+var codeFrame = gated{regexp.MustCompile(`^>?\s*\d+\s*[|│]`), func(s string) bool { return strings.ContainsAny(s, "|│") }}
 
 // stackFrame is a line of a stack trace: "at visit (file:///C:/app/x.js:65:25)",
 // "File \"/app/venv/lib/pip/misc.py\", line 3, in main".
-var stackFrame = regexp.MustCompile(`^(?:at\s+\S.*:\d+(?::\d+)?\)?$|File\s+"[^"]+",\s+line\s+\d+)`)
+var stackFrame = gated{regexp.MustCompile(`^(?:at\s+\S.*:\d+(?::\d+)?\)?$|File\s+"[^"]+",\s+line\s+\d+)`),
+	func(s string) bool { return strings.HasPrefix(s, "at") || strings.HasPrefix(s, "File") }}
 
 // agentCommand is a coding agent's command line: "/add FILE…", "/drop".
-var agentCommand = regexp.MustCompile(`^/[a-z][a-z-]*(?:\s|/|$)`)
+var agentCommand = gated{regexp.MustCompile(`^/[a-z][a-z-]*(?:\s|/|$)`), func(s string) bool { return strings.HasPrefix(s, "/") }}
 
 // commandOption reports a name of code that is an option of a command
 // line ("-projectPath", "--es-module-specifier-resolution"): a switch of

@@ -1,6 +1,9 @@
 package classify
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // literals is a set of strings that [literals.in] looks for in a text in
 // one pass over it, where [hasAny] searches the text once for each. A
@@ -70,4 +73,31 @@ func (l *literals) in(s string) bool {
 // "k").
 func (l *literals) folded(text, lower string) bool {
 	return l.in(lower) || strings.Contains(text, "ſ")
+}
+
+// gated is a regular expression with a cheap test that every text it
+// matches passes (may): MatchString runs the expression only on the
+// texts that do. The expressions that read each line of a turn's prose
+// as code or not are gated by what code has, and prose seldom ("=",
+// "(", "$", a keyword at the start).
+type gated struct {
+	*regexp.Regexp
+	may func(string) bool
+}
+
+// MatchString reports whether s holds a match of g.
+func (g gated) MatchString(s string) bool { return g.may(s) && g.Regexp.MatchString(s) }
+
+// codeWords are the words codeStart's lines start with.
+var codeWords = []string{"import", "export", "const", "let", "var", "def", "class", "interface", "func", "return", "public",
+	"private", "protected", "static", "using", "namespace", "#include", "from"}
+
+// hasPrefix reports whether s starts with one of prefixes.
+func hasPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -146,3 +146,52 @@ func benchCorpus(t *testing.T) []string {
 	}
 	return texts
 }
+
+// gatedExpressions are the expressions that a cheap test gates.
+var gatedExpressions = map[string]gated{
+	"codeStart": codeStart, "codeAssign": codeAssign, "dataField": dataField, "codeCall": codeCall,
+	"shellPrompt": shellPrompt, "codeFrame": codeFrame, "stackFrame": stackFrame, "agentCommand": agentCommand,
+}
+
+// gatedAgree fails t unless each of gatedExpressions, gated and not,
+// says the same of s and of s trimmed, as lines are read.
+func gatedAgree(t *testing.T, s string) {
+	t.Helper()
+	for _, s := range []string{s, strings.TrimSpace(s)} {
+		for name, g := range gatedExpressions {
+			if got, want := g.MatchString(s), g.Regexp.MatchString(s); got != want {
+				t.Fatalf("%s gated says %v of %q, the expression %v", name, got, s, want)
+			}
+		}
+	}
+}
+
+// TestGatedMatchTheirExpressions runs each of gatedExpressions with its
+// gate and without on every turn of the bench data (../shared/bench),
+// each of its lines and sentences, and on lines each one matches.
+func TestGatedMatchTheirExpressions(t *testing.T) {
+	for _, s := range []string{"", "import { Home } from 'x'", "from a.b import c", "#include <x.h>", "functional(x)",
+		"chiA, SA = exit_state(0.1)", "print(f\"x\")", "\"area\": \"Training\",", "total_tokens: 37895",
+		"@ana ➜ /workspaces/app (main) $", "ana@box:~/app$ npm test", "$ npm install", "> 4 | import x", "12 │ y",
+		"at visit (file:///C:/app/x.js:65:25)", "File \"/app/misc.py\", line 3, in main", "/add src/a.py", "/drop"} {
+		gatedAgree(t, s)
+	}
+	for _, text := range benchCorpus(t) {
+		gatedAgree(t, text)
+		for line := range strings.Lines(text) {
+			gatedAgree(t, line)
+		}
+		for _, s := range sentences(text) {
+			gatedAgree(t, s.text)
+		}
+	}
+}
+
+// FuzzGated: each of gatedExpressions says the same of any text with its
+// gate and without.
+func FuzzGated(f *testing.F) {
+	for _, s := range []string{"let x = 1;", "from x import y", "$ ls", "a@b:~/c$ d", "> 1 | x", "at f (a.js:1:2)", "/add a", "k: v", "f(x)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { gatedAgree(t, s) })
+}
