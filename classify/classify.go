@@ -347,12 +347,22 @@ func sentences(p string) []sentence {
 var abbreviations = map[string]bool{"e.g": true, "i.e": true, "etc": true, "vs": true, "mr": true, "mrs": true, "ms": true, "dr": true, "st": true, "approx": true, "no": false}
 
 func abbreviation(before string) bool {
-	f := strings.Fields(before)
-	if len(f) == 0 {
+	last := lastField(before)
+	if last == "" {
 		return false
 	}
-	w := strings.ToLower(strings.TrimLeft(f[len(f)-1], "(\"'"))
+	w := strings.ToLower(strings.TrimLeft(last, "(\"'"))
 	return abbreviations[w] || (utf8.RuneCountInString(w) == 1 && unicode.IsLetter([]rune(w)[0]))
+}
+
+// lastField is the last of strings.Fields(s), or "" if it has none.
+func lastField(s string) string {
+	s = strings.TrimRightFunc(s, unicode.IsSpace)
+	if k := strings.LastIndexFunc(s, unicode.IsSpace); k >= 0 {
+		_, n := utf8.DecodeRuneInString(s[k:])
+		return s[k+n:]
+	}
+	return s
 }
 
 // hasAny reports whether s contains any of words: a cheap check that
@@ -416,13 +426,25 @@ func lowerWords(ws []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range ws {
-		if len(w) < 3 || seen[w] || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLower(r) }) >= 0 {
+		if len(w) < 3 || !allLower(w) || seen[w] {
 			continue
 		}
 		seen[w] = true
 		out = append(out, w)
 	}
 	return out
+}
+
+// allLower reports whether every character of w is a lower-case letter.
+func allLower(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= utf8.RuneSelf {
+			return strings.IndexFunc(w[i:], func(r rune) bool { return !unicode.IsLower(r) }) < 0
+		} else if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // foreign reports prose in a language other than English: of its words in
