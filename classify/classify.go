@@ -447,13 +447,26 @@ func allLower(w string) bool {
 	return true
 }
 
+// lowerAlready reports whether strings.ToLower(w) is w, without making
+// it when w is ASCII.
+func lowerAlready(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= utf8.RuneSelf {
+			return w == strings.ToLower(w)
+		} else if c >= 'A' && c <= 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
 // foreign reports prose in a language other than English: of its words in
 // lower case that stand alone (not part of a path or a name of code), eight
 // or more, fewer than half are frequent English words.
 func foreign(p string, ws []string, offs []int) bool {
 	n, english := 0, 0
 	for i, w := range ws {
-		if w == "" || w != strings.ToLower(w) || !allLetters(w) || !standsAlone(p, offs[i], offs[i]+len(w)) {
+		if w == "" || !lowerAlready(w) || !allLetters(w) || !standsAlone(p, offs[i], offs[i]+len(w)) {
 			continue
 		}
 		n++

@@ -6,8 +6,8 @@ import (
 	"unicode"
 )
 
-// shortcutsAgree fails t unless lastField and allLower say of s what
-// strings.Fields and unicode.IsLower do.
+// shortcutsAgree fails t unless lastField, allLower and lowerAlready say
+// of s what strings.Fields, unicode.IsLower and strings.ToLower do.
 func shortcutsAgree(t *testing.T, s string) {
 	t.Helper()
 	want := ""
@@ -20,14 +20,17 @@ func shortcutsAgree(t *testing.T, s string) {
 	if got, want := allLower(s), strings.IndexFunc(s, func(r rune) bool { return !unicode.IsLower(r) }) < 0; got != want {
 		t.Fatalf("allLower(%q) = %v, unicode.IsLower says %v", s, got, want)
 	}
+	if got, want := lowerAlready(s), s == strings.ToLower(s); got != want {
+		t.Fatalf("lowerAlready(%q) = %v, strings.ToLower says %v", s, got, want)
+	}
 }
 
-// TestShortcutsOfWords compares lastField and allLower with what they
+// TestShortcutsOfWords compares lastField, allLower and lowerAlready with what they
 // stand for on what sentences reads an abbreviation in (the text of each
 // turn of the bench data, ../shared/bench, up to each of its periods),
 // on its words, and on white space beyond ASCII.
 func TestShortcutsOfWords(t *testing.T) {
-	for _, s := range []string{"", " ", "a b", "e.g", "x\u00a0y", "x\u2003", "\u3000z", "ab\u0085", "(\"Mr", "ḉa", "ǅ", "\xff a", "a \xe2\x80", "éa"} {
+	for _, s := range []string{"", " ", "a b", "e.g", "x\u00a0y", "x\u2003", "\u3000z", "ab\u0085", "(\"Mr", "ḉa", "ǅ", "ー", "İ", "\u212a", "aB", "\xff a", "a \xe2\x80", "éa"} {
 		shortcutsAgree(t, s)
 	}
 	for _, text := range benchCorpus(t) {
@@ -46,7 +49,7 @@ func TestShortcutsOfWords(t *testing.T) {
 	}
 }
 
-// FuzzShortcutsOfWords: lastField and allLower agree with what they
+// FuzzShortcutsOfWords: lastField, allLower and lowerAlready agree with what they
 // stand for on any text.
 func FuzzShortcutsOfWords(f *testing.F) {
 	for _, s := range []string{"see e.g", "Dr", "x\u00a0y\u2003", "Ünïcode wörds", "\xe2\x80\x83a"} {
