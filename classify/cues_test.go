@@ -24,16 +24,7 @@ func TestCountCuesMatchesPattern(t *testing.T) {
 		"İover", "overİ", "\u212aover x", "over\u212a", "vſ", "İvs", "vs\u212a", "hangover", "overview", "_vs_", "1vs2"} {
 		cueCountsAgree(t, s)
 	}
-	var texts []string
-	for _, load := range []func() ([]string, error){locomoTexts, aiderExchanges, func() ([]string, error) { return samplesTexts("../../shared/bench/beam-dev.json") }} {
-		ts, err := load()
-		if err != nil {
-			t.Log("skipped:", err)
-			continue
-		}
-		texts = append(texts, ts...)
-	}
-	for _, text := range texts {
+	for _, text := range benchCorpus(t) {
 		cueCountsAgree(t, text)
 		for _, s := range sentences(text) {
 			if got, want := countCues(s.text, s.lower), len(cuePattern.FindAllStringIndex(s.text, -1)); got != want {

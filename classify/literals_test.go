@@ -48,16 +48,7 @@ func TestLiteralsMatchHasAny(t *testing.T) {
 	for _, s := range []string{"", "4", "x5", "error", "err", "n't work", "n’t work", "let’s", " from ", "from", "ab\xff", "\xe2\x80"} {
 		literalsAgree(t, s)
 	}
-	for _, text := range benchCorpus(t) {
-		literalsAgree(t, text)
-		for line := range strings.Lines(text) {
-			literalsAgree(t, line)
-		}
-		for _, s := range sentences(text) {
-			literalsAgree(t, s.text)
-			literalsAgree(t, s.lower)
-		}
-	}
+	forBenchPieces(t, func(s string) { literalsAgree(t, s) })
 }
 
 // FuzzLiterals: a set of literals and hasAny agree on any words (split
@@ -111,15 +102,7 @@ func TestCueWordsHoldEveryMatch(t *testing.T) {
 		"İover", "overİ", "\u212aover", "over\u212a", "vſ", "İvs", "vs\u212a", "A vs.B", "_over", "over_", "Over9", "hangover"} {
 		gatesHold(t, s)
 	}
-	for _, text := range benchCorpus(t) {
-		gatesHold(t, text)
-		for line := range strings.Lines(text) {
-			gatesHold(t, line)
-		}
-		for _, s := range sentences(text) {
-			gatesHold(t, s.text)
-		}
-	}
+	forBenchPieces(t, func(s string) { gatesHold(t, s) })
 }
 
 // FuzzCueWords: where an expression of cueGates matches any text, the
@@ -131,6 +114,22 @@ func FuzzCueWords(f *testing.F) {
 		f.Add(strings.ReplaceAll(s, "s", "ſ"))
 	}
 	f.Fuzz(func(t *testing.T, s string) { gatesHold(t, s) })
+}
+
+// forBenchPieces calls f on the text of every turn of the bench data
+// (../shared/bench), on each of its lines, and on each of its sentences
+// and their lower case.
+func forBenchPieces(t *testing.T, f func(string)) {
+	for _, text := range benchCorpus(t) {
+		f(text)
+		for line := range strings.Lines(text) {
+			f(line)
+		}
+		for _, s := range sentences(text) {
+			f(s.text)
+			f(s.lower)
+		}
+	}
 }
 
 // benchCorpus returns the texts of the turns of the bench data
@@ -177,15 +176,7 @@ func TestGatedMatchTheirExpressions(t *testing.T) {
 		"at visit (file:///C:/app/x.js:65:25)", "File \"/app/misc.py\", line 3, in main", "/add src/a.py", "/drop"} {
 		gatedAgree(t, s)
 	}
-	for _, text := range benchCorpus(t) {
-		gatedAgree(t, text)
-		for line := range strings.Lines(text) {
-			gatedAgree(t, line)
-		}
-		for _, s := range sentences(text) {
-			gatedAgree(t, s.text)
-		}
-	}
+	forBenchPieces(t, func(s string) { gatedAgree(t, s) })
 }
 
 // FuzzGated: each of gatedExpressions says the same of any text with its

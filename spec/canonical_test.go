@@ -25,37 +25,37 @@ func sizeAgrees(t *testing.T, turn spec.Turn) {
 }
 
 // benchContents returns the texts of the turns of the bench data
-// (../shared/bench): those of BEAM and LoCoMo, and each aider history
-// whole.
+// (../shared/bench): every "text" of BEAM's and LoCoMo's samples, and
+// each aider history whole.
 func benchContents(t *testing.T) []string {
 	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if s, ok := x.(string); ok && k == "text" {
+					out = append(out, s)
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
 	for _, name := range []string{"beam-dev.json", "locomo-dev.json"} {
 		raw, err := os.ReadFile(filepath.Join("..", "..", "shared", "bench", name))
 		if err != nil {
 			t.Log("skipped:", err)
 			continue
 		}
-		var samples []struct {
-			Conversation map[string]json.RawMessage `json:"conversation"`
-		}
+		var samples any
 		if err := json.Unmarshal(raw, &samples); err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range samples {
-			for i := 1; ; i++ {
-				sess, ok := s.Conversation[fmt.Sprintf("session_%d", i)]
-				if !ok {
-					break
-				}
-				var ts []struct{ Text string }
-				if err := json.Unmarshal(sess, &ts); err != nil {
-					t.Fatal(err)
-				}
-				for _, turn := range ts {
-					out = append(out, turn.Text)
-				}
-			}
-		}
+		walk(samples)
 	}
 	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "bench", "aider-dev", "*.md"))
 	for _, f := range files {
@@ -76,7 +76,9 @@ func benchContents(t *testing.T) []string {
 // ECMAScript writes otherwise, times RFC 3339 cannot write).
 func TestCanonicalTurnSize(t *testing.T) {
 	at := time.Date(2024, 3, 5, 14, 7, 9, 120000000, time.UTC)
-	for i, text := range benchContents(t) {
+	texts := benchContents(t)
+	t.Logf("%d texts of the bench data", len(texts))
+	for i, text := range texts {
 		role := spec.RoleUser
 		if i%2 == 1 {
 			role = spec.RoleAssistant
