@@ -347,12 +347,22 @@ func sentences(p string) []sentence {
 var abbreviations = map[string]bool{"e.g": true, "i.e": true, "etc": true, "vs": true, "mr": true, "mrs": true, "ms": true, "dr": true, "st": true, "approx": true, "no": false}
 
 func abbreviation(before string) bool {
-	f := strings.Fields(before)
-	if len(f) == 0 {
+	last := lastField(before)
+	if last == "" {
 		return false
 	}
-	w := strings.ToLower(strings.TrimLeft(f[len(f)-1], "(\"'"))
+	w := strings.ToLower(strings.TrimLeft(last, "(\"'"))
 	return abbreviations[w] || (utf8.RuneCountInString(w) == 1 && unicode.IsLetter([]rune(w)[0]))
+}
+
+// lastField is the last of strings.Fields(s), or "" if it has none.
+func lastField(s string) string {
+	s = strings.TrimRightFunc(s, unicode.IsSpace)
+	if k := strings.LastIndexFunc(s, unicode.IsSpace); k >= 0 {
+		_, n := utf8.DecodeRuneInString(s[k:])
+		return s[k+n:]
+	}
+	return s
 }
 
 // hasAny reports whether s contains any of words: a cheap check that
@@ -416,7 +426,7 @@ func lowerWords(ws []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range ws {
-		if len(w) < 3 || seen[w] || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLower(r) }) >= 0 {
+		if len(w) < 3 || !allLower(w) || seen[w] {
 			continue
 		}
 		seen[w] = true
@@ -425,13 +435,38 @@ func lowerWords(ws []string) []string {
 	return out
 }
 
+// allLower reports whether every character of w is a lower-case letter.
+func allLower(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= utf8.RuneSelf {
+			return strings.IndexFunc(w[i:], func(r rune) bool { return !unicode.IsLower(r) }) < 0
+		} else if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerAlready reports whether strings.ToLower(w) is w, without making
+// it when w is ASCII.
+func lowerAlready(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= utf8.RuneSelf {
+			return w == strings.ToLower(w)
+		} else if c >= 'A' && c <= 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
 // foreign reports prose in a language other than English: of its words in
 // lower case that stand alone (not part of a path or a name of code), eight
 // or more, fewer than half are frequent English words.
 func foreign(p string, ws []string, offs []int) bool {
 	n, english := 0, 0
 	for i, w := range ws {
-		if w == "" || w != strings.ToLower(w) || !allLetters(w) || !standsAlone(p, offs[i], offs[i]+len(w)) {
+		if w == "" || !lowerAlready(w) || !allLetters(w) || !standsAlone(p, offs[i], offs[i]+len(w)) {
 			continue
 		}
 		n++
@@ -457,10 +492,25 @@ func standsAlone(p string, from, to int) bool {
 func (l *lineScan) inDump(e Entity) bool {
 	start, end := span(l.p, e.Start, e.Start, "\n")
 	line := strings.TrimSpace(l.p[start:end])
-	if agentCommand.MatchString(line) || codeFrame.MatchString(line) || stackFrame.MatchString(line) || l.code(start, end) || !proseLine(line) && l.inCodeParagraph(start, end) {
+	if l.dump(start, end, line) {
 		return true
 	}
 	return e.Kind == "name" && strings.Count(line, ",") >= 9
+}
+
+// dump reports whether the line of p from start to end, line trimmed,
+// names things in bulk whatever they are: an agent's command, a frame of
+// source or of a stack trace, or code.
+func (l *lineScan) dump(start, end int, line string) bool {
+	if d, ok := l.dumps[start]; ok {
+		return d
+	}
+	if l.dumps == nil {
+		l.dumps = map[int]bool{}
+	}
+	d := agentCommand.MatchString(line) || codeFrame.MatchString(line) || stackFrame.MatchString(line) || l.code(start, end) || !proseLine(line) && l.inCodeParagraph(start, end)
+	l.dumps[start] = d
+	return d
 }
 
 // span widens p[from:to] to the run around it that none of the bytes of
@@ -478,8 +528,9 @@ func span(p string, from, to int, stops string) (int, int) {
 type lineScan struct {
 	p string
 	// lines and paragraphs say, by where they start, whether a line is
-	// code (codeLine) and whether a paragraph is mostly code.
-	lines, paragraphs map[int]bool
+	// code (codeLine) and whether a paragraph is mostly code; dumps
+	// whether a line names things in bulk (dump).
+	lines, paragraphs, dumps map[int]bool
 }
 
 // code reports whether the line of p from start to end is code.
@@ -598,19 +649,24 @@ func codeLine(line string) bool {
 
 var (
 	// codeStart is a declaration or statement with code's punctuation.
-	codeStart = regexp.MustCompile(`^(?:import|export|const|let|var|def|class|interface|function|func|return|public|private|protected|static|using|namespace|#include|from\s+[\w.]+\s+import)\b.*[{}()=;'"]`)
+	codeStart = gated{regexp.MustCompile(`^(?:import|export|const|let|var|def|class|interface|function|func|return|public|private|protected|static|using|namespace|#include|from\s+[\w.]+\s+import)\b.*[{}()=;'"]`),
+		func(s string) bool { return hasPrefix(s, codeWords) && strings.ContainsAny(s, `{}()=;'"`) }}
 	// codeAssign is an assignment of a call or a literal to names.
-	codeAssign = regexp.MustCompile(`^[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)*\s*(?:[-+*/]?=)\s*(?:[\w.]+\(|[\[{"'\d])`)
+	codeAssign = gated{regexp.MustCompile(`^[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)*\s*(?:[-+*/]?=)\s*(?:[\w.]+\(|[\[{"'\d])`),
+		func(s string) bool { return strings.IndexByte(s, '=') >= 0 }}
 	// dataField is a field of JSON or YAML data: "\"area\": \"Training\",",
 	// or of an object a console prints, its key a name of code and its
 	// value a number or a literal: "total_tokens: 37895".
-	dataField = regexp.MustCompile(`^(?:"[\w .-]+"\s*:\s*(?:"|\d|\[|\{|true|false|null)|[a-z][a-z0-9]*(?:_\w*|[A-Z]\w*)\s*:\s*(?:-?[\d.]+|true|false|null|"[^"]*"),?$)`)
+	dataField = gated{regexp.MustCompile(`^(?:"[\w .-]+"\s*:\s*(?:"|\d|\[|\{|true|false|null)|[a-z][a-z0-9]*(?:_\w*|[A-Z]\w*)\s*:\s*(?:-?[\d.]+|true|false|null|"[^"]*"),?$)`),
+		func(s string) bool { return strings.IndexByte(s, ':') >= 0 }}
 	// codeCall is a statement that calls a function: "print(f\"x\")".
-	codeCall = regexp.MustCompile(`^[\w.]+\(.*\)[;,]?$`)
+	codeCall = gated{regexp.MustCompile(`^[\w.]+\(.*\)[;,]?$`),
+		func(s string) bool { return strings.IndexByte(s, '(') >= 0 && strings.IndexByte(s, ')') >= 0 }}
 	// shellPrompt is a terminal's prompt, perhaps with the command typed
 	// after it: "@ana ➜ /workspaces/app (main) $", "ana@box:~/app$ npm
 	// test", "$ npm install".
-	shellPrompt = regexp.MustCompile(`^(?:@?[\w.-]+(?:@[\w.-]+)?(?::|\s+➜)\s*[~/]\S*[^$]*\$(?:\s|$)|\$\s)`)
+	shellPrompt = gated{regexp.MustCompile(`^(?:@?[\w.-]+(?:@[\w.-]+)?(?::|\s+➜)\s*[~/]\S*[^$]*\$(?:\s|$)|\$\s)`),
+		func(s string) bool { return strings.IndexByte(s, '$') >= 0 }}
 	// markupTag is an HTML or XML tag, opening or closing.
 	markupTag = regexp.MustCompile(`</?[a-zA-Z][\w-]*(?:\s+[\w-]+(?:=(?:"[^"]*"|'[^']*'))?)*\s*/?>`)
 )
@@ -662,14 +718,15 @@ var codeLiterals = set("True", "False", "None", "true", "false", "null", "nil", 
 
 // codeFrame is a line of source an error quotes with its number ("> 4 |
 // import * as DropdownMenuPrimitive from …"): code, not prose.
-var codeFrame = regexp.MustCompile(`^>?\s*\d+\s*[|│]`)
+var codeFrame = gated{regexp.MustCompile(`^>?\s*\d+\s*[|│]`), func(s string) bool { return strings.ContainsAny(s, "|│") }}
 
 // stackFrame is a line of a stack trace: "at visit (file:///C:/app/x.js:65:25)",
 // "File \"/app/venv/lib/pip/misc.py\", line 3, in main".
-var stackFrame = regexp.MustCompile(`^(?:at\s+\S.*:\d+(?::\d+)?\)?$|File\s+"[^"]+",\s+line\s+\d+)`)
+var stackFrame = gated{regexp.MustCompile(`^(?:at\s+\S.*:\d+(?::\d+)?\)?$|File\s+"[^"]+",\s+line\s+\d+)`),
+	func(s string) bool { return strings.HasPrefix(s, "at") || strings.HasPrefix(s, "File") }}
 
 // agentCommand is a coding agent's command line: "/add FILE…", "/drop".
-var agentCommand = regexp.MustCompile(`^/[a-z][a-z-]*(?:\s|/|$)`)
+var agentCommand = gated{regexp.MustCompile(`^/[a-z][a-z-]*(?:\s|/|$)`), func(s string) bool { return strings.HasPrefix(s, "/") }}
 
 // commandOption reports a name of code that is an option of a command
 // line ("-projectPath", "--es-module-specifier-resolution"): a switch of

@@ -20,19 +20,11 @@ func cueCountsAgree(t testing.TB, text string) {
 // expression on every turn of the bench data (../shared/bench) and on
 // words that only a case-blind reading makes cues.
 func TestCountCuesMatchesPattern(t *testing.T) {
-	for _, s := range []string{"We SWITCHED to Go", "ſwitch to X", "we ſettled on it", "ſwitched from A", "Let'ſ go with it", "let'ſ uſe it", "aſwitch to B", "inſtead of C", "Let's use it", "LET'S USE IT", "A vs. B", "chose", "nothing here", "ﬆ", "K"} {
+	for _, s := range []string{"We SWITCHED to Go", "ſwitch to X", "we ſettled on it", "ſwitched from A", "Let'ſ go with it", "let'ſ uſe it", "aſwitch to B", "inſtead of C", "Let's use it", "LET'S USE IT", "A vs. B", "chose", "nothing here", "ﬆ", "K",
+		"İover", "overİ", "\u212aover x", "over\u212a", "vſ", "İvs", "vs\u212a", "hangover", "overview", "_vs_", "1vs2"} {
 		cueCountsAgree(t, s)
 	}
-	var texts []string
-	for _, load := range []func() ([]string, error){locomoTexts, aiderExchanges, func() ([]string, error) { return samplesTexts("../../shared/bench/beam-dev.json") }} {
-		ts, err := load()
-		if err != nil {
-			t.Log("skipped:", err)
-			continue
-		}
-		texts = append(texts, ts...)
-	}
-	for _, text := range texts {
+	for _, text := range benchCorpus(t) {
 		cueCountsAgree(t, text)
 		for _, s := range sentences(text) {
 			if got, want := countCues(s.text, s.lower), len(cuePattern.FindAllStringIndex(s.text, -1)); got != want {
@@ -44,7 +36,9 @@ func TestCountCuesMatchesPattern(t *testing.T) {
 
 // FuzzCountCues: countCues and cuePattern agree on any text.
 func FuzzCountCues(f *testing.F) {
-	for _, s := range []string{"we switched from X to Y", "ſwitch", "Over the top", "vs", "RATHER THAN", "let us go with it", "opted for Z"} {
+	for _, s := range []string{"we switched from X to Y", "ſwitch", "Over the top", "vs", "RATHER THAN", "let us go with it", "opted for Z",
+		"LETS USE it", "let's\tuse", "Switched To Go", "we migrated  from A", "Replaced X with Y", "replace\tX with Y", "optional", "Opt For x", "a vs.b",
+		"İover", "overİ", "\u212aover x", "over\u212a", "vſ", "İvs", "vs\u212a", "hangover", "overview", "_vs_", "1vs2"} {
 		f.Add(s)
 		f.Add(strings.ReplaceAll(s, "s", "ſ"))
 	}

@@ -53,20 +53,71 @@ var decisionPatterns = []struct {
 // no cue.
 var cueWords = []string{"installed", "adopted", "integrated", "use", "go with", "decid", "chose", "choose", "pick", "switch", "instead", "rather", "over", "vs", "versus", "opt", "settled", "went with", "migrat", "replac"}
 
+// decisionWords are the words a sentence must hold, in lower case, for
+// findDecisions to read it: a cue word, or a word of a decision pattern
+// without one.
+var decisionWords = newLiterals(append(slices.Clone(cueWords), "let", "we'll", "we will", "going to", "i'll", "i will", "shall", "agreed", "decision", " from ")...)
+
+// patternWords are the words of each of decisionPatterns, as literals.
+var patternWords = func() []*literals {
+	out := make([]*literals, len(decisionPatterns))
+	for i, dp := range decisionPatterns {
+		out[i] = newLiterals(dp.words...)
+	}
+	return out
+}()
+
 // cuePattern counts decision cue phrases, for decision density.
 var cuePattern = re(`\b(?:let'?s (?:use|go with|pick|choose|switch|stick|adopt)|we'll go with|we will use|go with|decided|decide to|chose|choose|settled on|switch(?:ed)? (?:to|from)|instead of|rather than|\bover\b|\bvs\.?\b|versus|opt(?:ed)? for|went with|migrat(?:e|ed) (?:to|from)|replac(?:e|ed) \w+ with)`)
 
 // cueLiterals are words one of which, in lower case, every match of
-// cuePattern holds.
-var cueLiterals = []string{"let", "go with", "we will use", "decide", "chose", "choose", "settled on", "switch", "instead of", "rather than", "over", "vs", "versus", "opt", "went with", "migrat", "replac"}
+// cuePattern holds but for "over" and "vs" (mayCue): each alternative's
+// words up to where it may vary ("opt for", "opted for", not "opt",
+// which "option" holds).
+var cueLiterals = []string{"let's ", "lets ", "go with", "we will use", "decide", "chose", "choose", "settled on",
+	"switch to", "switch from", "switched to", "switched from", "instead of", "rather than", "versus",
+	"opt for", "opted for", "went with", "migrate to", "migrate from", "migrated to", "migrated from", "replace ", "replaced "}
+
+var cueLiteralSet = newLiterals(cueLiterals...)
+
+// mayCue reports whether text, whose lower case is lower, may hold a
+// match of cuePattern: lower holds one of cueLiterals, or "over" or "vs"
+// as a word of its own, or text a character that the expression, case-
+// blind, reads as a letter of ASCII ("ſ" for s, "K", the Kelvin sign,
+// for k) or that lower case makes one ("İ" is "i"), which ends a word in
+// one and not in the other.
+func mayCue(text, lower string) bool {
+	return cueLiteralSet.in(lower) || wordIn(lower, "over") || wordIn(lower, "vs") ||
+		strings.Contains(text, "ſ") || strings.Contains(text, "\u212a") || strings.Contains(text, "İ")
+}
+
+// wordIn reports whether s holds w between two \b of a regular
+// expression: no letter, digit or underscore of ASCII just before or
+// just after it.
+func wordIn(s, w string) bool {
+	for from := 0; ; {
+		k := strings.Index(s[from:], w)
+		if k < 0 {
+			return false
+		}
+		k += from
+		if (k == 0 || !asciiWord(s[k-1])) && (k+len(w) == len(s) || !asciiWord(s[k+len(w)])) {
+			return true
+		}
+		from = k + 1
+	}
+}
+
+// asciiWord reports a byte of \w: an ASCII letter or digit, or "_".
+func asciiWord(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
 
 // countCues is the number of matches of cuePattern in text, whose lower
-// case is lower: none when lower holds none of cueLiterals, which is most
-// sentences, without running the expression. (The expression, case-blind,
-// also reads "ſ" as an s, which lower case keeps as it is: a text with one
-// is always run.)
+// case is lower: none when mayCue says it holds none, which is most
+// sentences, without running the expression.
 func countCues(text, lower string) int {
-	if !hasAny(lower, cueLiterals...) && !strings.Contains(text, "ſ") {
+	if !mayCue(text, lower) {
 		return 0
 	}
 	return len(cuePattern.FindAllStringIndex(text, -1))
@@ -90,7 +141,7 @@ func findDecisions(sents []sentence, role string, agent bool) ([]Decision, int) 
 	cues := 0
 	for i, s := range sents {
 		lower := s.lower
-		if !hasAny(lower, cueWords...) && !hasAny(lower, "let", "we'll", "we will", "going to", "i'll", "i will", "shall", "agreed", "decision", " from ") {
+		if !decisionWords.in(lower) {
 			continue
 		}
 		cues += countCues(s.text, lower)
@@ -102,7 +153,7 @@ func findDecisions(sents []sentence, role string, agent bool) ([]Decision, int) 
 		}
 		text := stripLead(stripListMark(s.text))
 		for k, dp := range decisionPatterns {
-			if !hasAny(lower, dp.words...) {
+			if !patternWords[k].in(lower) {
 				continue
 			}
 			p := dp.re

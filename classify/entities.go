@@ -87,15 +87,16 @@ func (s *entityScan) titleLine(off int) bool {
 		}
 	}
 	caps, words := 0, 0
-	for _, w := range strings.Fields(text) {
+	for w := range strings.FieldsSeq(text) {
 		w = strings.Trim(w, "*_#-•>:.,!?()\"'`")
 		if len(w) < 3 || s.stop[strings.ToLower(w)] || w[0] >= '0' && w[0] <= '9' {
 			continue // a small word, or a number ("### 90-Day Plan Overview")
 		}
 		words++
-		if capitalized(w) {
-			caps++
+		if !capitalized(w) || words > 8 {
+			break // a word in lower case, or more than a heading's: caps < words, no heading
 		}
+		caps++
 	}
 	line := strings.TrimSpace(s.p[start : start+n])
 	marked := line != "" && strings.ContainsRune("#*-•0123456789", rune(line[0]))

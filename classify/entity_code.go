@@ -47,7 +47,7 @@ func identifierAt(s *entityScan, i int) (int, bool) {
 // snake_case. PascalCase words ("PostgreSQL", "GitHub", "JavaScript") are
 // taken for names.
 func isIdentifier(w string) bool {
-	if len(w) < 4 || strings.ContainsAny(w, "'’") {
+	if len(w) < 4 || strings.IndexByte(w, '\'') >= 0 || strings.Contains(w, "’") {
 		return false
 	}
 	if strings.Contains(strings.Trim(w, "_"), "_") {

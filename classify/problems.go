@@ -39,6 +39,24 @@ var (
 	solutionWords = []string{"fix", "resolv", "solv", "work", "did it", "trick", "solution", "sorted", "no longer", "figured"}
 	traceWords    = []string{"Traceback", "panic:", "Exception", " at ", "Error", "ERROR", "FATAL", "npm ERR", "error:", "error ", "error["}
 	goalWords     = []string{"need to", "have to", "want to", "like to", "trying to", "planning to", "going to", "hope to", "plan to", "intend to", "aim to", "must", "goal", "aim", "plan", "next", "todo", "to-do", "forget to", "remember to", "let's", "let’s"}
+
+	problemWordSet  = newLiterals(problemWords...)
+	solutionWordSet = newLiterals(solutionWords...)
+	traceWordSet    = newLiterals(traceWords...)
+	goalWordSet     = newLiterals(goalWords...)
+)
+
+// problemCueWords and solutionCueWords are words one of which, in lower
+// case, every match of problemCue and of solutionCue holds: each
+// alternative's words up to where it may vary. A sentence with none is
+// not run through the expression (literals.folded).
+var (
+	problemCueWords = newLiterals("error", "exception", "fail", "crash", "bug", "broken", "n't work", "n’t work", "not work",
+		"won't ", "won’t ", "can't ", "can’t ", "cannot ", "unable to", "timeout", "time out", "timedout", "timed out", "hangs", "freezes",
+		"undefined is not", "null pointer", "segfault", "panic:", "stack trace", "traceback", "return", "status", "no such file",
+		"permission denied", "not found", "problem with", "struggl")
+	solutionCueWords = newLiterals("fixed", "fixes it", "resolved", "solved", "works now", "working now", "it works", "that did it",
+		"did the trick", "the fix", "to fix", "the solution", "got it working", "figured it out", "that worked", "sorted it", "no longer")
 )
 
 // findProblems finds the problems of a text: error output (tracebacks,
@@ -56,11 +74,11 @@ func findProblems(text string, sents []sentence, decisions map[string]bool) []Pr
 		}
 	}
 	var traces []string
-	if hasAny(text, traceWords...) {
+	if traceWordSet.in(text) {
 		// Only the lines that hold a trace word can start a trace: run the
 		// expression on them, not on the whole text.
 		for line := range strings.Lines(text) {
-			if hasAny(line, traceWords...) || strings.HasPrefix(strings.TrimLeft(line, " \t"), "at ") {
+			if traceWordSet.in(line) || strings.HasPrefix(strings.TrimLeft(line, " \t"), "at ") {
 				traces = append(traces, traceStart.FindAllString(strings.TrimRight(line, "\r\n"), -1)...)
 			}
 		}
@@ -80,7 +98,9 @@ func findProblems(text string, sents []sentence, decisions map[string]bool) []Pr
 			continue
 		}
 		lower := s.lower
-		if !hasAny(lower, problemWords...) || hasAny(lower, solutionWords...) && solutionCue.MatchString(s.text) || !problemCue.MatchString(s.text) || adjectivalFailure(s.text) {
+		if !problemWordSet.in(lower) || !problemCueWords.folded(s.text, lower) ||
+			solutionWordSet.in(lower) && solutionCueWords.folded(s.text, lower) && solutionCue.MatchString(s.text) ||
+			!problemCue.MatchString(s.text) || adjectivalFailure(s.text) {
 			continue
 		}
 		if !reportsTrouble(s.text) {
@@ -210,7 +230,8 @@ func errorCode(s string) string {
 func findSolutions(sents []sentence, role string) []Solution {
 	var out []Solution
 	for _, s := range sents {
-		if strings.HasSuffix(s.text, "?") || strings.HasSuffix(s.text, ":") || !hasAny(s.lower, solutionWords...) || !solutionCue.MatchString(s.text) {
+		if strings.HasSuffix(s.text, "?") || strings.HasSuffix(s.text, ":") || !solutionWordSet.in(s.lower) ||
+			!solutionCueWords.folded(s.text, s.lower) || !solutionCue.MatchString(s.text) {
 			continue // a question, or a lead-in to what follows
 		}
 		confirmed := confirmCue.MatchString(s.text)
@@ -238,7 +259,7 @@ var fixTold = re(`\b(?:(?:i|we)(?:['’]ve| have)?\s+(?:just\s+|finally\s+|now\s
 func findGoals(sents []sentence, role string) []string {
 	var out []string
 	for _, s := range sents {
-		if strings.HasSuffix(s.text, "?") || !hasAny(s.lower, goalWords...) {
+		if strings.HasSuffix(s.text, "?") || !goalWordSet.in(s.lower) {
 			continue
 		}
 		text := stripLead(stripListMark(s.text))

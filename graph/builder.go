@@ -271,8 +271,8 @@ func (b *Builder) Add(t spec.Turn) error {
 	t.Turn = b.turns
 	t.Importance = 0
 	b.times = append(b.times, t.Timestamp)
-	if js, err := spec.MarshalCanonical(t); err == nil {
-		b.transcript += int64(len(js))
+	if n, err := spec.CanonicalTurnSize(t); err == nil {
+		b.transcript += int64(n)
 	}
 	role, listener := t.Role, b.listener(t)
 	if role == spec.RoleUser && b.relay(t.Content) {
