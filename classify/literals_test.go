@@ -133,7 +133,7 @@ func forBenchPieces(t *testing.T, f func(string)) {
 }
 
 // benchCorpus returns the texts of the turns of the bench data
-// (../shared/bench), or none.
+// (../shared/bench), or none; under the race detector, one in 25.
 func benchCorpus(t *testing.T) []string {
 	var texts []string
 	for _, load := range []func() ([]string, error){locomoTexts, aiderExchanges, func() ([]string, error) { return samplesTexts("../../shared/bench/beam-dev.json") }} {
@@ -143,6 +143,15 @@ func benchCorpus(t *testing.T) []string {
 			continue
 		}
 		texts = append(texts, ts...)
+	}
+	if raceEnabled {
+		// A sample: the regular expressions run several times slower
+		// under the race detector, and every text is walked without it.
+		var sample []string
+		for i := 0; i < len(texts); i += 25 {
+			sample = append(sample, texts[i])
+		}
+		texts = sample
 	}
 	return texts
 }
