@@ -75,7 +75,7 @@ func (m *Memory) replay(ctx context.Context, name string, entries []jsontext.Val
 // readState reads the builder's state kept beside the file the memory
 // was opened from, when it was made for the file's bytes; nil otherwise.
 func (m *Memory) readState() []byte {
-	if m.stateName == "" {
+	if m.stateBase == "" {
 		return nil
 	}
 	data, err := format.ReadState(m.stateName, m.stateBase)
@@ -302,7 +302,7 @@ func ReadDocument(name string, opts *DecodeOptions) (*spec.Document, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if form.Encrypted {
+	if form.Encrypted || !format.HasJournal(name) {
 		return doc, nil
 	}
 	base := format.FileHash(raw)

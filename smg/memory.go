@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -113,7 +114,8 @@ type Memory struct {
 	// stateName and stateBase are where the builder's state of the file
 	// the memory was opened from is kept, and the hash of the file's
 	// bytes it must be made for (journal.go); empty for a memory built
-	// here or an encrypted file.
+	// here or an encrypted file, and stateBase for a file with neither a
+	// state nor a journal beside it.
 	stateName, stateBase string
 }
 
@@ -226,6 +228,9 @@ func Open(name string, opts *OpenOptions) (*Memory, error) {
 	if err != nil || form.Encrypted {
 		return m, err
 	}
+	if !format.HasJournal(name) {
+		return m, nil
+	}
 	// The changes kept in the file's journal since it was written whole.
 	entries, _, err := format.ReadJournal(name, m.stateBase, 0)
 	if err == nil {
@@ -279,7 +284,12 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 		m.cacheGuard = format.CacheGuard(name, key, opts.Decode.Limits)
 	}
 	if !form.Encrypted {
-		m.stateName, m.stateBase = format.StateName(name), format.FileHash(raw)
+		// The file's hash names its builder's state and its journal:
+		// taken only when there is either, not at every open.
+		m.stateName = format.StateName(name)
+		if _, err := os.Stat(m.stateName); err == nil || format.HasJournal(name) {
+			m.stateBase = format.FileHash(raw)
+		}
 	}
 	return m, form, nil
 }

@@ -172,7 +172,7 @@ func InspectFile(name string, opts *DecodeOptions) (*Info, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if !info.Form.Encrypted {
+	if !info.Form.Encrypted && HasJournal(name) {
 		entries, end, err := ReadJournal(name, FileHash(b), 0)
 		if err != nil {
 			return nil, err

@@ -13,11 +13,17 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/smg-memory/smg/spec"
 )
 
 // JournalVersion is the version of the journal this package writes and
 // reads (spec §9.7).
 const JournalVersion = "1.0"
+
+// journalMajor is JournalVersion's major number: a reader takes a journal
+// of any minor version of it.
+const journalMajor = 1
 
 // ErrJournal reports a journal that is not one (spec §9.7): a header
 // that is not, or an entry that is not a JSON object, before its last
@@ -27,6 +33,13 @@ var ErrJournal = errors.New("malformed journal")
 // JournalName is the journal of the named memory file: NAME.journal,
 // beside it.
 func JournalName(name string) string { return name + ".journal" }
+
+// HasJournal reports whether the named file has a journal beside it, of
+// any base: a reader that has none to read need not hash the file.
+func HasJournal(name string) bool {
+	_, err := os.Stat(JournalName(name))
+	return err == nil
+}
 
 // FileHash is the content hash of a file's bytes, as a journal names its
 // base: "sha256:" and the hex of their SHA-256.
@@ -67,7 +80,7 @@ func ReadJournal(name, base string, from int64) (entries []jsontext.Value, end i
 	if err := json.Unmarshal(data[:nl], &h); err != nil || h.Journal == "" {
 		return nil, 0, fmt.Errorf("%s: line 1: %w: the header is not {\"smgJournal\", \"base\"}", JournalName(name), ErrJournal)
 	}
-	if major(h.Journal) != major(JournalVersion) {
+	if major, _, err := spec.ParseVersion(h.Journal); err != nil || major != journalMajor {
 		return nil, 0, fmt.Errorf("%s: %w: version %q, this reader reads %s", JournalName(name), ErrJournal, h.Journal, JournalVersion)
 	}
 	if h.Base != base {
@@ -90,14 +103,6 @@ func ReadJournal(name, base string, from int64) (entries []jsontext.Value, end i
 		pos += int64(i) + 1
 		end = pos
 	}
-}
-
-// major is the major part of a version "MAJOR.MINOR".
-func major(v string) string {
-	if i := bytes.IndexByte([]byte(v), '.'); i >= 0 {
-		return v[:i]
-	}
-	return v
 }
 
 // AppendJournal appends entries, each a JSON object on one line, to the

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -25,7 +24,7 @@ func StateName(name string) string {
 
 // WriteState writes data, the state of the builder of a file whose bytes
 // have the hash base ([FileHash]), to the named state file, atomically,
-// with the mode of the file it is beside.
+// readable by its owner alone: it holds the memory's text.
 func WriteState(name, base string, data []byte) error {
 	var b bytes.Buffer
 	b.WriteString(stateMagic)
@@ -34,8 +33,7 @@ func WriteState(name, base string, data []byte) error {
 	sum := sha256.Sum256(data)
 	b.Write(sum[:])
 	b.Write(data)
-	perm := fs.FileMode(0o600)
-	return writeAtomicAs(name, b.Bytes(), perm)
+	return writeAtomicAs(name, b.Bytes(), 0o600)
 }
 
 // ReadState reads the named state file, when it was made for the bytes

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -82,7 +83,7 @@ func readTurns(raw json.RawMessage, conv string, now time.Time) ([]spec.Turn, st
 	turns := make([]spec.Turn, len(list))
 	for i, item := range list {
 		var in turnInput
-		dec := json.NewDecoder(strings.NewReader(string(item)))
+		dec := json.NewDecoder(bytes.NewReader(item))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&in); err != nil {
 			return nil, fmt.Sprintf("turns[%d] is not a {role, content, time?, id?, speaker?} object: %v", i, err)
