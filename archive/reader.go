@@ -10,8 +10,9 @@ import (
 // DefaultCacheSize is how many decoded blocks a [Reader] keeps unless told
 // otherwise.
 //
-// The cache is small on purpose. Blocks are compressed one by one so that
-// a reader holds in memory only the few it needs: a decoded block takes
+// The cache is small on purpose. A reader holds in memory only the few
+// blocks it needs decoded (a block is compressed on its own in files of
+// version 1.0, and in the clear in those of 1.1): a decoded block takes
 // several times its compressed size (its data alone is 4 to 11 times as
 // large, by the compression ratios of BENCHMARKS.md), so a cache as large
 // as the archive would undo that. Reads are local: the mentions of a node, the turns

@@ -246,7 +246,7 @@ It is for a file handed to a tool that reads the format alone.`,
 // compact writes the named memory whole with what its journal holds, and
 // ends the journal; a file without one is left as it is.
 func (a *app) compact(cmd *cobra.Command, name string) error {
-	if _, err := os.Stat(format.JournalName(name)); err != nil {
+	if !format.HasJournal(name) {
 		return nil
 	}
 	f, err := a.writable(name, true, false)
