@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -32,6 +33,16 @@ var ErrState = errors.New("unusable builder state")
 // the builder's own, and holds the memory's text: it is kept where the
 // memory is, never in the clear beside an encrypted one.
 func (b *Builder) State() ([]byte, error) {
+	var buf bytes.Buffer
+	if err := b.WriteState(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteState writes the builder's [Builder.State] to w, without keeping
+// a copy of it: a memory's state is about half the size of its text.
+func (b *Builder) WriteState(w io.Writer) error {
 	s := builderState{
 		Version: stateVersion, Cfg: b.cfg,
 		Extra:      extrasState{Doc: b.extra.doc, WM: b.extra.wm, Graph: b.extra.graph, Vault: b.extra.vault, Archive: b.extra.archive},
@@ -80,28 +91,27 @@ func (b *Builder) State() ([]byte, error) {
 	// (an empty version's content) from none, an empty scope from none.
 	var err error
 	if s.Meta, err = json.Marshal(b.meta); err != nil {
-		return nil, fmt.Errorf("the builder's state: %w", err)
+		return fmt.Errorf("the builder's state: %w", err)
 	}
 	if b.extra.vectorIndex != nil {
 		if s.Extra.VectorIndex, err = json.Marshal(b.extra.vectorIndex); err != nil {
-			return nil, fmt.Errorf("the builder's state: %w", err)
+			return fmt.Errorf("the builder's state: %w", err)
 		}
 	}
 	for id, a := range b.vault.arts {
 		art, err := json.Marshal(a.art)
 		if err != nil {
-			return nil, fmt.Errorf("the builder's state: %w", err)
+			return fmt.Errorf("the builder's state: %w", err)
 		}
 		s.Vault.Arts[id] = artStateState{art, a.latest, a.unnamed, a.lastTurn}
 	}
 	for h, r := range b.vault.byHash {
 		s.Vault.ByHash[h] = verRefState{r.id, r.v}
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&s); err != nil {
-		return nil, fmt.Errorf("the builder's state: %w", err)
+	if err := gob.NewEncoder(w).Encode(&s); err != nil {
+		return fmt.Errorf("the builder's state: %w", err)
 	}
-	return buf.Bytes(), nil
+	return nil
 }
 
 // Resume returns the builder whose [Builder.State] data is, as [Load]

@@ -97,17 +97,11 @@ func (m *Memory) writeState(name, base string, encrypted bool) {
 		return
 	}
 	m.mu.Lock()
-	b := m.b
-	var data []byte
-	var err error
-	if b != nil {
-		data, err = b.State()
-	}
-	m.mu.Unlock()
-	if b == nil || err != nil {
+	defer m.mu.Unlock()
+	if m.b == nil {
 		return
 	}
-	_ = format.WriteState(format.StateName(name), base, data)
+	_ = format.WriteStateFrom(format.StateName(name), base, m.b.WriteState)
 }
 
 // resume returns the builder of the opened document from the state kept

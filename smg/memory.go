@@ -482,8 +482,7 @@ func (m *Memory) Marshal(opts *EncodeOptions) ([]byte, error) {
 		return nil, err
 	}
 	doc.Metadata.CompressionRatio = 0
-	graph.PlainBlocks(doc)
-	return format.Marshal(doc, opts)
+	return format.MarshalClear(doc, opts)
 }
 
 // WriteTo writes the memory's file, Brotli-compressed, to w.
@@ -514,6 +513,5 @@ func (m *Memory) marshalValid(opts *EncodeOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	graph.PlainBlocks(doc)
 	return format.MarshalMemory(doc, opts)
 }

@@ -91,9 +91,19 @@ func Encode(w io.Writer, doc *spec.Document, opts *EncodeOptions) error {
 	return err
 }
 
-// Marshal returns the bytes [Encode] writes.
+// Marshal returns the bytes [Encode] writes. The archive's blocks are
+// written in the form doc holds them.
 func Marshal(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
-	return marshal(doc, opts, nil)
+	return encodeDocument(doc, opts, false, false)
+}
+
+// MarshalClear is [Marshal] with the archive blocks doc holds compressed
+// (version 1.0's form, as a memory's builder keeps them) written in the
+// clear, as version 1.1 writes them, each decompressed only while it is
+// written: doc is not changed, and the memory's text is never all in
+// memory at once.
+func MarshalClear(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
+	return encodeDocument(doc, opts, true, false)
 }
 
 // marshal is [Marshal], with check, when set, run on the document and its
@@ -143,17 +153,8 @@ func encodeJSON(js []byte, opts *EncodeOptions) ([]byte, error) {
 // canonicalJSON returns the compact canonical JSON of doc (RFC 8785, with
 // the list order of spec §9.2).
 func canonicalJSON(doc *spec.Document) ([]byte, error) {
-	if doc == nil {
-		return nil, errors.New("smg: encoding a nil document")
-	}
-	major, _, err := spec.ParseVersion(doc.Version)
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("smg: encoding: %w", err)
-	case major != spec.MajorVersion:
-		return nil, fmt.Errorf("smg: encoding: %w %q", ErrUnsupportedVersion, doc.Version)
-	case doc.Type != spec.DocumentType || doc.Context != spec.ContextIRI:
-		return nil, fmt.Errorf(`smg: encoding: "@type" must be %q and "@context" %q`, spec.DocumentType, spec.ContextIRI)
+	if err := checkEncodable(doc); err != nil {
+		return nil, err
 	}
 	js, err := spec.MarshalCanonical(canonicalOrder(doc))
 	if err != nil {

@@ -74,7 +74,7 @@ func WriteFile(name string, doc *spec.Document, opts *EncodeOptions) error {
 // the check a writer makes before it writes: a file that smg writes is a
 // valid one, and one that a reader accepts.
 func marshalValid(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
-	b, err := marshal(doc, opts, checkWritable)
+	b, err := encodeDocument(doc, opts, false, true)
 	if err == nil {
 		err = checkFileSize(b)
 	}
@@ -217,7 +217,16 @@ func writeAtomicAs(name string, data []byte, perm fs.FileMode) error {
 // writeReplacing writes data to a temporary file beside the named one,
 // of mode perm (less the umask, unless exact), syncs it and renames it
 // over the named file.
-func writeReplacing(name string, data []byte, perm fs.FileMode, exact bool) (err error) {
+func writeReplacing(name string, data []byte, perm fs.FileMode, exact bool) error {
+	return writeReplacingWith(name, perm, exact, func(f *os.File) error {
+		_, err := f.Write(data)
+		return err
+	})
+}
+
+// writeReplacingWith is writeReplacing of what fill writes to the
+// temporary file.
+func writeReplacingWith(name string, perm fs.FileMode, exact bool, fill func(*os.File) error) (err error) {
 	keep := exact
 	dir := filepath.Dir(name)
 	tmp, err := createTemp(name, perm)
@@ -231,7 +240,7 @@ func writeReplacing(name string, data []byte, perm fs.FileMode, exact bool) (err
 			err = fileError(name, err)
 		}
 	}()
-	if _, err = tmp.Write(data); err != nil {
+	if err = fill(tmp); err != nil {
 		return err
 	}
 	if keep {
@@ -336,27 +345,15 @@ func DecodeForm(raw []byte, opts *DecodeOptions) (*spec.Document, Form, error) {
 }
 
 // MarshalMemory is [Marshal] of a memory's document as its writer makes
-// it: doc's metadata.compressionRatio is filled in (spec §4.2), and doc is
-// checked as [WriteFile] checks it, on another core while the ratio is
-// computed and the file encoded, so that a write holds the file's lock for
-// less time. The ratio, a number smg computes, is all the checks miss.
+// it: without metadata.compressionRatio (spec §4.2: it would cost a second
+// encoding of the whole file at every save), its archive blocks in the
+// clear as [MarshalClear] writes them, and checked as [WriteFile] checks
+// it, piece by piece on other cores while the file is encoded, so that a
+// write holds the file's lock for less time and never holds the whole
+// text of the memory.
 func MarshalMemory(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
-	// No compressionRatio (spec §4.2): it would cost a second encoding of
-	// the whole file at every save.
 	doc.Metadata.CompressionRatio = 0
-	js, err := canonicalJSON(doc)
-	if err != nil {
-		return nil, err
-	}
-	done := make(chan error, 1)
-	go func() { done <- checkWritable(doc, js) }()
-	if opts == nil {
-		opts = &EncodeOptions{}
-	}
-	b, err := encodeJSON(js, opts)
-	if cerr := <-done; cerr != nil {
-		return nil, cerr
-	}
+	b, err := encodeDocument(doc, opts, true, true)
 	if err != nil {
 		return nil, err
 	}

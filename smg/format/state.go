@@ -1,11 +1,14 @@
 package format
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // stateMagic starts a file of a builder's state.
@@ -26,14 +29,33 @@ func StateName(name string) string {
 // have the hash base ([FileHash]), to the named state file, atomically,
 // readable by its owner alone: it holds the memory's text.
 func WriteState(name, base string, data []byte) error {
-	var b bytes.Buffer
-	b.WriteString(stateMagic)
-	b.WriteString(base)
-	b.WriteByte('\n')
-	sum := sha256.Sum256(data)
-	b.Write(sum[:])
-	b.Write(data)
-	return writeAtomicAs(name, b.Bytes(), 0o600)
+	return WriteStateFrom(name, base, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteStateFrom is [WriteState] of the data write writes (as
+// [graph.Builder.WriteState] does), streamed to the file rather than held.
+func WriteStateFrom(name, base string, write func(io.Writer) error) error {
+	head := stateMagic + base + "\n"
+	return writeReplacingWith(name, 0o600, true, func(f *os.File) error {
+		// The data's hash goes before it: a place for it now, the hash
+		// once the data is written.
+		if _, err := f.WriteString(head + strings.Repeat("\x00", sha256.Size)); err != nil {
+			return err
+		}
+		h := sha256.New()
+		bw := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<16)
+		if err := write(bw); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		_, err := f.WriteAt(h.Sum(nil), int64(len(head)))
+		return err
+	})
 }
 
 // ReadState reads the named state file, when it was made for the bytes

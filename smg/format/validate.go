@@ -166,7 +166,17 @@ var longLists = map[string]string{
 // lists empty. The instance a schema checks is several times the size of
 // its text, so that checking 100,000 nodes at once cost 700 MB.
 func schemaProblems(js []byte) []Problem {
+	before, after := schemaProblemsSplit(js)
+	return append(before, after...)
+}
+
+// schemaProblemsSplit is [schemaProblems] in two parts: the problems of
+// the document but its long lists and those of the lists before the
+// archive's blocks, then the rest, so that a writer that checks the
+// blocks on their own can put their problems where they belong.
+func schemaProblemsSplit(js []byte) (before, after []Problem) {
 	var probs []Problem
+	split := -1         // the problems of the lists before the blocks
 	var cuts [][2]int64 // the insides of the long lists
 	dec := jsontext.NewDecoder(bytes.NewReader(js))
 	for {
@@ -175,23 +185,26 @@ func schemaProblems(js []byte) []Problem {
 			break
 		}
 		if err != nil {
-			return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}
+			return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}, nil
 		}
 		ptr := string(dec.StackPointer())
 		schema, long := longLists[ptr]
 		if tok.Kind() != '[' || !long {
 			continue
 		}
+		if ptr == "/deepArchive/blocks" {
+			split = len(probs)
+		}
 		list := pointerPath(js, jsontext.Pointer(ptr))
 		start := dec.InputOffset()
 		for i := 0; dec.PeekKind() != ']'; i++ {
 			v, err := dec.ReadValue()
 			if err != nil {
-				return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}
+				return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}, nil
 			}
 			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(v))
 			if err != nil {
-				return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}
+				return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}, nil
 			}
 			at := fmt.Sprintf("%s[%d]", list, i)
 			for _, p := range instanceProblems(schema, inst) {
@@ -213,9 +226,12 @@ func schemaProblems(js []byte) []Problem {
 	rest = append(rest, js[at:]...)
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(rest))
 	if err != nil {
-		return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}
+		return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}, nil
 	}
-	return append(instanceProblems("document", inst), probs...)
+	if split < 0 {
+		split = len(probs)
+	}
+	return append(instanceProblems("document", inst), probs[:split]...), probs[split:]
 }
 
 // instanceProblems checks a decoded JSON value against one of the schemas.
@@ -304,14 +320,34 @@ type checker struct {
 	doc   *spec.Document
 	lim   Limits
 	probs []Problem
-	// turns are the archived turns by number, from the blocks that decode;
-	// transcript is the size of their canonical JSON (spec §4.2), and
-	// broken that a block did not decode.
-	turns      map[int]spec.Turn
+	// turns are what the checks after the archive need of the archived
+	// turns, by number, from the blocks that decode; fits, how the
+	// excerpts of the vector index fit the turns' content; transcript is
+	// the size of their canonical JSON (spec §4.2), and broken that a
+	// block did not decode. The turns themselves are not kept: a memory's
+	// text may be far larger than the rest of it.
+	turns      map[int]turnMark
+	fits       map[[3]int]excerptFit
+	recent     map[int]bool     // the turns working memory keeps
+	excerpts   map[int][][2]int // the excerpts of each turn
 	transcript int64
 	// vault reads artifact versions for the references of archived turns.
 	vault  *artifacts.Reader
 	broken bool
+}
+
+// turnMark is what the checks after the archive need of an archived turn:
+// its ids, and the turn itself for those working memory keeps.
+type turnMark struct {
+	id, conv string
+	whole    *spec.Turn
+}
+
+// excerptFit is how an excerpt fits its turn's content: the content's
+// length, and whether the excerpt's ends fall on characters' starts.
+type excerptFit struct {
+	n              int
+	startOK, endOK bool
 }
 
 func (c *checker) add(p string, format string, args ...any) {
@@ -334,7 +370,17 @@ var contextTerms = sync.OnceValue(func() map[string]bool {
 })
 
 func semanticProblems(doc *spec.Document, lim Limits) []Problem {
-	c := &checker{doc: doc, lim: lim, turns: map[int]spec.Turn{}}
+	c := &checker{doc: doc, lim: lim, turns: map[int]turnMark{}, fits: map[[3]int]excerptFit{}, recent: map[int]bool{}, excerpts: map[int][][2]int{}}
+	for _, t := range doc.WorkingMemory.RecentContext {
+		c.recent[t.Turn] = true
+	}
+	if vi := doc.DeepArchive.VectorIndex; vi != nil {
+		for _, e := range vi.Embeddings {
+			if e.Start >= 0 && e.Start < e.End {
+				c.excerpts[e.Turn] = append(c.excerpts[e.Turn], [2]int{e.Start, e.End})
+			}
+		}
+	}
 	c.metadata()
 	ids := c.ids()
 	c.archive()
@@ -622,11 +668,21 @@ func (c *checker) block(i int, b spec.ArchiveBlock) {
 		if t.SameIDAs != 0 {
 			if a, ok := c.turns[t.SameIDAs]; t.SameIDAs >= t.Turn {
 				c.add(at(field), "turn %d: sameIdAs %d is not an earlier turn", t.Turn, t.SameIDAs)
-			} else if ok && (a.ExternalID == "" || a.ExternalID != t.ExternalID || a.ConversationID != t.ConversationID) {
+			} else if ok && (a.id == "" || a.id != t.ExternalID || a.conv != t.ConversationID) {
 				c.add(at(field), "turn %d: sameIdAs %d names a turn with another id", t.Turn, t.SameIDAs)
 			}
 		}
-		c.turns[t.Turn] = t
+		mark := turnMark{id: t.ExternalID, conv: t.ConversationID}
+		if c.recent[t.Turn] {
+			mark.whole = &t
+		}
+		c.turns[t.Turn] = mark
+		for _, x := range c.excerpts[t.Turn] {
+			f := excerptFit{n: len(t.Content)}
+			f.startOK = x[0] < f.n && utf8.RuneStart(t.Content[x[0]])
+			f.endOK = x[1] >= f.n || utf8.RuneStart(t.Content[x[1]])
+			c.fits[[3]int{t.Turn, x[0], x[1]}] = f
+		}
 		js, err := spec.MarshalCanonical(t)
 		if err != nil {
 			c.add(at(field), "turn %d: %v", t.Turn, err)
@@ -687,17 +743,16 @@ func (c *checker) excerpt(e spec.Embedding, at func(string) string) {
 		c.add(at("start"), "the excerpt of turn %d starts at byte %d, not before its end %d", e.Turn, e.Start, e.End)
 		return
 	}
-	t, ok := c.turns[e.Turn]
+	f, ok := c.fits[[3]int{e.Turn, e.Start, e.End}]
 	if !ok {
 		return
 	}
-	n := len(t.Content)
 	switch {
-	case e.End > n:
-		c.add(at("end"), "the excerpt of turn %d ends at byte %d, beyond its content's %d bytes", e.Turn, e.End, n)
-	case !utf8.RuneStart(t.Content[e.Start]):
+	case e.End > f.n:
+		c.add(at("end"), "the excerpt of turn %d ends at byte %d, beyond its content's %d bytes", e.Turn, e.End, f.n)
+	case !f.startOK:
 		c.add(at("start"), "the excerpt of turn %d starts at byte %d, inside a character", e.Turn, e.Start)
-	case e.End < n && !utf8.RuneStart(t.Content[e.End]):
+	case !f.endOK:
 		c.add(at("end"), "the excerpt of turn %d ends at byte %d, inside a character", e.Turn, e.End)
 	}
 }
@@ -732,7 +787,7 @@ func (c *checker) workingMemory() {
 			c.add(at, "turn %d is beyond the memory's %d turns", t.Turn, c.doc.Metadata.TotalExchanges)
 			continue
 		}
-		if a, ok := c.turns[t.Turn]; ok && !sameTurn(a, t) {
+		if a, ok := c.turns[t.Turn]; ok && a.whole != nil && !sameTurn(*a.whole, t) {
 			c.add(at, "turn %d differs from the archived turn %d", t.Turn, t.Turn)
 		}
 	}

@@ -269,7 +269,7 @@ func vectors(small, full *spec.Document) []*vec {
 			io.WriteString(w, strings.Repeat(`,0`, 1_000_000))
 			io.WriteString(w, `],"version":"1.0"}`)
 		}), "$.x[250000]")
-	add("limit-whitespace-bomb", "limit", "815 bytes that decompress to '{' and a GiB of spaces: stopped by MaxDocumentSize at 64 MiB, the spaces never held",
+	add("limit-whitespace-bomb", "limit", "815 bytes that decompress to '{' and a GiB of spaces: stopped by MaxDocumentSize at 256 MiB, the spaces never held",
 		spaceBomb(1<<30))
 	add("limit-full-nodes", "limit", "a million identical nodes with every member a concept has: stopped by MaxNodes at the 100,001st, with 100,000 of them decoded",
 		streamBrotli(func(w io.Writer) {
