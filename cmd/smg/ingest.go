@@ -176,9 +176,12 @@ func (a *app) ingestInto(ctx context.Context, name, project string, inputs []inp
 	err = f.Update(ctx, func(fm *smg.Memory) error {
 		m = fm
 		read := 0
-		for _, in := range inputs {
+		for i, in := range inputs {
 			r, err := m.Record(ctx, in.conv.Turns, &smg.RecordOptions{Deferred: true, SkipInvalid: !strict, Progress: bar.add})
 			rec.Added, rec.Held, read = rec.Added+r.Added, rec.Held+r.Held, read+len(in.conv.Turns)
+			// The memory holds what it needs of them: a long import
+			// does not keep its whole input until the end.
+			inputs[i].conv.Turns = nil
 			for _, bad := range r.Invalid {
 				fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v (skipped)\n", in.file, bad.Index+1, bad.Err)
 			}
