@@ -208,6 +208,10 @@ func lineSet(s string) map[string]bool {
 // artifact puts an artifact of a turn into the vault and the graph, and
 // links it to the decision it results from and the concepts it mentions.
 func (b *Builder) artifact(ts *turnState, a classify.Artifact) string {
+	// What the vault keeps of the turn are copies: a piece of the turn's
+	// text would keep all of it (on long project chats, half the text of
+	// the input stayed in memory through the whole ingest).
+	a.Kind, a.Language, a.Filename, a.Content = strings.Clone(a.Kind), strings.Clone(a.Language), strings.Clone(a.Filename), strings.Clone(a.Content)
 	vid, version, failed, pieces := b.addToVault(a, ts.turn, ts.t.Timestamp)
 	ts.pieces = append(ts.pieces, pieces...)
 	id := b.vault.node[vid]
