@@ -357,3 +357,30 @@ func TestExitStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateJournal: a memory with a journal is checked as it is and
+// with its journal's changes; a journal that cannot be read fails, naming
+// its line, with the status of invalid input.
+func TestValidateJournal(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "j.smg")
+	succeed(t, nil, "add", out, "--no-vectors", "Let's use Postgres for the orders.")
+	succeed(t, nil, "add", out, "--no-vectors", "--role", "assistant", "Postgres it is.")
+	r := run(t, nil, "validate", "--skip-jsonld", out)
+	if r.status != exitOK || r.stdout != out+": ok\n"+out+".journal: ok\n" {
+		t.Errorf("validate: %+v", r)
+	}
+	r = run(t, nil, "validate", "--json", "--skip-jsonld", out)
+	if !strings.Contains(r.stdout, `"journal":{"file":"`+out+`.journal","valid":true`) {
+		t.Errorf("validate --json: %s", r.stdout)
+	}
+	f, err := os.OpenFile(out+".journal", os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("not json\n{\"op\":\"record\",\"turns\":[]}\n")
+	f.Close()
+	r = run(t, nil, "validate", "--skip-jsonld", out)
+	if r.status != exitInvalid || !strings.HasPrefix(r.stdout, out+": ok\n"+out+".journal: line 3: ") {
+		t.Errorf("a broken journal: %+v", r)
+	}
+}

@@ -129,6 +129,8 @@ func exitStatus(err error) (status int, hint string) {
 		return exitInvalid, "a differential file applies only to the exact file it was made from ('smg info' shows a file's content hash)"
 	case errors.As(err, new(*stdinError)):
 		return exitInvalid, "each line is a {role|speaker, content|text, timestamp, id} object"
+	case errors.Is(err, smg.ErrJournal):
+		return exitInvalid, "the file alone is the memory before its journal's changes: move FILE.journal aside to read it"
 	case errors.As(err, new(*importer.Error)):
 		return exitInvalid, "without --strict, a malformed turn is skipped; a malformed file is not"
 	}

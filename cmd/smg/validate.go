@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/go-json-experiment/json"
+	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
 	"github.com/spf13/cobra"
 )
@@ -17,6 +18,9 @@ type validateResult struct {
 	Problems []format.Problem `json:"problems"`
 	// Error is why the file could not be read or decoded.
 	Error string `json:"error,omitempty"`
+	// Journal is the outcome of the memory with the changes of the
+	// journal beside the file (spec §9.7), when it has one.
+	Journal *validateResult `json:"journal,omitempty"`
 
 	err error
 }
@@ -45,8 +49,14 @@ semantic rules (ids unique, edges resolve, artifact chains apply, archive
 blocks decompress, references resolve). It prints "FILE: ok", or every
 problem as "FILE: PATH: MESSAGE" and then their count.
 
+A file with a journal beside it (FILE.journal, the changes 'smg add', 'smg
+watch' and the MCP tools append) is checked twice: the file as it is, then
+the memory every reader reads, the file with the journal's changes, as
+"FILE.journal: ok" or its problems. A journal that cannot be read fails.
+
 With --json it prints one JSON object per line and file:
-{"file", "valid", "problems": [{"path", "rule", "message"}], "error"}.
+{"file", "valid", "problems": [{"path", "rule", "message"}], "error"},
+and "journal", an object of the same form, for a file with a journal.
 
 The exit status is that of the first file that fails.`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -98,10 +108,40 @@ func (a *app) validateFile(name string, opts *format.ValidateOptions) *validateR
 		r.Error = r.err.Error()
 	}
 	r.Valid = r.err == nil
+	if r.Valid && format.HasJournal(name) {
+		r.Journal = a.validateJournal(name, &o)
+		r.Valid, r.err = r.Journal.Valid, r.Journal.err
+	}
+	return r
+}
+
+// validateJournal checks the memory of the named file with the changes of
+// its journal, as every reader reads it.
+func (a *app) validateJournal(name string, opts *format.ValidateOptions) *validateResult {
+	r := &validateResult{File: format.JournalName(name), Problems: []format.Problem{}}
+	doc, err := smg.ReadDocument(name, &smg.DecodeOptions{Password: opts.Password, PasswordFunc: opts.PasswordFunc, Limits: opts.Limits})
+	if err == nil {
+		err = format.Validate(doc, opts)
+	}
+	r.err = err
+	if ve, ok := errors.AsType[*format.ValidationError](err); ok {
+		r.Problems = ve.Problems
+	} else if err != nil {
+		r.Error = err.Error()
+	}
+	r.Valid = err == nil
 	return r
 }
 
 func writeValidateText(w io.Writer, r *validateResult) error {
+	if r.Journal != nil {
+		file := *r
+		file.Journal, file.Valid, file.Error, file.Problems = nil, true, "", nil
+		if err := writeValidateText(w, &file); err != nil {
+			return err
+		}
+		return writeValidateText(w, r.Journal)
+	}
 	var err error
 	put := func(format string, args ...any) {
 		if err == nil {
