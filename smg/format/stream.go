@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/andybalholm/brotli"
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/graph"
@@ -17,65 +18,145 @@ import (
 	"github.com/smg-memory/smg/spec"
 )
 
+// piece is a long list or object of a document, which a writer writes,
+// and checks, one element at a time: the artifacts of the vault (which
+// hold its code), the archive's blocks (its turns), the graph's edges and
+// nodes.
+type piece struct {
+	path   []string // member names from the top
+	schema string   // of one element, or of one member's value
+	object bool     // an object, whose members' names are ids
+}
+
+var pieces = []piece{
+	{[]string{"artifactVault", "artifacts"}, "artifact", true},
+	{[]string{"deepArchive", "blocks"}, "block", false},
+	{[]string{"semanticGraph", "edges"}, "edge", false},
+	{[]string{"semanticGraph", "nodes"}, "node", false},
+}
+
+// at is the JSON path of p.
+func (p piece) at() string { return path(p.path[0], p.path[1]) }
+
 // writeCanonical writes the compact canonical JSON of doc to w, the
-// archive's blocks one at a time: each is encoded (and, with clear, a block
-// held compressed is decompressed) only while it is written, so that the
-// text of a memory's turns is never all in memory at once. The bytes are
-// those of canonicalJSON(doc). head, when set, is given the text without
-// the blocks (an empty list in their place) before anything is written;
-// block is given each block's text after it is written.
-func writeCanonical(w io.Writer, doc *spec.Document, clear bool, head func(js []byte), block func(i int, js []byte)) error {
+// document's pieces one element at a time: each is encoded (and, with
+// clear, a block held compressed is decompressed) only while it is
+// written, so that the text of a memory's turns, code and graph is never
+// all in memory at once. The bytes are those of canonicalJSON(doc). head,
+// when set, is given the text without the pieces (each empty) before
+// anything is written; elem is given the text of each element after it is
+// written: the piece's index in pieces, the element's index, and for an
+// object the member's name.
+func writeCanonical(w io.Writer, doc *spec.Document, clear bool, head func(js []byte), elem func(p, i int, name string, js []byte)) error {
 	if err := checkEncodable(doc); err != nil {
 		return err
 	}
 	d := canonicalOrder(doc)
-	blocks := d.DeepArchive.Blocks
 	rest := *d
+	rest.ArtifactVault.Artifacts = map[string]spec.Artifact{}
 	rest.DeepArchive.Blocks = []spec.ArchiveBlock{}
+	rest.SemanticGraph.Edges, rest.SemanticGraph.Nodes = []spec.Edge{}, []spec.Node{}
 	js, err := spec.MarshalCanonical(&rest)
 	if err != nil {
 		return fmt.Errorf("smg: encoding: %w", err)
 	}
-	at, err := listInside(js)
-	if err != nil {
-		return fmt.Errorf("smg: encoding: %w", err)
+	offsets := make([]int, len(pieces))
+	for k, p := range pieces {
+		if offsets[k], err = inside(js, p.path); err != nil {
+			return fmt.Errorf("smg: encoding: %w", err)
+		}
 	}
+	order := []int{0, 1, 2, 3}
+	slices.SortFunc(order, func(a, b int) int { return offsets[a] - offsets[b] })
 	if head != nil {
 		head(js)
 	}
-	if _, err := w.Write(js[:at]); err != nil {
-		return err
-	}
-	for i, b := range blocks {
-		if clear && b.Turns == nil {
-			if b, err = graph.PlainBlock(b); err != nil {
-				return fmt.Errorf("smg: encoding: archive block %s: %w", b.ID, err)
-			}
-		}
-		bj, err := spec.MarshalCanonical(b)
+	// put writes the i-th element of piece k, v, with its comma and, for
+	// an object, its name.
+	put := func(k, i int, name string, v any) error {
+		bj, err := spec.MarshalCanonical(v)
 		if err != nil {
 			return fmt.Errorf("smg: encoding: %w", err)
 		}
+		var pre []byte
 		if i > 0 {
-			bj = append([]byte{','}, bj...)
+			pre = append(pre, ',')
+		}
+		if pieces[k].object {
+			q, err := spec.MarshalCanonical(name)
+			if err != nil {
+				return fmt.Errorf("smg: encoding: %w", err)
+			}
+			pre = append(append(pre, q...), ':')
+		}
+		if len(pre) > 0 {
+			if _, err := w.Write(pre); err != nil {
+				return err
+			}
 		}
 		if _, err := w.Write(bj); err != nil {
 			return err
 		}
-		if block != nil {
-			block(i, bj[min(i, 1):])
+		if elem != nil {
+			elem(k, i, name, bj)
+		}
+		return nil
+	}
+	last := 0
+	for _, k := range order {
+		if _, err := w.Write(js[last:offsets[k]]); err != nil {
+			return err
+		}
+		last = offsets[k]
+		switch k {
+		case 0:
+			ids := slices.Collect(maps.Keys(d.ArtifactVault.Artifacts))
+			slices.SortFunc(ids, compareUTF16)
+			for i, id := range ids {
+				if err := put(k, i, id, d.ArtifactVault.Artifacts[id]); err != nil {
+					return err
+				}
+			}
+		case 1:
+			for i, b := range d.DeepArchive.Blocks {
+				if clear && b.Turns == nil {
+					if b, err = graph.PlainBlock(b); err != nil {
+						return fmt.Errorf("smg: encoding: archive block %s: %w", b.ID, err)
+					}
+				}
+				if err := put(k, i, "", b); err != nil {
+					return err
+				}
+			}
+		case 2:
+			for i, e := range d.SemanticGraph.Edges {
+				if err := put(k, i, "", e); err != nil {
+					return err
+				}
+			}
+		case 3:
+			for i, n := range d.SemanticGraph.Nodes {
+				if err := put(k, i, "", n); err != nil {
+					return err
+				}
+			}
 		}
 	}
-	_, err = w.Write(js[at:])
+	_, err = w.Write(js[last:])
 	return err
 }
 
-// listInside returns the offset in js, a document's JSON, just inside the
-// '[' of its list of archive blocks.
-func listInside(js []byte) (int, error) {
+// inside returns the offset in js, a document's JSON, just inside the '['
+// or '{' of the value at path (member names from the top).
+func inside(js []byte, path []string) (int, error) {
 	dec := jsontext.NewDecoder(bytes.NewReader(js))
-	if !descendMember(dec, "deepArchive") || !descendMember(dec, "blocks") || dec.PeekKind() != '[' {
-		return 0, errors.New("no list of archive blocks")
+	for _, name := range path {
+		if !descendMember(dec, name) {
+			return 0, fmt.Errorf("no %s in the document", strings.Join(path, "."))
+		}
+	}
+	if k := dec.PeekKind(); k != '[' && k != '{' {
+		return 0, fmt.Errorf("%s is not a list or an object", strings.Join(path, "."))
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return 0, err
@@ -161,12 +242,12 @@ func encodeDocument(doc *spec.Document, opts *EncodeOptions, clear, checked bool
 	var w io.Writer = text
 	var c *streamCheck
 	var head func([]byte)
-	var block func(int, []byte)
+	var elem func(int, int, string, []byte)
 	if checked {
 		c = startCheck(doc)
-		w, head, block = io.MultiWriter(text, c.pipe), c.head, c.block
+		w, head, elem = io.MultiWriter(text, c.pipe), c.head, c.elem
 	}
-	err := writeCanonical(w, doc, clear, head, block)
+	err := writeCanonical(w, doc, clear, head, elem)
 	if err == nil && bw != nil {
 		err = bw.Close()
 	}
@@ -187,28 +268,26 @@ func encodeDocument(doc *spec.Document, opts *EncodeOptions, clear, checked bool
 
 // streamCheck is [checkWritable] of a document whose text is written one
 // piece at a time: the limits are scanned from a pipe, the schema checks
-// the text without the blocks and each block on its own, and the rules
-// beyond the schema run on the document, each on a goroutine of its own.
+// the text without the pieces and then each element on its own, and the
+// rules beyond the schema run on the document.
 type streamCheck struct {
 	pipe     *io.PipeWriter
 	scanned  chan error
 	semantic chan []Problem
-	heads    chan [2][]Problem // the schema's problems before and after the blocks
-	blocks   chan blockText
-	checked  chan []Problem // the blocks' problems
-	headed   bool           // head was called
-	// semanticProbs are the problems beyond the schema, once head has
-	// waited for them.
-	semanticProbs []Problem
+	elems    chan elemText
+	checked  chan []Problem // the elements' problems
+	// headProbs are the schema's problems of the text without the pieces,
+	// and semanticProbs those beyond the schema, once head has run.
+	headed                   bool
+	headProbs, semanticProbs []Problem
 }
 
-// blocksPath is the JSON path of a document's list of archive blocks.
-var blocksPath = pointerPath(nil, "/deepArchive/blocks")
-
-// blockText is the text of the i-th archive block.
-type blockText struct {
-	i  int
-	js []byte
+// elemText is the text of the i-th element of piece p, named name in an
+// object.
+type elemText struct {
+	p, i int
+	name string
+	js   []byte
 }
 
 func startCheck(doc *spec.Document) *streamCheck {
@@ -217,8 +296,7 @@ func startCheck(doc *spec.Document) *streamCheck {
 		pipe:     pw,
 		scanned:  make(chan error, 1),
 		semantic: make(chan []Problem, 1),
-		heads:    make(chan [2][]Problem, 1),
-		blocks:   make(chan blockText, 4),
+		elems:    make(chan elemText, 16),
 		checked:  make(chan []Problem, 1),
 	}
 	go func() {
@@ -229,16 +307,12 @@ func startCheck(doc *spec.Document) *streamCheck {
 	go func() { c.semantic <- semanticProblems(doc, DefaultLimits) }()
 	go func() {
 		var probs []Problem
-		for b := range c.blocks {
-			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b.js))
-			if err != nil {
-				probs = append(probs, Problem{Path: "$", Rule: "schema", Message: err.Error()})
-				continue
-			}
-			at := fmt.Sprintf("%s[%d]", blocksPath, b.i)
-			for _, p := range instanceProblems("block", inst) {
-				p.Path = at + strings.TrimPrefix(p.Path, "$")
-				probs = append(probs, p)
+		for e := range c.elems {
+			p := pieces[e.p]
+			if p.object {
+				probs = append(probs, memberProblems(p.schema, p.at(), e.name, e.js)...)
+			} else {
+				probs = append(probs, elementProblems(p.schema, e.js, fmt.Sprintf("%s[%d]", p.at(), e.i))...)
 			}
 		}
 		c.checked <- probs
@@ -246,32 +320,29 @@ func startCheck(doc *spec.Document) *streamCheck {
 	return c
 }
 
-// head takes the document's text without its blocks, and checks it
+// head takes the document's text without its pieces, and checks it
 // against the schema before any of the text is written, while the rules
-// beyond the schema run: the checks of a large memory (the schema's
-// instance of its vault alone can take tens of MB) and its encoding are
+// beyond the schema run: the checks of a large memory and its encoding are
 // not in memory at once.
 func (c *streamCheck) head(js []byte) {
 	c.headed = true
-	before, after := schemaProblemsSplit(js)
-	c.heads <- [2][]Problem{before, after}
+	c.headProbs = schemaProblems(js)
 	c.semanticProbs = <-c.semantic
 }
 
-// block takes the text of the i-th block.
-func (c *streamCheck) block(i int, js []byte) { c.blocks <- blockText{i, js} }
+// elem takes the text of an element of a piece.
+func (c *streamCheck) elem(p, i int, name string, js []byte) {
+	c.elems <- elemText{p, i, name, js}
+}
 
 // wait ends the check of a text of n bytes and returns what
 // [checkWritable] would.
 func (c *streamCheck) wait(n int64) error {
 	c.pipe.Close()
-	close(c.blocks)
-	scanErr, blocks := <-c.scanned, <-c.checked
-	var heads [2][]Problem
+	close(c.elems)
+	scanErr, elems := <-c.scanned, <-c.checked
 	semantic := c.semanticProbs
-	if c.headed {
-		heads = <-c.heads
-	} else {
+	if !c.headed {
 		semantic = <-c.semantic
 	}
 	switch {
@@ -280,7 +351,7 @@ func (c *streamCheck) wait(n int64) error {
 	case scanErr != nil:
 		return overLimit(scanErr)
 	}
-	probs := append(append(append(heads[0], blocks...), heads[1]...), semantic...)
+	probs := append(append(c.headProbs, elems...), semantic...)
 	if len(probs) > 0 {
 		return &ValidationError{Problems: probs}
 	}

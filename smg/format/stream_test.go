@@ -2,7 +2,10 @@ package format_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -194,5 +197,63 @@ func TestWriteStateFrom(t *testing.T) {
 	os.WriteFile(name, raw, 0o600)
 	if _, err := format.ReadState(name, base); !errors.Is(err, format.ErrStateMismatch) {
 		t.Errorf("a damaged state: %v", err)
+	}
+}
+
+// TestStreamedIsCanonical: the text a writer streams, piece by piece, is
+// the document's canonical JSON, whose hash is its content hash, with its
+// artifacts, nodes and edges in canonical order whatever the order of the
+// document's map and lists.
+func TestStreamedIsCanonical(t *testing.T) {
+	doc, err := format.ReadFile(filepath.Join("..", "..", "testdata", "full.smg"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var one spec.Artifact
+	for _, a := range doc.ArtifactVault.Artifacts {
+		one = a
+		break
+	}
+	for i := range 40 {
+		doc.ArtifactVault.Artifacts[fmt.Sprintf("art-%c%d", 'z'-i%26, i)] = one
+	}
+	slices.Reverse(doc.SemanticGraph.Nodes)
+	slices.Reverse(doc.SemanticGraph.Edges)
+	want, err := format.ContentHash(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 { // maps iterate in another order each time
+		js, err := format.Marshal(doc, &format.EncodeOptions{Plain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(js)
+		if got := "sha256:" + hex.EncodeToString(sum[:]); got != want {
+			t.Fatalf("the streamed text hashes to %s, the canonical JSON to %s", got, want)
+		}
+	}
+}
+
+// TestWriterChecksArtifactIDs: an artifact whose id is not one is found
+// by Validate and by a writer alike, at its own path.
+func TestWriterChecksArtifactIDs(t *testing.T) {
+	doc, err := format.ReadFile(filepath.Join("..", "..", "testdata", "full.smg"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, a := range doc.ArtifactVault.Artifacts {
+		doc.ArtifactVault.Artifacts["bad id!"] = a
+		delete(doc.ArtifactVault.Artifacts, id)
+		break
+	}
+	for name, err := range map[string]error{
+		"Validate":  format.Validate(doc, &format.ValidateOptions{SkipJSONLD: true}),
+		"WriteFile": format.WriteFile(filepath.Join(t.TempDir(), "m.smg"), doc, nil),
+	} {
+		paths := smgtest.ProblemPaths(err)
+		if !slices.Contains(paths, "$.artifactVault.artifacts['bad id!']") {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }

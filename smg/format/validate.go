@@ -133,7 +133,7 @@ var schemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
 	}
 	out := map[string]*jsonschema.Schema{}
 	locs := map[string]string{"document": spec.SchemaID}
-	for _, def := range []string{"turn", "node", "edge", "block"} {
+	for _, def := range []string{"turn", "node", "edge", "block", "artifact", "id"} {
 		locs[def] = spec.SchemaID + "#/$defs/" + def
 	}
 	for name, loc := range locs {
@@ -161,58 +161,92 @@ var longLists = map[string]string{
 	"/deepArchive/blocks":  "block",
 }
 
-// schemaProblems checks the JSON text of a document against the schema:
-// the elements of its long lists one at a time, then the rest, with those
-// lists empty. The instance a schema checks is several times the size of
-// its text, so that checking 100,000 nodes at once cost 700 MB.
-func schemaProblems(js []byte) []Problem {
-	before, after := schemaProblemsSplit(js)
-	return append(before, after...)
+// longMembers are the objects of a document that may be large, by JSON
+// pointer, with the schema of one member's value (and its name is an
+// id): like the long lists, each member is checked on its own. A vault's
+// artifacts hold its code.
+var longMembers = map[string]string{
+	"/artifactVault/artifacts": "artifact",
 }
 
-// schemaProblemsSplit is [schemaProblems] in two parts: the problems of
-// the document but its long lists and those of the lists before the
-// archive's blocks, then the rest, so that a writer that checks the
-// blocks on their own can put their problems where they belong.
-func schemaProblemsSplit(js []byte) (before, after []Problem) {
+// elementProblems checks v, the JSON text of the value at the path at,
+// against one of the schemas.
+func elementProblems(schema string, v []byte, at string) []Problem {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(v))
+	if err != nil {
+		return []Problem{{Path: at, Rule: "schema", Message: err.Error()}}
+	}
 	var probs []Problem
-	split := -1         // the problems of the lists before the blocks
-	var cuts [][2]int64 // the insides of the long lists
+	for _, p := range instanceProblems(schema, inst) {
+		p.Path = at + strings.TrimPrefix(p.Path, "$")
+		probs = append(probs, p)
+	}
+	return probs
+}
+
+// memberProblems checks a member of the long object at the path object:
+// its name against the schema of an id, its value, v, against schema.
+func memberProblems(schema, object, name string, v []byte) []Problem {
+	at := pathBuilder(strings.TrimPrefix(object, "$")).member(name).String()
+	probs := instanceProblems("id", name)
+	for i := range probs {
+		probs[i].Path = at
+	}
+	return append(probs, elementProblems(schema, v, at)...)
+}
+
+// schemaProblems checks the JSON text of a document against the schema:
+// the elements of its long lists and the members of its long objects one
+// at a time, then the rest, with those lists and objects empty. The
+// instance a schema checks is several times the size of its text, so that
+// checking 100,000 nodes at once cost 700 MB. The problems of the rest
+// come first, then those of the pieces in the order of the text: a writer
+// that checks the pieces as it writes them ([streamCheck]) gives the same.
+func schemaProblems(js []byte) []Problem {
+	var probs []Problem
+	var cuts [][2]int64 // the insides of the long lists and objects
 	dec := jsontext.NewDecoder(bytes.NewReader(js))
+	fail := func(err error) []Problem { return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}} }
 	for {
 		tok, err := dec.ReadToken()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}, nil
+			return fail(err)
 		}
 		ptr := string(dec.StackPointer())
-		schema, long := longLists[ptr]
-		if tok.Kind() != '[' || !long {
-			continue
-		}
-		if ptr == "/deepArchive/blocks" {
-			split = len(probs)
-		}
-		list := pointerPath(js, jsontext.Pointer(ptr))
-		start := dec.InputOffset()
-		for i := 0; dec.PeekKind() != ']'; i++ {
-			v, err := dec.ReadValue()
-			if err != nil {
-				return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}, nil
+		list, many := longLists[ptr]
+		object, members := longMembers[ptr]
+		switch {
+		case tok.Kind() == '[' && many:
+			at := pointerPath(js, jsontext.Pointer(ptr))
+			start := dec.InputOffset()
+			for i := 0; dec.PeekKind() != ']'; i++ {
+				v, err := dec.ReadValue()
+				if err != nil {
+					return fail(err)
+				}
+				probs = append(probs, elementProblems(list, v, fmt.Sprintf("%s[%d]", at, i))...)
 			}
-			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(v))
-			if err != nil {
-				return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}, nil
+			cuts = append(cuts, [2]int64{start, dec.InputOffset()})
+		case tok.Kind() == '{' && members:
+			at := pointerPath(js, jsontext.Pointer(ptr))
+			start := dec.InputOffset()
+			for dec.PeekKind() != '}' {
+				tok, err := dec.ReadToken()
+				if err != nil {
+					return fail(err)
+				}
+				name := tok.String() // before the next read voids tok
+				v, err := dec.ReadValue()
+				if err != nil {
+					return fail(err)
+				}
+				probs = append(probs, memberProblems(object, at, name, v)...)
 			}
-			at := fmt.Sprintf("%s[%d]", list, i)
-			for _, p := range instanceProblems(schema, inst) {
-				p.Path = at + strings.TrimPrefix(p.Path, "$")
-				probs = append(probs, p)
-			}
+			cuts = append(cuts, [2]int64{start, dec.InputOffset()})
 		}
-		cuts = append(cuts, [2]int64{start, dec.InputOffset()})
 	}
 	size := int64(len(js))
 	for _, c := range cuts {
@@ -226,12 +260,9 @@ func schemaProblemsSplit(js []byte) (before, after []Problem) {
 	rest = append(rest, js[at:]...)
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(rest))
 	if err != nil {
-		return []Problem{{Path: "$", Rule: "schema", Message: err.Error()}}, nil
+		return fail(err)
 	}
-	if split < 0 {
-		split = len(probs)
-	}
-	return append(instanceProblems("document", inst), probs[:split]...), probs[split:]
+	return append(instanceProblems("document", inst), probs...)
 }
 
 // instanceProblems checks a decoded JSON value against one of the schemas.
