@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -16,7 +18,7 @@ import (
 // stateVersion names the layout of a builder's state: a state of another
 // version is refused ([ErrState]), and its memory replayed instead.
 // Changing what the builder keeps between turns must change it.
-const stateVersion = "smg-builder 3"
+const stateVersion = "smg-builder 4"
 
 func init() {
 	// The values of a node's free-form metadata besides JSON's scalars.
@@ -47,9 +49,8 @@ func (b *Builder) WriteState(w io.Writer) error {
 		Version: stateVersion, Cfg: b.cfg,
 		Extra:      extrasState{Doc: b.extra.doc, WM: b.extra.wm, Graph: b.extra.graph, Vault: b.extra.vault, Archive: b.extra.archive},
 		OwnVectors: b.ownVectors, Turns: b.turns, Times: b.times, Transcript: b.transcript,
-		Closed: b.arch.closed, Open: b.arch.open, Recent: b.recent, Relayed: b.relayed,
-		// All edges: those weaker than a document keeps too.
-		Edges: b.store.Edges(), Options: make([]optionSetState, len(b.options)),
+		Open: b.arch.open, Recent: b.recent, Relayed: b.relayed,
+		Options: make([]optionSetState, len(b.options)),
 		DecisionKeys: b.decisionKeys, FactPreds: b.factPreds, OpenProblems: b.openProblems,
 		LastDecisionID: b.lastDecision.id, LastDecisionTurn: b.lastDecision.turn, ProvisionalID: b.provisionalID,
 		Info: make(map[string]nodeInfoState, len(b.info)),
@@ -60,13 +61,10 @@ func (b *Builder) WriteState(w io.Writer) error {
 			Topics: b.ents.topics, Self: b.ents.self,
 		},
 		Vault: vaultStateState{
-			Arts: make(map[string]artStateState, len(b.vault.arts)), ByFile: b.vault.byFile, Unnamed: b.vault.unnamed,
+			ByFile: b.vault.byFile, Unnamed: b.vault.unnamed,
 			ByHash: make(map[string]verRefState, len(b.vault.byHash)), Node: b.vault.node,
 			TurnArtifacts: b.vault.turnArtifacts, TurnOfArtifacts: b.vault.turnOfArtifacts,
 		},
-	}
-	for _, id := range b.store.IDs() {
-		s.Nodes = append(s.Nodes, b.store.Node(id))
 	}
 	for _, n := range b.arch.notes {
 		s.Notes = append(s.Notes, noteState{n.turn, n.text, n.weight})
@@ -98,18 +96,42 @@ func (b *Builder) WriteState(w io.Writer) error {
 			return fmt.Errorf("the builder's state: %w", err)
 		}
 	}
-	for id, a := range b.vault.arts {
-		art, err := json.Marshal(a.art)
-		if err != nil {
-			return fmt.Errorf("the builder's state: %w", err)
-		}
-		s.Vault.Arts[id] = artStateState{art, a.latest, a.unnamed, a.lastTurn}
-	}
 	for h, r := range b.vault.byHash {
 		s.Vault.ByHash[h] = verRefState{r.id, r.v}
 	}
-	if err := gob.NewEncoder(w).Encode(&s); err != nil {
+	// The state, then its long lists, each in chunks: the encoder holds
+	// one message at a time, not the whole state (a memory's closed
+	// blocks, code and graph).
+	enc := gob.NewEncoder(w)
+	if err := enc.Encode(&s); err != nil {
 		return fmt.Errorf("the builder's state: %w", err)
+	}
+	nodes := make([]*spec.Node, 0, b.store.Len())
+	for _, id := range b.store.IDs() {
+		nodes = append(nodes, b.store.Node(id))
+	}
+	err = errors.Join(putChunks(enc, b.arch.closed, 64), putChunks(enc, nodes, 1024),
+		putChunks(enc, b.store.Edges(), 4096)) // all edges: those weaker than a document keeps too
+	if err != nil {
+		return fmt.Errorf("the builder's state: %w", err)
+	}
+	ids := slices.Sorted(maps.Keys(b.vault.arts))
+	if err := enc.Encode(len(ids)); err != nil {
+		return fmt.Errorf("the builder's state: %w", err)
+	}
+	for chunk := range slices.Chunk(ids, 64) {
+		arts := make([]artStateState, len(chunk))
+		for i, id := range chunk {
+			a := b.vault.arts[id]
+			art, err := json.Marshal(a.art)
+			if err != nil {
+				return fmt.Errorf("the builder's state: %w", err)
+			}
+			arts[i] = artStateState{id, art, a.latest, a.unnamed, a.lastTurn}
+		}
+		if err := enc.Encode(arts); err != nil {
+			return fmt.Errorf("the builder's state: %w", err)
+		}
 	}
 	return nil
 }
@@ -121,11 +143,26 @@ func (b *Builder) WriteState(w io.Writer) error {
 // an error that matches ErrState.
 func Resume(data []byte, cfg Config) (*Builder, error) {
 	var s builderState
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&s); err != nil {
+	dec := gob.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrState, err)
 	}
 	if s.Version != stateVersion {
 		return nil, fmt.Errorf("%w: %q, not %q", ErrState, s.Version, stateVersion)
+	}
+	var err error
+	if s.Closed, err = getChunks[spec.ArchiveBlock](dec); err != nil {
+		return nil, fmt.Errorf("%w: the closed blocks: %v", ErrState, err)
+	}
+	if s.Nodes, err = getChunks[*spec.Node](dec); err != nil {
+		return nil, fmt.Errorf("%w: the nodes: %v", ErrState, err)
+	}
+	if s.Edges, err = getChunks[spec.Edge](dec); err != nil {
+		return nil, fmt.Errorf("%w: the edges: %v", ErrState, err)
+	}
+	arts, err := getChunks[artStateState](dec)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the artifacts: %v", ErrState, err)
 	}
 	cfg.BlockSize, cfg.SnapshotInterval = s.Cfg.BlockSize, s.Cfg.SnapshotInterval
 	b := newBuilder(cfg)
@@ -180,12 +217,12 @@ func Resume(data []byte, cfg Config) (*Builder, error) {
 	v := s.Vault
 	b.vault = vaultState{arts: map[string]*artState{}, byFile: orEmpty(v.ByFile), unnamed: v.Unnamed, byHash: map[string]verRef{},
 		node: orEmpty(v.Node), turnArtifacts: v.TurnArtifacts, turnOfArtifacts: v.TurnOfArtifacts}
-	for id, a := range v.Arts {
+	for _, a := range arts {
 		st := &artState{latest: a.Latest, unnamed: a.Unnamed, lastTurn: a.LastTurn}
 		if err := json.Unmarshal(a.Art, &st.art); err != nil {
-			return nil, fmt.Errorf("%w: artifact %q: %v", ErrState, id, err)
+			return nil, fmt.Errorf("%w: artifact %q: %v", ErrState, a.ID, err)
 		}
-		b.vault.arts[id] = st
+		b.vault.arts[a.ID] = st
 	}
 	// The index of the unnamed artifacts' lines is made again from them.
 	for i, id := range b.vault.unnamed {
@@ -301,8 +338,9 @@ type goalState struct {
 	Turn int
 }
 
+// vaultStateState is the vault but its artifacts, which follow the
+// state in chunks.
 type vaultStateState struct {
-	Arts            map[string]artStateState
 	ByFile          map[string]string
 	Unnamed         []string
 	ByHash          map[string]verRefState
@@ -312,6 +350,7 @@ type vaultStateState struct {
 }
 
 type artStateState struct {
+	ID       string
 	Art      []byte // JSON
 	Latest   string
 	Unnamed  int
@@ -321,4 +360,41 @@ type artStateState struct {
 type verRefState struct {
 	ID string
 	V  int
+}
+
+// putChunks encodes list as its length, then its elements in chunks of at
+// most size: the encoder's buffer holds one chunk, not the whole list.
+func putChunks[T any](enc *gob.Encoder, list []T, size int) error {
+	if err := enc.Encode(len(list)); err != nil {
+		return err
+	}
+	for chunk := range slices.Chunk(list, size) {
+		if err := enc.Encode(chunk); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// getChunks decodes what putChunks encoded.
+func getChunks[T any](dec *gob.Decoder) ([]T, error) {
+	var n int
+	if err := dec.Decode(&n); err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, fmt.Errorf("a list of %d elements", n)
+	}
+	out := make([]T, 0, min(n, 1<<16))
+	for len(out) < n {
+		var chunk []T
+		if err := dec.Decode(&chunk); err != nil {
+			return nil, err
+		}
+		if len(chunk) == 0 || len(out)+len(chunk) > n {
+			return nil, fmt.Errorf("a chunk of %d elements where %d are left", len(chunk), n-len(out))
+		}
+		out = append(out, chunk...)
+	}
+	return out, nil
 }
