@@ -50,7 +50,7 @@ func (b *Builder) WriteState(w io.Writer) error {
 		Extra:      extrasState{Doc: b.extra.doc, WM: b.extra.wm, Graph: b.extra.graph, Vault: b.extra.vault, Archive: b.extra.archive},
 		OwnVectors: b.ownVectors, Turns: b.turns, Times: b.times, Transcript: b.transcript,
 		Open: b.arch.open, Recent: b.recent, Relayed: b.relayed,
-		Options: make([]optionSetState, len(b.options)),
+		Options:      make([]optionSetState, len(b.options)),
 		DecisionKeys: b.decisionKeys, FactPreds: b.factPreds, OpenProblems: b.openProblems,
 		LastDecisionID: b.lastDecision.id, LastDecisionTurn: b.lastDecision.turn, ProvisionalID: b.provisionalID,
 		Info: make(map[string]nodeInfoState, len(b.info)),
