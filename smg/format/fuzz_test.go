@@ -2,6 +2,8 @@ package format_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -91,9 +93,30 @@ func FuzzValidate(f *testing.F) {
 		if err != nil {
 			return
 		}
+		doc.Metadata.CompressionRatio = 0 // as a writer leaves it
 		err = format.Validate(doc, &format.ValidateOptions{SkipJSONLD: true, Limits: decodeLimits})
 		if err != nil && !errors.Is(err, format.ErrInvalid) {
 			t.Fatalf("validation failed with %v, not a list of problems", err)
+		}
+		// A writer, which checks the document piece by piece as it
+		// writes it, refuses what Validate finds, with the same problems.
+		// It checks with the default limits: the blocks it makes plain
+		// are kept within the fuzzing's, so that both decompress them.
+		for _, b := range doc.DeepArchive.Blocks {
+			if b.UncompressedSize > decodeLimits.MaxBlockSize || len(b.CompressedData) > 0 && b.UncompressedSize == 0 {
+				return
+			}
+		}
+		_, werr := format.MarshalMemory(doc, &format.EncodeOptions{Plain: true})
+		want, _ := errors.AsType[*format.ValidationError](err)
+		got, _ := errors.AsType[*format.ValidationError](werr)
+		switch {
+		case err != nil && werr == nil:
+			t.Fatalf("a writer writes a document with problems: %v", err)
+		case err == nil && got != nil:
+			t.Fatalf("a writer finds problems Validate does not: %v", werr)
+		case want != nil && got != nil && !slices.Equal(want.Problems, got.Problems):
+			t.Fatalf("a writer's problems differ:\n got %v\nwant %v", got.Problems, want.Problems)
 		}
 	})
 }
@@ -124,6 +147,11 @@ func FuzzDecode(f *testing.F) {
 		one, err := format.Marshal(doc, &format.EncodeOptions{Plain: true})
 		if err != nil {
 			t.Fatalf("decoded but does not encode: %v", err)
+		}
+		// The text, written piece by piece, is the canonical JSON.
+		sum := sha256.Sum256(one)
+		if h, err := format.ContentHash(doc); err != nil || h != "sha256:"+hex.EncodeToString(sum[:]) {
+			t.Fatalf("the written text is not the canonical JSON (content hash %s, %v)", h, err)
 		}
 		again, err := format.Unmarshal(one, opts)
 		if err != nil {

@@ -120,6 +120,11 @@ func writeCanonical(w io.Writer, doc *spec.Document, clear bool, head func(js []
 		case 1:
 			for i, b := range d.DeepArchive.Blocks {
 				if clear && b.Turns == nil {
+					// A block is decompressed up to the size it claims: no
+					// more than a reader takes.
+					if b.UncompressedSize > DefaultLimits.MaxBlockSize {
+						return fmt.Errorf("smg: encoding: archive block %s: %w", b.ID, &LimitError{Limit: "MaxBlockSize", Max: DefaultLimits.MaxBlockSize})
+					}
 					if b, err = graph.PlainBlock(b); err != nil {
 						return fmt.Errorf("smg: encoding: archive block %s: %w", b.ID, err)
 					}

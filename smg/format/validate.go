@@ -296,6 +296,10 @@ func instanceProblems(schema string, inst any) []Problem {
 		out = append(out, Problem{Path: instancePath(inst, e.InstanceLocation), Rule: "schema", Message: schemaMessage(inst, e)})
 	}
 	walk(verr)
+	// The schema's causes come in no set order: by path, then message.
+	slices.SortStableFunc(out, func(a, b Problem) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Message, b.Message))
+	})
 	return out
 }
 
