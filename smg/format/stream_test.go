@@ -257,3 +257,25 @@ func TestWriterChecksArtifactIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalClearRefusesOversizeBlock: a compressed block that claims
+// more than a reader takes is not decompressed to be written in the clear.
+func TestMarshalClearRefusesOversizeBlock(t *testing.T) {
+	vs, err := smgtest.Load(vectorDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(vs, func(v *smgtest.Vector) bool { return v.Name == "ok-version-1.0" })
+	doc, err := format.Unmarshal(vs[i].Body, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc.DeepArchive.Blocks[0].UncompressedSize = format.DefaultLimits.MaxBlockSize + 1
+	_, err = format.MarshalClear(doc, nil)
+	if le, ok := errors.AsType[*format.LimitError](err); !ok || le.Limit != "MaxBlockSize" {
+		t.Errorf("MarshalClear: %v, want MaxBlockSize", err)
+	}
+	if _, err := format.Marshal(doc, nil); err != nil {
+		t.Errorf("Marshal, which keeps the block compressed: %v", err)
+	}
+}
