@@ -219,3 +219,16 @@ func BenchmarkArchiveTurn(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMarshalMemory is a writer's whole write: blocks in the clear,
+// the document checked as it is written.
+func BenchmarkMarshalMemory(b *testing.B) {
+	doc := loadBench(b)
+	js, _ := format.Marshal(doc, &format.EncodeOptions{Plain: true})
+	b.SetBytes(int64(len(js)))
+	for b.Loop() {
+		if _, err := format.MarshalMemory(doc, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
