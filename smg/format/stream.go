@@ -212,13 +212,8 @@ func encodeDocument(doc *spec.Document, opts *EncodeOptions, clear, checked bool
 	if opts.Indent {
 		if clear {
 			d := *doc
-			d.DeepArchive.Blocks = make([]spec.ArchiveBlock, len(doc.DeepArchive.Blocks))
-			for i, b := range doc.DeepArchive.Blocks {
-				if b.Turns == nil {
-					b, _ = graph.PlainBlock(b)
-				}
-				d.DeepArchive.Blocks[i] = b
-			}
+			d.DeepArchive.Blocks = slices.Clone(doc.DeepArchive.Blocks)
+			graph.PlainBlocks(&d)
 			doc = &d
 		}
 		var check func(*spec.Document, []byte) error
