@@ -17,12 +17,6 @@ import (
 	"github.com/smg-memory/smg/smg/importer"
 )
 
-// input is one conversation read from an input file.
-type input struct {
-	file string
-	conv importer.Conversation
-}
-
 func (a *app) ingestCommand() *cobra.Command {
 	var out, format, project string
 	var strict, split, noProvider, noVectors, showProgress bool
@@ -94,47 +88,69 @@ are read, then how many are embedded.`,
 			if err != nil {
 				return err
 			}
-			// Read every input before touching the output: a failure in
-			// strict mode leaves it as it was.
-			var inputs []input
-			total := 0
-			for _, name := range args {
+			// Each input is read twice, a conversation at a time: first
+			// to check it and count its turns, before the output is
+			// touched (with --strict, a malformed turn anywhere leaves
+			// every output as it was), then to ingest it. A large export
+			// is never held whole.
+			read := func(name string, first bool, fn func(importer.Conversation) error) (*importer.Result, error) {
 				// An input without turns is an error, before anything
 				// is written.
-				res, err := importer.ReadFile(name, importer.Options{Format: f, Strict: strict, RequireTurns: true})
+				opts := importer.Options{Format: f, Strict: strict, RequireTurns: first}
+				return importer.StreamFile(name, opts, func(c importer.Conversation) error {
+					if len(c.Turns) == 0 {
+						return nil
+					}
+					return fn(c)
+				})
+			}
+			total := 0
+			for _, name := range args {
+				res, err := read(name, true, func(c importer.Conversation) error {
+					total += len(c.Turns)
+					return nil
+				})
 				if err != nil {
 					return err
 				}
 				for _, skipped := range res.Skipped {
 					fmt.Fprintf(a.stderr, "smg: warning: %v (skipped)\n", skipped)
 				}
-				for _, c := range res.Conversations {
-					if len(c.Turns) > 0 {
-						inputs = append(inputs, input{file: name, conv: c})
-						total += len(c.Turns)
-					}
-				}
 			}
 			bar := a.progressBar(total, showProgress)
 			defer bar.finish()
-			names, groups := []string{out}, [][]input{inputs}
-			if split {
-				names, groups = nil, nil
-				for i, in := range inputs {
-					names, groups = append(names, splitName(out, in.conv.ID, i+1)), append(groups, inputs[i:i+1])
-				}
+			if !split {
+				return a.ingestInto(cmd.Context(), out, project, func(record func(string, importer.Conversation) error) error {
+					for _, name := range args {
+						if _, err := read(name, false, func(c importer.Conversation) error { return record(name, c) }); err != nil {
+							return err
+						}
+					}
+					return nil
+				}, strict, bar, vecs)
 			}
 			// Once the provider fails, the memories after are saved
 			// without vectors rather than making it fail again for each.
 			var failed *embeddingError
-			for i, name := range names {
-				err := a.ingestInto(cmd.Context(), name, project, groups[i], strict, bar, vecs)
-				if e, ok := errors.AsType[*embeddingError](err); ok && failed == nil {
-					failed, vecs = e, vectors{off: true}
-				} else if err != nil {
+			n := 0
+			for _, name := range args {
+				_, err := read(name, false, func(c importer.Conversation) error {
+					n++
+					file := splitName(out, c.ID, n)
+					err := a.ingestInto(cmd.Context(), file, project, func(record func(string, importer.Conversation) error) error {
+						return record(name, c)
+					}, strict, bar, vecs)
+					if e, ok := errors.AsType[*embeddingError](err); ok && failed == nil {
+						failed, vecs = e, vectors{off: true}
+					} else if err != nil {
+						return err
+					} else if failed != nil {
+						failed.files = append(failed.files, file)
+					}
+					return nil
+				})
+				if err != nil {
 					return err
-				} else if failed != nil {
-					failed.files = append(failed.files, name)
 				}
 			}
 			if failed != nil {
@@ -155,10 +171,11 @@ are read, then how many are embedded.`,
 }
 
 // ingestInto adds conversations to the memory in the named file, or to a
-// new one, and writes it, under the file's lock. Unless vecs are off, it
+// new one, and writes it, under the file's lock: feed gives each to
+// record, with the name of its input. Unless vecs are off, it
 // embeds the memory's turns that lack a vector before it writes; when that
 // fails, it writes all the same and returns an *embeddingError.
-func (a *app) ingestInto(ctx context.Context, name, project string, inputs []input, strict bool, bar *progress, vecs vectors) error {
+func (a *app) ingestInto(ctx context.Context, name, project string, feed func(record func(file string, c importer.Conversation) error) error, strict bool, bar *progress, vecs vectors) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -176,21 +193,22 @@ func (a *app) ingestInto(ctx context.Context, name, project string, inputs []inp
 	err = f.Update(ctx, func(fm *smg.Memory) error {
 		m = fm
 		read := 0
-		for i, in := range inputs {
-			r, err := m.Record(ctx, in.conv.Turns, &smg.RecordOptions{Deferred: true, SkipInvalid: !strict, Progress: bar.add})
-			rec.Added, rec.Held, read = rec.Added+r.Added, rec.Held+r.Held, read+len(in.conv.Turns)
-			// The memory holds what it needs of them: a long import
-			// does not keep its whole input until the end.
-			inputs[i].conv.Turns = nil
+		err := feed(func(file string, c importer.Conversation) error {
+			r, err := m.Record(ctx, c.Turns, &smg.RecordOptions{Deferred: true, SkipInvalid: !strict, Progress: bar.add})
+			rec.Added, rec.Held, read = rec.Added+r.Added, rec.Held+r.Held, read+len(c.Turns)
 			for _, bad := range r.Invalid {
-				fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v (skipped)\n", in.file, bad.Index+1, bad.Err)
+				fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v (skipped)\n", file, bad.Index+1, bad.Err)
 			}
 			for _, reused := range r.Reused {
-				fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v\n", in.file, reused.Index+1, reused)
+				fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v\n", file, reused.Index+1, reused)
 			}
 			if err != nil {
-				return fmt.Errorf("%s: %w", in.file, err)
+				return fmt.Errorf("%s: %w", file, err)
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		if rec.Added == 0 && rec.Held == 0 {
 			// Nothing to write: a new memory is not made, an old one

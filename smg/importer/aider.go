@@ -63,8 +63,7 @@ func (r *reader) readAider() error {
 	if !p.looksLikeAider() {
 		return r.errorAt(r.t, 0, 0, "", `not an aider chat history: no "# aider chat started at" line, user line ("#### ") or tool line ("> ")`)
 	}
-	r.res.Conversations = append(r.res.Conversations, Conversation{Turns: p.parse()})
-	return nil
+	return r.add(Conversation{Turns: p.parse()})
 }
 
 // splitAider splits a history into lines, and reports whether it has user

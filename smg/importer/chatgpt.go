@@ -150,8 +150,7 @@ func (r *reader) chatGPTConversation(v jv, path string) error {
 			c.Turns = append(c.Turns, turn)
 		}
 	}
-	r.res.Conversations = append(r.res.Conversations, c)
-	return nil
+	return r.add(c)
 }
 
 // chatGPTTurn reads the message m. keep is false for a message that is

@@ -73,8 +73,7 @@ func (r *reader) claudeConversation(v jv, path string) error {
 	if err != nil {
 		return err
 	}
-	r.res.Conversations = append(r.res.Conversations, c)
-	return nil
+	return r.add(c)
 }
 
 // claudeTurn reads the message m. keep is false for a message without

@@ -41,9 +41,10 @@ func (r *reader) readClaudeCode() error {
 	if i < len(d) && d[i] != '{' {
 		return r.errorAt(r.t, 0, i, "", "not JSON Lines: want a Claude Code session, one JSON object per line")
 	}
+	var convs []Conversation         // one for each session, in order of its first line
 	sessions := map[string]int{}     // sessionId → its conversation
 	toolNames := map[string]string{} // tool_use id → the tool's name
-	return r.lines(i, func(t *text, line0 int) error {
+	err := r.lines(i, func(t *text, line0 int) error {
 		v, err := r.lineValue(t, line0)
 		if err != nil {
 			return r.malformed(err)
@@ -57,13 +58,22 @@ func (r *reader) readClaudeCode() error {
 		}
 		k, ok := sessions[session]
 		if !ok {
-			k = len(r.res.Conversations)
+			k = len(convs)
 			sessions[session] = k
-			r.res.Conversations = append(r.res.Conversations, Conversation{ID: session})
+			convs = append(convs, Conversation{ID: session})
 		}
-		r.res.Conversations[k].Turns = append(r.res.Conversations[k].Turns, turns...)
+		convs[k].Turns = append(convs[k].Turns, turns...)
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	for _, c := range convs {
+		if err := r.add(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // claudeCodeLine reads the line v: the turns of its message (none, when

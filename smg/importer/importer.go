@@ -217,6 +217,8 @@ type Options struct {
 	// that wraps [ErrNoTurns]. Without it, such an input reads as a
 	// [Result] without turns.
 	RequireTurns bool
+
+	chunk int // the window's reads, when not chunkSize: tests read small pieces
 }
 
 // Conversation is one conversation of an input: a LoCoMo file, a ChatGPT
@@ -307,72 +309,151 @@ const DetectSize = 64 << 10
 // Read reads a conversation input in the format opts.Format, or the one
 // [Detect] finds in its first [DetectSize] bytes.
 func Read(r io.Reader, opts Options) (*Result, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		if opts.Name != "" {
-			return nil, fmt.Errorf("reading %s: %w", opts.Name, err)
-		}
-		return nil, err
-	}
-	return read(data, opts)
+	return collect(r, opts)
 }
 
 // ReadFile reads the file name with [Read]; opts.Name is name when empty.
 func ReadFile(name string, opts Options) (*Result, error) {
-	data, err := os.ReadFile(name)
+	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
 	if opts.Name == "" {
 		opts.Name = name
 	}
-	return read(data, opts)
+	return collect(f, opts)
 }
 
-func read(data []byte, opts Options) (*Result, error) {
+func collect(r io.Reader, opts Options) (*Result, error) {
+	var convs []Conversation
+	res, err := Stream(r, opts, func(c Conversation) error {
+		convs = append(convs, c)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Conversations = convs
+	return res, nil
+}
+
+// Stream reads an input as [Read] does, but gives each conversation to fn
+// as soon as it is read instead of keeping it: an export of many
+// conversations (LoCoMo, ChatGPT, Claude) is read holding one conversation
+// at a time, not the whole input; an input of another format, which holds
+// one conversation or whose conversations interleave (Claude Code), is
+// read whole first. The [Result] has no Conversations; its Skipped are
+// complete when Stream returns.
+//
+// An error of fn stops the read, and Stream returns it. Malformed JSON
+// is found where the read reaches it: the conversations before it have
+// been given to fn when Stream returns the error. With
+// [Options.RequireTurns], an input whose conversations have no turn is an
+// error once it is read.
+func Stream(r io.Reader, opts Options, fn func(Conversation) error) (*Result, error) {
+	res, err := stream(r, opts, fn)
+	if err != nil && res != nil && res.readErr != nil && opts.Name != "" {
+		return nil, fmt.Errorf("reading %s: %w", opts.Name, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res.Result, nil
+}
+
+// StreamFile reads the file name with [Stream]; opts.Name is name when
+// empty.
+func StreamFile(name string, opts Options, fn func(Conversation) error) (*Result, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if opts.Name == "" {
+		opts.Name = name
+	}
+	return Stream(f, opts, fn)
+}
+
+// streamed is a Result, and the error that stopped reading the input, if
+// one did.
+type streamed struct {
+	*Result
+	readErr error
+}
+
+func stream(src io.Reader, opts Options, emit func(Conversation) error) (*streamed, error) {
+	w := &window{src: src, chunk: chunkSize}
+	if opts.chunk > 0 {
+		w.chunk = opts.chunk
+	}
+	out := &streamed{}
 	f := opts.Format
 	if f == "" || f == Auto {
+		for len(w.t.data) < DetectSize {
+			if ok, err := w.more(); err != nil {
+				out.readErr = err
+				return out, err
+			} else if !ok {
+				break
+			}
+		}
 		var err error
-		if f, err = Detect(data[:min(len(data), DetectSize)]); err != nil {
+		if f, err = Detect(w.t.data[:min(len(w.t.data), DetectSize)]); err != nil {
 			var e *Error
 			if errors.As(err, &e) {
 				e.Name = opts.Name
 			}
-			return nil, err
+			return out, err
 		}
 	}
-	r := &reader{opts: opts, res: &Result{Format: f}, t: &text{data: data}}
+	out.Result = &Result{Format: f}
+	r := &reader{opts: opts, res: out.Result, w: w, t: &w.t, emit: emit}
 	var err error
 	switch f {
-	case Transcript, OpenAI:
-		err = r.readMessages(f)
-	case LoCoMo:
-		err = r.readLoCoMo()
-	case Aider:
-		err = r.readAider()
-	case ChatGPT:
-		err = r.readChatGPT()
-	case Claude:
-		err = r.readClaude()
-	case ClaudeCode:
-		err = r.readClaudeCode()
+	case LoCoMo, ChatGPT, Claude: // read one conversation at a time
 	default:
-		_, err = ParseFormat(string(f))
+		err = w.all()
+	}
+	if err == nil {
+		switch f {
+		case Transcript, OpenAI:
+			err = r.readMessages(f)
+		case LoCoMo:
+			err = r.readLoCoMo()
+		case Aider:
+			err = r.readAider()
+		case ChatGPT:
+			err = r.readChatGPT()
+		case Claude:
+			err = r.readClaude()
+		case ClaudeCode:
+			err = r.readClaudeCode()
+		default:
+			_, err = ParseFormat(string(f))
+		}
+	}
+	if w.err != nil {
+		out.readErr = w.err
+		return out, w.err
 	}
 	if err != nil {
-		return nil, err
+		return out, err
 	}
-	n := 0
-	for _, c := range r.res.Conversations {
-		for i := range c.Turns {
-			c.Turns[i].Turn, c.Turns[i].ConversationID = i+1, c.ID
-		}
-		n += len(c.Turns)
+	if r.turns == 0 && opts.RequireTurns {
+		return out, r.noTurns(w.head, f)
 	}
-	if n == 0 && opts.RequireTurns {
-		return nil, r.noTurns(data, f)
+	return out, nil
+}
+
+// add gives the caller a conversation read, its turns numbered.
+func (r *reader) add(c Conversation) error {
+	for i := range c.Turns {
+		c.Turns[i].Turn, c.Turns[i].ConversationID = i+1, c.ID
 	}
-	return r.res, nil
+	r.turns += len(c.Turns)
+	return r.emit(c)
 }
 
 // noTurns is the error of an input of the format f that gave no turn: it
@@ -393,9 +474,12 @@ func (r *reader) noTurns(data []byte, f Format) *Error {
 
 // reader holds the state of one read.
 type reader struct {
-	opts Options
-	res  *Result
-	t    *text // the whole input
+	opts  Options
+	res   *Result
+	w     *window
+	t     *text // the input, or the window of it being read: &w.t
+	emit  func(Conversation) error
+	turns int // given to emit
 }
 
 // errorAt returns an Error at the offset off of t, whose first line is the

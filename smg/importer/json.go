@@ -62,9 +62,13 @@ type jsonSyntaxError struct {
 type text struct {
 	data  []byte
 	lines []int
+	// line0 and col0 place data[0] in the input when the text is a window
+	// of it: the lines before it, and the bytes before it on its line.
+	line0, col0 int
 }
 
-// pos gives the 1-based line and column (in bytes) of an offset.
+// pos gives the 1-based line and column (in bytes) of an offset, in the
+// input.
 func (t *text) pos(off int) (line, col int) {
 	if t.lines == nil {
 		t.lines = append(t.lines, 0)
@@ -76,7 +80,10 @@ func (t *text) pos(off int) (line, col int) {
 	}
 	off = min(max(off, 0), len(t.data))
 	i := sort.Search(len(t.lines), func(i int) bool { return t.lines[i] > off }) - 1
-	return i + 1, off - t.lines[i] + 1
+	if i == 0 {
+		off += t.col0
+	}
+	return t.line0 + i + 1, off - t.lines[i] + 1
 }
 
 // ws returns the offset of the first byte at or after i that is not JSON

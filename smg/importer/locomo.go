@@ -21,28 +21,6 @@ func (r *reader) readLoCoMo() error {
 	return r.eachDocument("LoCoMo samples", r.locomoSample)
 }
 
-// eachDocument reads an input that is a JSON array of what, or one of
-// them, and gives one to each element, with its path.
-func (r *reader) eachDocument(what string, one func(v jv, path string) error) error {
-	d := r.t.data
-	i := r.t.ws(skipBOM(d))
-	if i == len(d) || d[i] != '[' && d[i] != '{' {
-		return r.errorAt(r.t, 0, i, "", "not JSON: want a JSON array of "+what)
-	}
-	v, err := r.document(i)
-	if err != nil {
-		return err
-	}
-	if v.kind == '{' {
-		return one(v, "$")
-	}
-	r.t.elems(v, func(n int, e jv) bool {
-		err = one(e, pathIndex("$", n))
-		return err == nil
-	})
-	return err
-}
-
 // session is a session of a LoCoMo conversation.
 type session struct {
 	n          int
@@ -178,8 +156,7 @@ func (r *reader) locomoSample(v jv, path string) error {
 			return err
 		}
 	}
-	r.res.Conversations = append(r.res.Conversations, c)
-	return nil
+	return r.add(c)
 }
 
 // locomoTurn reads a turn {speaker, dia_id, text, blip_caption?}; every

@@ -32,8 +32,7 @@ func (r *reader) readMessages(f Format) error {
 		if err != nil {
 			return err
 		}
-		r.res.Conversations = append(r.res.Conversations, c)
-		return nil
+		return r.add(c)
 	case '{':
 		if f == OpenAI {
 			return r.readMessageObjects(i)
@@ -61,8 +60,7 @@ func (r *reader) readMessages(f Format) error {
 		if err != nil {
 			return err
 		}
-		r.res.Conversations = append(r.res.Conversations, c)
-		return nil
+		return r.add(c)
 	}
 	return r.errorAt(r.t, 0, i, "", "not JSON: want "+messagesWant(f))
 }
@@ -90,8 +88,7 @@ func (r *reader) readMessageObjects(i int) error {
 		if c == nil {
 			return r.errorAt(r.t, 0, v.start, "$", `want an object with a "messages" array`)
 		}
-		r.res.Conversations = append(r.res.Conversations, *c)
-		return nil
+		return r.add(*c)
 	}
 	first := true
 	return r.lines(i, func(t *text, line0 int) error {
@@ -110,8 +107,7 @@ func (r *reader) readMessageObjects(i int) error {
 		if c == nil {
 			return r.malformed(r.errorAt(t, line0, v.start, "$", `want an object with a "messages" array`))
 		}
-		r.res.Conversations = append(r.res.Conversations, *c)
-		return nil
+		return r.add(*c)
 	})
 }
 
