@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+	"unique"
 
 	"github.com/smg-memory/smg/classify"
 	"github.com/smg-memory/smg/spec"
@@ -42,9 +43,17 @@ const (
 	decisionWindow = 2
 )
 
-// cloneAll copies the strings of ss: what the builder keeps of a turn's
-// analysis must not hold the turn's whole text (a string cut from it
-// does).
+// What the builder keeps of a turn's analysis must not hold the turn's
+// whole text, as a string cut from it does: the builder keeps copies.
+// Kept once, a piece of each turn would keep most of a long memory's
+// transcript alive (TestBuilderKeepsNoTurnText).
+
+// intern returns a copy of s, one for all equal strings: for the keys of
+// the builder's maps. A copy made only when a key is new is not enough: an
+// assignment to a map replaces the key it holds with the one it is given.
+func intern(s string) string { return unique.Make(s).Value() }
+
+// cloneAll copies the strings of ss.
 func cloneAll(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
@@ -211,9 +220,7 @@ func (b *Builder) concepts(ts *turnState, s classify.Signals) {
 		}
 	}
 	for _, w := range s.Lower {
-		if _, ok := b.ents.lower[w]; !ok {
-			w = strings.Clone(w) // a key of the builder's maps: not the turn's text
-		}
+		w = intern(w)
 		b.ents.lower[w]++
 		if s.Role != spec.RoleAssistant {
 			b.ents.lowerOthers[w]++
@@ -225,11 +232,8 @@ func (b *Builder) concepts(ts *turnState, s classify.Signals) {
 	capital := map[string]bool{}
 	for _, e := range s.Entities {
 		if e.Kind == "name" && !e.SentenceStart && !strings.Contains(e.Text, " ") && !capital[strings.ToLower(e.Text)] {
-			w := strings.ToLower(e.Text)
+			w := intern(strings.ToLower(e.Text))
 			capital[w] = true
-			if _, ok := b.ents.capital[w]; !ok {
-				w = strings.Clone(w)
-			}
 			b.ents.capital[w]++
 			if s.Role != spec.RoleAssistant {
 				b.ents.capitalOthers[w]++
@@ -282,19 +286,19 @@ func (b *Builder) decision(ts *turnState, d classify.Decision) {
 		id = b.newID("decision", outcome, "decision:"+key)
 		b.decisionKeys[key] = id
 		n := b.create(id, spec.NodeDecision, capitalize(outcome))
-		n.Outcome = outcome
-		n.Description = d.Sentence
+		n.Outcome = strings.Clone(outcome)
+		n.Description = strings.Clone(d.Sentence)
 		n.Timestamp, n.ValidFrom = ts.t.Timestamp, ts.t.Timestamp
 		b.info[id].outcomeKey = key
 	}
 	n := b.store.Node(id)
 	n.ValidTo = time.Time{} // decided (again): valid from here on
 	if n.Rationale == "" {
-		n.Rationale = d.Rationale
+		n.Rationale = strings.Clone(d.Rationale)
 	}
 	for _, a := range alts {
 		if a != "" && !strings.EqualFold(a, outcome) && !hasAlternative(n.Alternatives, a) {
-			n.Alternatives = append(n.Alternatives, spec.Alternative{Option: a})
+			n.Alternatives = append(n.Alternatives, spec.Alternative{Option: strings.Clone(a)})
 		}
 	}
 	b.mention(id, ts.turn)
@@ -325,7 +329,7 @@ func (b *Builder) decision(ts *turnState, d classify.Decision) {
 			oid = b.newID("decision", d.Replaces, "decision:"+okey)
 			b.decisionKeys[okey] = oid
 			o := b.create(oid, spec.NodeDecision, capitalize(d.Replaces)+" (before "+outcome+")")
-			o.Outcome = d.Replaces
+			o.Outcome = strings.Clone(d.Replaces)
 			o.Description = "Replaced: " + d.Sentence
 			o.Confidence = 0.5
 			o.Metadata = map[string]any{"inferred": true}
@@ -468,10 +472,10 @@ func capitalize(s string) string {
 func (b *Builder) problem(ts *turnState, p classify.Problem) {
 	id, n := b.statement(spec.NodeProblem, p.Summary, clipLabel(p.Summary))
 	if n != nil {
-		n.Description = p.Summary
+		n.Description = strings.Clone(p.Summary)
 		md := map[string]any{"kind": p.Kind}
 		if p.Code != "" {
-			md["code"] = p.Code
+			md["code"] = strings.Clone(p.Code)
 		}
 		n.Metadata = md
 	}
@@ -502,7 +506,7 @@ func (b *Builder) solution(ts *turnState, so classify.Solution) {
 	}
 	id, n := b.statement(spec.NodeSolution, label, clipLabel(label))
 	if n != nil {
-		n.Description = desc
+		n.Description = strings.Clone(desc)
 		n.Confidence = 0.7
 	}
 	b.mention(id, ts.turn)
@@ -585,7 +589,7 @@ var exclusivePredicates = []string{"lives in", "lives near", "is from", "works a
 func (b *Builder) fact(ts *turnState, f classify.Fact) {
 	id, n := b.statement(spec.NodeFact, f.Text, f.Text)
 	if n != nil {
-		n.Description = f.Sentence
+		n.Description = strings.Clone(f.Sentence)
 		n.Category = f.Category
 		n.Scope = "user"
 		if f.Subject != "User" {

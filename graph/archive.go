@@ -126,7 +126,7 @@ func (a *archiveState) add(t spec.Turn, cfg Config) {
 // note records a sentence of the open block for its summary.
 func (a *archiveState) note(turn int, text string, weight int) {
 	if text = strings.TrimSpace(text); text != "" {
-		a.notes = append(a.notes, note{turn, text, weight})
+		a.notes = append(a.notes, note{turn, strings.Clone(text), weight})
 	}
 }
 

@@ -423,9 +423,7 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 
 func (b *Builder) addForm(id, form string) {
 	info := b.info[id]
-	if _, ok := info.forms[form]; !ok {
-		form = strings.Clone(form) // not the whole text of the turn it is cut from
-	}
+	form = intern(form)
 	if info.forms == nil {
 		info.forms = map[string]int{}
 		info.firstForm = form

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"slices"
-	"strings"
 )
 
 // lineIndex indexes the lines (as [lineSet] reads them) of the latest
@@ -44,11 +43,8 @@ func (x *lineIndex) replace(i int, lang, before, now string) {
 	}
 	set := lineSet(now)
 	for l := range set {
-		ps, ok := posts[l]
-		if !ok {
-			l = strings.Clone(l) // the key outlives this version
-		}
-		posts[l] = append(ps, int32(i))
+		l = intern(l) // the key outlives this version
+		posts[l] = append(posts[l], int32(i))
 	}
 	for len(x.size) <= i {
 		x.size = append(x.size, 0)
