@@ -46,24 +46,42 @@ const Window = 22
 // qualities), which costs more than compressing a block of turns.
 var writers [12]sync.Pool
 
+// outs keeps the buffers Compress writes into: what it returns is a copy
+// of exactly the stream's length, as a memory keeps its compressed blocks
+// for as long as it lives.
+var outs sync.Pool
+
 // Compress returns raw as a Brotli stream at the given quality (0 to 11),
 // with a window of 2^Window bytes. It is safe for concurrent use.
 func Compress(raw []byte, quality int) []byte {
 	quality = min(max(quality, 0), 11)
-	var buf bytes.Buffer
-	buf.Grow(len(raw)/3 + 64)
+	buf, _ := outs.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	buf.Reset()
 	w, _ := writers[quality].Get().(*brotli.Writer)
 	if w == nil {
-		w = brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: quality, LGWin: Window})
+		w = brotli.NewWriterOptions(buf, brotli.WriterOptions{Quality: quality, LGWin: Window})
 	} else {
-		w.Reset(&buf)
+		w.Reset(buf)
 	}
 	// Writes to a bytes.Buffer cannot fail.
 	_, _ = w.Write(raw)
 	_ = w.Close()
+	w.Reset(nil) // a writer in the pool holds no buffer
 	writers[quality].Put(w)
-	return buf.Bytes()
+	out := make([]byte, buf.Len())
+	copy(out, buf.Bytes())
+	if buf.Cap() <= maxPooled {
+		outs.Put(buf)
+	}
+	return out
 }
+
+// maxPooled bounds the buffers kept for reuse: a rare large block does not
+// keep its buffer.
+const maxPooled = 1 << 20
 
 // maxRatio bounds the size a block claims by its compressed size: text
 // compresses 3–5 times here, and a buffer too small only grows.

@@ -15,6 +15,15 @@ func TestCompressDecompress(t *testing.T) {
 	if len(c) >= len(raw) {
 		t.Errorf("%d bytes compress to %d", len(raw), len(c))
 	}
+	// A memory keeps its blocks' streams: no room beyond them.
+	if cap(c) != len(c) {
+		t.Errorf("a stream of %d bytes in %d", len(c), cap(c))
+	}
+	// The buffers are reused, not what Compress returned.
+	again := Compress(bytes.Repeat([]byte("other"), 1000), DefaultQuality)
+	if got, err := Decompress(c, int64(len(raw))); err != nil || !bytes.Equal(got, raw) || &again[0] == &c[0] {
+		t.Fatalf("after another: %v", err)
+	}
 	got, err := Decompress(c, int64(len(raw)))
 	if err != nil || !bytes.Equal(got, raw) {
 		t.Fatalf("round trip: %v", err)
