@@ -199,6 +199,26 @@ func (c *counter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// metablocks ends a Brotli meta-block every metablockBytes of text: left
+// to itself, the encoder gathers up to twice its window of text (8 MiB)
+// before it compresses any, and takes twice that for its output, 24 MiB
+// more for a large memory's write. A meta-block of 1 MiB costs a few bytes
+// more than one of 8 MiB, as its codes are its own.
+type metablocks struct {
+	bw *brotli.Writer
+	n  int
+}
+
+const metablockBytes = 1 << 20
+
+func (m *metablocks) Write(p []byte) (int, error) {
+	n, err := m.bw.Write(p)
+	if m.n += n; err == nil && m.n >= metablockBytes {
+		m.n, err = 0, m.bw.Flush()
+	}
+	return n, err
+}
+
 // encodeDocument returns the bytes of doc's file as opts say, writing its
 // canonical JSON straight into the compressor (see [writeCanonical]). With
 // clear, blocks held compressed are written in the clear; with checked,
@@ -236,7 +256,7 @@ func encodeDocument(doc *spec.Document, opts *EncodeOptions, clear, checked bool
 		// Its window keeps the first byte off '{' (§9.1), as
 		// archive.Compress's does.
 		bw = brotli.NewWriterOptions(&out, brotli.WriterOptions{Quality: q, LGWin: archive.Window})
-		sink = bw
+		sink = &metablocks{bw: bw}
 	}
 	text := &counter{w: sink}
 	var w io.Writer = text
