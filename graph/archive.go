@@ -140,15 +140,20 @@ func (a *archiveState) block(n int, cfg Config) (spec.ArchiveBlock, error) {
 }
 
 // blocks returns every block, the open one included, sharing nothing with
-// the archive: a caller may change what it gets.
-func (a *archiveState) blocks(cfg Config) []spec.ArchiveBlock {
+// the archive but, unless copyData, the closed blocks' compressed bytes,
+// which the archive never changes: a caller may change the rest.
+func (a *archiveState) blocks(cfg Config, copyData bool) []spec.ArchiveBlock {
 	out := make([]spec.ArchiveBlock, 0, len(a.closed)+1)
 	for _, b := range a.closed {
 		// Compressed, as the builder keeps them: a document is asked for
 		// at every context after a turn, and decompressing every block
 		// each time would cost that context tens of milliseconds. A
 		// writer puts them in the clear ([PlainBlocks]).
-		b.CompressedData = slices.Clone(b.CompressedData)
+		if copyData {
+			b.CompressedData = slices.Clone(b.CompressedData)
+		} else {
+			b.CompressedData = b.CompressedData[:len(b.CompressedData):len(b.CompressedData)]
+		}
 		b.KeyPoints = slices.Clone(b.KeyPoints)
 		out = append(out, b)
 	}

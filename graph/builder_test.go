@@ -3,6 +3,7 @@ package graph
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -389,6 +390,41 @@ func TestDocumentSharesNoBlockData(t *testing.T) {
 		if slices.Contains(blk.KeyPoints, "damaged") {
 			t.Errorf("%s: key points damaged through an earlier document", blk.ID)
 		}
+	}
+}
+
+// TestSharedDocument: a shared document is the document, its closed
+// blocks' bytes the builder's own (not copied at each call), and none of
+// them can be appended to in place.
+func TestSharedDocument(t *testing.T) {
+	b := New(Config{BlockSize: 4}, Options{})
+	for _, tu := range graphtest.Conversation(t, "checkout.json") {
+		if err := b.Add(tu); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc, shared, again := b.Document(), b.SharedDocument(), b.SharedDocument()
+	if !reflect.DeepEqual(doc, shared) {
+		t.Fatal("the shared document is not the document")
+	}
+	closed := 0
+	for i, blk := range shared.DeepArchive.Blocks {
+		if len(blk.CompressedData) == 0 {
+			continue
+		}
+		closed++
+		if &blk.CompressedData[0] != &again.DeepArchive.Blocks[i].CompressedData[0] {
+			t.Errorf("%s: copied", blk.ID)
+		}
+		if &blk.CompressedData[0] == &doc.DeepArchive.Blocks[i].CompressedData[0] {
+			t.Errorf("%s: Document shares it", blk.ID)
+		}
+		if cap(blk.CompressedData) != len(blk.CompressedData) {
+			t.Errorf("%s: room to append into the builder's bytes", blk.ID)
+		}
+	}
+	if closed < 2 {
+		t.Fatalf("%d closed blocks", closed)
 	}
 }
 

@@ -13,10 +13,19 @@ import (
 )
 
 // Document returns the memory as it stands: a new document that shares
-// nothing the builder will change. Importance and activation are computed
+// nothing with the builder. Importance and activation are computed
 // here, as of the last turn, weak edges are pruned and the open archive
 // block is compressed.
-func (b *Builder) Document() *spec.Document {
+func (b *Builder) Document() *spec.Document { return b.document(true) }
+
+// SharedDocument is [Builder.Document], but the compressed bytes of its
+// closed archive blocks are the builder's own rather than copies: the
+// builder never changes them, and the caller must not. It is for writing
+// the memory and for reading it, where a copy of every block is time and,
+// for a large memory, tens of megabytes.
+func (b *Builder) SharedDocument() *spec.Document { return b.document(false) }
+
+func (b *Builder) document(copyBlocks bool) *spec.Document {
 	doc := spec.New(b.meta.ID, b.meta.Created)
 	doc.Metadata = b.meta
 	doc.Metadata.Tags = slices.Clone(b.meta.Tags)
@@ -46,7 +55,7 @@ func (b *Builder) Document() *spec.Document {
 	doc.ArtifactVault.Extra = jsontext.Value(b.extra.vault)
 
 	doc.DeepArchive.BlockSize = b.cfg.BlockSize
-	doc.DeepArchive.Blocks = b.arch.blocks(b.cfg)
+	doc.DeepArchive.Blocks = b.arch.blocks(b.cfg, copyBlocks)
 	b.keyPoints(doc.DeepArchive.Blocks)
 	doc.DeepArchive.VectorIndex = b.vectorIndex()
 	doc.DeepArchive.Extra = jsontext.Value(b.extra.archive)

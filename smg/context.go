@@ -161,7 +161,7 @@ func (m *Memory) engine() (*restore.Engine, error) {
 	}
 	doc := m.doc
 	if m.b != nil {
-		doc = m.b.Document()
+		doc = m.b.SharedDocument() // the engine reads its blocks, and keeps them
 	}
 	if m.eng != nil {
 		if err := m.eng.Update(doc); err != nil {

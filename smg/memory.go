@@ -452,18 +452,24 @@ func lastTurn(doc *spec.Document) int {
 // the part as it was last sealed, and [Memory.Marshal] and [Memory.Save]
 // return the error.
 func (m *Memory) Document() *spec.Document {
-	doc, _ := m.document()
+	doc, _ := m.document(false)
 	return doc
 }
 
 // document is [Memory.Document] and the error of sealing a private part.
-func (m *Memory) document() (*spec.Document, error) {
+// A shared document's archive blocks are the memory's own, for a writer
+// that reads them and does not change them (see
+// [graph.Builder.SharedDocument]).
+func (m *Memory) document(shared bool) (*spec.Document, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var doc *spec.Document
-	if m.b == nil {
+	switch {
+	case m.b == nil:
 		doc = format.Clone(m.doc)
-	} else {
+	case shared:
+		doc = m.b.SharedDocument()
+	default:
 		doc = m.b.Document()
 	}
 	if m.emb != nil && doc.DeepArchive.VectorIndex == nil && m.PendingVectors() > 0 {
@@ -477,7 +483,7 @@ func (m *Memory) document() (*spec.Document, error) {
 // Marshal returns the memory's file: its document in canonical form,
 // encoded with opts, once (without metadata.compressionRatio, spec §4.2).
 func (m *Memory) Marshal(opts *EncodeOptions) ([]byte, error) {
-	doc, err := m.document()
+	doc, err := m.document(true)
 	if err != nil {
 		return nil, err
 	}
@@ -509,7 +515,7 @@ func (m *Memory) Save(name string, opts *EncodeOptions) error {
 // marshalValid is [Memory.Marshal] of a memory that passes the checks a
 // writer makes (see [format.MarshalMemory]).
 func (m *Memory) marshalValid(opts *EncodeOptions) ([]byte, error) {
-	doc, err := m.document()
+	doc, err := m.document(true)
 	if err != nil {
 		return nil, err
 	}
