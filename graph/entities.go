@@ -28,6 +28,10 @@ type entityIndex struct {
 	speakers map[string]string // lowercase name → speaker's key
 	mid      map[string]bool   // keys seen capitalized mid-sentence
 	pending  map[string][]pendingUse
+	// strs are the forms and hints of the pending uses, numbered by
+	// strIDs.
+	strs   []string
+	strIDs map[string]uint32
 	// edgeWords files multiword names under their first and last words.
 	edgeWords map[string][]string
 	// lower counts, by word, the turns that write it in lower case,
@@ -53,26 +57,68 @@ type entityIndex struct {
 // project" before "Flutter" is written).
 const lowerTurnsKept = 8
 
+// pendingUse is a use of a name that waits: a long memory has hundreds of
+// thousands (half a million in 38,912 turns of project chats), so it is
+// small, its form and hint strings of the index (entityIndex.str).
 type pendingUse struct {
-	turn int
-	form string
-	hint string
-	// others: the use is not the assistant's, and names the thing (it
-	// does not start a sentence).
-	others bool
-	// relay: the use is in a relay of the assistant's reply, a copy.
-	relay bool
-	// addressed: the use speaks to the one named ("Hey Mel!"), so it
-	// gives a form of their name but is no mention of them.
-	addressed bool
+	turn       int32
+	form, hint uint32
+	flags      useFlags
 }
+
+type useFlags uint8
+
+const (
+	// useOthers: the use is not the assistant's, and names the thing (it
+	// does not start a sentence).
+	useOthers useFlags = 1 << iota
+	// useRelay: the use is in a relay of the assistant's reply, a copy.
+	useRelay
+	// useAddressed: the use speaks to the one named ("Hey Mel!"), so it
+	// gives a form of their name but is no mention of them.
+	useAddressed
+)
+
+func (u pendingUse) others() bool    { return u.flags&useOthers != 0 }
+func (u pendingUse) relay() bool     { return u.flags&useRelay != 0 }
+func (u pendingUse) addressed() bool { return u.flags&useAddressed != 0 }
+
+// flagIf is f when b, else none.
+func flagIf(b bool, f useFlags) useFlags {
+	if b {
+		return f
+	}
+	return 0
+}
+
+// wait files a use at turn of the entity e, whose key is key, until it
+// names a node.
+func (x *entityIndex) wait(key string, turn int, e classify.Entity, flags useFlags) {
+	x.pending[key] = append(x.pending[key], pendingUse{turn: int32(turn), form: x.strID(e.Text), hint: x.strID(e.Hint), flags: flags})
+}
+
+// strID is the number of s among the index's strings, a copy of s added
+// when it is new.
+func (x *entityIndex) strID(s string) uint32 {
+	id, ok := x.strIDs[s]
+	if !ok {
+		s = strings.Clone(s)
+		id = uint32(len(x.strs))
+		x.strs = append(x.strs, s)
+		x.strIDs[s] = id
+	}
+	return id
+}
+
+// str is the string of number id.
+func (x *entityIndex) str(id uint32) string { return x.strs[id] }
 
 // replies counts the turns that said the entity of key, with turn: its
 // waiting uses and this one, but for relays, which copied a reply.
 func (b *Builder) replies(key string, turn int) int {
 	n := 0
 	for _, u := range b.ents.pending[key] {
-		if !u.relay {
+		if !u.relay() {
 			n++
 		}
 	}
@@ -85,7 +131,7 @@ func (b *Builder) replies(key string, turn int) int {
 // namedByOthers reports whether a use of uses is not the assistant's.
 func namedByOthers(uses []pendingUse) bool {
 	for _, u := range uses {
-		if u.others {
+		if u.others() {
 			return true
 		}
 	}
@@ -93,7 +139,7 @@ func namedByOthers(uses []pendingUse) bool {
 }
 
 func newEntityIndex() entityIndex {
-	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, edgeWords: map[string][]string{}, lower: map[string]int{}, capital: map[string]int{}, capitalOthers: map[string]int{}, lowerOthers: map[string]int{}, lowerTurns: map[string][]int{}, topics: map[string][]string{}, self: map[string]bool{}}
+	return entityIndex{byKey: map[string]string{}, speakers: map[string]string{}, mid: map[string]bool{}, pending: map[string][]pendingUse{}, strIDs: map[string]uint32{}, edgeWords: map[string][]string{}, lower: map[string]int{}, capital: map[string]int{}, capitalOthers: map[string]int{}, lowerOthers: map[string]int{}, lowerTurns: map[string][]int{}, topics: map[string][]string{}, self: map[string]bool{}}
 }
 
 // forget removes every trace of the entity key: a name mentioned again
@@ -171,10 +217,10 @@ func (b *Builder) speaker(name string) string {
 			continue
 		}
 		for _, u := range uses {
-			if !u.addressed {
-				b.mention(id, u.turn)
+			if !u.addressed() {
+				b.mention(id, int(u.turn))
 			}
-			b.addForm(id, u.form)
+			b.addForm(id, b.ents.str(u.form))
 		}
 		delete(b.ents.pending, k)
 		b.ents.byKey[k] = id
@@ -342,7 +388,7 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		key = b.resolveNickname(e.Text, key)
 		if e.SentenceStart && !b.ents.mid[key] && b.ents.byKey[key] == "" {
 			// A sentence's first word names nothing yet, whoever says it.
-			b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: strings.Clone(e.Text), hint: e.Hint, addressed: e.Addressed})
+			b.ents.wait(key, turn, e, flagIf(e.Addressed, useAddressed))
 			return ""
 		}
 		if !e.SentenceStart {
@@ -358,21 +404,21 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 	if id == "" && e.Kind == "name" && commonWord(e.Text, &b.ents) {
 		// A word of the language, capitalized here ("Note", "Phase",
 		// "First"): its uses wait in case it proves a name.
-		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: strings.Clone(e.Text), hint: e.Hint, others: !byAssistant})
+		b.ents.wait(key, turn, e, flagIf(!byAssistant, useOthers))
 		return ""
 	}
 	if id == "" && e.Listed && byAssistant {
 		// One of many the assistant lists (the fields of a model, the
 		// files of a plan): a mention of what is named elsewhere. A
 		// person's list is what they work on, and stays.
-		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: strings.Clone(e.Text), hint: e.Hint, relay: turn == b.relayed})
+		b.ents.wait(key, turn, e, flagIf(turn == b.relayed, useRelay))
 		return ""
 	}
-	if id == "" && e.Kind == "identifier" && !slices.ContainsFunc(b.ents.pending[key], func(u pendingUse) bool { return u.turn != turn }) {
+	if id == "" && e.Kind == "identifier" && !slices.ContainsFunc(b.ents.pending[key], func(u pendingUse) bool { return int(u.turn) != turn }) {
 		// A name of code said in one turn (a variable of a pasted
 		// snippet) does not matter yet; said in a second turn, it does.
 		if len(b.ents.pending[key]) == 0 {
-			b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: strings.Clone(e.Text), hint: e.Hint, others: !byAssistant})
+			b.ents.wait(key, turn, e, flagIf(!byAssistant, useOthers))
 		}
 		return ""
 	}
@@ -388,7 +434,7 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		// lower case ("create a flutter project", then the assistant's
 		// "Flutter"): an example in a list, a tool in advice, a variable
 		// in an explanation, does not.
-		b.ents.pending[key] = append(b.ents.pending[key], pendingUse{turn: turn, form: strings.Clone(e.Text), hint: e.Hint, relay: turn == b.relayed})
+		b.ents.wait(key, turn, e, flagIf(turn == b.relayed, useRelay))
 		return ""
 	}
 	if id == "" {
@@ -402,11 +448,11 @@ func (b *Builder) entity(e classify.Entity, turn int, byAssistant bool) string {
 		// A name that waited at sentence starts takes its earlier uses,
 		// and a name of one word those in lower case.
 		for _, p := range b.ents.pending[key] {
-			if !p.addressed {
-				b.mention(id, p.turn)
+			if !p.addressed() {
+				b.mention(id, int(p.turn))
 			}
-			b.addForm(id, p.form)
-			b.hint(id, p.hint)
+			b.addForm(id, b.ents.str(p.form))
+			b.hint(id, b.ents.str(p.hint))
 		}
 		delete(b.ents.pending, key)
 		if e.Kind == "name" && !strings.ContainsAny(e.Text, " -.") && !otherWord(e.Text) {

@@ -81,7 +81,7 @@ func (b *Builder) WriteState(w io.Writer) error {
 	for k, uses := range b.ents.pending {
 		out := make([]pendingUseState, len(uses))
 		for i, u := range uses {
-			out[i] = pendingUseState{u.turn, u.form, u.hint, u.others, u.relay, u.addressed}
+			out[i] = pendingUseState{int(u.turn), b.ents.str(u.form), b.ents.str(u.hint), u.others(), u.relay(), u.addressed()}
 		}
 		s.Ents.Pending[k] = out
 	}
@@ -204,13 +204,14 @@ func Resume(data []byte, cfg Config) (*Builder, error) {
 	}
 	b.lastDecision.id, b.lastDecision.turn, b.provisionalID = s.LastDecisionID, s.LastDecisionTurn, s.ProvisionalID
 	e := s.Ents
-	b.ents = entityIndex{byKey: orEmpty(e.ByKey), speakers: orEmpty(e.Speakers), mid: orEmpty(e.Mid), pending: map[string][]pendingUse{},
+	b.ents = entityIndex{byKey: orEmpty(e.ByKey), speakers: orEmpty(e.Speakers), mid: orEmpty(e.Mid), pending: map[string][]pendingUse{}, strIDs: map[string]uint32{},
 		edgeWords: orEmpty(e.EdgeWords), lower: orEmpty(e.Lower), capital: orEmpty(e.Capital), capitalOthers: orEmpty(e.CapitalOthers),
 		lowerOthers: orEmpty(e.LowerOthers), lowerTurns: orEmpty(e.LowerTurns), topics: orEmpty(e.Topics), self: orEmpty(e.Self)}
 	for k, uses := range e.Pending {
 		out := make([]pendingUse, len(uses))
 		for i, u := range uses {
-			out[i] = pendingUse{u.Turn, u.Form, u.Hint, u.Others, u.Relay, u.Addressed}
+			out[i] = pendingUse{turn: int32(u.Turn), form: b.ents.strID(u.Form), hint: b.ents.strID(u.Hint),
+				flags: flagIf(u.Others, useOthers) | flagIf(u.Relay, useRelay) | flagIf(u.Addressed, useAddressed)}
 		}
 		b.ents.pending[k] = out
 	}
