@@ -3,8 +3,11 @@ package smg
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"strconv"
 
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
@@ -135,7 +138,7 @@ func (m *Memory) record(ctx context.Context, turns []Turn, opts *RecordOptions) 
 		}
 		t.SameIDAs = 0
 		if t.ExternalID != "" && held.count(k) == 0 {
-			t.SameIDAs = held.ids[idKey{t.ConversationID, t.ExternalID}]
+			t.SameIDAs = held.sameID(k)
 		}
 		m.gen++
 		if err := b.Add(t); err != nil {
@@ -169,59 +172,87 @@ func progress(opts *RecordOptions) {
 
 // turnKey is what tells a turn from another (spec §5.2): its
 // conversation, id and content, or, for a turn without an id, its
-// conversation, author, time and content.
+// conversation, author, time and content. A memory keeps one for each of
+// its turns, so it is digests (128 bits of SHA-256), not the strings.
 type turnKey struct {
-	conv, id      string
-	role, speaker string
-	at            int64 // Unix nanoseconds; 0 with an id, or no time
-	sum           [16]byte
+	full [16]byte
+	// bare is the key without the conversation, for a turn of one (a
+	// memory written before turns had a conversation holds them so).
+	bare   [16]byte
+	inConv bool
+	// id is the digest of the conversation and id, for a turn with an id.
+	id    [16]byte
+	hasID bool
 }
 
-// idKey is a turn's conversation and id.
-type idKey struct{ conv, id string }
-
 func keyOf(t spec.Turn) turnKey {
-	k := turnKey{conv: t.ConversationID, id: t.ExternalID}
-	if k.id == "" {
-		k.role, k.speaker = t.Role, t.Speaker
+	var k turnKey
+	role, speaker, at := "", "", ""
+	if t.ExternalID == "" {
+		role, speaker = string(t.Role), t.Speaker
 		if !t.Timestamp.IsZero() {
-			k.at = t.Timestamp.UnixNano()
+			at = strconv.FormatInt(t.Timestamp.UnixNano(), 10)
 		}
 	}
-	s := sha256.Sum256([]byte(t.Content))
-	copy(k.sum[:], s[:])
+	sum := sha256.Sum256([]byte(t.Content))
+	content := string(sum[:16])
+	k.full = digest(t.ConversationID, t.ExternalID, role, speaker, at, content)
+	if k.inConv = t.ConversationID != ""; k.inConv {
+		k.bare = digest("", t.ExternalID, role, speaker, at, content)
+	}
+	if k.hasID = t.ExternalID != ""; k.hasID {
+		k.id = digest(t.ConversationID, t.ExternalID)
+	}
 	return k
+}
+
+// digest is 128 bits of the SHA-256 of parts, each after its length.
+func digest(parts ...string) (d [16]byte) {
+	h := sha256.New()
+	var n [8]byte
+	for _, p := range parts {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
+		h.Write(n[:])
+		io.WriteString(h, p)
+	}
+	copy(d[:], h.Sum(nil))
+	return d
 }
 
 // heldIndex counts the turns a memory holds by key, and knows the first
 // turn of each conversation and id.
 type heldIndex struct {
-	keys map[turnKey]int
-	ids  map[idKey]int
+	keys map[[16]byte]int32 // by turnKey.full
+	ids  map[[16]byte]int32 // by turnKey.id
 }
 
 func newHeldIndex() *heldIndex {
-	return &heldIndex{keys: map[turnKey]int{}, ids: map[idKey]int{}}
+	return &heldIndex{keys: map[[16]byte]int32{}, ids: map[[16]byte]int32{}}
 }
 
 // count is how many turns of the memory are held as k: those with its
 // key, and, for a turn of a conversation, those without one (a memory
 // written before turns had a conversation).
 func (h *heldIndex) count(k turnKey) int {
-	n := h.keys[k]
-	if k.conv != "" {
-		k.conv = ""
-		n += h.keys[k]
+	n := h.keys[k.full]
+	if k.inConv {
+		n += h.keys[k.bare]
 	}
-	return n
+	return int(n)
+}
+
+// sameID is the first turn held with k's conversation and id, or 0.
+func (h *heldIndex) sameID(k turnKey) int {
+	if !k.hasID {
+		return 0
+	}
+	return int(h.ids[k.id])
 }
 
 func (h *heldIndex) add(k turnKey, turn int) {
-	h.keys[k]++
-	if k.id != "" {
-		if ik := (idKey{k.conv, k.id}); h.ids[ik] == 0 {
-			h.ids[ik] = turn
-		}
+	h.keys[k.full]++
+	if k.hasID && h.ids[k.id] == 0 {
+		h.ids[k.id] = int32(turn)
 	}
 }
 
