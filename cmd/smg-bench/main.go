@@ -38,13 +38,22 @@
 package main
 
 import (
+	"github.com/smg-memory/smg/cmd/internal/memlimit"
 	"os"
 
 	"github.com/smg-memory/smg/smg"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	stop := func() {}
+	if len(os.Args) > 1 && os.Args[1] == "ingest" {
+		// smg ingest's memory policy, so that its peak memory is what
+		// smg's would be.
+		stop = memlimit.Start(memlimit.Floor, memlimit.Ratio)
+	}
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // noVectors are the options of the memories the benchmarks build: without

@@ -24,8 +24,9 @@ func (a *app) addCommand() *cobra.Command {
 	var role, speaker, id, conv, at string
 	var noProvider, noVectors bool
 	cmd := &cobra.Command{
-		Use:   "add FILE [TEXT]",
-		Short: "Add turns of a conversation to a memory, as a chat client or a hook would",
+		Use:         "add FILE [TEXT]",
+		Annotations: boundedMemory,
+		Short:       "Add turns of a conversation to a memory, as a chat client or a hook would",
 		Long: `Add records turns in the memory of FILE (made when it does not exist) and
 writes it before it returns: one turn, TEXT, with --role (user by default),
 or, without TEXT, the turns on standard input, JSON Lines (or a JSON list)
@@ -140,8 +141,9 @@ func (a *app) watchCommand() *cobra.Command {
 	var interval time.Duration
 	var once, noProvider, noVectors bool
 	cmd := &cobra.Command{
-		Use:   "watch FILE PATH...",
-		Short: "Follow Claude Code sessions and aider histories into a memory as they grow",
+		Annotations: boundedMemory,
+		Use:         "watch FILE PATH...",
+		Short:       "Follow Claude Code sessions and aider histories into a memory as they grow",
 		Long: `Watch records in the memory of FILE (made when it does not exist) the turns
 of the transcripts at PATH, and the turns written to them later, until it is
 interrupted. A PATH is a Claude Code session (~/.claude/projects/PROJECT/

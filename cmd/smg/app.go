@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/smg-memory/smg/cmd/internal/memlimit"
 	"io"
 	"os"
 	"time"
@@ -45,6 +46,12 @@ type app struct {
 	// vectors spare its time.
 	noBuiltin bool
 
+	// boundMemory keeps the heap of the commands that build a memory
+	// (annotated boundedMemory) near what it holds live (package
+	// memlimit); tests, which run commands in their own process, leave
+	// the runtime as it is.
+	boundMemory bool
+
 	// lockTimeout is --lock-timeout: how long a write waits for another
 	// process's write of the same file.
 	lockTimeout time.Duration
@@ -57,12 +64,20 @@ type app struct {
 // newApp returns the app of the real process.
 func newApp() *app {
 	return &app{
-		stdout:    os.Stdout,
-		stderr:    os.Stderr,
-		lookupEnv: os.LookupEnv,
-		prompt:    terminalPrompt,
+		stdout:      os.Stdout,
+		stderr:      os.Stderr,
+		lookupEnv:   os.LookupEnv,
+		prompt:      terminalPrompt,
+		boundMemory: true,
 	}
 }
+
+// boundedMemory annotates the commands that build a memory from many
+// turns, or serve one for long (ingest, add, watch, mcp): their heap is
+// kept within a quarter over what it holds live, not the double that Go
+// allows by default. A command that reads a memory once keeps Go's
+// default, faster for a large file.
+var boundedMemory = map[string]string{"memory": "bounded"}
 
 const rootLong = `smg builds, inspects, queries, validates, converts and encrypts .smg memory
 files (the Semantic Memory Graph format, spec/smg-v1.md), and assembles
@@ -155,6 +170,9 @@ func (a *app) rootCommand() *cobra.Command {
 func (a *app) runE(f func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		a.started = true
+		if a.boundMemory && cmd.Annotations["memory"] == boundedMemory["memory"] {
+			defer memlimit.Start(memlimit.Floor, memlimit.Ratio)()
+		}
 		return f(cmd, args)
 	}
 }

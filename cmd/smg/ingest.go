@@ -21,8 +21,9 @@ func (a *app) ingestCommand() *cobra.Command {
 	var out, format, project string
 	var strict, split, noProvider, noVectors, showProgress bool
 	cmd := &cobra.Command{
-		Use:   "ingest INPUT... -o FILE.smg",
-		Short: "Build a memory from conversations, or add them to one",
+		Use:         "ingest INPUT... -o FILE.smg",
+		Annotations: boundedMemory,
+		Short:       "Build a memory from conversations, or add them to one",
 		Long: `Ingest reads conversations and builds the memory they make: the semantic
 graph, working memory, the artifact vault and the deep archive. When FILE.smg
 exists, the turns are added to it: turn numbers continue and the nodes they

@@ -20,6 +20,11 @@
 // terminal; never from a flag. The optional model provider of embeddings
 // comes from SMG_PROVIDER_URL, SMG_EMBED_MODEL and SMG_API_KEY (see
 // provider.go).
+//
+// The commands that build a memory (ingest, add, watch, mcp) keep their
+// heap within a quarter over what it holds live, and under 192 MiB while
+// it holds less (see package memlimit); GOMEMLIMIT or GOGC in the
+// environment replace that with Go's own policy.
 package main
 
 import "os"

@@ -6,8 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/provider"
@@ -170,5 +173,24 @@ func golden(t testing.TB, name string, got string) {
 	}
 	if got != string(want) {
 		t.Errorf("output differs from %s (run go test ./cmd/smg -update to accept it):\n--- got\n%s\n--- want\n%s", p, got, want)
+	}
+}
+
+// TestBoundedMemoryCommands: the commands that build a memory from many
+// turns, or serve one for long, bound their heap; those that read a memory
+// once do not, and tests leave the runtime's limit alone.
+func TestBoundedMemoryCommands(t *testing.T) {
+	var got []string
+	walk((&app{}).rootCommand(), func(cmd *cobra.Command) {
+		if cmd.Annotations["memory"] == boundedMemory["memory"] {
+			got = append(got, cmd.CommandPath())
+		}
+	})
+	slices.Sort(got)
+	if want := []string{"smg add", "smg ingest", "smg mcp", "smg watch"}; !slices.Equal(got, want) {
+		t.Errorf("bounded: %q, want %q", got, want)
+	}
+	if !newApp().boundMemory || (&app{}).boundMemory {
+		t.Error("only the command's own app bounds its memory")
 	}
 }

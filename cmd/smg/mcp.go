@@ -50,10 +50,11 @@ func (a *app) mcpCommand() *cobra.Command {
 	var memory, workspace string
 	var noProvider, noVectors bool
 	cmd := &cobra.Command{
-		Use:   "mcp --memory FILE [--workspace FILE]",
-		Short: "Serve the memory tools to an MCP client over stdio",
-		Long:  mcpLong,
-		Args:  cobra.NoArgs,
+		Use:         "mcp --memory FILE [--workspace FILE]",
+		Annotations: boundedMemory,
+		Short:       "Serve the memory tools to an MCP client over stdio",
+		Long:        mcpLong,
+		Args:        cobra.NoArgs,
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			if memory == "" {
 				return usageErrorf("--memory FILE is required: the user's memory, created when it does not exist (in a folder that does)")
