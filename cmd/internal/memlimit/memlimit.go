@@ -6,8 +6,9 @@
 // Start sets the runtime's soft memory limit (debug.SetMemoryLimit) to a
 // multiple of the live heap, never under a floor, and moves it after each
 // collection: the heap then grows by a quarter of what it holds instead of
-// doubling, for more frequent collections (on the 38,912-turn ingest, 8%
-// more CPU time, on the other core). The floor keeps small runs from
+// doubling, for more frequent collections (twice as many on the
+// 38,912-turn ingest, on the other core: BENCHMARKS.md finds their cost
+// within the machine's noise). The floor keeps small runs from
 // collecting often for nothing; the multiple keeps a heap that holds more
 // than the floor from collecting without end, as a fixed limit below the
 // live heap would.
