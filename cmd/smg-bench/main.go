@@ -18,6 +18,13 @@
 // the file; each section's share of the file; and how much the artifact
 // vault's version chains and code references save.
 //
+//	smg-bench layout INPUT...
+//
+// layout weighs, against the same baseline, the document laid out as the
+// format might be instead: the turns whole, the vault without its stored
+// hashes, its versions named by their place in the turns that hold them,
+// at Brotli 6 and 11, and without the vault, the graph, working memory.
+//
 //	smg-bench recall --data FILE [--budgets 500,1000,2000,4000] [--tokenizer cl100k|o200k|estimate] [--json]
 //
 // recall builds the memory of each conversation of a LoCoMo-format file and
@@ -38,9 +45,9 @@
 package main
 
 import (
-	"github.com/smg-memory/smg/cmd/internal/memlimit"
 	"os"
 
+	"github.com/smg-memory/smg/cmd/internal/memlimit"
 	"github.com/smg-memory/smg/smg"
 )
 
