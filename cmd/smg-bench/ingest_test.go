@@ -52,3 +52,24 @@ func sum(m map[string]int) int {
 	}
 	return n
 }
+
+// TestIngestStreamed: one memory built once from a streamed input is the
+// memory built from the input read whole.
+func TestIngestStreamed(t *testing.T) {
+	const input = "../../smg/importer/testdata/claude-export.json"
+	whole, err := measureIngest(input, 2, true, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed, err := measureIngest(input, 1, true, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Conversations != 2 || streamed.Conversations != 2 || streamed.Turns != whole.Turns || streamed.TextBytes != whole.TextBytes ||
+		streamed.Nodes != whole.Nodes || streamed.Edges != whole.Edges || streamed.Artifacts != whole.Artifacts || streamed.Bytes == 0 {
+		t.Errorf("streamed %+v\nwhole %+v", streamed, whole)
+	}
+	if streamed.TurnsPerSec <= 0 || streamed.Nodes == 0 {
+		t.Errorf("streamed %+v", streamed)
+	}
+}
