@@ -187,13 +187,8 @@ func measureIngest(name string, count int, one bool, memProfile string) (ingestR
 			}
 			save = append(save, time.Since(start))
 			size = len(b)
-			if memProfile != "" {
-				runtime.GC()
-				if err := writeHeapProfile(memProfile); err != nil {
-					return r, err
-				}
-				runtime.KeepAlive(m)
-				runtime.KeepAlive(b)
+			if err := profileHeld(memProfile, m, b); err != nil {
+				return r, err
 			}
 		}
 		r.IngestSeconds += median(ingest).Seconds()
@@ -241,13 +236,8 @@ func measureStreamed(name, memProfile string) (ingestResult, error) {
 		return r, fmt.Errorf("%s: %w", name, err)
 	}
 	r.SaveMs, r.Bytes = ms(time.Since(start)), len(b)
-	if memProfile != "" {
-		runtime.GC()
-		if err := writeHeapProfile(memProfile); err != nil {
-			return r, err
-		}
-		runtime.KeepAlive(m)
-		runtime.KeepAlive(b)
+	if err := profileHeld(memProfile, m, b); err != nil {
+		return r, err
 	}
 	r.Nodes, r.Edges, r.Artifacts = len(doc.SemanticGraph.Nodes), len(doc.SemanticGraph.Edges), len(doc.ArtifactVault.Artifacts)
 	for _, n := range doc.SemanticGraph.Nodes {
@@ -255,6 +245,19 @@ func measureStreamed(name, memProfile string) (ingestResult, error) {
 	}
 	r.finish()
 	return r, nil
+}
+
+// profileHeld writes the heap profile to name, when set, while the memory
+// and its file are held.
+func profileHeld(name string, m *smg.Memory, file []byte) error {
+	if name == "" {
+		return nil
+	}
+	runtime.GC()
+	err := writeHeapProfile(name)
+	runtime.KeepAlive(m)
+	runtime.KeepAlive(file)
+	return err
 }
 
 // writeHeapProfile writes the heap profile of the run so far to name:

@@ -14,7 +14,6 @@ import (
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
-	"github.com/smg-memory/smg/spec"
 )
 
 // layoutCommand measures what a file of another layout than the format's
@@ -93,11 +92,7 @@ func shortName(name, id string) string {
 
 func measureLayout(c importer.Conversation) (layoutRow, error) {
 	var r layoutRow
-	turns := slices.Clone(c.Turns)
-	for i := range turns {
-		turns[i].Turn = i + 1
-	}
-	raw, err := spec.MarshalCanonical(turns)
+	raw, err := rawTranscript(c)
 	if err != nil {
 		return r, err
 	}

@@ -186,11 +186,7 @@ func (s sizeMeter) input(name string) (sizeInput, error) {
 // conversation builds the memory of one conversation and measures it.
 func (s sizeMeter) conversation(c importer.Conversation, target float64) (sizeRow, error) {
 	r := sizeRow{Conversation: c.ID, Turns: len(c.Turns), Target: target}
-	turns := slices.Clone(c.Turns)
-	for i := range turns {
-		turns[i].Turn = i + 1
-	}
-	raw, err := spec.MarshalCanonical(turns)
+	raw, err := rawTranscript(c)
 	if err != nil {
 		return r, err
 	}
@@ -209,7 +205,7 @@ func (s sizeMeter) conversation(c importer.Conversation, target float64) (sizeRo
 	}
 	doc := m.Document()
 	// The turns' JSON, brackets and commas; "[]" without turns.
-	if want := doc.Metadata.TranscriptBytes + int64(max(len(turns), 1)) + 1; r.RawBytes != want {
+	if want := doc.Metadata.TranscriptBytes + int64(max(len(c.Turns), 1)) + 1; r.RawBytes != want {
 		return r, fmt.Errorf("the raw transcript is %d bytes, but metadata.transcriptBytes %d gives %d", r.RawBytes, doc.Metadata.TranscriptBytes, want)
 	}
 
@@ -331,6 +327,16 @@ func ratio(a, b int64) float64 {
 		return 0
 	}
 	return float64(a) / float64(b)
+}
+
+// rawTranscript is the conversation's turns as canonical JSON, numbered
+// from 1: what a memory's size is weighed against.
+func rawTranscript(c importer.Conversation) ([]byte, error) {
+	turns := slices.Clone(c.Turns)
+	for i := range turns {
+		turns[i].Turn = i + 1
+	}
+	return spec.MarshalCanonical(turns)
 }
 
 // brotliSize is the size of raw Brotli-compressed at quality with a window
