@@ -161,6 +161,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.patchCommand(),
 		a.addCommand(),
 		a.watchCommand(),
+		a.serveCommand(),
 		a.compactCommand(),
 	)
 	return root

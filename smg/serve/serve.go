@@ -1,0 +1,270 @@
+// Package serve is smg as an HTTP service (smg serve): memories kept in a
+// store, turns appended, contexts asked for, and the model tools called,
+// as JSON over HTTP, described by an OpenAPI 3.1 document made from the
+// handlers (github.com/danielgtaylor/huma/v2) and served at /openapi.json.
+// Every error is a JSON problem (RFC 9457).
+//
+// This is the service's first part: one tenant ("default"), the
+// directory store, no keys. A server listens on the loopback interface
+// unless told otherwise.
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/tools"
+)
+
+// Tenant is the tenant of every memory, until the service has keys.
+const Tenant = "default"
+
+// MaxBody bounds a request's body.
+const MaxBody = 8 << 20
+
+// Server is the HTTP service of the memories of a store.
+type Server struct {
+	store *Dir
+	mux   *http.ServeMux
+	api   huma.API
+}
+
+// New returns the service of the memories of store.
+func New(store *Dir) *Server {
+	s := &Server{store: store, mux: http.NewServeMux()}
+	cfg := huma.DefaultConfig("smg", "1.0.0")
+	cfg.Info.Description = "Semantic memory for chat clients: memories, turns, contexts and the model tools."
+	s.api = humago.New(s.mux, cfg)
+	s.register()
+	return s
+}
+
+// ServeHTTP serves a request, its body bounded by MaxBody.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+	s.mux.ServeHTTP(w, r)
+}
+
+// OpenAPI is the service's OpenAPI document.
+func (s *Server) OpenAPI() *huma.OpenAPI { return s.api.OpenAPI() }
+
+// problem turns an error of the store or the library into the JSON problem
+// of its status.
+func problem(err error) error {
+	var lim *format.LimitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrNotFound):
+		return huma.Error404NotFound(err.Error())
+	case errors.Is(err, ErrExists):
+		return huma.Error409Conflict(err.Error())
+	case errors.Is(err, ErrInvalidID), errors.Is(err, smg.ErrInvalidTurn):
+		return huma.Error422UnprocessableEntity(err.Error())
+	case errors.As(err, &lim):
+		return huma.Error413RequestEntityTooLarge(err.Error())
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return huma.Error503ServiceUnavailable("the request took too long: " + err.Error())
+	}
+	return huma.Error500InternalServerError("the memory could not be read or written: " + err.Error())
+}
+
+// Memory is what the service tells of a memory.
+type Memory struct {
+	ID        string    `json:"id" doc:"The memory's id."`
+	Turns     int       `json:"turns" doc:"Turns it holds."`
+	Nodes     int       `json:"nodes" doc:"Nodes of its semantic graph."`
+	Edges     int       `json:"edges" doc:"Edges of its semantic graph."`
+	Artifacts int       `json:"artifacts" doc:"Artifacts of its vault."`
+	Modified  time.Time `json:"modified,omitzero" doc:"When it last changed."`
+}
+
+func describe(id string, f *smg.FileMemory) (Memory, error) {
+	m, err := f.Memory()
+	if err != nil {
+		return Memory{}, err
+	}
+	doc := m.Document()
+	return Memory{ID: id, Turns: doc.Metadata.TotalExchanges, Nodes: len(doc.SemanticGraph.Nodes), Edges: len(doc.SemanticGraph.Edges),
+		Artifacts: len(doc.ArtifactVault.Artifacts), Modified: doc.Metadata.Modified}, nil
+}
+
+// MemoryPath is the memory a request is about.
+type MemoryPath struct {
+	ID string `path:"id" doc:"The memory's id." pattern:"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"`
+}
+
+type memoryOutput struct {
+	Body Memory
+}
+
+// TurnInput is a turn given to the service.
+type TurnInput struct {
+	Role    string    `json:"role" enum:"user,assistant,system,tool" doc:"Who wrote it."`
+	Content string    `json:"content" minLength:"1" doc:"What was said."`
+	Time    time.Time `json:"time,omitzero" doc:"When (RFC 3339); the server's time when left out."`
+	ID      string    `json:"id,omitempty" doc:"The message id: a turn with a conversation and id the memory holds is not added again."`
+	Speaker string    `json:"speaker,omitempty" doc:"The speaker's name."`
+}
+
+type healthOutput struct {
+	Body struct {
+		Status string `json:"status"`
+	}
+}
+
+type listOutput struct {
+	Body struct {
+		Memories []string `json:"memories" doc:"The memories' ids, sorted."`
+	}
+}
+
+type appendOutput struct {
+	Body struct {
+		Added int `json:"added" doc:"Turns added."`
+		Held  int `json:"held" doc:"Turns the memory held already."`
+		First int `json:"first,omitzero" doc:"The number of the first turn added."`
+	}
+}
+
+func (s *Server) register() {
+	huma.Register(s.api, huma.Operation{
+		OperationID: "health", Method: http.MethodGet, Path: "/healthz", Summary: "Whether the service runs",
+	}, func(ctx context.Context, _ *struct{}) (*healthOutput, error) {
+		out := &healthOutput{}
+		out.Body.Status = "ok"
+		return out, nil
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID: "create-memory", Method: http.MethodPost, Path: "/v1/memories", Summary: "Create a memory",
+		DefaultStatus: http.StatusCreated,
+	}, func(ctx context.Context, in *struct {
+		Body struct {
+			ID      string `json:"id" pattern:"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$" doc:"The new memory's id."`
+			Project string `json:"project,omitempty" maxLength:"200" doc:"The project it is the memory of."`
+		}
+	}) (*memoryOutput, error) {
+		f, err := s.store.Create(ctx, Tenant, in.Body.ID, &smg.Options{ProjectName: in.Body.Project})
+		if err != nil {
+			return nil, problem(err)
+		}
+		m, err := describe(in.Body.ID, f)
+		return &memoryOutput{m}, problem(err)
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID: "list-memories", Method: http.MethodGet, Path: "/v1/memories", Summary: "List the memories",
+	}, func(ctx context.Context, _ *struct{}) (*listOutput, error) {
+		ids, err := s.store.List(ctx, Tenant)
+		if err != nil {
+			return nil, problem(err)
+		}
+		out := &listOutput{}
+		out.Body.Memories = ids
+		return out, nil
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID: "get-memory", Method: http.MethodGet, Path: "/v1/memories/{id}", Summary: "Describe a memory",
+	}, func(ctx context.Context, in *MemoryPath) (*memoryOutput, error) {
+		f, err := s.store.Open(ctx, Tenant, in.ID)
+		if err != nil {
+			return nil, problem(err)
+		}
+		m, err := describe(in.ID, f)
+		return &memoryOutput{m}, problem(err)
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID: "delete-memory", Method: http.MethodDelete, Path: "/v1/memories/{id}", Summary: "Delete a memory",
+		DefaultStatus: http.StatusNoContent,
+	}, func(ctx context.Context, in *MemoryPath) (*struct{}, error) {
+		return nil, problem(s.store.Delete(ctx, Tenant, in.ID))
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID: "append-turns", Method: http.MethodPost, Path: "/v1/memories/{id}/turns", Summary: "Append turns",
+		Description: "Adds the turns to the memory, in order, durably before it answers. A turn the memory holds already (same conversation and id, or without an id the same author, time and text) is not added again.",
+	}, func(ctx context.Context, in *struct {
+		MemoryPath
+		Body struct {
+			Conversation string      `json:"conversation,omitempty" maxLength:"200" doc:"The conversation the turns are of."`
+			Turns        []TurnInput `json:"turns" minItems:"1" maxItems:"1000"`
+		}
+	}) (*appendOutput, error) {
+		f, err := s.store.Open(ctx, Tenant, in.ID)
+		if err != nil {
+			return nil, problem(err)
+		}
+		now := time.Now().UTC()
+		turns := make([]smg.Turn, len(in.Body.Turns))
+		for i, t := range in.Body.Turns {
+			at := t.Time
+			if at.IsZero() {
+				at = now
+			}
+			turns[i] = smg.Turn{Role: t.Role, Content: t.Content, Timestamp: at, ExternalID: t.ID, Speaker: t.Speaker, ConversationID: in.Body.Conversation}
+		}
+		rec, err := f.Record(ctx, turns, nil)
+		if err != nil {
+			return nil, problem(err)
+		}
+		out := &appendOutput{}
+		out.Body.Added, out.Body.Held, out.Body.First = rec.Added, rec.Held, rec.First
+		return out, nil
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID: "get-context", Method: http.MethodPost, Path: "/v1/memories/{id}/context", Summary: "Assemble the context for a question",
+		Description: "What a model needs from the memory to answer the question, inside the token budget, with what went in and why.",
+	}, func(ctx context.Context, in *struct {
+		MemoryPath
+		Body struct {
+			Question string   `json:"question" minLength:"1" maxLength:"10000"`
+			Budget   int      `json:"budget,omitempty" minimum:"1" maximum:"200000" default:"1000" doc:"The most tokens the context may take."`
+			Scopes   []string `json:"scopes,omitempty" doc:"The scopes whose facts may go in; none: every scope."`
+		}
+	}) (*struct{ Body *smg.ContextResult }, error) {
+		f, err := s.store.Open(ctx, Tenant, in.ID)
+		if err != nil {
+			return nil, problem(err)
+		}
+		m, err := f.Memory()
+		if err != nil {
+			return nil, problem(err)
+		}
+		res, err := m.Context(ctx, in.Body.Question, &smg.ContextOptions{Budget: in.Body.Budget, Scopes: in.Body.Scopes, Wait: true})
+		if err != nil {
+			return nil, problem(err)
+		}
+		return &struct{ Body *smg.ContextResult }{res}, nil
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID: "call-tool", Method: http.MethodPost, Path: "/v1/memories/{id}/tools/{tool}", Summary: "Call a model tool on a memory",
+		Description: "Calls one of the tools smg gives a model (record_turns, get_context, save_memory, remove_memory, search_memory) with its input, as an MCP client would. A call the tool refuses is a reply with an error, not a failed request.",
+	}, func(ctx context.Context, in *struct {
+		MemoryPath
+		Tool string `path:"tool" enum:"record_turns,get_context,save_memory,remove_memory,search_memory"`
+		Body json.RawMessage
+	}) (*struct{ Body tools.Reply }, error) {
+		f, err := s.store.Open(ctx, Tenant, in.ID)
+		if err != nil {
+			return nil, problem(err)
+		}
+		reply, err := tools.NewHandler(f, nil, nil).Call(ctx, in.Tool, in.Body)
+		if err != nil {
+			return nil, problem(err)
+		}
+		return &struct{ Body tools.Reply }{reply}, nil
+	})
+}
