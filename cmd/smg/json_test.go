@@ -41,28 +41,33 @@ func TestJSONKeysCamelCase(t *testing.T) {
 	chat := map[string]string{"SMG_PROVIDER_URL": chatServer(t, &fail).URL + "/v1", "SMG_CHAT_MODEL": "summ-1"}
 	embed := providerEnv(smgtest.NewProviderServer(t), "")
 	merged := filepath.Join(t.TempDir(), "merged.smg")
+	keys := filepath.Join(t.TempDir(), "memories")
+	if r := run(t, nil, "serve", "key", "add", "--dir", keys, "--tenant", "acme", "--memory", "dana"); r.status != exitOK {
+		t.Fatal(r.stderr)
+	}
 
 	cases := map[string]struct {
 		env  map[string]string
 		args []string
 	}{
-		"smg archive":       {nil, []string{shop, "--turn", "3"}},
-		"smg artifacts":     {nil, []string{shop}},
-		"smg context":       {nil, []string{shop, "why Stripe Elements?", "--no-index-cache"}},
-		"smg diff":          {nil, []string{shop, other}},
-		"smg embed":         {embed, []string{other}},
-		"smg remember":      {nil, []string{shop, "I use vim"}},
-		"smg facts":         {nil, []string{shop, "--all"}},
-		"smg info":          {nil, []string{shop}},
-		"smg maintain":      {nil, []string{shop, "--dry-run"}},
-		"smg merge":         {nil, []string{shop, other, "-o", merged, "--prefer", "ours"}},
-		"smg nodes":         {nil, []string{shop}},
-		"smg show":          {nil, []string{shop, "decision-postgresql"}},
-		"smg collaborators": {nil, []string{shop}},
-		"smg query":         {nil, []string{shop, "FIND decisions LIMIT 3"}},
-		"smg search":        {nil, []string{shop, "webhook", "--no-index-cache"}},
-		"smg summarize":     {chat, []string{parcelsFile(t)}},
-		"smg validate":      {nil, []string{shop, other}},
+		"smg archive":        {nil, []string{shop, "--turn", "3"}},
+		"smg artifacts":      {nil, []string{shop}},
+		"smg context":        {nil, []string{shop, "why Stripe Elements?", "--no-index-cache"}},
+		"smg diff":           {nil, []string{shop, other}},
+		"smg embed":          {embed, []string{other}},
+		"smg remember":       {nil, []string{shop, "I use vim"}},
+		"smg facts":          {nil, []string{shop, "--all"}},
+		"smg info":           {nil, []string{shop}},
+		"smg maintain":       {nil, []string{shop, "--dry-run"}},
+		"smg merge":          {nil, []string{shop, other, "-o", merged, "--prefer", "ours"}},
+		"smg nodes":          {nil, []string{shop}},
+		"smg show":           {nil, []string{shop, "decision-postgresql"}},
+		"smg collaborators":  {nil, []string{shop}},
+		"smg query":          {nil, []string{shop, "FIND decisions LIMIT 3"}},
+		"smg search":         {nil, []string{shop, "webhook", "--no-index-cache"}},
+		"smg serve key list": {nil, []string{"--dir", keys}},
+		"smg summarize":      {chat, []string{parcelsFile(t)}},
+		"smg validate":       {nil, []string{shop, other}},
 	}
 	var withJSON []string
 	walk((&app{}).rootCommand(), func(cmd *cobra.Command) {

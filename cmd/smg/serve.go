@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -24,9 +25,13 @@ same), assemble the context for a question, and call the model tools, for
 chat clients written in any language. The OpenAPI 3.1 document of every
 endpoint is at /openapi.json, and every error is a JSON problem (RFC 9457).
 
-Each memory is a file, DIR/default/ID.smg, that the smg command reads and
-changes too. This is the service's first part: one tenant and no keys, so
-it listens on the loopback interface unless --addr says otherwise.
+Each memory is a file, DIR/TENANT/ID.smg, that the smg command reads and
+changes too. Once the directory has API keys ('smg serve key add'), every
+request needs one, "Authorization: Bearer KEY": its tenant is the
+request's, and its scope (read, write or admin) and memories bound what it
+may do. Without keys, the memories are one tenant's, "default", served to
+anyone who can reach the server: it then listens on a loopback address
+only.
 
   curl -s localhost:8080/v1/memories -d '{"id": "dana"}'
   curl -s localhost:8080/v1/memories/dana/turns \
@@ -57,9 +62,17 @@ func (a *app) serveCommand() *cobra.Command {
 				return err
 			}
 			defer store.Close()
+			keyed, err := serve.NewKeys(dir).Enabled()
+			if err != nil {
+				return err
+			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
+			}
+			if ip := ln.Addr().(*net.TCPAddr).IP; !keyed && !ip.IsLoopback() {
+				ln.Close()
+				return usageErrorf("%s has no API keys: it would be served to anyone who reaches %s; add one first (smg serve key add --dir %s --tenant NAME), or listen on 127.0.0.1", dir, addr, dir)
 			}
 			log := slog.New(slog.NewTextHandler(a.stderr, nil))
 			srv := &http.Server{Handler: serve.New(store), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
@@ -90,5 +103,78 @@ func (a *app) serveCommand() *cobra.Command {
 	cmd.Flags().IntVar(&maxOpen, "open", serve.DefaultOpen, "how many memories to keep open, with their indexes")
 	ranged(cmd, "open", 1, 100000)
 	vectorFlags(cmd, &noProvider, &noVectors)
+	cmd.AddCommand(a.keyCommand())
 	return cmd
+}
+
+func (a *app) keyCommand() *cobra.Command {
+	var dir string
+	key := &cobra.Command{
+		Use:   "key",
+		Short: "Add, list and revoke the API keys of a directory of memories",
+		Long: `The keys of the memories of DIR (DIR/keys.json, which holds their
+hashes, never the keys). A running server takes a key added or revoked at
+its next request.`,
+	}
+	key.PersistentFlags().StringVar(&dir, "dir", "memories", "the `DIR`ectory of the memories")
+	var tenant, scope, label string
+	var memories []string
+	add := &cobra.Command{
+		Use:   "add --tenant NAME [--scope read|write|admin] [--memory ID]...",
+		Short: "Make a new key and print it, once",
+		Args:  cobra.NoArgs,
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			if tenant == "" {
+				return usageErrorf("--tenant NAME is required: whose memories the key reaches")
+			}
+			secret, k, err := serve.AddKey(dir, tenant, serve.Scope(scope), memories, label)
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			fmt.Fprintln(a.stdout, secret)
+			fmt.Fprintf(a.stderr, "key %s for tenant %s (%s): keep it now, it is not shown again\n", k.ID, k.Tenant, k.Scope)
+			return nil
+		}),
+	}
+	add.Flags().StringVar(&tenant, "tenant", "", "the tenant whose memories the key reaches")
+	add.Flags().StringVar(&scope, "scope", string(serve.ScopeWrite), "read, write (and read) or admin (and delete)")
+	add.Flags().StringArrayVar(&memories, "memory", nil, "a memory the key reaches, and no other (repeat for more)")
+	add.Flags().StringVar(&label, "label", "", "what the key is for")
+	var asJSON bool
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the keys (never the keys themselves)",
+		Args:  cobra.NoArgs,
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			keys, err := serve.ListKeys(dir)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.writeJSON(keys)
+			}
+			for _, k := range keys {
+				state := "active"
+				if !k.Revoked.IsZero() {
+					state = "revoked " + k.Revoked.Format(time.DateOnly)
+				}
+				fmt.Fprintf(a.stdout, "%s  %-10s %-6s %s  %s  %s\n", k.ID, k.Tenant, k.Scope, strings.Join(k.Memories, ","), state, k.Label)
+			}
+			return nil
+		}),
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	revoke := &cobra.Command{
+		Use:   "revoke ID",
+		Short: "Revoke a key: the server refuses it from its next request",
+		Args:  cobra.ExactArgs(1),
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			if err := serve.RevokeKey(dir, args[0]); err != nil {
+				return usageErrorf("%v", err)
+			}
+			return nil
+		}),
+	}
+	key.AddCommand(add, list, revoke)
+	return key
 }

@@ -78,3 +78,43 @@ func TestServe(t *testing.T) {
 		t.Errorf("the memory's file: %v", err)
 	}
 }
+
+// TestServeKeys: keys are added (shown once), listed without their hashes
+// and revoked from the command line; a directory without keys is not
+// served past the loopback interface.
+func TestServeKeys(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memories")
+	r := run(t, nil, "serve", "key", "add", "--dir", dir, "--tenant", "acme", "--scope", "read", "--label", "the app")
+	secret := strings.TrimSpace(r.stdout)
+	if r.status != 0 || !strings.HasPrefix(secret, "smg_") || !strings.Contains(r.stderr, "not shown again") {
+		t.Fatalf("add: %d %q %q", r.status, r.stdout, r.stderr)
+	}
+	r = run(t, nil, "serve", "key", "list", "--dir", dir, "--json")
+	var keys []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &keys); err != nil || len(keys) != 1 || keys[0]["tenant"] != "acme" || keys[0]["scope"] != "read" {
+		t.Fatalf("list: %v %s", err, r.stdout)
+	}
+	if strings.Contains(r.stdout, secret[len(secret)-20:]) || keys[0]["hash"] != nil {
+		t.Errorf("the list shows the key or its hash: %s", r.stdout)
+	}
+	if r = run(t, nil, "serve", "key", "revoke", "--dir", dir, keys[0]["id"].(string)); r.status != 0 {
+		t.Errorf("revoke: %d %s", r.status, r.stderr)
+	}
+	if r = run(t, nil, "serve", "key", "list", "--dir", dir); !strings.Contains(r.stdout, "revoked") {
+		t.Errorf("list after revoke: %s", r.stdout)
+	}
+	for _, args := range [][]string{
+		{"serve", "key", "revoke", "--dir", dir, "nope"},
+		{"serve", "key", "add", "--dir", dir},
+		{"serve", "key", "add", "--dir", dir, "--tenant", "acme", "--scope", "root"},
+		{"serve", "key", "add", "--dir", dir, "--tenant", "../x"},
+	} {
+		if r = run(t, nil, args...); r.status != 2 || r.stderr == "" {
+			t.Errorf("%q: %d %q", args, r.status, r.stderr)
+		}
+	}
+	open := filepath.Join(t.TempDir(), "open")
+	if r = run(t, nil, "serve", "--dir", open, "--addr", "0.0.0.0:0", "--no-vectors"); r.status != 2 || !strings.Contains(r.stderr, "no API keys") {
+		t.Errorf("a directory without keys on every interface: %d %q", r.status, r.stderr)
+	}
+}

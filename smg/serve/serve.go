@@ -4,16 +4,22 @@
 // handlers (github.com/danielgtaylor/huma/v2) and served at /openapi.json.
 // Every error is a JSON problem (RFC 9457).
 //
-// This is the service's first part: one tenant ("default"), the
-// directory store, no keys. A server listens on the loopback interface
-// unless told otherwise.
+// Memories belong to tenants. A store with API keys (see [AddKey]) asks
+// every request for one, "Authorization: Bearer KEY": the key's tenant is
+// the request's, and its scope (read, write, admin) and memories bound what
+// it may do; a memory of another tenant, or one the key does not reach, is
+// not found. A store without keys serves one tenant, "default", to anyone
+// who can reach it: the smg command then listens on the loopback
+// interface only.
 package serve
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -24,7 +30,7 @@ import (
 	"github.com/smg-memory/smg/smg/tools"
 )
 
-// Tenant is the tenant of every memory, until the service has keys.
+// Tenant is the tenant of a store without keys.
 const Tenant = "default"
 
 // MaxBody bounds a request's body.
@@ -33,18 +39,93 @@ const MaxBody = 8 << 20
 // Server is the HTTP service of the memories of a store.
 type Server struct {
 	store *Dir
+	keys  *Keys
 	mux   *http.ServeMux
 	api   huma.API
 }
 
-// New returns the service of the memories of store.
+// New returns the service of the memories of store, with its keys.
 func New(store *Dir) *Server {
-	s := &Server{store: store, mux: http.NewServeMux()}
+	s := &Server{store: store, keys: NewKeys(store.root), mux: http.NewServeMux()}
 	cfg := huma.DefaultConfig("smg", "1.0.0")
 	cfg.Info.Description = "Semantic memory for chat clients: memories, turns, contexts and the model tools."
+	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
+		"key": {Type: "http", Scheme: "bearer", Description: "An API key of the store (smg serve key add), when it has any."},
+	}
 	s.api = humago.New(s.mux, cfg)
+	s.api.UseMiddleware(s.authorize)
 	s.register()
 	return s
+}
+
+type ctxKey struct{}
+
+// caller is who a request is from: its tenant, and its key when the store
+// has keys.
+type caller struct {
+	tenant string
+	key    *Key
+}
+
+// callerOf is the caller of a request that authorize let through.
+func callerOf(ctx context.Context) caller {
+	c, _ := ctx.Value(ctxKey{}).(caller)
+	return c
+}
+
+// may reports whether the caller may see the memory id: a key limited to
+// some memories sees no other.
+func (c caller) may(id string) bool {
+	return c.key == nil || c.key.allows(ScopeRead, id)
+}
+
+// authorize lets a request through with its caller when the store has no
+// keys, or when it gives a key that may do what the operation needs
+// (Operation.Metadata["scope"]); otherwise it answers 401, 403 or, for a
+// memory the key does not reach, 404.
+func (s *Server) authorize(ctx huma.Context, next func(huma.Context)) {
+	scope, _ := ctx.Operation().Metadata["scope"].(Scope)
+	if scope == "" {
+		next(ctx)
+		return
+	}
+	on, err := s.keys.Enabled()
+	if err != nil {
+		_ = huma.WriteErr(s.api, ctx, http.StatusInternalServerError, "the store's keys cannot be read: "+err.Error())
+		return
+	}
+	if !on {
+		next(huma.WithValue(ctx, ctxKey{}, caller{tenant: Tenant}))
+		return
+	}
+	secret, ok := bearer(ctx.Header("Authorization"))
+	if !ok {
+		ctx.SetHeader("WWW-Authenticate", "Bearer")
+		_ = huma.WriteErr(s.api, ctx, http.StatusUnauthorized, "an API key is required: Authorization: Bearer KEY")
+		return
+	}
+	key, err := s.keys.Check(secret)
+	if err != nil {
+		ctx.SetHeader("WWW-Authenticate", "Bearer")
+		_ = huma.WriteErr(s.api, ctx, http.StatusUnauthorized, err.Error())
+		return
+	}
+	id := ctx.Param("id")
+	switch {
+	case id != "" && !key.allows(ScopeRead, id):
+		_ = huma.WriteErr(s.api, ctx, http.StatusNotFound, fmt.Sprintf("%v: %s", ErrNotFound, id))
+		return
+	case !key.allows(scope, id):
+		_ = huma.WriteErr(s.api, ctx, http.StatusForbidden, fmt.Sprintf("the key may %s, not %s", key.Scope, scope))
+		return
+	}
+	next(huma.WithValue(ctx, ctxKey{}, caller{tenant: key.Tenant, key: key}))
+}
+
+// op is an operation that needs scope.
+func op(id, method, path, summary string, scope Scope) huma.Operation {
+	return huma.Operation{OperationID: id, Method: method, Path: path, Summary: summary,
+		Metadata: map[string]any{"scope": scope}, Security: []map[string][]string{{"key": {}}, {}}}
 }
 
 // ServeHTTP serves a request, its body bounded by MaxBody.
@@ -144,16 +225,19 @@ func (s *Server) register() {
 		return out, nil
 	})
 
-	huma.Register(s.api, huma.Operation{
-		OperationID: "create-memory", Method: http.MethodPost, Path: "/v1/memories", Summary: "Create a memory",
-		DefaultStatus: http.StatusCreated,
-	}, func(ctx context.Context, in *struct {
+	create := op("create-memory", http.MethodPost, "/v1/memories", "Create a memory", ScopeWrite)
+	create.DefaultStatus = http.StatusCreated
+	huma.Register(s.api, create, func(ctx context.Context, in *struct {
 		Body struct {
 			ID      string `json:"id" pattern:"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$" doc:"The new memory's id."`
 			Project string `json:"project,omitempty" maxLength:"200" doc:"The project it is the memory of."`
 		}
 	}) (*memoryOutput, error) {
-		f, err := s.store.Create(ctx, Tenant, in.Body.ID, &smg.Options{ProjectName: in.Body.Project})
+		c := callerOf(ctx)
+		if !c.may(in.Body.ID) {
+			return nil, huma.Error403Forbidden("the key may not reach the memory " + in.Body.ID)
+		}
+		f, err := s.store.Create(ctx, c.tenant, in.Body.ID, &smg.Options{ProjectName: in.Body.Project})
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -161,22 +245,20 @@ func (s *Server) register() {
 		return &memoryOutput{m}, problem(err)
 	})
 
-	huma.Register(s.api, huma.Operation{
-		OperationID: "list-memories", Method: http.MethodGet, Path: "/v1/memories", Summary: "List the memories",
-	}, func(ctx context.Context, _ *struct{}) (*listOutput, error) {
-		ids, err := s.store.List(ctx, Tenant)
+	huma.Register(s.api, op("list-memories", http.MethodGet, "/v1/memories", "List the memories", ScopeRead), func(ctx context.Context, _ *struct{}) (*listOutput, error) {
+		c := callerOf(ctx)
+		ids, err := s.store.List(ctx, c.tenant)
 		if err != nil {
 			return nil, problem(err)
 		}
+		ids = slices.DeleteFunc(ids, func(id string) bool { return !c.may(id) })
 		out := &listOutput{}
 		out.Body.Memories = ids
 		return out, nil
 	})
 
-	huma.Register(s.api, huma.Operation{
-		OperationID: "get-memory", Method: http.MethodGet, Path: "/v1/memories/{id}", Summary: "Describe a memory",
-	}, func(ctx context.Context, in *MemoryPath) (*memoryOutput, error) {
-		f, err := s.store.Open(ctx, Tenant, in.ID)
+	huma.Register(s.api, op("get-memory", http.MethodGet, "/v1/memories/{id}", "Describe a memory", ScopeRead), func(ctx context.Context, in *MemoryPath) (*memoryOutput, error) {
+		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -184,24 +266,22 @@ func (s *Server) register() {
 		return &memoryOutput{m}, problem(err)
 	})
 
-	huma.Register(s.api, huma.Operation{
-		OperationID: "delete-memory", Method: http.MethodDelete, Path: "/v1/memories/{id}", Summary: "Delete a memory",
-		DefaultStatus: http.StatusNoContent,
-	}, func(ctx context.Context, in *MemoryPath) (*struct{}, error) {
-		return nil, problem(s.store.Delete(ctx, Tenant, in.ID))
+	del := op("delete-memory", http.MethodDelete, "/v1/memories/{id}", "Delete a memory", ScopeAdmin)
+	del.DefaultStatus = http.StatusNoContent
+	huma.Register(s.api, del, func(ctx context.Context, in *MemoryPath) (*struct{}, error) {
+		return nil, problem(s.store.Delete(ctx, callerOf(ctx).tenant, in.ID))
 	})
 
-	huma.Register(s.api, huma.Operation{
-		OperationID: "append-turns", Method: http.MethodPost, Path: "/v1/memories/{id}/turns", Summary: "Append turns",
-		Description: "Adds the turns to the memory, in order, durably before it answers. A turn the memory holds already (same conversation and id, or without an id the same author, time and text) is not added again.",
-	}, func(ctx context.Context, in *struct {
+	appendTurns := op("append-turns", http.MethodPost, "/v1/memories/{id}/turns", "Append turns", ScopeWrite)
+	appendTurns.Description = "Adds the turns to the memory, in order, durably before it answers. A turn the memory holds already (same conversation and id, or without an id the same author, time and text) is not added again."
+	huma.Register(s.api, appendTurns, func(ctx context.Context, in *struct {
 		MemoryPath
 		Body struct {
 			Conversation string      `json:"conversation,omitempty" maxLength:"200" doc:"The conversation the turns are of."`
 			Turns        []TurnInput `json:"turns" minItems:"1" maxItems:"1000"`
 		}
 	}) (*appendOutput, error) {
-		f, err := s.store.Open(ctx, Tenant, in.ID)
+		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -223,10 +303,9 @@ func (s *Server) register() {
 		return out, nil
 	})
 
-	huma.Register(s.api, huma.Operation{
-		OperationID: "get-context", Method: http.MethodPost, Path: "/v1/memories/{id}/context", Summary: "Assemble the context for a question",
-		Description: "What a model needs from the memory to answer the question, inside the token budget, with what went in and why.",
-	}, func(ctx context.Context, in *struct {
+	getContext := op("get-context", http.MethodPost, "/v1/memories/{id}/context", "Assemble the context for a question", ScopeRead)
+	getContext.Description = "What a model needs from the memory to answer the question, inside the token budget, with what went in and why."
+	huma.Register(s.api, getContext, func(ctx context.Context, in *struct {
 		MemoryPath
 		Body struct {
 			Question string   `json:"question" minLength:"1" maxLength:"10000"`
@@ -234,7 +313,7 @@ func (s *Server) register() {
 			Scopes   []string `json:"scopes,omitempty" doc:"The scopes whose facts may go in; none: every scope."`
 		}
 	}) (*struct{ Body *smg.ContextResult }, error) {
-		f, err := s.store.Open(ctx, Tenant, in.ID)
+		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -249,17 +328,19 @@ func (s *Server) register() {
 		return &struct{ Body *smg.ContextResult }{res}, nil
 	})
 
-	huma.Register(s.api, huma.Operation{
-		OperationID: "call-tool", Method: http.MethodPost, Path: "/v1/memories/{id}/tools/{tool}", Summary: "Call a model tool on a memory",
-		Description: "Calls one of the tools smg gives a model (record_turns, get_context, save_memory, remove_memory, search_memory) with its input, as an MCP client would. A call the tool refuses is a reply with an error, not a failed request.",
-	}, func(ctx context.Context, in *struct {
+	callTool := op("call-tool", http.MethodPost, "/v1/memories/{id}/tools/{tool}", "Call a model tool on a memory", ScopeRead)
+	callTool.Description = "Calls one of the tools smg gives a model (record_turns, get_context, save_memory, remove_memory, search_memory) with its input, as an MCP client would; a key that may only read calls get_context and search_memory. A call the tool refuses is a reply with an error, not a failed request."
+	huma.Register(s.api, callTool, func(ctx context.Context, in *struct {
 		MemoryPath
 		Tool string `path:"tool" enum:"record_turns,get_context,save_memory,remove_memory,search_memory"`
 		Body json.RawMessage
 	}) (*struct{ Body tools.Reply }, error) {
-		f, err := s.store.Open(ctx, Tenant, in.ID)
+		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
 		if err != nil {
 			return nil, problem(err)
+		}
+		if c := callerOf(ctx); c.key != nil && !c.key.allows(ScopeWrite, in.ID) && in.Tool != "get_context" && in.Tool != "search_memory" {
+			return nil, huma.Error403Forbidden(fmt.Sprintf("the key may %s, and %s writes", c.key.Scope, in.Tool))
 		}
 		reply, err := tools.NewHandler(f, nil, nil).Call(ctx, in.Tool, in.Body)
 		if err != nil {

@@ -32,6 +32,12 @@ func service(t *testing.T) (*httptest.Server, string) {
 // the decoded JSON answer.
 func call(t *testing.T, srv *httptest.Server, method, path string, body any) (int, map[string]any, http.Header) {
 	t.Helper()
+	return callAs(t, srv, "", method, path, body)
+}
+
+// callAs is call with an API key ("": none).
+func callAs(t *testing.T, srv *httptest.Server, key, method, path string, body any) (int, map[string]any, http.Header) {
+	t.Helper()
 	var r io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -50,6 +56,9 @@ func call(t *testing.T, srv *httptest.Server, method, path string, body any) (in
 	}
 	if r != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := srv.Client().Do(req)
 	if err != nil {

@@ -1,0 +1,244 @@
+package serve
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/smg-memory/smg/smg/format"
+)
+
+// Scope is what a key may do: read (list, describe, contexts, search),
+// write (create memories, append turns, save and remove facts) and admin
+// (delete memories). Each includes the ones before it.
+type Scope string
+
+const (
+	ScopeRead  Scope = "read"
+	ScopeWrite Scope = "write"
+	ScopeAdmin Scope = "admin"
+)
+
+func (s Scope) rank() int { return slices.Index([]Scope{ScopeRead, ScopeWrite, ScopeAdmin}, s) }
+
+// Key is an API key as the store keeps it: its hash, never the key.
+type Key struct {
+	ID     string `json:"id"`
+	Hash   string `json:"hash,omitempty"` // hex SHA-256 of the whole key
+	Tenant string `json:"tenant"`
+	Scope  Scope  `json:"scope"`
+	// Memories, when set, are the only memories of the tenant the key
+	// reaches.
+	Memories []string  `json:"memories,omitempty"`
+	Label    string    `json:"label,omitempty"`
+	Created  time.Time `json:"created"`
+	Revoked  time.Time `json:"revoked,omitzero"`
+}
+
+// allows reports whether the key may do what scope says on memory ("":
+// no memory in particular).
+func (k *Key) allows(scope Scope, memory string) bool {
+	if k.Scope.rank() < scope.rank() {
+		return false
+	}
+	return memory == "" || len(k.Memories) == 0 || slices.Contains(k.Memories, memory)
+}
+
+// ErrKey is the error of a key that is not one the server knows, or that
+// was revoked.
+var ErrKey = errors.New("invalid API key")
+
+// keysFile is where a directory store's keys are: DIR/keys.json, written
+// atomically, mode 0600.
+func keysFile(dir string) string { return filepath.Join(dir, "keys.json") }
+
+// Keys are the API keys of a directory store, read again when the file
+// changes, so that a key added or revoked by the smg command takes effect
+// on a running server. It is safe for concurrent use.
+type Keys struct {
+	name string
+
+	mu    sync.Mutex
+	mod   time.Time
+	size  int64
+	keys  []Key
+	exist bool
+}
+
+// NewKeys returns the keys of the directory store at dir.
+func NewKeys(dir string) *Keys { return &Keys{name: keysFile(dir)} }
+
+// load reads the file again when it changed. k.mu is held.
+func (k *Keys) load() error {
+	st, err := os.Stat(k.name)
+	if errors.Is(err, fs.ErrNotExist) {
+		k.keys, k.exist, k.mod, k.size = nil, false, time.Time{}, 0
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if k.exist && st.ModTime().Equal(k.mod) && st.Size() == k.size {
+		return nil
+	}
+	data, err := os.ReadFile(k.name)
+	if err != nil {
+		return err
+	}
+	var keys []Key
+	if err := json.Unmarshal(data, &keys); err != nil {
+		return fmt.Errorf("%s: %w", k.name, err)
+	}
+	k.keys, k.exist, k.mod, k.size = keys, true, st.ModTime(), st.Size()
+	return nil
+}
+
+// Enabled reports whether the store has keys: then every request needs
+// one.
+func (k *Keys) Enabled() (bool, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if err := k.load(); err != nil {
+		return false, err
+	}
+	return k.exist, nil
+}
+
+// Check returns the key of the secret a request gave, or ErrKey.
+func (k *Keys) Check(secret string) (*Key, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if err := k.load(); err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256([]byte(secret))
+	want := hex.EncodeToString(sum[:])
+	for i := range k.keys {
+		key := &k.keys[i]
+		if subtle.ConstantTimeCompare([]byte(key.Hash), []byte(want)) == 1 {
+			if !key.Revoked.IsZero() {
+				return nil, fmt.Errorf("%w: revoked on %s", ErrKey, key.Revoked.Format(time.DateOnly))
+			}
+			c := *key
+			return &c, nil
+		}
+	}
+	return nil, ErrKey
+}
+
+// AddKey makes a new key for tenant, keeps its hash in the store at dir,
+// and returns the key, which is shown once: the store cannot tell it
+// again.
+func AddKey(dir, tenant string, scope Scope, memories []string, label string) (secret string, key Key, err error) {
+	if err := CheckID("tenant", tenant); err != nil {
+		return "", Key{}, err
+	}
+	if scope.rank() < 0 {
+		return "", Key{}, fmt.Errorf("scope %q: want read, write or admin", scope)
+	}
+	for _, m := range memories {
+		if err := CheckID("memory", m); err != nil {
+			return "", Key{}, err
+		}
+	}
+	var raw [32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", Key{}, err
+	}
+	var id [6]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return "", Key{}, err
+	}
+	key = Key{ID: hex.EncodeToString(id[:]), Tenant: tenant, Scope: scope, Memories: memories, Label: label, Created: time.Now().UTC().Truncate(time.Second)}
+	secret = "smg_" + key.ID + "_" + base64.RawURLEncoding.EncodeToString(raw[:])
+	sum := sha256.Sum256([]byte(secret))
+	key.Hash = hex.EncodeToString(sum[:])
+	err = changeKeys(dir, func(keys []Key) ([]Key, error) { return append(keys, key), nil })
+	return secret, key, err
+}
+
+// RevokeKey revokes the key id of the store at dir.
+func RevokeKey(dir, id string) error {
+	return changeKeys(dir, func(keys []Key) ([]Key, error) {
+		for i := range keys {
+			if keys[i].ID == id {
+				if keys[i].Revoked.IsZero() {
+					keys[i].Revoked = time.Now().UTC().Truncate(time.Second)
+				}
+				return keys, nil
+			}
+		}
+		return nil, fmt.Errorf("%w: no key %q", ErrKey, id)
+	})
+}
+
+// ListKeys returns the keys of the store at dir, without their hashes.
+func ListKeys(dir string) ([]Key, error) {
+	keys, err := readKeys(dir)
+	for i := range keys {
+		keys[i].Hash = ""
+	}
+	return keys, err
+}
+
+func readKeys(dir string) ([]Key, error) {
+	data, err := os.ReadFile(keysFile(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var keys []Key
+	if err := json.Unmarshal(data, &keys); err != nil {
+		return nil, fmt.Errorf("%s: %w", keysFile(dir), err)
+	}
+	return keys, nil
+}
+
+// changeKeys changes the keys file under its lock, atomically.
+func changeKeys(dir string, change func([]Key) ([]Key, error)) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	name := keysFile(dir)
+	unlock, err := format.LockFile(context.Background(), name, nil)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	keys, err := readKeys(dir)
+	if err != nil {
+		return err
+	}
+	if keys, err = change(keys); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(keys, "", "  ")
+	if err != nil {
+		return err
+	}
+	return format.WriteBytes(name, append(data, '\n'), true)
+}
+
+// bearer is the key of an Authorization header, "Bearer KEY".
+func bearer(h string) (string, bool) {
+	scheme, key, ok := strings.Cut(strings.TrimSpace(h), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(key), true
+}
