@@ -22,6 +22,11 @@ var endpoints = []struct {
 	{"POST", "/v1/memories/%s/tools/record_turns", map[string]any{"turns": []map[string]any{{"role": "user", "content": "hello"}}}},
 	{"POST", "/v1/memories/%s/tools/save_memory", map[string]any{"content": "User likes tea", "category": "preference", "reasoning": "said", "scope": "user"}},
 	{"POST", "/v1/memories/%s/tools/remove_memory", map[string]any{"id": "fact-x"}},
+	{"GET", "/v1/memories/%s/facts", nil},
+	{"POST", "/v1/memories/%s/facts", map[string]any{"content": "User likes tea"}},
+	{"PATCH", "/v1/memories/%s/facts/fact-x", map[string]any{"pinned": true}},
+	{"DELETE", "/v1/memories/%s/facts/fact-x", nil},
+	{"DELETE", "/v1/memories/%s/facts?scope=user", nil},
 	{"DELETE", "/v1/memories/%s", nil},
 }
 

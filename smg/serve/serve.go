@@ -55,6 +55,7 @@ func New(store *Dir) *Server {
 	s.api = humago.New(s.mux, cfg)
 	s.api.UseMiddleware(s.authorize)
 	s.register()
+	s.registerFacts()
 	return s
 }
 
