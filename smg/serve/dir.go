@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 )
 
 // ErrNotFound is the error of a memory the store does not hold; ErrExists
@@ -209,4 +210,37 @@ func (d *Dir) Close() error {
 		d.forget(key)
 	}
 	return nil
+}
+
+// Import makes the memory id of tenant from the bytes of a .smg file,
+// which must decode within the format's limits, in the clear (a store
+// keeps no passwords).
+func (d *Dir) Import(ctx context.Context, tenant, id string, file []byte) (*smg.FileMemory, error) {
+	if err := errors.Join(CheckID("tenant", tenant), CheckID("memory", id)); err != nil {
+		return nil, err
+	}
+	if _, err := format.Unmarshal(file, &format.DecodeOptions{}); err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	name := d.path(tenant, id)
+	if _, err := os.Stat(name); err == nil {
+		return nil, fmt.Errorf("%w: %s", ErrExists, id)
+	}
+	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
+		return nil, err
+	}
+	if err := format.WriteBytes(name, file, true); err != nil {
+		return nil, err
+	}
+	o := d.opts
+	o.Create = nil
+	f, err := smg.OpenFileMemory(name, &o)
+	if err != nil {
+		os.Remove(name)
+		return nil, err
+	}
+	d.keep(tenant+"/"+id, f)
+	return f, nil
 }

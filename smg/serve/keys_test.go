@@ -27,6 +27,8 @@ var endpoints = []struct {
 	{"PATCH", "/v1/memories/%s/facts/fact-x", map[string]any{"pinned": true}},
 	{"DELETE", "/v1/memories/%s/facts/fact-x", nil},
 	{"DELETE", "/v1/memories/%s/facts?scope=user", nil},
+	{"GET", "/v1/memories/%s/file", nil},
+	{"POST", "/v1/memories/%s/fork", map[string]any{"id": "stolen"}},
 	{"DELETE", "/v1/memories/%s", nil},
 }
 

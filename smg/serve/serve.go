@@ -56,6 +56,7 @@ func New(store *Dir) *Server {
 	s.api.UseMiddleware(s.authorize)
 	s.register()
 	s.registerFacts()
+	s.registerFiles()
 	return s
 }
 
@@ -151,8 +152,13 @@ func problem(err error) error {
 		return huma.Error409Conflict(err.Error())
 	case errors.Is(err, ErrInvalidID), errors.Is(err, smg.ErrInvalidTurn):
 		return huma.Error422UnprocessableEntity(err.Error())
-	case errors.As(err, &lim):
+	case errors.As(err, &lim), errors.Is(err, format.ErrLimit):
 		return huma.Error413RequestEntityTooLarge(err.Error())
+	case errors.Is(err, format.ErrPasswordRequired):
+		return huma.Error422UnprocessableEntity(err.Error() + "; the service keeps memories in the clear: decrypt it first (smg decrypt)")
+	case errors.Is(err, format.ErrNotSMG), errors.Is(err, format.ErrMalformed), errors.Is(err, format.ErrTruncated),
+		errors.Is(err, format.ErrInvalid), errors.Is(err, format.ErrUnsupportedVersion), errors.Is(err, format.ErrTampered):
+		return huma.Error422UnprocessableEntity(err.Error())
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return huma.Error503ServiceUnavailable("the request took too long: " + err.Error())
 	}
