@@ -38,13 +38,18 @@ only.
     -d '{"turns": [{"role": "user", "content": "We use PostgreSQL for the ledger."}]}'
   curl -s localhost:8080/v1/memories/dana/context -d '{"question": "Which database?"}'
 
-On SIGINT or SIGTERM it stops taking requests, finishes those in flight
-(up to 30 s) and closes the memories.`
+It logs a line a request on stderr, serves Prometheus metrics at /metrics
+(request times by operation and status, memories open, opens served from
+memory or read from files, the Go runtime's) and answers /healthz (it
+runs) and /readyz (it can write its directory). A caller past --rate is
+answered 429, with Retry-After. On SIGINT or SIGTERM it stops taking
+requests, finishes those in flight (up to 30 s) and closes the memories.`
 
 func (a *app) serveCommand() *cobra.Command {
 	var dir, addr string
 	var noProvider, noVectors bool
-	var maxOpen int
+	var maxOpen, burst int
+	var rate float64
 	cmd := &cobra.Command{
 		Use:         "serve [--dir DIR] [--addr HOST:PORT]",
 		Annotations: boundedMemory,
@@ -75,7 +80,7 @@ func (a *app) serveCommand() *cobra.Command {
 				return usageErrorf("%s has no API keys: it would be served to anyone who reaches %s; add one first (smg serve key add --dir %s --tenant NAME), or listen on 127.0.0.1", dir, addr, dir)
 			}
 			log := slog.New(slog.NewTextHandler(a.stderr, nil))
-			srv := &http.Server{Handler: serve.New(store), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+			srv := &http.Server{Handler: serve.New(store, &serve.Options{Log: log, Rate: rate, Burst: burst}), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 			fmt.Fprintf(a.stdout, "serving %s on http://%s\n", dir, ln.Addr())
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -102,6 +107,10 @@ func (a *app) serveCommand() *cobra.Command {
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "the `HOST:PORT` to listen on")
 	cmd.Flags().IntVar(&maxOpen, "open", serve.DefaultOpen, "how many memories to keep open, with their indexes")
 	ranged(cmd, "open", 1, 100000)
+	cmd.Flags().Float64Var(&rate, "rate", 50, "requests a second a key (or, without keys, an address) may make on average; 0: no limit")
+	ranged(cmd, "rate", 0, 1e6)
+	cmd.Flags().IntVar(&burst, "burst", 100, "requests a key may make at once, within --rate")
+	ranged(cmd, "burst", 1, 1e6)
 	vectorFlags(cmd, &noProvider, &noVectors)
 	cmd.AddCommand(a.keyCommand())
 	return cmd

@@ -50,9 +50,30 @@ type Dir struct {
 	opts smg.FileOptions
 	max  int
 
-	mu   sync.Mutex
-	open map[string]*list.Element // of *openMemory, by key
-	lru  *list.List               // most recent first
+	mu           sync.Mutex
+	open         map[string]*list.Element // of *openMemory, by key
+	lru          *list.List               // most recent first
+	hits, misses int64                    // opens of a memory open, of one read from its file
+}
+
+// dirStats are the counts of a Dir's metrics.
+type dirStats struct{ open, hits, misses int64 }
+
+func (d *Dir) stats() dirStats {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return dirStats{int64(d.lru.Len()), d.hits, d.misses}
+}
+
+// Ready reports whether the store's directory can be written: a file is
+// made in it and removed.
+func (d *Dir) Ready() error {
+	f, err := os.CreateTemp(d.root, ".ready-")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 type openMemory struct {
@@ -122,9 +143,11 @@ func (d *Dir) Open(_ context.Context, tenant, id string) (*smg.FileMemory, error
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if e, ok := d.open[key]; ok {
+		d.hits++
 		d.lru.MoveToFront(e)
 		return e.Value.(*openMemory).f, nil
 	}
+	d.misses++
 	name := d.path(tenant, id)
 	if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)

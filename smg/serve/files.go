@@ -42,6 +42,7 @@ func (s *Server) registerFiles() {
 
 	imp := op("import-memory", http.MethodPut, "/v1/memories/{id}/file", "Import a .smg file as a new memory", ScopeWrite)
 	imp.DefaultStatus = http.StatusCreated
+	imp.MaxBodyBytes = MaxFile
 	imp.Description = "Makes the memory from a .smg file (compressed or plain, not encrypted), checked within the format's limits; a memory of that id is not replaced."
 	huma.Register(s.api, imp, func(ctx context.Context, in *struct {
 		MemoryPath

@@ -24,6 +24,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+	"golang.org/x/time/rate"
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
@@ -33,27 +34,41 @@ import (
 // Tenant is the tenant of a store without keys.
 const Tenant = "default"
 
-// MaxBody bounds a request's body.
-const MaxBody = 8 << 20
+// MaxBody bounds a request's body; MaxFile that of a .smg file imported.
+const (
+	MaxBody = 8 << 20
+	MaxFile = 256 << 20
+)
 
 // Server is the HTTP service of the memories of a store.
 type Server struct {
-	store *Dir
-	keys  *Keys
-	mux   *http.ServeMux
-	api   huma.API
+	store   *Dir
+	keys    *Keys
+	opts    Options
+	mux     *http.ServeMux
+	api     huma.API
+	metrics *metrics
+	limit   *limiter
 }
 
-// New returns the service of the memories of store, with its keys.
-func New(store *Dir) *Server {
-	s := &Server{store: store, keys: NewKeys(store.root), mux: http.NewServeMux()}
+// New returns the service of the memories of store, with its keys. opts
+// may be nil.
+func New(store *Dir, opts *Options) *Server {
+	s := &Server{store: store, keys: NewKeys(store.root), mux: http.NewServeMux(), metrics: newMetrics(store)}
+	if opts != nil {
+		s.opts = *opts
+	}
+	if s.opts.Rate > 0 {
+		s.limit = &limiter{rate: rate.Limit(s.opts.Rate), burst: max(s.opts.Burst, 1), by: map[string]*rate.Limiter{}}
+	}
 	cfg := huma.DefaultConfig("smg", "1.0.0")
 	cfg.Info.Description = "Semantic memory for chat clients: memories, turns, contexts and the model tools."
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		"key": {Type: "http", Scheme: "bearer", Description: "An API key of the store (smg serve key add), when it has any."},
 	}
 	s.api = humago.New(s.mux, cfg)
-	s.api.UseMiddleware(s.authorize)
+	s.api.UseMiddleware(s.observe, s.authorize, s.throttle)
+	s.mux.Handle("GET /metrics", s.metrics.handler())
 	s.register()
 	s.registerFacts()
 	s.registerFiles()
@@ -61,6 +76,10 @@ func New(store *Dir) *Server {
 }
 
 type ctxKey struct{}
+
+// slotKey holds a *caller that observe, the outer middleware, makes and
+// authorize fills: the log says whose request it was.
+type slotKey struct{}
 
 // caller is who a request is from: its tenant, and its key when the store
 // has keys.
@@ -97,7 +116,7 @@ func (s *Server) authorize(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 	if !on {
-		next(huma.WithValue(ctx, ctxKey{}, caller{tenant: Tenant}))
+		s.let(ctx, next, caller{tenant: Tenant})
 		return
 	}
 	secret, ok := bearer(ctx.Header("Authorization"))
@@ -121,18 +140,25 @@ func (s *Server) authorize(ctx huma.Context, next func(huma.Context)) {
 		_ = huma.WriteErr(s.api, ctx, http.StatusForbidden, fmt.Sprintf("the key may %s, not %s", key.Scope, scope))
 		return
 	}
-	next(huma.WithValue(ctx, ctxKey{}, caller{tenant: key.Tenant, key: key}))
+	s.let(ctx, next, caller{tenant: key.Tenant, key: key})
+}
+
+// let lets a request of c through.
+func (s *Server) let(ctx huma.Context, next func(huma.Context), c caller) {
+	if slot, ok := ctx.Context().Value(slotKey{}).(*caller); ok {
+		*slot = c
+	}
+	next(huma.WithValue(ctx, ctxKey{}, c))
 }
 
 // op is an operation that needs scope.
 func op(id, method, path, summary string, scope Scope) huma.Operation {
-	return huma.Operation{OperationID: id, Method: method, Path: path, Summary: summary,
+	return huma.Operation{OperationID: id, Method: method, Path: path, Summary: summary, MaxBodyBytes: MaxBody,
 		Metadata: map[string]any{"scope": scope}, Security: []map[string][]string{{"key": {}}, {}}}
 }
 
-// ServeHTTP serves a request, its body bounded by MaxBody.
+// ServeHTTP serves a request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -229,6 +255,17 @@ func (s *Server) register() {
 	}, func(ctx context.Context, _ *struct{}) (*healthOutput, error) {
 		out := &healthOutput{}
 		out.Body.Status = "ok"
+		return out, nil
+	})
+
+	huma.Register(s.api, huma.Operation{
+		OperationID: "ready", Method: http.MethodGet, Path: "/readyz", Summary: "Whether the service can read and write its store",
+	}, func(ctx context.Context, _ *struct{}) (*healthOutput, error) {
+		if err := s.store.Ready(); err != nil {
+			return nil, huma.Error503ServiceUnavailable("the store is not ready: " + err.Error())
+		}
+		out := &healthOutput{}
+		out.Body.Status = "ready"
 		return out, nil
 	})
 

@@ -23,7 +23,7 @@ func service(t *testing.T) (*httptest.Server, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(serve.New(store))
+	srv := httptest.NewServer(serve.New(store, nil))
 	t.Cleanup(func() { srv.Close(); store.Close() })
 	return srv, root
 }

@@ -1,0 +1,123 @@
+package serve
+
+import (
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/time/rate"
+)
+
+// Options tune a Server.
+type Options struct {
+	// Log, when set, gets a line for each request: its operation, status,
+	// time and tenant.
+	Log *slog.Logger
+	// Rate is how many requests a second a caller (a key, or without keys
+	// an address) may make on average, Burst how many at once; 0: no
+	// limit.
+	Rate  float64
+	Burst int
+}
+
+// metrics are the service's Prometheus metrics, served at /metrics.
+type metrics struct {
+	reg      *prometheus.Registry
+	duration *prometheus.HistogramVec
+}
+
+func newMetrics(store *Dir) *metrics {
+	m := &metrics{reg: prometheus.NewRegistry()}
+	m.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "smg_http_request_duration_seconds",
+		Help:    "Time to answer a request, by operation and status.",
+		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+	}, []string{"operation", "status"})
+	m.reg.MustRegister(m.duration,
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "smg_memories_open", Help: "Memories held open, with their indexes."},
+			func() float64 { return float64(store.stats().open) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "smg_memory_opens_cached_total", Help: "Requests that found their memory open."},
+			func() float64 { return float64(store.stats().hits) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "smg_memory_opens_read_total", Help: "Requests that read their memory from its file."},
+			func() float64 { return float64(store.stats().misses) }),
+	)
+	return m
+}
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// observe times each operation for the metrics and the log.
+func (s *Server) observe(ctx huma.Context, next func(huma.Context)) {
+	start := time.Now()
+	slot := &caller{}
+	next(huma.WithValue(ctx, slotKey{}, slot))
+	took := time.Since(start)
+	op := ctx.Operation().OperationID
+	status := ctx.Status()
+	if status == 0 {
+		status = http.StatusOK
+	}
+	s.metrics.duration.WithLabelValues(op, strconv.Itoa(status)).Observe(took.Seconds())
+	if s.opts.Log != nil {
+		s.opts.Log.LogAttrs(ctx.Context(), slog.LevelInfo, "request", slog.String("method", ctx.Method()), slog.String("path", ctx.URL().Path),
+			slog.String("operation", op), slog.Int("status", status), slog.Duration("took", took), slog.String("tenant", slot.tenant))
+	}
+}
+
+// limiter keeps a token bucket per caller.
+type limiter struct {
+	rate  rate.Limit
+	burst int
+	mu    sync.Mutex
+	by    map[string]*rate.Limiter
+}
+
+// maxCallers bounds the buckets kept: past it they start again full.
+const maxCallers = 10000
+
+func (l *limiter) allow(who string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.by[who]
+	if b == nil {
+		if len(l.by) >= maxCallers {
+			clear(l.by)
+		}
+		b = rate.NewLimiter(l.rate, l.burst)
+		l.by[who] = b
+	}
+	return b.Allow()
+}
+
+// throttle refuses a caller past its rate, with 429 and Retry-After. It
+// runs after authorize: a caller is its key, or its address without keys.
+func (s *Server) throttle(ctx huma.Context, next func(huma.Context)) {
+	if s.limit == nil {
+		next(ctx)
+		return
+	}
+	who := "addr:" + ctx.RemoteAddr()
+	if host, _, err := net.SplitHostPort(ctx.RemoteAddr()); err == nil {
+		who = "addr:" + host
+	}
+	if c := callerOf(ctx.Context()); c.key != nil {
+		who = "key:" + c.key.ID
+	}
+	if !s.limit.allow(who) {
+		ctx.SetHeader("Retry-After", "1")
+		_ = huma.WriteErr(s.api, ctx, http.StatusTooManyRequests, "too many requests: "+strconv.FormatFloat(float64(s.limit.rate), 'g', -1, 64)+" a second on average are allowed")
+		return
+	}
+	next(ctx)
+}

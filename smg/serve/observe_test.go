@@ -1,0 +1,96 @@
+package serve_test
+
+import (
+	"bytes"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/serve"
+)
+
+// serviceWith is service with options.
+func serviceWith(t *testing.T, opts *serve.Options) (*httptest.Server, string) {
+	t.Helper()
+	root := t.TempDir()
+	store, err := serve.NewDir(root, 0, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(serve.New(store, opts))
+	t.Cleanup(func() { srv.Close(); store.Close() })
+	return srv, root
+}
+
+// TestObserved: each request is timed in the metrics, by operation and
+// status, and logged; the store's opens are counted.
+func TestObserved(t *testing.T) {
+	var log bytes.Buffer
+	srv, _ := serviceWith(t, &serve.Options{Log: slog.New(slog.NewTextHandler(&log, nil))})
+	call(t, srv, "POST", "/v1/memories", map[string]any{"id": "dana"})
+	call(t, srv, "POST", "/v1/memories/dana/turns", map[string]any{"turns": []map[string]any{{"role": "user", "content": "hello"}}})
+	call(t, srv, "GET", "/v1/memories/nobody", nil)
+	resp, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{
+		`smg_http_request_duration_seconds_count{operation="create-memory",status="201"} 1`,
+		`smg_http_request_duration_seconds_count{operation="append-turns",status="200"} 1`,
+		`smg_http_request_duration_seconds_count{operation="get-memory",status="404"} 1`,
+		"smg_memories_open 1",
+		"smg_memory_opens_cached_total 1",
+		"go_goroutines",
+	} {
+		if !bytes.Contains(body, []byte(want)) {
+			t.Errorf("the metrics lack %q", want)
+		}
+	}
+	for _, want := range []string{"operation=append-turns status=200", "tenant=default", "operation=get-memory status=404"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("the log lacks %q:\n%s", want, log.String())
+		}
+	}
+}
+
+// TestRateLimit: a caller past its rate is answered 429 with Retry-After;
+// another key has its own.
+func TestRateLimit(t *testing.T) {
+	srv, root := serviceWith(t, &serve.Options{Rate: 0.001, Burst: 2})
+	a, _, _ := serve.AddKey(root, "acme", serve.ScopeRead, nil, "")
+	b, _, _ := serve.AddKey(root, "acme", serve.ScopeRead, nil, "")
+	for i := range 2 {
+		if status, _, _ := callAs(t, srv, a, "GET", "/v1/memories", nil); status != 200 {
+			t.Fatalf("request %d: %d", i+1, status)
+		}
+	}
+	status, body, h := callAs(t, srv, a, "GET", "/v1/memories", nil)
+	isProblem(t, "past the rate", status, body, h, http.StatusTooManyRequests, "too many requests")
+	if h.Get("Retry-After") != "1" {
+		t.Errorf("Retry-After %q", h.Get("Retry-After"))
+	}
+	if status, _, _ := callAs(t, srv, b, "GET", "/v1/memories", nil); status != 200 {
+		t.Errorf("another key: %d", status)
+	}
+}
+
+// TestReady: ready while the store's directory can be written, 503 when
+// it cannot.
+func TestReady(t *testing.T) {
+	srv, root := serviceWith(t, nil)
+	if status, body, _ := call(t, srv, "GET", "/readyz", nil); status != 200 || body["status"] != "ready" {
+		t.Fatalf("%d %v", status, body)
+	}
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	status, body, h := call(t, srv, "GET", "/readyz", nil)
+	isProblem(t, "the store gone", status, body, h, http.StatusServiceUnavailable, "not ready")
+}
