@@ -22,8 +22,10 @@ import (
 const serveLong = `Serve serves the memories of a directory over HTTP, as JSON: create, list,
 describe and delete memories, append turns (durably, and never twice the
 same), assemble the context for a question, and call the model tools, for
-chat clients written in any language. The OpenAPI 3.1 document of every
-endpoint is at /openapi.json, and every error is a JSON problem (RFC 9457).
+chat clients written in any language; and the model tools of a memory to a
+remote MCP client at /mcp/ID (streamable HTTP). The OpenAPI 3.1 document of
+every endpoint is at /openapi.json, and every error is a JSON problem (RFC
+9457).
 
 Each memory is a file, DIR/TENANT/ID.smg, that the smg command reads and
 changes too. Once the directory has API keys ('smg serve key add'), every

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -44,6 +45,9 @@ type Options struct {
 	// may be nil. Unavailable is not written to Log: the caller reports it
 	// once.
 	Unavailable error
+	// Tools, when set, are the only tools served, by name: a client that
+	// may only read gets get_context and search_memory.
+	Tools []string
 }
 
 // New returns a server of the tools of h. A tool's reply is its JSON
@@ -68,6 +72,9 @@ func New(h *tools.Handler, opts *Options) *mcp.Server {
 		})
 	server.AddReceivingMiddleware(refuseUndeclared)
 	for _, d := range tools.Definitions() {
+		if o.Tools != nil && !slices.Contains(o.Tools, d.Name) {
+			continue
+		}
 		server.AddTool(&mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema},
 			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				if o.Unavailable != nil {

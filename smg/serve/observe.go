@@ -100,6 +100,18 @@ func (l *limiter) allow(who string) bool {
 	return b.Allow()
 }
 
+// callerName is who a rate is counted for: the key, or the address of a
+// request without one.
+func callerName(c caller, remote string) string {
+	if c.key != nil {
+		return "key:" + c.key.ID
+	}
+	if host, _, err := net.SplitHostPort(remote); err == nil {
+		return "addr:" + host
+	}
+	return "addr:" + remote
+}
+
 // throttle refuses a caller past its rate, with 429 and Retry-After. It
 // runs after authorize: a caller is its key, or its address without keys.
 func (s *Server) throttle(ctx huma.Context, next func(huma.Context)) {
@@ -107,14 +119,7 @@ func (s *Server) throttle(ctx huma.Context, next func(huma.Context)) {
 		next(ctx)
 		return
 	}
-	who := "addr:" + ctx.RemoteAddr()
-	if host, _, err := net.SplitHostPort(ctx.RemoteAddr()); err == nil {
-		who = "addr:" + host
-	}
-	if c := callerOf(ctx.Context()); c.key != nil {
-		who = "key:" + c.key.ID
-	}
-	if !s.limit.allow(who) {
+	if !s.limit.allow(callerName(callerOf(ctx.Context()), ctx.RemoteAddr())) {
 		ctx.SetHeader("Retry-After", "1")
 		_ = huma.WriteErr(s.api, ctx, http.StatusTooManyRequests, "too many requests: "+strconv.FormatFloat(float64(s.limit.rate), 'g', -1, 64)+" a second on average are allowed")
 		return

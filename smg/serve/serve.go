@@ -69,6 +69,7 @@ func New(store *Dir, opts *Options) *Server {
 	s.api = humago.New(s.mux, cfg)
 	s.api.UseMiddleware(s.observe, s.authorize, s.throttle)
 	s.mux.Handle("GET /metrics", s.metrics.handler())
+	s.mux.Handle("/mcp/{id}", s.mcpHandler())
 	s.register()
 	s.registerFacts()
 	s.registerFiles()
@@ -86,6 +87,11 @@ type slotKey struct{}
 type caller struct {
 	tenant string
 	key    *Key
+}
+
+// contextWith is the context of r with the caller c.
+func contextWith(r *http.Request, c caller) context.Context {
+	return context.WithValue(r.Context(), ctxKey{}, c)
 }
 
 // callerOf is the caller of a request that authorize let through.
@@ -110,37 +116,43 @@ func (s *Server) authorize(ctx huma.Context, next func(huma.Context)) {
 		next(ctx)
 		return
 	}
+	c, refused := s.identify(ctx.Header("Authorization"), ctx.Param("id"), scope)
+	if refused != nil {
+		if refused.Status == http.StatusUnauthorized {
+			ctx.SetHeader("WWW-Authenticate", "Bearer")
+		}
+		_ = huma.WriteErr(s.api, ctx, refused.Status, refused.Detail)
+		return
+	}
+	s.let(ctx, next, c)
+}
+
+// identify is the caller of a request with the Authorization header authz
+// on the memory id ("" for none in particular) that needs scope, or why it
+// is refused.
+func (s *Server) identify(authz, id string, scope Scope) (caller, *huma.ErrorModel) {
 	on, err := s.keys.Enabled()
 	if err != nil {
-		_ = huma.WriteErr(s.api, ctx, http.StatusInternalServerError, "the store's keys cannot be read: "+err.Error())
-		return
+		return caller{}, &huma.ErrorModel{Status: http.StatusInternalServerError, Detail: "the store's keys cannot be read: " + err.Error()}
 	}
 	if !on {
-		s.let(ctx, next, caller{tenant: Tenant})
-		return
+		return caller{tenant: Tenant}, nil
 	}
-	secret, ok := bearer(ctx.Header("Authorization"))
+	secret, ok := bearer(authz)
 	if !ok {
-		ctx.SetHeader("WWW-Authenticate", "Bearer")
-		_ = huma.WriteErr(s.api, ctx, http.StatusUnauthorized, "an API key is required: Authorization: Bearer KEY")
-		return
+		return caller{}, &huma.ErrorModel{Status: http.StatusUnauthorized, Detail: "an API key is required: Authorization: Bearer KEY"}
 	}
 	key, err := s.keys.Check(secret)
 	if err != nil {
-		ctx.SetHeader("WWW-Authenticate", "Bearer")
-		_ = huma.WriteErr(s.api, ctx, http.StatusUnauthorized, err.Error())
-		return
+		return caller{}, &huma.ErrorModel{Status: http.StatusUnauthorized, Detail: err.Error()}
 	}
-	id := ctx.Param("id")
 	switch {
 	case id != "" && !key.allows(ScopeRead, id):
-		_ = huma.WriteErr(s.api, ctx, http.StatusNotFound, fmt.Sprintf("%v: %s", ErrNotFound, id))
-		return
+		return caller{}, &huma.ErrorModel{Status: http.StatusNotFound, Detail: fmt.Sprintf("%v: %s", ErrNotFound, id)}
 	case !key.allows(scope, id):
-		_ = huma.WriteErr(s.api, ctx, http.StatusForbidden, fmt.Sprintf("the key may %s, not %s", key.Scope, scope))
-		return
+		return caller{}, &huma.ErrorModel{Status: http.StatusForbidden, Detail: fmt.Sprintf("the key may %s, not %s", key.Scope, scope)}
 	}
-	s.let(ctx, next, caller{tenant: key.Tenant, key: key})
+	return caller{tenant: key.Tenant, key: key}, nil
 }
 
 // let lets a request of c through.
