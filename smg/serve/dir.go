@@ -101,6 +101,16 @@ func (d *Dir) path(tenant, id string) string {
 	return filepath.Join(d.root, tenant, id+".smg")
 }
 
+// vacant returns the file of a new memory id of tenant, its folder made,
+// or ErrExists. d.mu is held.
+func (d *Dir) vacant(tenant, id string) (string, error) {
+	name := d.path(tenant, id)
+	if _, err := os.Stat(name); err == nil {
+		return "", fmt.Errorf("%w: %s", ErrExists, id)
+	}
+	return name, os.MkdirAll(filepath.Dir(name), 0o700)
+}
+
 // Create makes a new memory of opts (nil: the defaults), and writes it.
 func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) (*smg.FileMemory, error) {
 	if err := errors.Join(CheckID("tenant", tenant), CheckID("memory", id)); err != nil {
@@ -108,11 +118,8 @@ func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) 
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	name := d.path(tenant, id)
-	if _, err := os.Stat(name); err == nil {
-		return nil, fmt.Errorf("%w: %s", ErrExists, id)
-	}
-	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
+	name, err := d.vacant(tenant, id)
+	if err != nil {
 		return nil, err
 	}
 	o := d.opts
@@ -247,11 +254,8 @@ func (d *Dir) Import(ctx context.Context, tenant, id string, file []byte) (*smg.
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	name := d.path(tenant, id)
-	if _, err := os.Stat(name); err == nil {
-		return nil, fmt.Errorf("%w: %s", ErrExists, id)
-	}
-	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
+	name, err := d.vacant(tenant, id)
+	if err != nil {
 		return nil, err
 	}
 	if err := format.WriteBytes(name, file, true); err != nil {

@@ -68,11 +68,7 @@ func (s *Server) registerFacts() {
 		Superseded bool     `query:"superseded" doc:"The superseded facts too."`
 		Pinned     bool     `query:"pinned" doc:"Pinned facts only."`
 	}) (*factsOutput, error) {
-		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
-		if err != nil {
-			return nil, problem(err)
-		}
-		m, err := f.Memory()
+		m, err := s.memoryOf(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}

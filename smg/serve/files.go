@@ -25,11 +25,7 @@ func (s *Server) registerFiles() {
 	export := op("export-memory", http.MethodGet, "/v1/memories/{id}/file", "Export a memory as a .smg file", ScopeRead)
 	export.Description = "The memory whole (with the changes its journal holds), as the smg command writes it: Brotli-compressed JSON-LD (spec/smg-v1.md)."
 	huma.Register(s.api, export, func(ctx context.Context, in *MemoryPath) (*fileOutput, error) {
-		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
-		if err != nil {
-			return nil, problem(err)
-		}
-		m, err := f.Memory()
+		m, err := s.memoryOf(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -53,11 +49,7 @@ func (s *Server) registerFiles() {
 			return nil, huma.Error403Forbidden("the key may not reach the memory " + in.ID)
 		}
 		f, err := s.store.Import(ctx, c.tenant, in.ID, in.RawBody)
-		if err != nil {
-			return nil, problem(err)
-		}
-		m, err := describe(in.ID, f)
-		return &memoryOutput{m}, problem(err)
+		return described(in.ID, f, err)
 	})
 
 	fork := op("fork-memory", http.MethodPost, "/v1/memories/{id}/fork", "Fork a memory", ScopeWrite)
@@ -74,11 +66,7 @@ func (s *Server) registerFiles() {
 		if !c.may(in.Body.ID) {
 			return nil, huma.Error403Forbidden("the key may not reach the memory " + in.Body.ID)
 		}
-		f, err := s.store.Open(ctx, c.tenant, in.ID)
-		if err != nil {
-			return nil, problem(err)
-		}
-		m, err := f.Memory()
+		m, err := s.memoryOf(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -91,10 +79,6 @@ func (s *Server) registerFiles() {
 			return nil, problem(err)
 		}
 		nf, err := s.store.Import(ctx, c.tenant, in.Body.ID, b)
-		if err != nil {
-			return nil, problem(err)
-		}
-		out, err := describe(in.Body.ID, nf)
-		return &memoryOutput{out}, problem(err)
+		return described(in.Body.ID, nf, err)
 	})
 }

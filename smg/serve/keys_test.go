@@ -28,6 +28,9 @@ var endpoints = []struct {
 	{"DELETE", "/v1/memories/%s/facts/fact-x", nil},
 	{"DELETE", "/v1/memories/%s/facts?scope=user", nil},
 	{"GET", "/v1/memories/%s/file", nil},
+	{"GET", "/v1/memories/%s/turns", nil},
+	{"POST", "/v1/memories/%s/search", map[string]any{"query": "vault"}},
+	{"POST", "/v1/memories/%s/query", map[string]any{"query": "FIND facts"}},
 	{"POST", "/v1/memories/%s/fork", map[string]any{"id": "stolen"}},
 	{"DELETE", "/v1/memories/%s", nil},
 }

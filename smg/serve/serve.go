@@ -73,6 +73,7 @@ func New(store *Dir, opts *Options) *Server {
 	s.register()
 	s.registerFacts()
 	s.registerFiles()
+	s.registerReads()
 	return s
 }
 
@@ -213,6 +214,16 @@ type Memory struct {
 	Modified  time.Time `json:"modified,omitzero" doc:"When it last changed."`
 }
 
+// described is the answer of a request that made, or opened, the memory
+// id: what it holds, or the problem of err.
+func described(id string, f *smg.FileMemory, err error) (*memoryOutput, error) {
+	if err != nil {
+		return nil, problem(err)
+	}
+	m, err := describe(id, f)
+	return &memoryOutput{m}, problem(err)
+}
+
 func describe(id string, f *smg.FileMemory) (Memory, error) {
 	m, err := f.Memory()
 	if err != nil {
@@ -294,11 +305,7 @@ func (s *Server) register() {
 			return nil, huma.Error403Forbidden("the key may not reach the memory " + in.Body.ID)
 		}
 		f, err := s.store.Create(ctx, c.tenant, in.Body.ID, &smg.Options{ProjectName: in.Body.Project})
-		if err != nil {
-			return nil, problem(err)
-		}
-		m, err := describe(in.Body.ID, f)
-		return &memoryOutput{m}, problem(err)
+		return described(in.Body.ID, f, err)
 	})
 
 	huma.Register(s.api, op("list-memories", http.MethodGet, "/v1/memories", "List the memories", ScopeRead), func(ctx context.Context, _ *struct{}) (*listOutput, error) {
@@ -315,11 +322,7 @@ func (s *Server) register() {
 
 	huma.Register(s.api, op("get-memory", http.MethodGet, "/v1/memories/{id}", "Describe a memory", ScopeRead), func(ctx context.Context, in *MemoryPath) (*memoryOutput, error) {
 		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
-		if err != nil {
-			return nil, problem(err)
-		}
-		m, err := describe(in.ID, f)
-		return &memoryOutput{m}, problem(err)
+		return described(in.ID, f, err)
 	})
 
 	del := op("delete-memory", http.MethodDelete, "/v1/memories/{id}", "Delete a memory", ScopeAdmin)
@@ -369,11 +372,7 @@ func (s *Server) register() {
 			Scopes   []string `json:"scopes,omitempty" doc:"The scopes whose facts may go in; none: every scope."`
 		}
 	}) (*struct{ Body *smg.ContextResult }, error) {
-		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
-		if err != nil {
-			return nil, problem(err)
-		}
-		m, err := f.Memory()
+		m, err := s.memoryOf(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}

@@ -18,14 +18,7 @@ import (
 // service is a server on a directory store of its own, for one test.
 func service(t *testing.T) (*httptest.Server, string) {
 	t.Helper()
-	root := t.TempDir()
-	store, err := serve.NewDir(root, 0, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(serve.New(store, nil))
-	t.Cleanup(func() { srv.Close(); store.Close() })
-	return srv, root
+	return serviceWith(t, nil)
 }
 
 // call sends a request with body (nil: none) and returns the status and
