@@ -296,10 +296,8 @@ type streamCheck struct {
 	semantic chan []Problem
 	elems    chan elemText
 	checked  chan []Problem // the elements' problems
-	// headProbs are the schema's problems of the text without the pieces,
-	// and semanticProbs those beyond the schema, once head has run.
-	headed                   bool
-	headProbs, semanticProbs []Problem
+	// headProbs are the schema's problems of the text without the pieces.
+	headProbs []Problem
 }
 
 // elemText is the text of the i-th element of piece p, named name in an
@@ -341,13 +339,11 @@ func startCheck(doc *spec.Document) *streamCheck {
 }
 
 // head takes the document's text without its pieces, and checks it
-// against the schema before any of the text is written, while the rules
-// beyond the schema run: the checks of a large memory and its encoding are
-// not in memory at once.
+// against the schema before any of the text is written (it is small: the
+// long lists are the pieces), while the rules beyond the schema run beside
+// the encoding.
 func (c *streamCheck) head(js []byte) {
-	c.headed = true
 	c.headProbs = schemaProblems(js)
-	c.semanticProbs = <-c.semantic
 }
 
 // elem takes the text of an element of a piece.
@@ -360,11 +356,7 @@ func (c *streamCheck) elem(p, i int, name string, js []byte) {
 func (c *streamCheck) wait(n int64) error {
 	c.pipe.Close()
 	close(c.elems)
-	scanErr, elems := <-c.scanned, <-c.checked
-	semantic := c.semanticProbs
-	if !c.headed {
-		semantic = <-c.semantic
-	}
+	scanErr, elems, semantic := <-c.scanned, <-c.checked, <-c.semantic
 	switch {
 	case n > DefaultLimits.MaxDocumentSize:
 		return overLimit(&LimitError{Limit: "MaxDocumentSize", Max: DefaultLimits.MaxDocumentSize})
