@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/smg-memory/smg/smg/serve"
 )
 
 func TestReads(t *testing.T) {
@@ -41,4 +43,30 @@ func TestReads(t *testing.T) {
 	}
 	status, body, h = call(t, srv, "GET", "/v1/memories/dana/turns?limit=0", nil)
 	isProblem(t, "a limit out of range", status, body, h, http.StatusUnprocessableEntity, "limit")
+}
+
+// TestComposedContext: a context composes a user's memory with a
+// workspace's, each item naming its memory; a memory to compose that the
+// caller does not reach is not found.
+func TestComposedContext(t *testing.T) {
+	srv, root := service(t)
+	call(t, srv, "POST", "/v1/memories", map[string]any{"id": "dana"})
+	if status, body, _ := call(t, srv, "POST", "/v1/memories", map[string]any{"id": "crawler", "scope": "workspace", "name": "crawler"}); status != 201 {
+		t.Fatalf("a workspace's memory: %d %v", status, body)
+	}
+	call(t, srv, "POST", "/v1/memories/dana/facts", map[string]any{"content": "I prefer short answers"})
+	call(t, srv, "POST", "/v1/memories/crawler/facts", map[string]any{"content": "The crawler stores pages in S3", "category": "project", "scope": "workspace:crawler"})
+	status, body, _ := call(t, srv, "POST", "/v1/memories/dana/context", map[string]any{"question": "Where does the crawler store pages?", "with": []string{"crawler"}})
+	text, _ := body["text"].(string)
+	if status != 200 || !strings.Contains(text, "S3") || !strings.Contains(text, "short answers") {
+		t.Errorf("composed: %d %v", status, body)
+	}
+	if js, _ := json.Marshal(body["items"]); !strings.Contains(string(js), `"memory":"workspace:crawler"`) {
+		t.Errorf("the items do not name the workspace's memory: %s", js)
+	}
+	status, body, h := call(t, srv, "POST", "/v1/memories/dana/context", map[string]any{"question": "x", "with": []string{"nobody"}})
+	isProblem(t, "a memory to compose that is none", status, body, h, http.StatusNotFound, "nobody")
+	only, _, _ := serve.AddKey(root, serve.Tenant, serve.ScopeRead, []string{"dana"}, "")
+	status, body, h = callAs(t, srv, only, "POST", "/v1/memories/dana/context", map[string]any{"question": "x", "with": []string{"crawler"}})
+	isProblem(t, "a memory to compose the key does not reach", status, body, h, http.StatusNotFound, "crawler")
 }

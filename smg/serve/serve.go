@@ -14,6 +14,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +30,7 @@ import (
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/tools"
+	"github.com/smg-memory/smg/spec"
 )
 
 // Tenant is the tenant of a store without keys.
@@ -298,13 +300,16 @@ func (s *Server) register() {
 		Body struct {
 			ID      string `json:"id" pattern:"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$" doc:"The new memory's id."`
 			Project string `json:"project,omitempty" maxLength:"200" doc:"The project it is the memory of."`
+			Scope   string `json:"scope,omitempty" enum:"user,workspace,drive,app,team,file," doc:"Whose memory it is: a user's (the default) or a workspace's; a context composes a user's with workspaces' by it."`
+			Name    string `json:"name,omitempty" maxLength:"200" pattern:"^[^:]*$" doc:"The scope's name: the workspace's, the team's… (a context names the memory's items by the scope and this: workspace:crawler)."`
 		}
 	}) (*memoryOutput, error) {
 		c := callerOf(ctx)
 		if !c.may(in.Body.ID) {
 			return nil, huma.Error403Forbidden("the key may not reach the memory " + in.Body.ID)
 		}
-		f, err := s.store.Create(ctx, c.tenant, in.Body.ID, &smg.Options{ProjectName: in.Body.Project})
+		opts := &smg.Options{ProjectName: in.Body.Project, Scope: &spec.Scope{Kind: cmp.Or(in.Body.Scope, spec.ScopeUser), ID: in.Body.Name}}
+		f, err := s.store.Create(ctx, c.tenant, in.Body.ID, opts)
 		return described(in.Body.ID, f, err)
 	})
 
@@ -370,13 +375,36 @@ func (s *Server) register() {
 			Question string   `json:"question" minLength:"1" maxLength:"10000"`
 			Budget   int      `json:"budget,omitempty" minimum:"1" maximum:"200000" default:"1000" doc:"The most tokens the context may take."`
 			Scopes   []string `json:"scopes,omitempty" doc:"The scopes whose facts may go in; none: every scope."`
+			With     []string `json:"with,omitempty" maxItems:"8" doc:"Other memories of the tenant composed in, a workspace's beside a user's: each is searched, its items weighted by its scope, all within the one budget."`
 		}
 	}) (*struct{ Body *smg.ContextResult }, error) {
 		m, err := s.memoryOf(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
-		res, err := m.Context(ctx, in.Body.Question, &smg.ContextOptions{Budget: in.Body.Budget, Scopes: in.Body.Scopes, Wait: true})
+		opts := smg.ContextOptions{Budget: in.Body.Budget, Scopes: in.Body.Scopes, Wait: true}
+		if len(in.Body.With) > 0 {
+			all := []*smg.Memory{m}
+			for _, id := range in.Body.With {
+				if err := CheckID("memory", id); err != nil {
+					return nil, problem(err)
+				}
+				if !callerOf(ctx).may(id) {
+					return nil, problem(fmt.Errorf("%w: %s", ErrNotFound, id))
+				}
+				w, err := s.memoryOf(ctx, id)
+				if err != nil {
+					return nil, problem(err)
+				}
+				all = append(all, w)
+			}
+			res, err := smg.Compose(ctx, in.Body.Question, &smg.ComposeOptions{ContextOptions: opts}, all...)
+			if err != nil {
+				return nil, problem(err)
+			}
+			return &struct{ Body *smg.ContextResult }{res}, nil
+		}
+		res, err := m.Context(ctx, in.Body.Question, &opts)
 		if err != nil {
 			return nil, problem(err)
 		}
