@@ -54,6 +54,10 @@ type Dir struct {
 	open         map[string]*list.Element // of *openMemory, by key
 	lru          *list.List               // most recent first
 	hits, misses int64                    // opens of a memory open, of one read from its file
+
+	// close closes a memory the store lets go of: (*smg.FileMemory).Close;
+	// tests count the calls.
+	close func(*smg.FileMemory) error
 }
 
 // dirStats are the counts of a Dir's metrics.
@@ -76,9 +80,13 @@ func (d *Dir) Ready() error {
 	return os.Remove(f.Name())
 }
 
+// openMemory is a memory the store keeps open: closed when it leaves the
+// LRU, or, when requests use it then, when the last of them is done.
 type openMemory struct {
-	key string
-	f   *smg.FileMemory
+	key     string
+	f       *smg.FileMemory
+	refs    int  // requests using it
+	evicted bool // out of the LRU: closed when refs drops to 0
 }
 
 // DefaultOpen is how many memories a Dir keeps open unless told.
@@ -94,7 +102,7 @@ func NewDir(root string, maxOpen int, opts smg.FileOptions) (*Dir, error) {
 	if maxOpen <= 0 {
 		maxOpen = DefaultOpen
 	}
-	return &Dir{root: root, opts: opts, max: maxOpen, open: map[string]*list.Element{}, lru: list.New()}, nil
+	return &Dir{root: root, opts: opts, max: maxOpen, open: map[string]*list.Element{}, lru: list.New(), close: (*smg.FileMemory).Close}, nil
 }
 
 func (d *Dir) path(tenant, id string) string {
@@ -112,15 +120,16 @@ func (d *Dir) vacant(tenant, id string) (string, error) {
 }
 
 // Create makes a new memory of opts (nil: the defaults), and writes it.
-func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) (*smg.FileMemory, error) {
+// The caller calls done when it no longer uses the memory.
+func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) (f *smg.FileMemory, done func(), err error) {
 	if err := errors.Join(CheckID("tenant", tenant), CheckID("memory", id)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	name, err := d.vacant(tenant, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	o := d.opts
 	create := smg.Options{}
@@ -128,23 +137,22 @@ func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) 
 		create = *opts
 	}
 	o.Create = &create
-	f, err := smg.OpenFileMemory(name, &o)
-	if err != nil {
-		return nil, err
+	if f, err = smg.OpenFileMemory(name, &o); err != nil {
+		return nil, nil, err
 	}
 	// Written now, so that the memory exists for every server.
 	if err := f.Update(ctx, func(*smg.Memory) error { return nil }); err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	d.keep(tenant+"/"+id, f)
-	return f, nil
+	return f, d.keep(tenant+"/"+id, f), nil
 }
 
-// Open returns the memory id of tenant.
-func (d *Dir) Open(_ context.Context, tenant, id string) (*smg.FileMemory, error) {
+// Open returns the memory id of tenant. The caller calls done when it no
+// longer uses the memory: a memory is not closed while a request uses it.
+func (d *Dir) Open(_ context.Context, tenant, id string) (f *smg.FileMemory, done func(), err error) {
 	if err := errors.Join(CheckID("tenant", tenant), CheckID("memory", id)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	key := tenant + "/" + id
 	d.mu.Lock()
@@ -152,39 +160,61 @@ func (d *Dir) Open(_ context.Context, tenant, id string) (*smg.FileMemory, error
 	if e, ok := d.open[key]; ok {
 		d.hits++
 		d.lru.MoveToFront(e)
-		return e.Value.(*openMemory).f, nil
+		om := e.Value.(*openMemory)
+		om.refs++
+		return om.f, d.release(om), nil
 	}
 	d.misses++
 	name := d.path(tenant, id)
 	if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+		return nil, nil, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	o := d.opts
 	o.Create = nil
-	f, err := smg.OpenFileMemory(name, &o)
-	if err != nil {
-		return nil, err
+	if f, err = smg.OpenFileMemory(name, &o); err != nil {
+		return nil, nil, err
 	}
-	d.keep(key, f)
-	return f, nil
+	return f, d.keep(key, f), nil
 }
 
-// keep adds an open memory, closing the least recently used past the
-// bound. d.mu is held.
-func (d *Dir) keep(key string, f *smg.FileMemory) {
-	d.open[key] = d.lru.PushFront(&openMemory{key, f})
+// keep adds an open memory, used by one request, and lets go of the least
+// recently used past the bound. d.mu is held.
+func (d *Dir) keep(key string, f *smg.FileMemory) (done func()) {
+	om := &openMemory{key: key, f: f, refs: 1}
+	d.open[key] = d.lru.PushFront(om)
 	for d.lru.Len() > d.max {
-		old := d.lru.Back().Value.(*openMemory)
-		d.forget(old.key)
+		d.forget(d.lru.Back().Value.(*openMemory).key)
+	}
+	return d.release(om)
+}
+
+// release is the done of a request that uses om.
+func (d *Dir) release(om *openMemory) func() {
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			if om.refs--; om.refs == 0 && om.evicted {
+				_ = d.close(om.f)
+			}
+		})
 	}
 }
 
-// forget closes the open memory of key, if any. d.mu is held.
+// forget takes the memory of key out of the LRU, and closes it unless a
+// request uses it (the last to be done closes it). d.mu is held.
 func (d *Dir) forget(key string) {
-	if e, ok := d.open[key]; ok {
-		d.lru.Remove(e)
-		delete(d.open, key)
-		_ = e.Value.(*openMemory).f.Close()
+	e, ok := d.open[key]
+	if !ok {
+		return
+	}
+	d.lru.Remove(e)
+	delete(d.open, key)
+	om := e.Value.(*openMemory)
+	om.evicted = true
+	if om.refs == 0 {
+		_ = d.close(om.f)
 	}
 }
 
@@ -244,30 +274,29 @@ func (d *Dir) Close() error {
 
 // Import makes the memory id of tenant from the bytes of a .smg file,
 // which must decode within the format's limits, in the clear (a store
-// keeps no passwords).
-func (d *Dir) Import(ctx context.Context, tenant, id string, file []byte) (*smg.FileMemory, error) {
+// keeps no passwords). The caller calls done when it no longer uses the
+// memory.
+func (d *Dir) Import(ctx context.Context, tenant, id string, file []byte) (f *smg.FileMemory, done func(), err error) {
 	if err := errors.Join(CheckID("tenant", tenant), CheckID("memory", id)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := format.Unmarshal(file, &format.DecodeOptions{}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	name, err := d.vacant(tenant, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := format.WriteBytes(name, file, true); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	o := d.opts
 	o.Create = nil
-	f, err := smg.OpenFileMemory(name, &o)
-	if err != nil {
+	if f, err = smg.OpenFileMemory(name, &o); err != nil {
 		os.Remove(name)
-		return nil, err
+		return nil, nil, err
 	}
-	d.keep(tenant+"/"+id, f)
-	return f, nil
+	return f, d.keep(tenant+"/"+id, f), nil
 }

@@ -68,10 +68,11 @@ func (s *Server) registerFacts() {
 		Superseded bool     `query:"superseded" doc:"The superseded facts too."`
 		Pinned     bool     `query:"pinned" doc:"Pinned facts only."`
 	}) (*factsOutput, error) {
-		m, err := s.memoryOf(ctx, in.ID)
+		m, done, err := s.memoryOf(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
+		defer done()
 		out := &factsOutput{}
 		out.Body.Facts = []Fact{}
 		for _, n := range m.Facts(smg.FactFilter{Scopes: in.Scopes, Category: in.Category, Superseded: in.Superseded, Pinned: in.Pinned}) {
@@ -99,10 +100,11 @@ func (s *Server) registerFacts() {
 			Supersedes []string `json:"supersedes,omitempty"`
 		}
 	}, error) {
-		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
+		f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
+		defer done()
 		b := in.Body
 		r, err := f.Remember(ctx, smg.Fact{Content: b.Content, Category: b.Category, Scope: b.Scope, Reasoning: b.Reasoning, Pinned: b.Pinned,
 			Source: spec.SourceUser, CreatedBy: "smg serve"})
@@ -129,10 +131,11 @@ func (s *Server) registerFacts() {
 			Pinned  *bool   `json:"pinned,omitempty"`
 		}
 	}) (*factOutput, error) {
-		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
+		f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
+		defer done()
 		var fact Fact
 		err = f.Update(ctx, func(m *smg.Memory) error {
 			if c := in.Body.Content; c != nil {
@@ -168,10 +171,11 @@ func (s *Server) registerFacts() {
 	huma.Register(s.api, forget, func(ctx context.Context, in *FactPath) (*struct {
 		Body smg.Forgotten
 	}, error) {
-		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
+		f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
+		defer done()
 		var gone smg.Forgotten
 		err = f.Update(ctx, func(m *smg.Memory) error {
 			var err error
@@ -193,10 +197,11 @@ func (s *Server) registerFacts() {
 			Forgotten []string `json:"forgotten"`
 		}
 	}, error) {
-		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
+		f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
+		defer done()
 		scope := in.Scope
 		if scope == "*" {
 			scope = ""

@@ -25,10 +25,11 @@ func (s *Server) registerFiles() {
 	export := op("export-memory", http.MethodGet, "/v1/memories/{id}/file", "Export a memory as a .smg file", ScopeRead)
 	export.Description = "The memory whole (with the changes its journal holds), as the smg command writes it: Brotli-compressed JSON-LD (spec/smg-v1.md)."
 	huma.Register(s.api, export, func(ctx context.Context, in *MemoryPath) (*fileOutput, error) {
-		m, err := s.memoryOf(ctx, in.ID)
+		m, done, err := s.memoryOf(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
+		defer done()
 		b, err := m.Marshal(nil)
 		if err != nil {
 			return nil, problem(err)
@@ -48,8 +49,8 @@ func (s *Server) registerFiles() {
 		if !c.may(in.ID) {
 			return nil, huma.Error403Forbidden("the key may not reach the memory " + in.ID)
 		}
-		f, err := s.store.Import(ctx, c.tenant, in.ID, in.RawBody)
-		return described(in.ID, f, err)
+		f, done, err := s.store.Import(ctx, c.tenant, in.ID, in.RawBody)
+		return described(in.ID, f, done, err)
 	})
 
 	fork := op("fork-memory", http.MethodPost, "/v1/memories/{id}/fork", "Fork a memory", ScopeWrite)
@@ -66,10 +67,11 @@ func (s *Server) registerFiles() {
 		if !c.may(in.Body.ID) {
 			return nil, huma.Error403Forbidden("the key may not reach the memory " + in.Body.ID)
 		}
-		m, err := s.memoryOf(ctx, in.ID)
+		m, done, err := s.memoryOf(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
+		defer done()
 		doc, err := smg.Fork(m.Document(), smg.ForkOptions{Name: in.Body.Name})
 		if err != nil {
 			return nil, problem(err)
@@ -78,7 +80,7 @@ func (s *Server) registerFiles() {
 		if err != nil {
 			return nil, problem(err)
 		}
-		nf, err := s.store.Import(ctx, c.tenant, in.Body.ID, b)
-		return described(in.Body.ID, nf, err)
+		nf, done, err := s.store.Import(ctx, c.tenant, in.Body.ID, b)
+		return described(in.Body.ID, nf, done, err)
 	})
 }

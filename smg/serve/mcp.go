@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -9,9 +10,13 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/mcpserver"
 	"github.com/smg-memory/smg/smg/tools"
 )
+
+// fileKey holds the memory of an MCP request, open for it.
+type fileKey struct{}
 
 // readTools are the tools a key that may only read is served.
 var readTools = []string{"get_context", "search_memory"}
@@ -23,10 +28,7 @@ var readTools = []string{"get_context", "search_memory"}
 func (s *Server) mcpHandler() http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		c, _ := r.Context().Value(ctxKey{}).(caller)
-		f, err := s.store.Open(r.Context(), c.tenant, r.PathValue("id"))
-		if err != nil {
-			return mcpserver.New(nil, &mcpserver.Options{Version: "1.0.0", Unavailable: err})
-		}
+		f, _ := r.Context().Value(fileKey{}).(*smg.FileMemory)
 		opts := &mcpserver.Options{Version: "1.0.0"}
 		if c.key != nil && !c.key.allows(ScopeWrite, r.PathValue("id")) {
 			opts.Tools = readTools
@@ -46,9 +48,14 @@ func (s *Server) mcpHandler() http.Handler {
 			return
 		}
 		c, refused := s.identify(r.Header.Get("Authorization"), id, ScopeRead)
+		var f *smg.FileMemory
 		if refused == nil {
-			if _, err := s.store.Open(r.Context(), c.tenant, id); err != nil {
+			var done func()
+			var err error
+			if f, done, err = s.store.Open(r.Context(), c.tenant, id); err != nil {
 				refused = &huma.ErrorModel{Status: http.StatusNotFound, Detail: err.Error()}
+			} else {
+				defer done()
 			}
 		}
 		if refused != nil {
@@ -65,7 +72,7 @@ func (s *Server) mcpHandler() http.Handler {
 			writeProblem(w, &huma.ErrorModel{Status: status, Detail: "too many requests"})
 			return
 		}
-		h.ServeHTTP(w, r.WithContext(contextWith(r, c)))
+		h.ServeHTTP(w, r.WithContext(context.WithValue(contextWith(r, c), fileKey{}, f)))
 	})
 }
 

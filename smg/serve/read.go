@@ -45,13 +45,18 @@ type Turn struct {
 	Conversation string    `json:"conversation,omitempty"`
 }
 
-// memoryOf opens the memory of a request.
-func (s *Server) memoryOf(ctx context.Context, id string) (*smg.Memory, error) {
-	f, err := s.store.Open(ctx, callerOf(ctx).tenant, id)
+// memoryOf opens the memory of a request; done, when it is no longer
+// used.
+func (s *Server) memoryOf(ctx context.Context, id string) (m *smg.Memory, done func(), err error) {
+	f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return f.Memory()
+	if m, err = f.Memory(); err != nil {
+		done()
+		return nil, nil, err
+	}
+	return m, done, nil
 }
 
 // registerReads adds the endpoints that read a memory beyond its context.
@@ -69,10 +74,11 @@ func (s *Server) registerReads() {
 			Results []smg.Found `json:"results"`
 		}
 	}, error) {
-		m, err := s.memoryOf(ctx, in.ID)
+		m, done, err := s.memoryOf(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
+		defer done()
 		found, err := m.Search(ctx, in.Body.Query, in.Body.Limit)
 		if err != nil {
 			return nil, problem(err)
@@ -104,10 +110,11 @@ func (s *Server) registerReads() {
 		} else if err != nil {
 			return nil, problem(err)
 		}
-		m, err := s.memoryOf(ctx, in.ID)
+		m, done, err := s.memoryOf(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
+		defer done()
 		nodes, err := q.Run(m.Document(), nil)
 		if qe, ok := errors.AsType[*smg.QueryError](err); ok {
 			return nil, huma.Error422UnprocessableEntity("query: " + qe.Error() + "\n" + qe.Excerpt())
@@ -138,10 +145,11 @@ func (s *Server) registerReads() {
 			Total int    `json:"total" doc:"The turns the memory holds."`
 		}
 	}, error) {
-		m, err := s.memoryOf(ctx, in.ID)
+		m, done, err := s.memoryOf(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
+		defer done()
 		doc := m.Document()
 		arch := format.NewArchive(doc, format.Limits{})
 		out := &struct {

@@ -218,10 +218,11 @@ type Memory struct {
 
 // described is the answer of a request that made, or opened, the memory
 // id: what it holds, or the problem of err.
-func described(id string, f *smg.FileMemory, err error) (*memoryOutput, error) {
+func described(id string, f *smg.FileMemory, done func(), err error) (*memoryOutput, error) {
 	if err != nil {
 		return nil, problem(err)
 	}
+	defer done()
 	m, err := describe(id, f)
 	return &memoryOutput{m}, problem(err)
 }
@@ -309,8 +310,8 @@ func (s *Server) register() {
 			return nil, huma.Error403Forbidden("the key may not reach the memory " + in.Body.ID)
 		}
 		opts := &smg.Options{ProjectName: in.Body.Project, Scope: &spec.Scope{Kind: cmp.Or(in.Body.Scope, spec.ScopeUser), ID: in.Body.Name}}
-		f, err := s.store.Create(ctx, c.tenant, in.Body.ID, opts)
-		return described(in.Body.ID, f, err)
+		f, done, err := s.store.Create(ctx, c.tenant, in.Body.ID, opts)
+		return described(in.Body.ID, f, done, err)
 	})
 
 	huma.Register(s.api, op("list-memories", http.MethodGet, "/v1/memories", "List the memories", ScopeRead), func(ctx context.Context, _ *struct{}) (*listOutput, error) {
@@ -326,8 +327,8 @@ func (s *Server) register() {
 	})
 
 	huma.Register(s.api, op("get-memory", http.MethodGet, "/v1/memories/{id}", "Describe a memory", ScopeRead), func(ctx context.Context, in *MemoryPath) (*memoryOutput, error) {
-		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
-		return described(in.ID, f, err)
+		f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
+		return described(in.ID, f, done, err)
 	})
 
 	del := op("delete-memory", http.MethodDelete, "/v1/memories/{id}", "Delete a memory", ScopeAdmin)
@@ -345,10 +346,11 @@ func (s *Server) register() {
 			Turns        []TurnInput `json:"turns" minItems:"1" maxItems:"1000"`
 		}
 	}) (*appendOutput, error) {
-		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
+		f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
+		defer done()
 		now := time.Now().UTC()
 		turns := make([]smg.Turn, len(in.Body.Turns))
 		for i, t := range in.Body.Turns {
@@ -378,10 +380,11 @@ func (s *Server) register() {
 			With     []string `json:"with,omitempty" maxItems:"8" doc:"Other memories of the tenant composed in, a workspace's beside a user's: each is searched, its items weighted by its scope, all within the one budget."`
 		}
 	}) (*struct{ Body *smg.ContextResult }, error) {
-		m, err := s.memoryOf(ctx, in.ID)
+		m, done, err := s.memoryOf(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
+		defer done()
 		opts := smg.ContextOptions{Budget: in.Body.Budget, Scopes: in.Body.Scopes, Wait: true}
 		if len(in.Body.With) > 0 {
 			all := []*smg.Memory{m}
@@ -392,10 +395,11 @@ func (s *Server) register() {
 				if !callerOf(ctx).may(id) {
 					return nil, problem(fmt.Errorf("%w: %s", ErrNotFound, id))
 				}
-				w, err := s.memoryOf(ctx, id)
+				w, done, err := s.memoryOf(ctx, id)
 				if err != nil {
 					return nil, problem(err)
 				}
+				defer done()
 				all = append(all, w)
 			}
 			res, err := smg.Compose(ctx, in.Body.Question, &smg.ComposeOptions{ContextOptions: opts}, all...)
@@ -418,10 +422,11 @@ func (s *Server) register() {
 		Tool string `path:"tool" enum:"record_turns,get_context,save_memory,remove_memory,search_memory"`
 		Body json.RawMessage
 	}) (*struct{ Body tools.Reply }, error) {
-		f, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
+		f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
+		defer done()
 		if c := callerOf(ctx); c.key != nil && !c.key.allows(ScopeWrite, in.ID) && in.Tool != "get_context" && in.Tool != "search_memory" {
 			return nil, huma.Error403Forbidden(fmt.Sprintf("the key may %s, and %s writes", c.key.Scope, in.Tool))
 		}

@@ -211,8 +211,8 @@ func TestOpenAPI(t *testing.T) {
 	}
 }
 
-// TestDirKeepsFewOpen: past its bound the store closes the memory used
-// least recently, and opens it again when asked.
+// TestDirKeepsFewOpen: past its bound the store lets go of the memory
+// used least recently, and opens it again when asked.
 func TestDirKeepsFewOpen(t *testing.T) {
 	store, err := serve.NewDir(t.TempDir(), 2, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
 	if err != nil {
@@ -222,20 +222,24 @@ func TestDirKeepsFewOpen(t *testing.T) {
 	ctx := context.Background()
 	var first *smg.FileMemory
 	for i, id := range []string{"a", "b", "c"} {
-		f, err := store.Create(ctx, serve.Tenant, id, nil)
+		f, done, err := store.Create(ctx, serve.Tenant, id, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
+		done()
 		if i == 0 {
 			first = f
 		}
 	}
-	again, err := store.Open(ctx, serve.Tenant, "a")
+	again, done, err := store.Open(ctx, serve.Tenant, "a")
 	if err != nil || again == first {
 		t.Errorf("a, used least recently, was kept open past the bound: %v", err)
 	}
-	if b, err := store.Open(ctx, serve.Tenant, "c"); err != nil || b == nil {
+	done()
+	if b, done, err := store.Open(ctx, serve.Tenant, "c"); err != nil || b == nil {
 		t.Error(err)
+	} else {
+		done()
 	}
 	if ids, err := store.List(ctx, serve.Tenant); err != nil || strings.Join(ids, ",") != "a,b,c" {
 		t.Errorf("%v %v", ids, err)
