@@ -44,7 +44,8 @@ It logs a line a request on stderr, serves Prometheus metrics at /metrics
 (request times by operation and status, memories open, opens served from
 memory or read from files, the Go runtime's) and answers /healthz (it
 runs) and /readyz (it can write its directory). A caller past --rate is
-answered 429, with Retry-After. On SIGINT or SIGTERM it stops taking
+answered 429, with Retry-After; a request past --timeout, 503 (a write
+that did not finish leaves the memory as it was). On SIGINT or SIGTERM it stops taking
 requests, finishes those in flight (up to 30 s) and closes the memories.`
 
 func (a *app) serveCommand() *cobra.Command {
@@ -52,6 +53,7 @@ func (a *app) serveCommand() *cobra.Command {
 	var noProvider, noVectors bool
 	var maxOpen, burst int
 	var rate float64
+	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:         "serve [--dir DIR] [--addr HOST:PORT]",
 		Annotations: boundedMemory,
@@ -82,7 +84,8 @@ func (a *app) serveCommand() *cobra.Command {
 				return usageErrorf("%s has no API keys: it would be served to anyone who reaches %s; add one first (smg serve key add --dir %s --tenant NAME), or listen on 127.0.0.1", dir, addr, dir)
 			}
 			log := slog.New(slog.NewTextHandler(a.stderr, nil))
-			srv := &http.Server{Handler: serve.New(store, &serve.Options{Log: log, Rate: rate, Burst: burst}), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+			srv := &http.Server{Handler: serve.New(store, &serve.Options{Log: log, Rate: rate, Burst: burst, Timeout: timeout}),
+				ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 			fmt.Fprintf(a.stdout, "serving %s on http://%s\n", dir, ln.Addr())
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -113,6 +116,8 @@ func (a *app) serveCommand() *cobra.Command {
 	ranged(cmd, "rate", 0, 1e6)
 	cmd.Flags().IntVar(&burst, "burst", 100, "requests a key may make at once, within --rate")
 	ranged(cmd, "burst", 1, 1e6)
+	cmd.Flags().DurationVar(&timeout, "timeout", serve.DefaultTimeout, "the most a request may take (503 past it, safe to retry)")
+	ranged(cmd, "timeout", 0.001, 3600)
 	vectorFlags(cmd, &noProvider, &noVectors)
 	cmd.AddCommand(a.keyCommand())
 	return cmd

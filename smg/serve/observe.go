@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"cmp"
+	"context"
 	"log/slog"
 	"net"
 	"net/http"
@@ -25,7 +27,14 @@ type Options struct {
 	// limit.
 	Rate  float64
 	Burst int
+	// Timeout bounds each request's work (0: DefaultTimeout): one that
+	// takes longer is answered 503, safe to retry (a write that did not
+	// finish left the memory as it was).
+	Timeout time.Duration
 }
+
+// DefaultTimeout is a request's time unless Options.Timeout says.
+const DefaultTimeout = 60 * time.Second
 
 // metrics are the service's Prometheus metrics, served at /metrics.
 type metrics struct {
@@ -61,7 +70,9 @@ func (m *metrics) handler() http.Handler {
 func (s *Server) observe(ctx huma.Context, next func(huma.Context)) {
 	start := time.Now()
 	slot := &caller{}
-	next(huma.WithValue(ctx, slotKey{}, slot))
+	limited, cancel := context.WithTimeout(ctx.Context(), cmp.Or(s.opts.Timeout, DefaultTimeout))
+	defer cancel()
+	next(huma.WithValue(huma.WithContext(ctx, limited), slotKey{}, slot))
 	took := time.Since(start)
 	op := ctx.Operation().OperationID
 	status := ctx.Status()

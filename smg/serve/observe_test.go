@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/serve"
@@ -93,4 +94,23 @@ func TestReady(t *testing.T) {
 	}
 	status, body, h := call(t, srv, "GET", "/readyz", nil)
 	isProblem(t, "the store gone", status, body, h, http.StatusServiceUnavailable, "not ready")
+}
+
+// TestTimeout: a request past its time is answered 503, and what it was
+// writing is left as it was.
+func TestTimeout(t *testing.T) {
+	srv, root := service(t)
+	call(t, srv, "POST", "/v1/memories", map[string]any{"id": "dana"})
+	store, err := serve.NewDir(root, 0, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	hurried := httptest.NewServer(serve.New(store, &serve.Options{Timeout: time.Nanosecond}))
+	defer hurried.Close()
+	status, body, h := call(t, hurried, "POST", "/v1/memories/dana/turns", map[string]any{"turns": []map[string]any{{"role": "user", "content": "hello"}}})
+	isProblem(t, "past its time", status, body, h, http.StatusServiceUnavailable, "too long")
+	if _, body, _ := call(t, srv, "GET", "/v1/memories/dana", nil); body["turns"] != float64(0) {
+		t.Errorf("after the request that ran out of time: %v", body)
+	}
 }
