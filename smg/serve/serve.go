@@ -65,6 +65,9 @@ func New(store *Dir, opts *Options) *Server {
 	}
 	cfg := huma.DefaultConfig("smg", "1.0.0")
 	cfg.Info.Description = "Semantic memory for chat clients: memories, turns, contexts and the model tools."
+	// Huma's page of documentation loads its script from a CDN: nothing
+	// smg serves reaches the network, so the document is served alone.
+	cfg.DocsPath = ""
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		"key": {Type: "http", Scheme: "bearer", Description: "An API key of the store (smg serve key add), when it has any."},
 	}

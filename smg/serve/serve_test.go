@@ -206,6 +206,12 @@ func TestOpenAPI(t *testing.T) {
 			t.Errorf("the document does not describe %s", p)
 		}
 	}
+	// No page that would load a script from the network.
+	if resp, err := http.Get(srv.URL + "/docs"); err != nil || resp.StatusCode != http.StatusNotFound {
+		t.Errorf("/docs: %v %v", err, resp.Status)
+	} else {
+		resp.Body.Close()
+	}
 	if status, body, _ := call(t, srv, "GET", "/healthz", nil); status != 200 || body["status"] != "ok" {
 		t.Errorf("health: %d %v", status, body)
 	}
