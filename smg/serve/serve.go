@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -361,7 +362,10 @@ func (s *Server) register() {
 			if at.IsZero() {
 				at = now
 			}
-			turns[i] = smg.Turn{Role: t.Role, Content: t.Content, Timestamp: at, ExternalID: t.ID, Speaker: t.Speaker, ConversationID: in.Body.Conversation}
+			// As record_turns reads them: an id, a speaker or a
+			// conversation of white space is none.
+			turns[i] = smg.Turn{Role: t.Role, Content: t.Content, Timestamp: at, ExternalID: strings.TrimSpace(t.ID),
+				Speaker: strings.TrimSpace(t.Speaker), ConversationID: strings.TrimSpace(in.Body.Conversation)}
 		}
 		rec, err := f.Record(ctx, turns, nil)
 		if err != nil {

@@ -135,6 +135,12 @@ func TestTurnsAndContext(t *testing.T) {
 	if status != 200 || body["added"] != float64(0) || body["held"] != float64(3) {
 		t.Errorf("append again: %d %v", status, body)
 	}
+	// An id with white space around it is the id.
+	status, body, _ = call(t, srv, "POST", "/v1/memories/dana/turns", map[string]any{"conversation": " c1 ", "turns": []map[string]any{
+		{"role": "user", "content": "Which database should the ledger use?", "id": " m1 "}}})
+	if status != 200 || body["held"] != float64(1) {
+		t.Errorf("append with spaces around the id: %d %v", status, body)
+	}
 	status, body, _ = call(t, srv, "POST", "/v1/memories/dana/context", map[string]any{"question": "What database does the ledger use?", "budget": 500})
 	if text, _ := body["text"].(string); status != 200 || !strings.Contains(text, "PostgreSQL") || body["tokens"].(float64) > 500 {
 		t.Errorf("context: %d %v", status, body)
