@@ -52,6 +52,26 @@ type FileOptions struct {
 	JournalLimit int64
 }
 
+// Kept is a memory kept where other processes may change it too, each
+// change written there before it returns: a file ([FileMemory]); a
+// database's rows, for a service. The model's tools (package tools) and
+// smg serve work on any.
+type Kept interface {
+	// Memory returns the memory as it is kept, read again when another
+	// process changed it. It must not be changed but through Update.
+	Memory() (*Memory, error)
+	// Update changes the memory with fn and keeps the result before it
+	// returns; when fn fails, nothing is kept. fn returning ErrNoChange
+	// keeps nothing and is no failure.
+	Update(ctx context.Context, fn func(*Memory) error) error
+	// Record adds turns, as [Memory.Record], and keeps them.
+	Record(ctx context.Context, turns []Turn, opts *RecordOptions) (Recorded, error)
+	// Remember saves a fact, as [Memory.Remember], and keeps it.
+	Remember(ctx context.Context, fact Fact) (Remembered, error)
+}
+
+var _ Kept = (*FileMemory)(nil)
+
 // FileMemory is a memory kept in a file that other processes may change as
 // well: an MCP server and the smg command on the same file, or two chat
 // clients. Each change is written to the file before it returns, under a

@@ -40,6 +40,40 @@ func CheckID(what, id string) error {
 	return nil
 }
 
+// Store keeps a service's memories: [Dir] keeps them in files. Each
+// memory a request creates or opens is given with a done, which the
+// request calls when it no longer uses it.
+type Store interface {
+	Create(ctx context.Context, tenant, id string, opts *smg.Options) (smg.Kept, func(), error)
+	Open(ctx context.Context, tenant, id string) (smg.Kept, func(), error)
+	// Import makes a memory from the bytes of a .smg file.
+	Import(ctx context.Context, tenant, id string, file []byte) (smg.Kept, func(), error)
+	// List returns the ids of tenant's memories, sorted.
+	List(ctx context.Context, tenant string) ([]string, error)
+	Delete(ctx context.Context, tenant, id string) error
+	// Ready reports whether the store can be written.
+	Ready() error
+	Keys() KeyChecker
+	Stats() StoreStats
+	Close() error
+}
+
+// KeyChecker tells a request's key: [Keys] for a directory.
+type KeyChecker interface {
+	// Enabled reports whether the store has keys: then every request
+	// needs one.
+	Enabled() (bool, error)
+	// Check returns the key of a secret, or an error that wraps ErrKey.
+	Check(secret string) (*Key, error)
+}
+
+// StoreStats are a store's counts for the metrics.
+type StoreStats struct {
+	Open, Hits, Misses int64
+}
+
+var _ Store = (*Dir)(nil)
+
 // Dir is the store of the memories a directory holds, one file each:
 // ROOT/TENANT/ID.smg, written as the smg command writes them (atomically,
 // under the file's lock, changes appended to its journal), so that the
@@ -55,19 +89,23 @@ type Dir struct {
 	lru          *list.List               // most recent first
 	hits, misses int64                    // opens of a memory open, of one read from its file
 
+	keys *Keys
+
 	// close closes a memory the store lets go of: (*smg.FileMemory).Close;
 	// tests count the calls.
 	close func(*smg.FileMemory) error
 }
 
-// dirStats are the counts of a Dir's metrics.
-type dirStats struct{ open, hits, misses int64 }
-
-func (d *Dir) stats() dirStats {
+// Stats counts the memories the store keeps open and the opens served
+// from them or read from files.
+func (d *Dir) Stats() StoreStats {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return dirStats{int64(d.lru.Len()), d.hits, d.misses}
+	return StoreStats{Open: int64(d.lru.Len()), Hits: d.hits, Misses: d.misses}
 }
+
+// Keys are the directory's API keys (DIR/keys.json).
+func (d *Dir) Keys() KeyChecker { return d.keys }
 
 // Ready reports whether the store's directory can be written: a file is
 // made in it and removed.
@@ -102,7 +140,7 @@ func NewDir(root string, maxOpen int, opts smg.FileOptions) (*Dir, error) {
 	if maxOpen <= 0 {
 		maxOpen = DefaultOpen
 	}
-	return &Dir{root: root, opts: opts, max: maxOpen, open: map[string]*list.Element{}, lru: list.New(), close: (*smg.FileMemory).Close}, nil
+	return &Dir{root: root, opts: opts, max: maxOpen, open: map[string]*list.Element{}, lru: list.New(), close: (*smg.FileMemory).Close, keys: NewKeys(root)}, nil
 }
 
 func (d *Dir) path(tenant, id string) string {
@@ -121,7 +159,7 @@ func (d *Dir) vacant(tenant, id string) (string, error) {
 
 // Create makes a new memory of opts (nil: the defaults), and writes it.
 // The caller calls done when it no longer uses the memory.
-func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) (f *smg.FileMemory, done func(), err error) {
+func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) (kept smg.Kept, done func(), err error) {
 	if err := errors.Join(CheckID("tenant", tenant), CheckID("memory", id)); err != nil {
 		return nil, nil, err
 	}
@@ -137,7 +175,8 @@ func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) 
 		create = *opts
 	}
 	o.Create = &create
-	if f, err = smg.OpenFileMemory(name, &o); err != nil {
+	f, err := smg.OpenFileMemory(name, &o)
+	if err != nil {
 		return nil, nil, err
 	}
 	// Written now, so that the memory exists for every server.
@@ -150,7 +189,7 @@ func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) 
 
 // Open returns the memory id of tenant. The caller calls done when it no
 // longer uses the memory: a memory is not closed while a request uses it.
-func (d *Dir) Open(_ context.Context, tenant, id string) (f *smg.FileMemory, done func(), err error) {
+func (d *Dir) Open(_ context.Context, tenant, id string) (kept smg.Kept, done func(), err error) {
 	if err := errors.Join(CheckID("tenant", tenant), CheckID("memory", id)); err != nil {
 		return nil, nil, err
 	}
@@ -171,7 +210,8 @@ func (d *Dir) Open(_ context.Context, tenant, id string) (f *smg.FileMemory, don
 	}
 	o := d.opts
 	o.Create = nil
-	if f, err = smg.OpenFileMemory(name, &o); err != nil {
+	f, err := smg.OpenFileMemory(name, &o)
+	if err != nil {
 		return nil, nil, err
 	}
 	return f, d.keep(key, f), nil
@@ -276,7 +316,7 @@ func (d *Dir) Close() error {
 // which must decode within the format's limits, in the clear (a store
 // keeps no passwords). The caller calls done when it no longer uses the
 // memory.
-func (d *Dir) Import(ctx context.Context, tenant, id string, file []byte) (f *smg.FileMemory, done func(), err error) {
+func (d *Dir) Import(ctx context.Context, tenant, id string, file []byte) (kept smg.Kept, done func(), err error) {
 	if err := errors.Join(CheckID("tenant", tenant), CheckID("memory", id)); err != nil {
 		return nil, nil, err
 	}
@@ -294,7 +334,8 @@ func (d *Dir) Import(ctx context.Context, tenant, id string, file []byte) (f *sm
 	}
 	o := d.opts
 	o.Create = nil
-	if f, err = smg.OpenFileMemory(name, &o); err != nil {
+	f, err := smg.OpenFileMemory(name, &o)
+	if err != nil {
 		os.Remove(name)
 		return nil, nil, err
 	}

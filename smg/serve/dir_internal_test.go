@@ -19,10 +19,11 @@ func TestDirClosesWhenDone(t *testing.T) {
 	closed := map[*smg.FileMemory]int{}
 	d.close = func(f *smg.FileMemory) error { closed[f]++; return f.Close() }
 	ctx := context.Background()
-	a, doneA, err := d.Create(ctx, Tenant, "a", nil)
+	kept, doneA, err := d.Create(ctx, Tenant, "a", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	a := kept.(*smg.FileMemory)
 	om := d.open[Tenant+"/a"].Value.(*openMemory)
 	_, doneB, err := d.Create(ctx, Tenant, "b", nil) // a leaves the LRU
 	if err != nil {

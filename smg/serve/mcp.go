@@ -28,12 +28,12 @@ var readTools = []string{"get_context", "search_memory"}
 func (s *Server) mcpHandler() http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		c, _ := r.Context().Value(ctxKey{}).(caller)
-		f, _ := r.Context().Value(fileKey{}).(*smg.FileMemory)
+		f, _ := r.Context().Value(fileKey{}).(smg.Kept)
 		opts := &mcpserver.Options{Version: "1.0.0"}
 		if c.key != nil && !c.key.allows(ScopeWrite, r.PathValue("id")) {
 			opts.Tools = readTools
 		}
-		return mcpserver.New(tools.NewHandler(f, nil, nil), opts)
+		return mcpserver.New(tools.NewKeptHandler(f, nil, nil), opts)
 	}, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -48,7 +48,7 @@ func (s *Server) mcpHandler() http.Handler {
 			return
 		}
 		c, refused := s.identify(r.Header.Get("Authorization"), id, ScopeRead)
-		var f *smg.FileMemory
+		var f smg.Kept
 		if refused == nil {
 			var done func()
 			var err error

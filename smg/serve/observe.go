@@ -42,7 +42,7 @@ type metrics struct {
 	duration *prometheus.HistogramVec
 }
 
-func newMetrics(store *Dir) *metrics {
+func newMetrics(store Store) *metrics {
 	m := &metrics{reg: prometheus.NewRegistry()}
 	m.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "smg_http_request_duration_seconds",
@@ -53,11 +53,11 @@ func newMetrics(store *Dir) *metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "smg_memories_open", Help: "Memories held open, with their indexes."},
-			func() float64 { return float64(store.stats().open) }),
+			func() float64 { return float64(store.Stats().Open) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "smg_memory_opens_cached_total", Help: "Requests that found their memory open."},
-			func() float64 { return float64(store.stats().hits) }),
+			func() float64 { return float64(store.Stats().Hits) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "smg_memory_opens_read_total", Help: "Requests that read their memory from its file."},
-			func() float64 { return float64(store.stats().misses) }),
+			func() float64 { return float64(store.Stats().Misses) }),
 	)
 	return m
 }

@@ -45,8 +45,8 @@ const (
 
 // Server is the HTTP service of the memories of a store.
 type Server struct {
-	store   *Dir
-	keys    *Keys
+	store   Store
+	keys    KeyChecker
 	opts    Options
 	mux     *http.ServeMux
 	api     huma.API
@@ -56,8 +56,8 @@ type Server struct {
 
 // New returns the service of the memories of store, with its keys. opts
 // may be nil.
-func New(store *Dir, opts *Options) *Server {
-	s := &Server{store: store, keys: NewKeys(store.root), mux: http.NewServeMux(), metrics: newMetrics(store)}
+func New(store Store, opts *Options) *Server {
+	s := &Server{store: store, keys: store.Keys(), mux: http.NewServeMux(), metrics: newMetrics(store)}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -222,7 +222,7 @@ type Memory struct {
 
 // described is the answer of a request that made, or opened, the memory
 // id: what it holds, or the problem of err.
-func described(id string, f *smg.FileMemory, done func(), err error) (*memoryOutput, error) {
+func described(id string, f smg.Kept, done func(), err error) (*memoryOutput, error) {
 	if err != nil {
 		return nil, problem(err)
 	}
@@ -231,7 +231,7 @@ func described(id string, f *smg.FileMemory, done func(), err error) (*memoryOut
 	return &memoryOutput{m}, problem(err)
 }
 
-func describe(id string, f *smg.FileMemory) (Memory, error) {
+func describe(id string, f smg.Kept) (Memory, error) {
 	m, err := f.Memory()
 	if err != nil {
 		return Memory{}, err
@@ -437,7 +437,7 @@ func (s *Server) register() {
 		if c := callerOf(ctx); c.key != nil && !c.key.allows(ScopeWrite, in.ID) && in.Tool != "get_context" && in.Tool != "search_memory" {
 			return nil, huma.Error403Forbidden(fmt.Sprintf("the key may %s, and %s writes", c.key.Scope, in.Tool))
 		}
-		reply, err := tools.NewHandler(f, nil, nil).Call(ctx, in.Tool, in.Body)
+		reply, err := tools.NewKeptHandler(f, nil, nil).Call(ctx, in.Tool, in.Body)
 		if err != nil {
 			return nil, problem(err)
 		}

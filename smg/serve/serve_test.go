@@ -232,7 +232,7 @@ func TestDirKeepsFewOpen(t *testing.T) {
 	}
 	defer store.Close()
 	ctx := context.Background()
-	var first *smg.FileMemory
+	var first smg.Kept
 	for i, id := range []string{"a", "b", "c"} {
 		f, done, err := store.Create(ctx, serve.Tenant, id, nil)
 		if err != nil {

@@ -35,9 +35,9 @@ type Options struct {
 }
 
 // Handler carries out a model's calls of the tools against a user's memory
-// and, optionally, a workspace's, each kept in a file (see
-// [smg.FileMemory]): every change is written to its file, under the file's
-// lock, before the call returns, so that other processes on the same files
+// and, optionally, a workspace's, each kept in a file ([smg.FileMemory]) or
+// elsewhere ([smg.Kept]): every change is kept, in a file under its lock,
+// before the call returns, so that other processes on the same memories
 // lose nothing. It is safe for concurrent use; its calls are serialized.
 //
 // Where a call goes:
@@ -54,15 +54,27 @@ type Options struct {
 //     (see [smg.Memory.Record]): those it holds already are not stored
 //     again.
 type Handler struct {
-	user, workspace *smg.FileMemory
+	user, workspace smg.Kept
 	opts            Options
 
 	mu sync.Mutex
 }
 
-// NewHandler returns a handler of the user's memory and the workspace's;
-// workspace may be nil, and so may opts.
+// NewHandler returns a handler of the user's memory and the workspace's,
+// kept in files (see [NewKeptHandler]); workspace may be nil, and so may
+// opts.
 func NewHandler(user, workspace *smg.FileMemory, opts *Options) *Handler {
+	var ws smg.Kept
+	if workspace != nil {
+		ws = workspace
+	}
+	return NewKeptHandler(user, ws, opts)
+}
+
+// NewKeptHandler returns a handler of the user's memory and the
+// workspace's, kept wherever they are; workspace may be nil, and so may
+// opts.
+func NewKeptHandler(user, workspace smg.Kept, opts *Options) *Handler {
 	h := &Handler{user: user, workspace: workspace}
 	if opts != nil {
 		h.opts = *opts
@@ -254,7 +266,7 @@ func (h *Handler) save(ctx context.Context, input json.RawMessage) (Reply, error
 
 // route is the memory a fact of the given scope goes to: the workspace's
 // for a scope of a workspace kind, when there is one; else the user's.
-func (h *Handler) route(scope string) (string, *smg.FileMemory) {
+func (h *Handler) route(scope string) (string, smg.Kept) {
 	kind, _, _ := strings.Cut(scope, ":")
 	if h.workspace != nil && kind != "" && kind != spec.ScopeUser {
 		return WorkspaceMemory, h.workspace
@@ -264,7 +276,7 @@ func (h *Handler) route(scope string) (string, *smg.FileMemory) {
 
 type labeled struct {
 	label string
-	f     *smg.FileMemory
+	f     smg.Kept
 }
 
 // memories are the handler's memories, the user's first.
@@ -464,7 +476,7 @@ func (h *Handler) compose(ctx context.Context, query string, budget int) (string
 		o.Tokenizer, _ = smg.NewTokenizer(smg.Estimate)
 	}
 	var ms []*smg.Memory
-	for _, f := range []*smg.FileMemory{h.user, h.workspace} {
+	for _, f := range []smg.Kept{h.user, h.workspace} {
 		if f == nil {
 			continue
 		}
