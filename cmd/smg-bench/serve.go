@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -39,6 +40,7 @@ func serveBenchCommand(stdout io.Writer) *cobra.Command {
 	var data string
 	var users []int
 	var turns, every, procs int
+	var pace time.Duration
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "serve --data FILE [--users 10,100] [--turns 40] [--every 4]",
@@ -47,7 +49,10 @@ func serveBenchCommand(stdout io.Writer) *cobra.Command {
 the loopback interface, and has each of N simulated users, at once, append
 the turns of a conversation of FILE one at a time (a live chat) to a memory
 of their own and ask a context every --every turns, with the next turn's
-text as the question. It reports the requests a second, the p50 and p99 of
+text as the question, each request as soon as the one before it is
+answered or, with --pace, one every --pace (a user who reads and types;
+each user starts at a random point of the first --pace). It reports the
+requests a second, the p50 and p99 of
 the appends (each durable before it is answered) and of the contexts, the
 requests that failed (any answer but 2xx), and the process's peak memory
 (the server and the simulated users together).`,
@@ -69,7 +74,7 @@ requests that failed (any answer but 2xx), and the process's peak memory
 			}
 			var rows []serveRow
 			for _, n := range users {
-				r, err := measureServe(convs, n, turns, every)
+				r, err := measureServe(convs, n, turns, every, pace)
 				if err != nil {
 					return err
 				}
@@ -86,7 +91,11 @@ requests that failed (any answer but 2xx), and the process's peak memory
 			if err := tw.Flush(); err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(stdout, "GOMAXPROCS %d; %d turns a user, a context every %d; one process\n", procs, turns, every)
+			paced := "each request as soon as the one before is answered"
+			if pace > 0 {
+				paced = "a request every " + pace.String() + " a user"
+			}
+			_, err = fmt.Fprintf(stdout, "GOMAXPROCS %d; %d turns a user, a context every %d; %s; one process\n", procs, turns, every, paced)
 			return err
 		},
 	}
@@ -95,13 +104,15 @@ requests that failed (any answer but 2xx), and the process's peak memory
 	cmd.Flags().IntVar(&turns, "turns", 40, "the turns each user appends")
 	cmd.Flags().IntVar(&every, "every", 4, "a context every this many turns")
 	cmd.Flags().IntVar(&procs, "procs", 2, "GOMAXPROCS (the target is 100 users on 2 cores)")
+	cmd.Flags().DurationVar(&pace, "pace", 0, "a user's time between requests (0: none, the server saturated)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	_ = cmd.MarkFlagRequired("data")
 	return cmd
 }
 
-// measureServe runs n users against a new server.
-func measureServe(convs [][]smg.Turn, n, turns, every int) (serveRow, error) {
+// measureServe runs n users against a new server, each making a request
+// every pace (0: one as soon as the one before is answered).
+func measureServe(convs [][]smg.Turn, n, turns, every int, pace time.Duration) (serveRow, error) {
 	r := serveRow{Users: n, Memories: n}
 	dir, err := os.MkdirTemp("", "smg-bench-serve-")
 	if err != nil {
@@ -153,7 +164,17 @@ func measureServe(convs [][]smg.Turn, n, turns, every int) (serveRow, error) {
 		wg.Go(func() {
 			conv := convs[i%len(convs)]
 			path := fmt.Sprintf("/v1/memories/user-%d", i)
+			// The users start spread over the first pace, each then on
+			// its own beat.
+			next := start.Add(time.Duration(rand.Int64N(int64(max(pace, 1)))))
+			wait := func() {
+				if pace > 0 {
+					time.Sleep(time.Until(next))
+					next = next.Add(pace)
+				}
+			}
 			for t := range turns {
+				wait()
 				turn := conv[(i/len(convs)*turns+t)%len(conv)]
 				took, err := post(path+"/turns", map[string]any{"conversation": "c", "turns": []map[string]any{
 					{"role": roleOr(turn.Role), "speaker": turn.Speaker, "content": turn.Content, "id": fmt.Sprint(t)}}})
@@ -168,8 +189,9 @@ func measureServe(convs [][]smg.Turn, n, turns, every int) (serveRow, error) {
 				if (t+1)%every != 0 {
 					continue
 				}
-				next := conv[(i/len(convs)*turns+t+1)%len(conv)]
-				took, err = post(path+"/context", map[string]any{"question": next.Content, "budget": 1000})
+				wait()
+				question := conv[(i/len(convs)*turns+t+1)%len(conv)]
+				took, err = post(path+"/context", map[string]any{"question": question.Content, "budget": 1000})
 				mu.Lock()
 				if err != nil {
 					r.Failed++

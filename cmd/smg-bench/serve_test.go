@@ -2,6 +2,7 @@ package main
 
 import (
 	"testing"
+	"time"
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/importer"
@@ -14,7 +15,7 @@ func TestMeasureServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := measureServe([][]smg.Turn{res.Conversations[0].Turns}, 3, 4, 2)
+	r, err := measureServe([][]smg.Turn{res.Conversations[0].Turns}, 3, 4, 2, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,5 +24,10 @@ func TestMeasureServe(t *testing.T) {
 	}
 	if r.Append.P50 <= 0 || r.Append.P99 < r.Append.P50 || r.Context.P99 < r.Context.P50 {
 		t.Errorf("latencies %+v %+v", r.Append, r.Context)
+	}
+	// Paced, each user takes a pace a request: 6 requests, 5 paces at least.
+	paced, err := measureServe([][]smg.Turn{res.Conversations[0].Turns}, 2, 4, 2, 20*time.Millisecond)
+	if err != nil || paced.Failed != 0 || paced.Requests != 12 || paced.Seconds < 0.1 {
+		t.Errorf("paced: %v %+v", err, paced)
 	}
 }
