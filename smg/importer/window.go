@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"unicode/utf8"
 )
 
 // An export is a JSON array of conversations (LoCoMo samples, ChatGPT and
@@ -79,11 +80,13 @@ func (w *window) ws(i int) (int, error) {
 
 // value reads the JSON value at i, reading more of the input until the
 // value, and the byte that is not white space after it, are in the window:
-// a number is whole only when what follows it is read.
+// a number is whole only when what follows it is read. An error at a
+// character the window holds only part of is read again with the whole
+// character, which the error names.
 func (w *window) value(i int) (jv, *jsonSyntaxError, error) {
 	for {
 		v, serr := w.t.value(i)
-		if serr == nil || serr.off == len(w.t.data) {
+		if serr == nil || serr.off == len(w.t.data) || !utf8.FullRune(w.t.data[serr.off:]) {
 			if serr == nil && w.t.ws(v.end) < len(w.t.data) {
 				return v, nil, nil
 			}

@@ -41,7 +41,8 @@ func TestStreamWindows(t *testing.T) {
 	for i, s := range append(seedInputs,
 		"[]", " [ ] ", "[\n]\n x", "[{\"sample_id\": 1, \"conversation\": {}}\n,\n 7 , 8\n]",
 		"[{}\n, {\"conversation\": {\"session_1\": [{\"speaker\": \"a\", \"text\": \"b\"}, 3]}}]\n",
-		"[{},", "[{}", "[{} {}]", "[1,]", "[12, 3]", "\ufeff[{\"conversation\":{\"session_1\":[{\"speaker\":\"a\",\"text\":\"b\"}]}}]", "[12", "[12 ") {
+		"[{},", "[{}", "[{} {}]", "[1,]", "[12, 3]", "\ufeff[{\"conversation\":{\"session_1\":[{\"speaker\":\"a\",\"text\":\"b\"}]}}]", "[12", "[12 ",
+		"[1, \u0289]", "[\n\u0289", "[\"a\",\n \U0001F600 ]", "[{\"conversation\": \u00e9}]") {
 		inputs[fmt.Sprint("seed ", i)] = []byte(s)
 	}
 	if testing.Short() {
