@@ -46,27 +46,28 @@ const DefaultJournalLimit = 4 << 20
 // over it, so that nothing it holds is lost.
 var ErrJournal = format.ErrJournal
 
-// replay applies the entries of a journal to the memory, in order.
-func (m *Memory) replay(ctx context.Context, name string, entries []jsontext.Value) error {
+// replay applies the entries of a journal to the memory, in order; where
+// names the journal in errors.
+func (m *Memory) replay(ctx context.Context, where string, entries []jsontext.Value) error {
 	for i, raw := range entries {
 		var e journalEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
-			return fmt.Errorf("%s: entry %d: %w: %v", format.JournalName(name), i+1, ErrJournal, err)
+			return fmt.Errorf("%s: entry %d: %w: %v", where, i+1, ErrJournal, err)
 		}
 		switch e.Op {
 		case opRecord:
 			if _, err := m.Record(ctx, e.Turns, &RecordOptions{SkipInvalid: true}); err != nil {
-				return fmt.Errorf("%s: entry %d: %w", format.JournalName(name), i+1, err)
+				return fmt.Errorf("%s: entry %d: %w", where, i+1, err)
 			}
 		case opRemember:
 			if e.Fact == nil || e.At.IsZero() {
-				return fmt.Errorf("%s: entry %d: %w: a fact to remember without the fact or its time", format.JournalName(name), i+1, ErrJournal)
+				return fmt.Errorf("%s: entry %d: %w: a fact to remember without the fact or its time", where, i+1, ErrJournal)
 			}
 			if _, err := m.rememberAt(ctx, *e.Fact, e.At); err != nil {
-				return fmt.Errorf("%s: entry %d: %w", format.JournalName(name), i+1, err)
+				return fmt.Errorf("%s: entry %d: %w", where, i+1, err)
 			}
 		default:
-			return fmt.Errorf("%s: entry %d: %w: the change %q is not one this version of smg knows", format.JournalName(name), i+1, ErrJournal, e.Op)
+			return fmt.Errorf("%s: entry %d: %w: the change %q is not one this version of smg knows", where, i+1, ErrJournal, e.Op)
 		}
 	}
 	return nil
@@ -248,7 +249,7 @@ func (f *FileMemory) syncJournal() error {
 		return errJournalChanged
 	}
 	if err == nil {
-		err = f.m.replay(context.Background(), f.name, entries)
+		err = f.m.replay(context.Background(), format.JournalName(f.name), entries)
 	}
 	if err != nil {
 		f.stamp, f.m = fileStamp{}, nil
@@ -311,7 +312,7 @@ func ReadDocument(name string, opts *DecodeOptions) (*spec.Document, error) {
 	defer m.Close()
 	m.emb, m.blocks = nil, format.ReadBlocks(o.Limits)
 	m.stateName, m.stateBase = format.StateName(name), base
-	if err := m.replay(context.Background(), name, entries); err != nil {
+	if err := m.replay(context.Background(), format.JournalName(name), entries); err != nil {
 		return nil, err
 	}
 	out := m.Document()

@@ -234,7 +234,7 @@ func Open(name string, opts *OpenOptions) (*Memory, error) {
 	// The changes kept in the file's journal since it was written whole.
 	entries, _, err := format.ReadJournal(name, m.stateBase, 0)
 	if err == nil {
-		err = m.replay(context.Background(), name, entries)
+		err = m.replay(context.Background(), format.JournalName(name), entries)
 	}
 	if err != nil {
 		m.Close()
