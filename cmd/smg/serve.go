@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/serve"
@@ -40,16 +42,66 @@ only.
     -d '{"turns": [{"role": "user", "content": "We use PostgreSQL for the ledger."}]}'
   curl -s localhost:8080/v1/memories/dana/context -d '{"question": "Which database?"}'
 
+With --store postgres://USER:PASSWORD@HOST/DB the memories are kept in
+PostgreSQL instead, and any number of servers may share the database: each
+change is a transaction under the memory's row lock, and each server reads
+a memory's new changes before it answers. The schema is brought up to date
+at start; the keys are in the database ('smg serve key add --store URL').
+
 It logs a line a request on stderr, serves Prometheus metrics at /metrics
 (request times by operation and status, memories open, opens served from
-memory or read from files, the Go runtime's) and answers /healthz (it
-runs) and /readyz (it can write its directory). A caller past --rate is
-answered 429, with Retry-After; a request past --timeout, 503 (a write
-that did not finish leaves the memory as it was). On SIGINT or SIGTERM it stops taking
-requests, finishes those in flight (up to 30 s) and closes the memories.`
+memory or read from the store, the Go runtime's) and answers /healthz (it
+runs) and /readyz (it can write its directory, or its database answers).
+A caller past --rate is answered 429, with Retry-After; a request past
+--timeout, or one its database could not be reached for, 503 (a write
+that did not finish leaves the memory as it was: send it again). On
+SIGINT or SIGTERM it stops taking requests, finishes those in flight (up
+to 30 s) and closes the memories.`
+
+// storeFlags say where a server's memories are: a directory, or a
+// PostgreSQL database.
+type storeFlags struct{ dir, url string }
+
+func (f *storeFlags) add(flags *pflag.FlagSet) {
+	flags.StringVar(&f.dir, "dir", "memories", "the `DIR`ectory of the memories (made when missing)")
+	flags.StringVar(&f.url, "store", "", "a PostgreSQL database to keep the memories in instead (`URL`: postgres://USER:PASSWORD@HOST/DB)")
+}
+
+// where names the store for people: the directory, or the database's
+// address without its password.
+func (f *storeFlags) where() string {
+	if f.url == "" {
+		return f.dir
+	}
+	if u, err := url.Parse(f.url); err == nil && u.Scheme != "" {
+		return u.Redacted()
+	}
+	return "the PostgreSQL database"
+}
+
+// open opens the store the flags name.
+func (f *storeFlags) open(ctx context.Context, maxOpen int, fileOpts smg.FileOptions) (serve.Store, error) {
+	if f.url != "" {
+		return serve.OpenPostgres(ctx, f.url, maxOpen, smg.StoredOptions{Open: fileOpts.Open})
+	}
+	return serve.NewDir(f.dir, maxOpen, fileOpts)
+}
+
+// keys opens the keys of the store the flags name; done closes them.
+func (f *storeFlags) keys(ctx context.Context) (keys serve.KeyStore, done func(), err error) {
+	if f.url == "" {
+		return serve.NewKeys(f.dir), func() {}, nil
+	}
+	p, err := serve.OpenPostgres(ctx, f.url, 1, smg.StoredOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.Keys(), func() { p.Close() }, nil
+}
 
 func (a *app) serveCommand() *cobra.Command {
-	var dir, addr string
+	var where storeFlags
+	var addr string
 	var noProvider, noVectors bool
 	var maxOpen, burst int
 	var rate float64
@@ -66,12 +118,12 @@ func (a *app) serveCommand() *cobra.Command {
 				return err
 			}
 			opts := smg.FileOptions{Open: vecs.open(smg.OpenOptions{}), Lock: *a.lockOptions()}
-			store, err := serve.NewDir(dir, maxOpen, opts)
+			store, err := where.open(cmd.Context(), maxOpen, opts)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			keyed, err := serve.NewKeys(dir).Enabled()
+			keyed, err := store.Keys().Enabled()
 			if err != nil {
 				return err
 			}
@@ -81,12 +133,12 @@ func (a *app) serveCommand() *cobra.Command {
 			}
 			if ip := ln.Addr().(*net.TCPAddr).IP; !keyed && !ip.IsLoopback() {
 				ln.Close()
-				return usageErrorf("%s has no API keys: it would be served to anyone who reaches %s; add one first (smg serve key add --dir %s --tenant NAME), or listen on 127.0.0.1", dir, addr, dir)
+				return usageErrorf("%s has no API keys: it would be served to anyone who reaches %s; add one first (smg serve key add --tenant NAME, with the same --dir or --store), or listen on 127.0.0.1", where.where(), addr)
 			}
 			log := slog.New(slog.NewTextHandler(a.stderr, nil))
 			srv := &http.Server{Handler: serve.New(store, &serve.Options{Log: log, Rate: rate, Burst: burst, Timeout: timeout}),
 				ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
-			fmt.Fprintf(a.stdout, "serving %s on http://%s\n", dir, ln.Addr())
+			fmt.Fprintf(a.stdout, "serving %s on http://%s\n", where.where(), ln.Addr())
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			served := make(chan error, 1)
@@ -108,7 +160,8 @@ func (a *app) serveCommand() *cobra.Command {
 			return nil
 		}),
 	}
-	cmd.Flags().StringVar(&dir, "dir", "memories", "the `DIR`ectory of the memories (made when missing)")
+	where.add(cmd.Flags())
+	cmd.MarkFlagsMutuallyExclusive("dir", "store")
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "the `HOST:PORT` to listen on")
 	cmd.Flags().IntVar(&maxOpen, "open", serve.DefaultOpen, "how many memories to keep open, with their indexes")
 	ranged(cmd, "open", 1, 100000)
@@ -124,15 +177,18 @@ func (a *app) serveCommand() *cobra.Command {
 }
 
 func (a *app) keyCommand() *cobra.Command {
-	var dir string
+	var where storeFlags
 	key := &cobra.Command{
 		Use:   "key",
-		Short: "Add, list and revoke the API keys of a directory of memories",
+		Short: "Add, list and revoke the API keys of a store of memories",
 		Long: `The keys of the memories of DIR (DIR/keys.json, which holds their
-hashes, never the keys). A running server takes a key added or revoked at
-its next request.`,
+hashes, never the keys), or of the PostgreSQL database of --store (table
+smg_keys). A running server takes a key added or revoked at its next
+request. Keys are revoked, never removed: a store that had keys asks every
+request for one.`,
 	}
-	key.PersistentFlags().StringVar(&dir, "dir", "memories", "the `DIR`ectory of the memories")
+	where.add(key.PersistentFlags())
+	key.MarkFlagsMutuallyExclusive("dir", "store")
 	var tenant, scope, label string
 	var memories []string
 	add := &cobra.Command{
@@ -143,8 +199,15 @@ its next request.`,
 			if tenant == "" {
 				return usageErrorf("--tenant NAME is required: whose memories the key reaches")
 			}
-			secret, k, err := serve.AddKey(dir, tenant, serve.Scope(scope), memories, label)
+			keys, done, err := where.keys(cmd.Context())
 			if err != nil {
+				return err
+			}
+			defer done()
+			secret, k, err := keys.Add(cmd.Context(), tenant, serve.Scope(scope), memories, label)
+			if errors.Is(err, serve.ErrUnavailable) {
+				return err
+			} else if err != nil {
 				return usageErrorf("%v", err)
 			}
 			fmt.Fprintln(a.stdout, secret)
@@ -162,7 +225,12 @@ its next request.`,
 		Short: "List the keys (never the keys themselves)",
 		Args:  cobra.NoArgs,
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			keys, err := serve.ListKeys(dir)
+			store, done, err := where.keys(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer done()
+			keys, err := store.List(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -185,8 +253,15 @@ its next request.`,
 		Short: "Revoke a key: the server refuses it from its next request",
 		Args:  cobra.ExactArgs(1),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			if err := serve.RevokeKey(dir, args[0]); err != nil {
+			keys, done, err := where.keys(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer done()
+			if err := keys.Revoke(cmd.Context(), args[0]); errors.Is(err, serve.ErrKey) {
 				return usageErrorf("%v", err)
+			} else if err != nil {
+				return err
 			}
 			return nil
 		}),

@@ -2,15 +2,21 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/smg-memory/smg/smg"
 )
@@ -20,39 +26,8 @@ import (
 // memory as a file smg reads, and ends cleanly on SIGTERM.
 func TestServe(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "memories")
-	cmd := exec.Command(smgBinary(t), "serve", "--dir", dir, "--addr", "127.0.0.1:0", "--no-vectors")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("%v: %s", err, stderr.String())
-	}
-	_, url, ok := strings.Cut(strings.TrimSpace(line), " on ")
-	if !ok || !strings.HasPrefix(url, "http://127.0.0.1:") {
-		t.Fatalf("first line %q", line)
-	}
-	post := func(path, body string) map[string]any {
-		t.Helper()
-		resp, err := http.Post(url+path, "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		raw, _ := io.ReadAll(resp.Body)
-		var v map[string]any
-		if err := json.Unmarshal(raw, &v); err != nil || resp.StatusCode >= 300 {
-			t.Fatalf("%s: %d %s", path, resp.StatusCode, raw)
-		}
-		return v
-	}
+	url, cmd, stderr := startServe(t, "--dir", dir)
+	post := poster(t, url, "")
 	post("/v1/memories", `{"id": "dana"}`)
 	if got := post("/v1/memories/dana/turns", `{"turns": [{"role": "user", "content": "We use PostgreSQL for the ledger.", "id": "m1"}]}`); got["added"] != float64(1) {
 		t.Errorf("append: %v", got)
@@ -76,6 +51,108 @@ func TestServe(t *testing.T) {
 	m, err := smg.Open(filepath.Join(dir, "default", "dana.smg"), &smg.OpenOptions{NoVectors: true})
 	if err != nil || m.Turns() != 1 {
 		t.Errorf("the memory's file: %v", err)
+	}
+}
+
+// startServe starts smg serve with args on a free loopback port, and
+// returns its address once it says it serves.
+func startServe(t *testing.T, args ...string) (url string, cmd *exec.Cmd, stderr *strings.Builder) {
+	t.Helper()
+	cmd = exec.Command(smgBinary(t), append([]string{"serve", "--addr", "127.0.0.1:0", "--no-vectors"}, args...)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr = &strings.Builder{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	_, url, ok := strings.Cut(strings.TrimSpace(line), " on ")
+	if !ok || !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("first line %q", line)
+	}
+	return url, cmd, stderr
+}
+
+// poster posts JSON to the server at url with the API key ("": none) and
+// returns the answer, failing the test on an error status.
+func poster(t *testing.T, url, key string) func(path, body string) map[string]any {
+	return func(path, body string) map[string]any {
+		t.Helper()
+		req, err := http.NewRequest("POST", url+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		var v map[string]any
+		if err := json.Unmarshal(raw, &v); err != nil || resp.StatusCode >= 300 {
+			t.Fatalf("%s: %d %s", path, resp.StatusCode, raw)
+		}
+		return v
+	}
+}
+
+// TestServePostgres runs smg serve --store on a PostgreSQL database
+// ($SMG_TEST_POSTGRES, which .ci/run starts), with a key added by smg
+// serve key add --store: a turn appended through one server process is in
+// the context of another started after the first was killed.
+func TestServePostgres(t *testing.T) {
+	admin := os.Getenv("SMG_TEST_POSTGRES")
+	if admin == "" {
+		t.Skip("no PostgreSQL server: set SMG_TEST_POSTGRES (.ci/run does)")
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	db := fmt.Sprintf("smg_cmd_%d", time.Now().UnixNano())
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+db); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Exec(ctx, "DROP DATABASE "+db+" WITH (FORCE)")
+	u, _ := neturl.Parse(admin)
+	u.Path = "/" + db
+	store := u.String()
+
+	r := run(t, nil, "serve", "key", "add", "--store", store, "--tenant", "acme", "--scope", "write")
+	key := strings.TrimSpace(r.stdout)
+	if r.status != 0 || !strings.HasPrefix(key, "smg_") {
+		t.Fatalf("key add: %d %s %s", r.status, r.stdout, r.stderr)
+	}
+	if r := run(t, nil, "serve", "key", "list", "--store", store); !strings.Contains(r.stdout, "acme") || strings.Contains(r.stdout, key) {
+		t.Errorf("key list: %s", r.stdout)
+	}
+	url, first, _ := startServe(t, "--store", store)
+	post := poster(t, url, key)
+	post("/v1/memories", `{"id": "dana"}`)
+	if got := post("/v1/memories/dana/turns", `{"turns": [{"role": "user", "content": "We use PostgreSQL for the ledger.", "id": "m1"}]}`); got["added"] != float64(1) {
+		t.Errorf("append: %v", got)
+	}
+	first.Process.Kill() // acknowledged: kept, however the server ends
+	first.Wait()
+	url, _, _ = startServe(t, "--store", store)
+	if got := poster(t, url, key)("/v1/memories/dana/context", `{"question": "Which database for the ledger?"}`); !strings.Contains(got["text"].(string), "PostgreSQL") {
+		t.Errorf("the second server's context: %v", got)
+	}
+	if r := run(t, nil, "serve", "--store", store, "--dir", "x"); r.status != 2 {
+		t.Errorf("--store with --dir: %d %s", r.status, r.stderr)
 	}
 }
 

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -52,8 +51,8 @@ type Store interface {
 	List(ctx context.Context, tenant string) ([]string, error)
 	Delete(ctx context.Context, tenant, id string) error
 	// Ready reports whether the store can be written.
-	Ready() error
-	Keys() KeyChecker
+	Ready(ctx context.Context) error
+	Keys() KeyStore
 	Stats() StoreStats
 	Close() error
 }
@@ -65,6 +64,18 @@ type KeyChecker interface {
 	Enabled() (bool, error)
 	// Check returns the key of a secret, or an error that wraps ErrKey.
 	Check(secret string) (*Key, error)
+}
+
+// KeyStore keeps a store's keys: [Keys] for a directory.
+type KeyStore interface {
+	KeyChecker
+	// Add makes a new key for tenant, keeps its hash, and returns the
+	// key, which is shown once: the store cannot tell it again.
+	Add(ctx context.Context, tenant string, scope Scope, memories []string, label string) (secret string, key Key, err error)
+	// Revoke revokes the key id.
+	Revoke(ctx context.Context, id string) error
+	// List returns the keys, without their hashes, oldest first.
+	List(ctx context.Context) ([]Key, error)
 }
 
 // StoreStats are a store's counts for the metrics.
@@ -82,34 +93,24 @@ var _ Store = (*Dir)(nil)
 type Dir struct {
 	root string
 	opts smg.FileOptions
-	max  int
 
-	mu           sync.Mutex
-	open         map[string]*list.Element // of *openMemory, by key
-	lru          *list.List               // most recent first
-	hits, misses int64                    // opens of a memory open, of one read from its file
-
-	keys *Keys
-
-	// close closes a memory the store lets go of: (*smg.FileMemory).Close;
-	// tests count the calls.
-	close func(*smg.FileMemory) error
+	// files is held to make or remove a memory's file, and read to open
+	// one.
+	files sync.RWMutex
+	open  *openSet
+	keys  *Keys
 }
 
 // Stats counts the memories the store keeps open and the opens served
 // from them or read from files.
-func (d *Dir) Stats() StoreStats {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return StoreStats{Open: int64(d.lru.Len()), Hits: d.hits, Misses: d.misses}
-}
+func (d *Dir) Stats() StoreStats { return d.open.stats() }
 
 // Keys are the directory's API keys (DIR/keys.json).
-func (d *Dir) Keys() KeyChecker { return d.keys }
+func (d *Dir) Keys() KeyStore { return d.keys }
 
 // Ready reports whether the store's directory can be written: a file is
 // made in it and removed.
-func (d *Dir) Ready() error {
+func (d *Dir) Ready(context.Context) error {
 	f, err := os.CreateTemp(d.root, ".ready-")
 	if err != nil {
 		return err
@@ -118,18 +119,6 @@ func (d *Dir) Ready() error {
 	return os.Remove(f.Name())
 }
 
-// openMemory is a memory the store keeps open: closed when it leaves the
-// LRU, or, when requests use it then, when the last of them is done.
-type openMemory struct {
-	key     string
-	f       *smg.FileMemory
-	refs    int  // requests using it
-	evicted bool // out of the LRU: closed when refs drops to 0
-}
-
-// DefaultOpen is how many memories a Dir keeps open unless told.
-const DefaultOpen = 64
-
 // NewDir returns the store of the directory root, made when missing, that
 // keeps up to maxOpen memories open (DefaultOpen when 0). opts are the
 // options of the memories' files (Create is set by Create).
@@ -137,10 +126,7 @@ func NewDir(root string, maxOpen int, opts smg.FileOptions) (*Dir, error) {
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return nil, err
 	}
-	if maxOpen <= 0 {
-		maxOpen = DefaultOpen
-	}
-	return &Dir{root: root, opts: opts, max: maxOpen, open: map[string]*list.Element{}, lru: list.New(), close: (*smg.FileMemory).Close, keys: NewKeys(root)}, nil
+	return &Dir{root: root, opts: opts, open: newOpenSet(maxOpen), keys: NewKeys(root)}, nil
 }
 
 func (d *Dir) path(tenant, id string) string {
@@ -148,7 +134,7 @@ func (d *Dir) path(tenant, id string) string {
 }
 
 // vacant returns the file of a new memory id of tenant, its folder made,
-// or ErrExists. d.mu is held.
+// or ErrExists. d.files is held.
 func (d *Dir) vacant(tenant, id string) (string, error) {
 	name := d.path(tenant, id)
 	if _, err := os.Stat(name); err == nil {
@@ -163,8 +149,8 @@ func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) 
 	if err := errors.Join(CheckID("tenant", tenant), CheckID("memory", id)); err != nil {
 		return nil, nil, err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.files.Lock()
+	defer d.files.Unlock()
 	name, err := d.vacant(tenant, id)
 	if err != nil {
 		return nil, nil, err
@@ -184,7 +170,8 @@ func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) 
 		f.Close()
 		return nil, nil, err
 	}
-	return f, d.keep(tenant+"/"+id, f), nil
+	kept, done = d.open.keep(tenant+"/"+id, f)
+	return kept, done, nil
 }
 
 // Open returns the memory id of tenant. The caller calls done when it no
@@ -194,16 +181,11 @@ func (d *Dir) Open(_ context.Context, tenant, id string) (kept smg.Kept, done fu
 		return nil, nil, err
 	}
 	key := tenant + "/" + id
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if e, ok := d.open[key]; ok {
-		d.hits++
-		d.lru.MoveToFront(e)
-		om := e.Value.(*openMemory)
-		om.refs++
-		return om.f, d.release(om), nil
+	if f, done, ok := d.open.get(key); ok {
+		return f, done, nil
 	}
-	d.misses++
+	d.files.RLock()
+	defer d.files.RUnlock()
 	name := d.path(tenant, id)
 	if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, fmt.Errorf("%w: %s", ErrNotFound, id)
@@ -214,48 +196,8 @@ func (d *Dir) Open(_ context.Context, tenant, id string) (kept smg.Kept, done fu
 	if err != nil {
 		return nil, nil, err
 	}
-	return f, d.keep(key, f), nil
-}
-
-// keep adds an open memory, used by one request, and lets go of the least
-// recently used past the bound. d.mu is held.
-func (d *Dir) keep(key string, f *smg.FileMemory) (done func()) {
-	om := &openMemory{key: key, f: f, refs: 1}
-	d.open[key] = d.lru.PushFront(om)
-	for d.lru.Len() > d.max {
-		d.forget(d.lru.Back().Value.(*openMemory).key)
-	}
-	return d.release(om)
-}
-
-// release is the done of a request that uses om.
-func (d *Dir) release(om *openMemory) func() {
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			d.mu.Lock()
-			defer d.mu.Unlock()
-			if om.refs--; om.refs == 0 && om.evicted {
-				_ = d.close(om.f)
-			}
-		})
-	}
-}
-
-// forget takes the memory of key out of the LRU, and closes it unless a
-// request uses it (the last to be done closes it). d.mu is held.
-func (d *Dir) forget(key string) {
-	e, ok := d.open[key]
-	if !ok {
-		return
-	}
-	d.lru.Remove(e)
-	delete(d.open, key)
-	om := e.Value.(*openMemory)
-	om.evicted = true
-	if om.refs == 0 {
-		_ = d.close(om.f)
-	}
+	kept, done = d.open.keep(key, f)
+	return kept, done, nil
 }
 
 // List returns the ids of tenant's memories, sorted.
@@ -286,9 +228,9 @@ func (d *Dir) Delete(_ context.Context, tenant, id string) error {
 	if err := errors.Join(CheckID("tenant", tenant), CheckID("memory", id)); err != nil {
 		return err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.forget(tenant + "/" + id)
+	d.files.Lock()
+	defer d.files.Unlock()
+	d.open.forget(tenant + "/" + id)
 	name := d.path(tenant, id)
 	if err := os.Remove(name); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w: %s", ErrNotFound, id)
@@ -304,11 +246,7 @@ func (d *Dir) Delete(_ context.Context, tenant, id string) error {
 
 // Close closes every open memory.
 func (d *Dir) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	for key := range d.open {
-		d.forget(key)
-	}
+	d.open.closeAll()
 	return nil
 }
 
@@ -323,8 +261,8 @@ func (d *Dir) Import(ctx context.Context, tenant, id string, file []byte) (kept 
 	if _, err := format.Unmarshal(file, &format.DecodeOptions{}); err != nil {
 		return nil, nil, err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.files.Lock()
+	defer d.files.Unlock()
 	name, err := d.vacant(tenant, id)
 	if err != nil {
 		return nil, nil, err
@@ -339,5 +277,6 @@ func (d *Dir) Import(ctx context.Context, tenant, id string, file []byte) (kept 
 		os.Remove(name)
 		return nil, nil, err
 	}
-	return f, d.keep(tenant+"/"+id, f), nil
+	kept, done = d.open.keep(tenant+"/"+id, f)
+	return kept, done, nil
 }

@@ -16,21 +16,21 @@ func TestDirClosesWhenDone(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	closed := map[*smg.FileMemory]int{}
-	d.close = func(f *smg.FileMemory) error { closed[f]++; return f.Close() }
+	closed := map[smg.Kept]int{}
+	d.open.close = func(f smg.Kept) error { closed[f]++; return f.(*smg.FileMemory).Close() }
 	ctx := context.Background()
 	kept, doneA, err := d.Create(ctx, Tenant, "a", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := kept.(*smg.FileMemory)
-	om := d.open[Tenant+"/a"].Value.(*openMemory)
+	om := d.open.open[Tenant+"/a"].Value.(*openMemory)
 	_, doneB, err := d.Create(ctx, Tenant, "b", nil) // a leaves the LRU
 	if err != nil {
 		t.Fatal(err)
 	}
 	doneB()
-	if _, ok := d.open[Tenant+"/a"]; ok || !om.evicted || om.refs != 1 || closed[a] != 0 {
+	if _, ok := d.open.open[Tenant+"/a"]; ok || !om.evicted || om.refs != 1 || closed[a] != 0 {
 		t.Fatalf("a: in the LRU %v, evicted %v, refs %d, closed %d times while in use", ok, om.evicted, om.refs, closed[a])
 	}
 	doneA()
@@ -44,7 +44,7 @@ func TestDirClosesWhenDone(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer done()
-	if again := d.open[Tenant+"/a"].Value.(*openMemory); again == om || again.refs != 1 {
+	if again := d.open.open[Tenant+"/a"].Value.(*openMemory); again == om || again.refs != 1 {
 		t.Errorf("reopened: the same %v, refs %d", again == om, again.refs)
 	}
 }

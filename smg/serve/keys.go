@@ -69,7 +69,7 @@ func keysFile(dir string) string { return filepath.Join(dir, "keys.json") }
 // changes, so that a key added or revoked by the smg command takes effect
 // on a running server. It is safe for concurrent use.
 type Keys struct {
-	name string
+	dir, name string
 
 	mu    sync.Mutex
 	mod   time.Time
@@ -79,7 +79,7 @@ type Keys struct {
 }
 
 // NewKeys returns the keys of the directory store at dir.
-func NewKeys(dir string) *Keys { return &Keys{name: keysFile(dir)} }
+func NewKeys(dir string) *Keys { return &Keys{dir: dir, name: keysFile(dir)} }
 
 // load reads the file again when it changed. k.mu is held.
 func (k *Keys) load() error {
@@ -124,8 +124,7 @@ func (k *Keys) Check(secret string) (*Key, error) {
 	if err := k.load(); err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256([]byte(secret))
-	want := hex.EncodeToString(sum[:])
+	want := hashKey(secret)
 	for i := range k.keys {
 		key := &k.keys[i]
 		if subtle.ConstantTimeCompare([]byte(key.Hash), []byte(want)) == 1 {
@@ -139,10 +138,8 @@ func (k *Keys) Check(secret string) (*Key, error) {
 	return nil, ErrKey
 }
 
-// AddKey makes a new key for tenant, keeps its hash in the store at dir,
-// and returns the key, which is shown once: the store cannot tell it
-// again.
-func AddKey(dir, tenant string, scope Scope, memories []string, label string) (secret string, key Key, err error) {
+// newKey makes a new key for tenant, and returns it with its secret.
+func newKey(tenant string, scope Scope, memories []string, label string) (secret string, key Key, err error) {
 	if err := CheckID("tenant", tenant); err != nil {
 		return "", Key{}, err
 	}
@@ -164,15 +161,30 @@ func AddKey(dir, tenant string, scope Scope, memories []string, label string) (s
 	}
 	key = Key{ID: hex.EncodeToString(id[:]), Tenant: tenant, Scope: scope, Memories: memories, Label: label, Created: time.Now().UTC().Truncate(time.Second)}
 	secret = "smg_" + key.ID + "_" + base64.RawURLEncoding.EncodeToString(raw[:])
+	key.Hash = hashKey(secret)
+	return secret, key, nil
+}
+
+// hashKey is the hash a store keeps of a key: hex SHA-256.
+func hashKey(secret string) string {
 	sum := sha256.Sum256([]byte(secret))
-	key.Hash = hex.EncodeToString(sum[:])
-	err = changeKeys(dir, func(keys []Key) ([]Key, error) { return append(keys, key), nil })
+	return hex.EncodeToString(sum[:])
+}
+
+// Add makes a new key for tenant, keeps its hash in DIR/keys.json, and
+// returns the key, which is shown once: the store cannot tell it again.
+func (k *Keys) Add(_ context.Context, tenant string, scope Scope, memories []string, label string) (secret string, key Key, err error) {
+	secret, key, err = newKey(tenant, scope, memories, label)
+	if err != nil {
+		return "", Key{}, err
+	}
+	err = changeKeys(k.dir, func(keys []Key) ([]Key, error) { return append(keys, key), nil })
 	return secret, key, err
 }
 
-// RevokeKey revokes the key id of the store at dir.
-func RevokeKey(dir, id string) error {
-	return changeKeys(dir, func(keys []Key) ([]Key, error) {
+// Revoke revokes the key id.
+func (k *Keys) Revoke(_ context.Context, id string) error {
+	return changeKeys(k.dir, func(keys []Key) ([]Key, error) {
 		for i := range keys {
 			if keys[i].ID == id {
 				if keys[i].Revoked.IsZero() {
@@ -185,9 +197,9 @@ func RevokeKey(dir, id string) error {
 	})
 }
 
-// ListKeys returns the keys of the store at dir, without their hashes.
-func ListKeys(dir string) ([]Key, error) {
-	keys, err := readKeys(dir)
+// List returns the keys, without their hashes.
+func (k *Keys) List(context.Context) ([]Key, error) {
+	keys, err := readKeys(k.dir)
 	for i := range keys {
 		keys[i].Hash = ""
 	}

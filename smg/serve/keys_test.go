@@ -1,6 +1,7 @@
 package serve_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -41,12 +42,12 @@ func path(p, id string) string { return strings.Replace(p, "%s", id, 1) }
 // changes anything of another, on any endpoint; a memory of the same id in
 // two tenants are two memories.
 func TestTenantsAreApart(t *testing.T) {
-	srv, root := service(t)
-	acme, _, err := serve.AddKey(root, "acme", serve.ScopeAdmin, nil, "acme's app")
+	srv, store := service(t)
+	acme, _, err := store.Keys().Add(context.Background(), "acme", serve.ScopeAdmin, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	globex, _, err := serve.AddKey(root, "globex", serve.ScopeAdmin, nil, "")
+	globex, _, err := store.Keys().Add(context.Background(), "globex", serve.ScopeAdmin, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,11 +95,11 @@ func sameIDs(body map[string]any, want ...string) bool {
 // TestKeys: a store with keys asks every request for one; a key's scope
 // and memories bound what it may do; a revoked key is refused at once.
 func TestKeys(t *testing.T) {
-	srv, root := service(t)
-	admin, _, _ := serve.AddKey(root, "acme", serve.ScopeAdmin, nil, "")
-	writer, _, _ := serve.AddKey(root, "acme", serve.ScopeWrite, nil, "")
-	reader, _, _ := serve.AddKey(root, "acme", serve.ScopeRead, nil, "")
-	onlyDana, danaKey, _ := serve.AddKey(root, "acme", serve.ScopeWrite, []string{"dana"}, "")
+	srv, store := service(t)
+	admin, _, _ := store.Keys().Add(context.Background(), "acme", serve.ScopeAdmin, nil, "")
+	writer, _, _ := store.Keys().Add(context.Background(), "acme", serve.ScopeWrite, nil, "")
+	reader, _, _ := store.Keys().Add(context.Background(), "acme", serve.ScopeRead, nil, "")
+	onlyDana, danaKey, _ := store.Keys().Add(context.Background(), "acme", serve.ScopeWrite, []string{"dana"}, "")
 	for _, id := range []string{"dana", "alex"} {
 		if status, body, _ := callAs(t, srv, writer, "POST", "/v1/memories", map[string]any{"id": id}); status != http.StatusCreated {
 			t.Fatalf("create %s: %d %v", id, status, body)
@@ -148,12 +149,12 @@ func TestKeys(t *testing.T) {
 	}
 
 	// Revoked, refused at once; listed without its hash.
-	if err := serve.RevokeKey(root, danaKey.ID); err != nil {
+	if err := store.Keys().Revoke(context.Background(), danaKey.ID); err != nil {
 		t.Fatal(err)
 	}
 	status, body, h = callAs(t, srv, onlyDana, "GET", "/v1/memories/dana", nil)
 	isProblem(t, "revoked", status, body, h, http.StatusUnauthorized, "revoked")
-	keys, err := serve.ListKeys(root)
+	keys, err := store.Keys().List(context.Background())
 	if err != nil || len(keys) != 4 {
 		t.Fatalf("%d keys: %v", len(keys), err)
 	}
@@ -162,13 +163,13 @@ func TestKeys(t *testing.T) {
 			t.Errorf("listed %+v", k)
 		}
 	}
-	if err := serve.RevokeKey(root, "nope"); err == nil {
+	if err := store.Keys().Revoke(context.Background(), "nope"); err == nil {
 		t.Error("revoked a key that is none")
 	}
-	if _, _, err := serve.AddKey(root, "../x", serve.ScopeRead, nil, ""); err == nil {
+	if _, _, err := store.Keys().Add(context.Background(), "../x", serve.ScopeRead, nil, ""); err == nil {
 		t.Error("a tenant that is a path")
 	}
-	if _, _, err := serve.AddKey(root, "acme", "root", nil, ""); err == nil {
+	if _, _, err := store.Keys().Add(context.Background(), "acme", "root", nil, ""); err == nil {
 		t.Error("a scope that is none")
 	}
 }

@@ -51,10 +51,10 @@ func toolNames(t *testing.T, s *mcp.ClientSession) []string {
 // turns and gets a context from a memory; a key that may only read is
 // served the tools that read; a memory the key does not reach is not found.
 func TestMCP(t *testing.T) {
-	srv, root := service(t)
-	writer, _, _ := serve.AddKey(root, "acme", serve.ScopeWrite, nil, "")
-	reader, _, _ := serve.AddKey(root, "acme", serve.ScopeRead, nil, "")
-	other, _, _ := serve.AddKey(root, "globex", serve.ScopeAdmin, nil, "")
+	srv, store := service(t)
+	writer, _, _ := store.Keys().Add(context.Background(), "acme", serve.ScopeWrite, nil, "")
+	reader, _, _ := store.Keys().Add(context.Background(), "acme", serve.ScopeRead, nil, "")
+	other, _, _ := store.Keys().Add(context.Background(), "globex", serve.ScopeAdmin, nil, "")
 	callAs(t, srv, writer, "POST", "/v1/memories", map[string]any{"id": "dana"})
 
 	s, err := connect(t, srv.URL+"/mcp/dana", writer)

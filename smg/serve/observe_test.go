@@ -6,27 +6,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/serve"
 )
-
-// serviceWith is service with options.
-func serviceWith(t *testing.T, opts *serve.Options) (*httptest.Server, string) {
-	t.Helper()
-	root := t.TempDir()
-	store, err := serve.NewDir(root, 0, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(serve.New(store, opts))
-	t.Cleanup(func() { srv.Close(); store.Close() })
-	return srv, root
-}
 
 // TestObserved: each request is timed in the metrics, by operation and
 // status, and logged; the store's opens are counted.
@@ -64,9 +49,9 @@ func TestObserved(t *testing.T) {
 // TestRateLimit: a caller past its rate is answered 429 with Retry-After;
 // another key has its own.
 func TestRateLimit(t *testing.T) {
-	srv, root := serviceWith(t, &serve.Options{Rate: 0.001, Burst: 2})
-	a, _, _ := serve.AddKey(root, "acme", serve.ScopeRead, nil, "")
-	b, _, _ := serve.AddKey(root, "acme", serve.ScopeRead, nil, "")
+	srv, store := serviceWith(t, &serve.Options{Rate: 0.001, Burst: 2})
+	a := store.addKey(t, "acme", serve.ScopeRead)
+	b := store.addKey(t, "acme", serve.ScopeRead)
 	for i := range 2 {
 		if status, _, _ := callAs(t, srv, a, "GET", "/v1/memories", nil); status != 200 {
 			t.Fatalf("request %d: %d", i+1, status)
@@ -82,15 +67,14 @@ func TestRateLimit(t *testing.T) {
 	}
 }
 
-// TestReady: ready while the store's directory can be written, 503 when
-// it cannot.
+// TestReady: ready while the store can be written, 503 when it cannot.
 func TestReady(t *testing.T) {
-	srv, root := serviceWith(t, nil)
+	srv, store := serviceWith(t, nil)
 	if status, body, _ := call(t, srv, "GET", "/readyz", nil); status != 200 || body["status"] != "ready" {
 		t.Fatalf("%d %v", status, body)
 	}
-	if err := os.RemoveAll(root); err != nil {
-		t.Fatal(err)
+	if back := store.takeAway(t); back != nil {
+		defer back()
 	}
 	status, body, h := call(t, srv, "GET", "/readyz", nil)
 	isProblem(t, "the store gone", status, body, h, http.StatusServiceUnavailable, "not ready")
@@ -99,14 +83,9 @@ func TestReady(t *testing.T) {
 // TestTimeout: a request past its time is answered 503, and what it was
 // writing is left as it was.
 func TestTimeout(t *testing.T) {
-	srv, root := service(t)
+	srv, store := service(t)
 	call(t, srv, "POST", "/v1/memories", map[string]any{"id": "dana"})
-	store, err := serve.NewDir(root, 0, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	hurried := httptest.NewServer(serve.New(store, &serve.Options{Timeout: time.Nanosecond}))
+	hurried := httptest.NewServer(serve.New(store.another(t), &serve.Options{Timeout: time.Nanosecond}))
 	defer hurried.Close()
 	status, body, h := call(t, hurried, "POST", "/v1/memories/dana/turns", map[string]any{"turns": []map[string]any{{"role": "user", "content": "hello"}}})
 	isProblem(t, "past its time", status, body, h, http.StatusServiceUnavailable, "too long")

@@ -1,6 +1,7 @@
 package serve_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -49,7 +50,7 @@ func TestReads(t *testing.T) {
 // workspace's, each item naming its memory; a memory to compose that the
 // caller does not reach is not found.
 func TestComposedContext(t *testing.T) {
-	srv, root := service(t)
+	srv, store := service(t)
 	call(t, srv, "POST", "/v1/memories", map[string]any{"id": "dana"})
 	if status, body, _ := call(t, srv, "POST", "/v1/memories", map[string]any{"id": "crawler", "scope": "workspace", "name": "crawler"}); status != 201 {
 		t.Fatalf("a workspace's memory: %d %v", status, body)
@@ -66,7 +67,7 @@ func TestComposedContext(t *testing.T) {
 	}
 	status, body, h := call(t, srv, "POST", "/v1/memories/dana/context", map[string]any{"question": "x", "with": []string{"nobody"}})
 	isProblem(t, "a memory to compose that is none", status, body, h, http.StatusNotFound, "nobody")
-	only, _, _ := serve.AddKey(root, serve.Tenant, serve.ScopeRead, []string{"dana"}, "")
+	only, _, _ := store.Keys().Add(context.Background(), serve.Tenant, serve.ScopeRead, []string{"dana"}, "")
 	status, body, h = callAs(t, srv, only, "POST", "/v1/memories/dana/context", map[string]any{"question": "x", "with": []string{"crawler"}})
 	isProblem(t, "a memory to compose the key does not reach", status, body, h, http.StatusNotFound, "crawler")
 }

@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"slices"
 	"strings"
@@ -140,7 +141,7 @@ func (s *Server) authorize(ctx huma.Context, next func(huma.Context)) {
 func (s *Server) identify(authz, id string, scope Scope) (caller, *huma.ErrorModel) {
 	on, err := s.keys.Enabled()
 	if err != nil {
-		return caller{}, &huma.ErrorModel{Status: http.StatusInternalServerError, Detail: "the store's keys cannot be read: " + err.Error()}
+		return caller{}, keysUnread(err)
 	}
 	if !on {
 		return caller{tenant: Tenant}, nil
@@ -150,7 +151,9 @@ func (s *Server) identify(authz, id string, scope Scope) (caller, *huma.ErrorMod
 		return caller{}, &huma.ErrorModel{Status: http.StatusUnauthorized, Detail: "an API key is required: Authorization: Bearer KEY"}
 	}
 	key, err := s.keys.Check(secret)
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrKey) {
+		return caller{}, keysUnread(err)
+	} else if err != nil {
 		return caller{}, &huma.ErrorModel{Status: http.StatusUnauthorized, Detail: err.Error()}
 	}
 	switch {
@@ -160,6 +163,15 @@ func (s *Server) identify(authz, id string, scope Scope) (caller, *huma.ErrorMod
 		return caller{}, &huma.ErrorModel{Status: http.StatusForbidden, Detail: fmt.Sprintf("the key may %s, not %s", key.Scope, scope)}
 	}
 	return caller{tenant: key.Tenant, key: key}, nil
+}
+
+// keysUnread is the problem of keys that could not be read: 503 when the
+// store is unavailable, 500 otherwise.
+func keysUnread(err error) *huma.ErrorModel {
+	if errors.Is(err, ErrUnavailable) {
+		return &huma.ErrorModel{Status: http.StatusServiceUnavailable, Detail: "the store's keys cannot be read: " + err.Error() + "; the request may be sent again"}
+	}
+	return &huma.ErrorModel{Status: http.StatusInternalServerError, Detail: "the store's keys cannot be read: " + err.Error()}
 }
 
 // let lets a request of c through.
@@ -193,6 +205,9 @@ func problem(err error) error {
 		return nil
 	case errors.Is(err, ErrNotFound):
 		return huma.Error404NotFound(err.Error())
+	case errors.Is(err, fs.ErrNotExist):
+		// A memory's file removed by another server.
+		return huma.Error404NotFound(ErrNotFound.Error())
 	case errors.Is(err, ErrExists):
 		return huma.Error409Conflict(err.Error())
 	case errors.Is(err, ErrInvalidID), errors.Is(err, smg.ErrInvalidTurn):
@@ -204,6 +219,8 @@ func problem(err error) error {
 	case errors.Is(err, format.ErrNotSMG), errors.Is(err, format.ErrMalformed), errors.Is(err, format.ErrTruncated),
 		errors.Is(err, format.ErrInvalid), errors.Is(err, format.ErrUnsupportedVersion), errors.Is(err, format.ErrTampered):
 		return huma.Error422UnprocessableEntity(err.Error())
+	case errors.Is(err, ErrUnavailable):
+		return huma.Error503ServiceUnavailable(err.Error() + "; nothing was changed that was not kept: the request may be sent again")
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return huma.Error503ServiceUnavailable("the request took too long: " + err.Error())
 	}
@@ -291,7 +308,7 @@ func (s *Server) register() {
 	huma.Register(s.api, huma.Operation{
 		OperationID: "ready", Method: http.MethodGet, Path: "/readyz", Summary: "Whether the service can read and write its store",
 	}, func(ctx context.Context, _ *struct{}) (*healthOutput, error) {
-		if err := s.store.Ready(); err != nil {
+		if err := s.store.Ready(ctx); err != nil {
 			return nil, huma.Error503ServiceUnavailable("the store is not ready: " + err.Error())
 		}
 		out := &healthOutput{}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,8 +14,8 @@ import (
 	"github.com/smg-memory/smg/smg/serve"
 )
 
-// service is a server on a directory store of its own, for one test.
-func service(t *testing.T) (*httptest.Server, string) {
+// service is a server on a store of its own, for one test.
+func service(t *testing.T) (*httptest.Server, *testStore) {
 	t.Helper()
 	return serviceWith(t, nil)
 }
@@ -82,7 +81,7 @@ func isProblem(t *testing.T, what string, status int, body map[string]any, h htt
 }
 
 func TestMemories(t *testing.T) {
-	srv, root := service(t)
+	srv, store := service(t)
 	status, body, _ := call(t, srv, "POST", "/v1/memories", map[string]any{"id": "dana", "project": "checkout"})
 	if status != http.StatusCreated || body["id"] != "dana" || body["turns"] != float64(0) {
 		t.Fatalf("create: %d %v", status, body)
@@ -93,8 +92,8 @@ func TestMemories(t *testing.T) {
 		status, body, h = call(t, srv, "POST", "/v1/memories", map[string]any{"id": id})
 		isProblem(t, "create "+id, status, body, h, http.StatusUnprocessableEntity, "id")
 	}
-	if _, err := smg.Open(filepath.Join(root, serve.Tenant, "dana.smg"), &smg.OpenOptions{NoVectors: true}); err != nil {
-		t.Errorf("the memory's file: %v", err)
+	if n := store.turns(t, "dana"); n != 0 {
+		t.Errorf("the memory, read by another server: %d turns", n)
 	}
 	call(t, srv, "POST", "/v1/memories", map[string]any{"id": "alex"})
 	status, body, _ = call(t, srv, "GET", "/v1/memories", nil)
@@ -114,13 +113,13 @@ func TestMemories(t *testing.T) {
 	isProblem(t, "get deleted", status, body, h, http.StatusNotFound, "no such memory")
 	status, body, h = call(t, srv, "DELETE", "/v1/memories/dana", nil)
 	isProblem(t, "delete again", status, body, h, http.StatusNotFound, "no such memory")
-	if _, err := smg.Open(filepath.Join(root, serve.Tenant, "dana.smg"), nil); err == nil {
-		t.Error("the deleted memory's file is still there")
+	if n := store.turns(t, "dana"); n != -1 {
+		t.Error("the deleted memory is still there")
 	}
 }
 
 func TestTurnsAndContext(t *testing.T) {
-	srv, root := service(t)
+	srv, store := service(t)
 	call(t, srv, "POST", "/v1/memories", map[string]any{"id": "dana"})
 	turns := map[string]any{"conversation": "c1", "turns": []map[string]any{
 		{"role": "user", "content": "Which database should the ledger use?", "id": "m1"},
@@ -148,10 +147,9 @@ func TestTurnsAndContext(t *testing.T) {
 	if items, _ := body["items"].([]any); len(items) == 0 {
 		t.Errorf("context without items: %v", body)
 	}
-	// The file holds the turns, for smg and every other reader.
-	m, err := smg.Open(filepath.Join(root, serve.Tenant, "dana.smg"), &smg.OpenOptions{NoVectors: true})
-	if err != nil || m.Turns() != 3 {
-		t.Errorf("the file: %v", err)
+	// The store holds the turns, for every other server.
+	if n := store.turns(t, "dana"); n != 3 {
+		t.Errorf("another server reads %d turns, want 3", n)
 	}
 
 	for _, c := range []struct {
@@ -175,8 +173,8 @@ func TestTurnsAndContext(t *testing.T) {
 		status, body, h := call(t, srv, "POST", c.path, c.body)
 		isProblem(t, c.what, status, body, h, c.status, c.want)
 	}
-	if m, err := smg.Open(filepath.Join(root, serve.Tenant, "dana.smg"), &smg.OpenOptions{NoVectors: true}); err != nil || m.Turns() != 3 {
-		t.Errorf("after the bad requests: %v", err)
+	if n := store.turns(t, "dana"); n != 3 {
+		t.Errorf("after the bad requests: %d turns", n)
 	}
 }
 

@@ -1,0 +1,143 @@
+package serve_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/serve"
+)
+
+// postgresEnv names the PostgreSQL server the tests run on, as a URL of
+// a database on it that the tests may make databases from: .ci/run starts
+// one (.ci/postgres) and runs the tests of this package a second time on
+// it. Without it every test runs on a directory store.
+const postgresEnv = "SMG_TEST_POSTGRES"
+
+// testStore is one test's store: a directory, or a database of its own on
+// the PostgreSQL server of $SMG_TEST_POSTGRES. The same tests run on both.
+type testStore struct {
+	serve.Store
+	root  string // the directory's
+	url   string // the database's
+	admin string // of the server's database the test's is made from
+	db    string // the database's name
+}
+
+func (s *testStore) postgres() bool { return s.url != "" }
+
+func newStore(t *testing.T) *testStore {
+	t.Helper()
+	admin := os.Getenv(postgresEnv)
+	if admin == "" {
+		root := t.TempDir()
+		d, err := serve.NewDir(root, 0, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		return &testStore{Store: d, root: root}
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	s := &testStore{admin: admin, db: "smg_test_" + hex.EncodeToString(b[:])}
+	s.exec(t, "CREATE DATABASE "+s.db)
+	t.Cleanup(func() { s.exec(t, "DROP DATABASE "+s.db+" WITH (FORCE)") })
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + s.db
+	s.url = u.String()
+	s.Store = s.another(t)
+	return s
+}
+
+// exec runs sql on the server's admin database.
+func (s *testStore) exec(t *testing.T, sql string) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, s.admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, sql); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// another is a second store of the same memories: another server's.
+func (s *testStore) another(t *testing.T) serve.Store {
+	t.Helper()
+	var st serve.Store
+	var err error
+	if s.postgres() {
+		st, err = serve.OpenPostgres(context.Background(), s.url, 0, smg.StoredOptions{Open: smg.OpenOptions{NoVectors: true}})
+	} else {
+		st, err = serve.NewDir(s.root, 0, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// addKey adds a key and returns it.
+func (s *testStore) addKey(t *testing.T, tenant string, scope serve.Scope, memories ...string) string {
+	t.Helper()
+	secret, _, err := s.Keys().Add(context.Background(), tenant, scope, memories, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return secret
+}
+
+// turns is how many turns the memory id of the default tenant holds, read
+// by another server; -1 when it cannot be read.
+func (s *testStore) turns(t *testing.T, id string) int {
+	t.Helper()
+	f, done, err := s.another(t).Open(context.Background(), serve.Tenant, id)
+	if err != nil {
+		return -1
+	}
+	defer done()
+	m, err := f.Memory()
+	if err != nil {
+		return -1
+	}
+	return m.Turns()
+}
+
+// takeAway makes the store unreachable: the directory removed, or the
+// database closed to connections and its connections ended. back, when
+// not nil, gives the database back.
+func (s *testStore) takeAway(t *testing.T) (back func()) {
+	t.Helper()
+	if !s.postgres() {
+		if err := os.RemoveAll(s.root); err != nil {
+			t.Fatal(err)
+		}
+		return nil
+	}
+	s.exec(t, "ALTER DATABASE "+s.db+" ALLOW_CONNECTIONS false")
+	s.exec(t, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"+s.db+"'")
+	return func() { s.exec(t, "ALTER DATABASE "+s.db+" ALLOW_CONNECTIONS true") }
+}
+
+// serviceWith is a server on a store of its own, with options.
+func serviceWith(t *testing.T, opts *serve.Options) (*httptest.Server, *testStore) {
+	t.Helper()
+	store := newStore(t)
+	srv := httptest.NewServer(serve.New(store, opts))
+	t.Cleanup(srv.Close)
+	return srv, store
+}
