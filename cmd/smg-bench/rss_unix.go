@@ -3,6 +3,7 @@
 package main
 
 import (
+	"os"
 	"runtime"
 	"syscall"
 )
@@ -17,4 +18,17 @@ func peakRSSMB() float64 {
 		return float64(ru.Maxrss) / (1 << 20) // bytes
 	}
 	return float64(ru.Maxrss) / 1024 // kilobytes
+}
+
+// childPeakRSSMB is the peak resident memory, in megabytes, of a child
+// process that ended.
+func childPeakRSSMB(ps *os.ProcessState) float64 {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0
+	}
+	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
+		return float64(ru.Maxrss) / (1 << 20)
+	}
+	return float64(ru.Maxrss) / 1024
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,12 +10,19 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
@@ -25,6 +33,8 @@ import (
 // serveRow is what serve measures for one number of users.
 type serveRow struct {
 	Users      int     `json:"users"`
+	Servers    int     `json:"servers"`
+	Store      string  `json:"store"`
 	Requests   int     `json:"requests"`
 	Seconds    float64 `json:"seconds"`
 	PerSecond  float64 `json:"requestsPerSecond"`
@@ -34,16 +44,38 @@ type serveRow struct {
 	PeakRSSMB  float64 `json:"peakRssMB"`
 	Memories   int     `json:"memories"`
 	TurnsAdded int     `json:"turnsAdded"`
+	// Killed is how far into the run a server was killed (SIGKILL), in
+	// seconds; Retried the requests sent again to another server because
+	// theirs was killed under them; Lost the acknowledged turns no server
+	// holds after the run.
+	Killed  float64 `json:"killedAfterSeconds,omitempty"`
+	Retried int     `json:"retried"`
+	Lost    int     `json:"lost"`
+}
+
+// serveConfig is what a serve run does.
+type serveConfig struct {
+	users, turns, every int
+	pace                time.Duration
+	// store, when set, is a PostgreSQL server's URL: a database is made
+	// on it for the run, and servers smg serve processes (the binary
+	// smg) on it; kill, when above 0, kills the second of them that long
+	// into the run. Without it, one server runs in this process on a
+	// directory.
+	store   string
+	servers int
+	kill    time.Duration
+	smg     string
 }
 
 func serveBenchCommand(stdout io.Writer) *cobra.Command {
 	var data string
 	var users []int
-	var turns, every, procs int
-	var pace time.Duration
+	var procs int
+	var cfg serveConfig
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "serve --data FILE [--users 10,100] [--turns 40] [--every 4]",
+		Use:   "serve --data FILE [--users 10,100] [--turns 40] [--every 4] [--store postgres://… --servers 2 --kill 10s]",
 		Short: "Measure smg serve under simulated users: appends and contexts over HTTP",
 		Long: `Serve starts smg serve's HTTP service on a directory store of its own, on
 the loopback interface, and has each of N simulated users, at once, append
@@ -55,7 +87,18 @@ each user starts at a random point of the first --pace). It reports the
 requests a second, the p50 and p99 of
 the appends (each durable before it is answered) and of the contexts, the
 requests that failed (any answer but 2xx), and the process's peak memory
-(the server and the simulated users together).`,
+(the server and the simulated users together).
+
+With --store URL (a PostgreSQL server; a database is made on it for each
+run and dropped after), it starts --servers smg serve processes (the
+binary of --smg, or smg beside smg-bench, or on the PATH) on that
+database, and gives user i to server i mod --servers, as a load balancer
+would. With --kill D, the second server is killed (SIGKILL) D into the
+run: its users go on on the others, sending again a request their server
+did not answer (appends are idempotent by message id). After the run,
+every turn a server acknowledged is looked for through a server that
+lives: those missing are reported lost. The peak memory is then the
+largest of the servers'.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			runtime.GOMAXPROCS(procs)
@@ -72,9 +115,16 @@ requests that failed (any answer but 2xx), and the process's peak memory
 			if len(convs) == 0 {
 				return fmt.Errorf("%s: no conversation of two turns or more", data)
 			}
+			if cfg.store != "" && cfg.smg == "" {
+				if cfg.smg, err = smgBinary(); err != nil {
+					return err
+				}
+			}
 			var rows []serveRow
 			for _, n := range users {
-				r, err := measureServe(convs, n, turns, every, pace)
+				c := cfg
+				c.users = n
+				r, err := measureServe(convs, c)
 				if err != nil {
 					return err
 				}
@@ -84,114 +134,285 @@ requests that failed (any answer but 2xx), and the process's peak memory
 				return writeJSON(stdout, rows)
 			}
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "users\trequests\tper s\tappend p50 ms\tappend p99 ms\tcontext p50 ms\tcontext p99 ms\tfailed\tpeak RSS MB\t")
+			fmt.Fprintln(tw, "users\tservers\trequests\tper s\tappend p50 ms\tappend p99 ms\tcontext p50 ms\tcontext p99 ms\tfailed\tretried\tlost\tpeak RSS MB\t")
 			for _, r := range rows {
-				fmt.Fprintf(tw, "%d\t%d\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%.0f\t\n", r.Users, r.Requests, r.PerSecond, r.Append.P50, r.Append.P99, r.Context.P50, r.Context.P99, r.Failed, r.PeakRSSMB)
+				fmt.Fprintf(tw, "%d\t%d\t%d\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%d\t%d\t%.0f\t\n", r.Users, r.Servers, r.Requests, r.PerSecond, r.Append.P50, r.Append.P99, r.Context.P50, r.Context.P99, r.Failed, r.Retried, r.Lost, r.PeakRSSMB)
 			}
 			if err := tw.Flush(); err != nil {
 				return err
 			}
 			paced := "each request as soon as the one before is answered"
-			if pace > 0 {
-				paced = "a request every " + pace.String() + " a user"
+			if cfg.pace > 0 {
+				paced = "a request every " + cfg.pace.String() + " a user"
 			}
-			_, err = fmt.Fprintf(stdout, "GOMAXPROCS %d; %d turns a user, a context every %d; %s; one process\n", procs, turns, every, paced)
+			where := "one server in this process on a directory"
+			if cfg.store != "" {
+				where = fmt.Sprintf("%d smg serve processes on one PostgreSQL database", cfg.servers)
+				if cfg.kill > 0 {
+					where += ", the second killed (SIGKILL) " + cfg.kill.String() + " into each run"
+				}
+			}
+			_, err = fmt.Fprintf(stdout, "GOMAXPROCS %d; %d turns a user, a context every %d; %s; %s\n", procs, cfg.turns, cfg.every, paced, where)
 			return err
 		},
 	}
 	cmd.Flags().StringVar(&data, "data", "", "the conversations the users' turns come from (any input smg ingest reads)")
 	cmd.Flags().IntSliceVar(&users, "users", []int{10, 100}, "the numbers of users, one run each")
-	cmd.Flags().IntVar(&turns, "turns", 40, "the turns each user appends")
-	cmd.Flags().IntVar(&every, "every", 4, "a context every this many turns")
+	cmd.Flags().IntVar(&cfg.turns, "turns", 40, "the turns each user appends")
+	cmd.Flags().IntVar(&cfg.every, "every", 4, "a context every this many turns")
 	cmd.Flags().IntVar(&procs, "procs", 2, "GOMAXPROCS (the target is 100 users on 2 cores)")
-	cmd.Flags().DurationVar(&pace, "pace", 0, "a user's time between requests (0: none, the server saturated)")
+	cmd.Flags().DurationVar(&cfg.pace, "pace", 0, "a user's time between requests (0: none, the server saturated)")
+	cmd.Flags().StringVar(&cfg.store, "store", "", "a PostgreSQL server (`URL`) to run smg serve processes on, a database of their own each run")
+	cmd.Flags().IntVar(&cfg.servers, "servers", 2, "with --store, the smg serve processes")
+	cmd.Flags().DurationVar(&cfg.kill, "kill", 0, "with --store, kill the second server this long into each run (0: never)")
+	cmd.Flags().StringVar(&cfg.smg, "smg", "", "with --store, the smg binary (default: smg beside smg-bench, or on the PATH)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	_ = cmd.MarkFlagRequired("data")
 	return cmd
 }
 
-// measureServe runs n users against a new server, each making a request
-// every pace (0: one as soon as the one before is answered).
-func measureServe(convs [][]smg.Turn, n, turns, every int, pace time.Duration) (serveRow, error) {
-	r := serveRow{Users: n, Memories: n}
+// smgBinary is smg beside this program, or on the PATH.
+func smgBinary() (string, error) {
+	if self, err := os.Executable(); err == nil {
+		if p := filepath.Join(filepath.Dir(self), "smg"); fileExists(p) {
+			return p, nil
+		}
+	}
+	return exec.LookPath("smg")
+}
+
+func fileExists(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// benchServers are the servers a run's users reach.
+type benchServers struct {
+	bases []string
+	alive []atomic.Bool
+	procs []*exec.Cmd // the smg serve processes, when not in this process
+	peak  float64     // the largest peak RSS of the processes, once ended
+	stop  func()
+}
+
+// next is the first server from i on that lives.
+func (s *benchServers) next(i int) int {
+	for k := range len(s.bases) {
+		if j := (i + k) % len(s.bases); s.alive[j].Load() {
+			return j
+		}
+	}
+	return i % len(s.bases)
+}
+
+// kill kills server i (SIGKILL); its users go on on the others.
+func (s *benchServers) kill(i int) error {
+	s.alive[i].Store(false)
+	return s.procs[i].Process.Kill()
+}
+
+// inProcess starts one server in this process on a directory of its own.
+func inProcess(users int) (*benchServers, error) {
 	dir, err := os.MkdirTemp("", "smg-bench-serve-")
 	if err != nil {
-		return r, err
+		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	store, err := serve.NewDir(dir, max(n, serve.DefaultOpen), smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
+	store, err := serve.NewDir(dir, max(users, serve.DefaultOpen), smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
 	if err != nil {
-		return r, err
+		os.RemoveAll(dir)
+		return nil, err
 	}
-	defer store.Close()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return r, err
+		store.Close()
+		os.RemoveAll(dir)
+		return nil, err
 	}
 	srv := &http.Server{Handler: serve.New(store, nil)}
 	go srv.Serve(ln)
-	defer srv.Shutdown(context.Background())
-	base := "http://" + ln.Addr().String()
+	s := &benchServers{bases: []string{"http://" + ln.Addr().String()}, alive: make([]atomic.Bool, 1)}
+	s.alive[0].Store(true)
+	s.stop = func() {
+		srv.Shutdown(context.Background())
+		store.Close()
+		os.RemoveAll(dir)
+	}
+	return s, nil
+}
+
+// onPostgres makes a database on the PostgreSQL server of admin and
+// starts cfg.servers smg serve processes on it.
+func onPostgres(cfg serveConfig) (*benchServers, error) {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, cfg.store)
+	if err != nil {
+		return nil, err
+	}
+	db := fmt.Sprintf("smg_bench_%d", time.Now().UnixNano())
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+db); err != nil {
+		conn.Close(ctx)
+		return nil, err
+	}
+	u, err := url.Parse(cfg.store)
+	if err != nil {
+		return nil, err
+	}
+	u.Path = "/" + db
+	s := &benchServers{alive: make([]atomic.Bool, cfg.servers)}
+	s.stop = func() {
+		for i, p := range s.procs {
+			if s.alive[i].Load() {
+				p.Process.Signal(syscall.SIGTERM)
+			}
+			p.Wait()
+			s.peak = max(s.peak, childPeakRSSMB(p.ProcessState))
+		}
+		conn.Exec(ctx, "DROP DATABASE "+db+" WITH (FORCE)")
+		conn.Close(ctx)
+	}
+	for i := range cfg.servers {
+		p := exec.Command(cfg.smg, "serve", "--store", u.String(), "--addr", "127.0.0.1:0", "--no-vectors", "--rate", "0",
+			"--open", fmt.Sprint(max(cfg.users, serve.DefaultOpen)))
+		p.Stderr = io.Discard // a line a request
+		out, err := p.StdoutPipe()
+		if err == nil {
+			err = p.Start()
+		}
+		if err != nil {
+			s.stop()
+			return nil, err
+		}
+		s.procs = append(s.procs, p)
+		line, err := bufio.NewReader(out).ReadString('\n')
+		_, base, ok := strings.Cut(strings.TrimSpace(line), " on ")
+		if err != nil || !ok {
+			s.stop()
+			return nil, fmt.Errorf("smg serve said %q: %v", line, err)
+		}
+		s.bases = append(s.bases, base)
+		s.alive[i].Store(true)
+	}
+	return s, nil
+}
+
+// measureServe runs cfg.users users against new servers, each making a
+// request every cfg.pace (0: one as soon as the one before is answered).
+func measureServe(convs [][]smg.Turn, cfg serveConfig) (serveRow, error) {
+	n := cfg.users
+	r := serveRow{Users: n, Memories: n, Servers: 1, Store: "directory"}
+	var srvs *benchServers
+	var err error
+	if cfg.store != "" {
+		r.Servers, r.Store = cfg.servers, "postgres"
+		srvs, err = onPostgres(cfg)
+	} else {
+		srvs, err = inProcess(n)
+	}
+	if err != nil {
+		return r, err
+	}
+	stopped := false
+	defer func() {
+		if !stopped {
+			srvs.stop()
+		}
+	}()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n, MaxConnsPerHost: n}}
-	post := func(path string, body any) (time.Duration, error) {
-		js, err := json.Marshal(body)
-		if err != nil {
-			return 0, err
+	var mu sync.Mutex
+	// send sends a request of user home's to its server, or, when that was
+	// killed under it, to the next that lives.
+	send := func(home int, method, path string, body any) (time.Duration, []byte, error) {
+		var js []byte
+		if body != nil {
+			var err error
+			if js, err = json.Marshal(body); err != nil {
+				return 0, nil, err
+			}
 		}
-		start := time.Now()
-		resp, err := client.Post(base+path, "application/json", bytes.NewReader(js))
-		if err != nil {
-			return 0, err
+		for {
+			at := srvs.next(home)
+			req, err := http.NewRequest(method, srvs.bases[at]+path, bytes.NewReader(js))
+			if err != nil {
+				return 0, nil, err
+			}
+			if js != nil {
+				req.Header.Set("Content-Type", "application/json")
+			}
+			start := time.Now()
+			resp, err := client.Do(req)
+			if err != nil && !srvs.alive[at].Load() {
+				mu.Lock()
+				r.Retried++
+				mu.Unlock()
+				continue
+			}
+			if err != nil {
+				return 0, nil, err
+			}
+			answer, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			took := time.Since(start)
+			if err != nil && !srvs.alive[at].Load() {
+				continue
+			}
+			if err == nil && resp.StatusCode/100 != 2 {
+				err = fmt.Errorf("%s: %s: %s", path, resp.Status, answer)
+			}
+			return took, answer, err
 		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		took := time.Since(start)
-		if resp.StatusCode/100 != 2 {
-			return took, fmt.Errorf("%s: %s", path, resp.Status)
-		}
-		return took, nil
 	}
 	for i := range n {
-		if _, err := post("/v1/memories", map[string]any{"id": fmt.Sprintf("user-%d", i)}); err != nil {
+		if _, _, err := send(i, "POST", "/v1/memories", map[string]any{"id": fmt.Sprintf("user-%d", i)}); err != nil {
 			return r, err
 		}
 	}
-	var mu sync.Mutex
 	var appends, contexts []time.Duration
+	acked := make([][]string, n) // the ids of each user's acknowledged turns
 	var wg sync.WaitGroup
 	start := time.Now()
+	if cfg.kill > 0 && len(srvs.procs) > 1 {
+		killer := time.AfterFunc(cfg.kill, func() {
+			if err := srvs.kill(1); err == nil {
+				mu.Lock()
+				r.Killed = time.Since(start).Seconds()
+				mu.Unlock()
+			}
+		})
+		defer killer.Stop()
+	}
 	for i := range n {
 		wg.Go(func() {
 			conv := convs[i%len(convs)]
 			path := fmt.Sprintf("/v1/memories/user-%d", i)
 			// The users start spread over the first pace, each then on
 			// its own beat.
-			next := start.Add(time.Duration(rand.Int64N(int64(max(pace, 1)))))
+			next := start.Add(time.Duration(rand.Int64N(int64(max(cfg.pace, 1)))))
 			wait := func() {
-				if pace > 0 {
+				if cfg.pace > 0 {
 					time.Sleep(time.Until(next))
-					next = next.Add(pace)
+					next = next.Add(cfg.pace)
 				}
 			}
-			for t := range turns {
+			for t := range cfg.turns {
 				wait()
-				turn := conv[(i/len(convs)*turns+t)%len(conv)]
-				took, err := post(path+"/turns", map[string]any{"conversation": "c", "turns": []map[string]any{
+				turn := conv[(i/len(convs)*cfg.turns+t)%len(conv)]
+				took, _, err := send(i, "POST", path+"/turns", map[string]any{"conversation": "c", "turns": []map[string]any{
 					{"role": roleOr(turn.Role), "speaker": turn.Speaker, "content": turn.Content, "id": fmt.Sprint(t)}}})
 				mu.Lock()
 				if err != nil {
 					r.Failed++
 				} else {
 					appends = append(appends, took)
+					acked[i] = append(acked[i], fmt.Sprint(t))
 					r.TurnsAdded++
 				}
 				mu.Unlock()
-				if (t+1)%every != 0 {
+				if (t+1)%cfg.every != 0 {
 					continue
 				}
 				wait()
-				question := conv[(i/len(convs)*turns+t+1)%len(conv)]
-				took, err = post(path+"/context", map[string]any{"question": question.Content, "budget": 1000})
+				question := conv[(i/len(convs)*cfg.turns+t+1)%len(conv)]
+				took, _, err = send(i, "POST", path+"/context", map[string]any{"question": question.Content, "budget": 1000})
 				mu.Lock()
 				if err != nil {
 					r.Failed++
@@ -207,7 +428,36 @@ func measureServe(convs [][]smg.Turn, n, turns, every int, pace time.Duration) (
 	r.Requests = len(appends) + len(contexts) + r.Failed
 	r.PerSecond = float64(r.Requests) / r.Seconds
 	r.Append, r.Context = percentiles(appends), percentiles(contexts)
+	// Every acknowledged turn, looked for through a server that lives.
+	for i, ids := range acked {
+		_, answer, err := send(i+1, "GET", fmt.Sprintf("/v1/memories/user-%d/turns?limit=1000", i), nil)
+		if err != nil {
+			return r, err
+		}
+		var list struct {
+			Turns []struct {
+				ID string `json:"id"`
+			} `json:"turns"`
+		}
+		if err := json.Unmarshal(answer, &list); err != nil {
+			return r, err
+		}
+		held := map[string]bool{}
+		for _, t := range list.Turns {
+			held[t.ID] = true
+		}
+		for _, id := range ids {
+			if !held[id] {
+				r.Lost++
+			}
+		}
+	}
+	srvs.stop()
+	stopped = true
 	r.PeakRSSMB = peakRSSMB()
+	if srvs.procs != nil {
+		r.PeakRSSMB = srvs.peak
+	}
 	return r, nil
 }
 

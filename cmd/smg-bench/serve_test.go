@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -15,7 +18,7 @@ func TestMeasureServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := measureServe([][]smg.Turn{res.Conversations[0].Turns}, 3, 4, 2, 0)
+	r, err := measureServe([][]smg.Turn{res.Conversations[0].Turns}, serveConfig{users: 3, turns: 4, every: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,8 +29,35 @@ func TestMeasureServe(t *testing.T) {
 		t.Errorf("latencies %+v %+v", r.Append, r.Context)
 	}
 	// Paced, each user takes a pace a request: 6 requests, 5 paces at least.
-	paced, err := measureServe([][]smg.Turn{res.Conversations[0].Turns}, 2, 4, 2, 20*time.Millisecond)
+	paced, err := measureServe([][]smg.Turn{res.Conversations[0].Turns}, serveConfig{users: 2, turns: 4, every: 2, pace: 20 * time.Millisecond})
 	if err != nil || paced.Failed != 0 || paced.Requests != 12 || paced.Seconds < 0.1 {
 		t.Errorf("paced: %v %+v", err, paced)
 	}
+}
+
+// TestMeasureServePostgres: two smg serve processes on one PostgreSQL
+// database ($SMG_TEST_POSTGRES), the second killed mid-run: its users go
+// on on the first, no request fails, and no acknowledged turn is lost.
+func TestMeasureServePostgres(t *testing.T) {
+	admin := os.Getenv("SMG_TEST_POSTGRES")
+	if admin == "" {
+		t.Skip("no PostgreSQL server: set SMG_TEST_POSTGRES (.ci/run does)")
+	}
+	bin := filepath.Join(t.TempDir(), "smg")
+	if out, err := exec.Command("go", "build", "-o", bin, "../smg").CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	res, err := importer.ReadFile("../../smg/examples/checkout.json", importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := measureServe([][]smg.Turn{res.Conversations[0].Turns}, serveConfig{users: 4, turns: 12, every: 3,
+		pace: 40 * time.Millisecond, store: admin, servers: 2, kill: 200 * time.Millisecond, smg: bin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Killed == 0 || r.Failed != 0 || r.Lost != 0 || r.TurnsAdded != 48 || r.Servers != 2 || r.PeakRSSMB <= 0 {
+		t.Errorf("%+v", r)
+	}
+	t.Logf("%+v", r)
 }
