@@ -173,6 +173,11 @@ func (a *archiveState) blocks(cfg Config, copyData bool) []spec.ArchiveBlock {
 	return out
 }
 
+// Blocks returns the archive's blocks as [Builder.SharedDocument] gives
+// them, without the rest of the document: for reading turns, where making
+// the graph's document would be most of the time.
+func (b *Builder) Blocks() []spec.ArchiveBlock { return b.arch.blocks(b.cfg, false) }
+
 // ErrInvalidSummary reports a block summary the builder cannot keep: for
 // a block that is not closed, empty, not UTF-8, or without the name of
 // its model.

@@ -442,6 +442,37 @@ func lastTurn(doc *spec.Document) int {
 	return n
 }
 
+// ReadTurns returns up to limit turns from number from on, in order, with
+// their whole text, and how many turns the memory holds; a turn removed by
+// maintenance is left out. It reads the archive alone: a page of a large
+// memory's turns costs the blocks it reads, not a copy of the memory.
+func (m *Memory) ReadTurns(from, limit int) ([]spec.Turn, int, error) {
+	m.mu.Lock()
+	doc := &spec.Document{}
+	var total int
+	if m.b == nil {
+		doc.DeepArchive.Blocks = m.doc.DeepArchive.Blocks // never changed while m.b is nil
+		total = lastTurn(m.doc)
+	} else {
+		doc.DeepArchive.Blocks, total = m.b.Blocks(), m.b.Turns()
+	}
+	m.mu.Unlock()
+	r := graph.NewTurnReader(doc, m.blocks)
+	turns := []spec.Turn{}
+	for n := max(from, 1); n < from+limit && n <= total; n++ {
+		i, ok := r.Find(n)
+		if !ok {
+			continue
+		}
+		block, err := r.Block(i)
+		if err != nil {
+			return nil, total, err
+		}
+		turns = append(turns, block[n-doc.DeepArchive.Blocks[i].TurnRange[0]])
+	}
+	return turns, total, nil
+}
+
 // Document returns the memory as a document, as of its last turn. The
 // document is the caller's: the memory keeps no reference to it. Its
 // archive blocks may be in either form of spec §8.2 (the closed ones as

@@ -9,7 +9,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/smg-memory/smg/smg"
-	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -150,23 +149,18 @@ func (s *Server) registerReads() {
 			return nil, problem(err)
 		}
 		defer done()
-		doc := m.Document()
-		arch := format.NewArchive(doc, format.Limits{})
+		turns, total, err := m.ReadTurns(in.From, in.Limit)
+		if err != nil {
+			return nil, problem(err)
+		}
 		out := &struct {
 			Body struct {
 				Turns []Turn `json:"turns"`
 				Total int    `json:"total" doc:"The turns the memory holds."`
 			}
 		}{}
-		out.Body.Total, out.Body.Turns = doc.Metadata.TotalExchanges, []Turn{}
-		for n := in.From; n < in.From+in.Limit && n <= out.Body.Total; n++ {
-			t, err := arch.Turn(n)
-			if errors.Is(err, format.ErrNotFound) {
-				continue // a turn removed by maintenance
-			}
-			if err != nil {
-				return nil, problem(err)
-			}
+		out.Body.Total, out.Body.Turns = total, make([]Turn, 0, len(turns))
+		for _, t := range turns {
 			out.Body.Turns = append(out.Body.Turns, Turn{Turn: t.Turn, Role: t.Role, Speaker: t.Speaker, Content: t.Content, Time: t.Timestamp,
 				ID: t.ExternalID, Conversation: t.ConversationID})
 		}

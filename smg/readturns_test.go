@@ -1,0 +1,47 @@
+package smg_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
+)
+
+// TestReadTurns: pages of turns, across closed blocks and the open one,
+// are the turns the memory's document archives, of a memory being built
+// and of one read from its file; past the end, a page is short or empty.
+func TestReadTurns(t *testing.T) {
+	ctx := context.Background()
+	built := smg.New(&smg.Options{NoVectors: true, Config: smg.Config{BlockSize: 4}})
+	if _, err := built.IngestAll(ctx, chat(1, 10)); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "m.smg")
+	if err := built.Save(name, nil); err != nil {
+		t.Fatal(err)
+	}
+	read, err := smg.Open(name, &smg.OpenOptions{NoVectors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer read.Close()
+	for what, m := range map[string]*smg.Memory{"built": built, "read": read} {
+		arch := format.NewArchive(m.Document(), format.Limits{})
+		for _, page := range []struct{ from, limit, want int }{{1, 3, 3}, {3, 4, 4}, {4, 100, 7}, {10, 5, 1}, {11, 5, 0}} {
+			turns, total, err := m.ReadTurns(page.from, page.limit)
+			if err != nil || total != 10 || len(turns) != page.want {
+				t.Errorf("%s, %d from %d: %d turns of %d, %v; want %d of 10", what, page.limit, page.from, len(turns), total, err, page.want)
+				continue
+			}
+			for i, got := range turns {
+				want, err := arch.Turn(page.from + i)
+				if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("%s, turn %d: %+v, want %+v (%v)", what, page.from+i, got, want, err)
+				}
+			}
+		}
+	}
+}
