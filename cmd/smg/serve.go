@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/serve"
 )
 
@@ -172,7 +174,98 @@ func (a *app) serveCommand() *cobra.Command {
 	cmd.Flags().DurationVar(&timeout, "timeout", serve.DefaultTimeout, "the most a request may take (503 past it, safe to retry)")
 	ranged(cmd, "timeout", 0.001, 3600)
 	vectorFlags(cmd, &noProvider, &noVectors)
-	cmd.AddCommand(a.keyCommand())
+	cmd.AddCommand(a.keyCommand(), a.storeExportCommand(), a.storeImportCommand())
+	return cmd
+}
+
+func (a *app) storeExportCommand() *cobra.Command {
+	var where storeFlags
+	var tenant, out string
+	cmd := &cobra.Command{
+		Use:   "export ID [--tenant NAME] [--dir DIR | --store URL] -o FILE",
+		Short: "Write a memory of a store as a .smg file",
+		Long: `Export writes the memory ID of a store, with every change it holds, as a
+.smg file (Brotli-compressed, as the smg command writes them): the same
+bytes from a directory or from PostgreSQL, and the same bytes GET
+/v1/memories/ID/file answers. Every smg command reads it.`,
+		Args: cobra.ExactArgs(1),
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			store, err := where.open(cmd.Context(), 1, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			kept, done, err := store.Open(cmd.Context(), tenant, args[0])
+			if errors.Is(err, serve.ErrNotFound) || errors.Is(err, serve.ErrInvalidID) {
+				return usageErrorf("%v in %s", err, where.where())
+			} else if err != nil {
+				return err
+			}
+			defer done()
+			m, err := kept.Memory()
+			if err != nil {
+				return err
+			}
+			b, err := m.Marshal(nil)
+			if err != nil {
+				return err
+			}
+			return format.WriteBytes(out, b, false)
+		}),
+	}
+	where.add(cmd.Flags())
+	cmd.MarkFlagsMutuallyExclusive("dir", "store")
+	cmd.Flags().StringVar(&tenant, "tenant", serve.Tenant, "the tenant whose memory it is")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "the `FILE` to write (atomically)")
+	_ = cmd.MarkFlagRequired("output")
+	return cmd
+}
+
+func (a *app) storeImportCommand() *cobra.Command {
+	var where storeFlags
+	var tenant, id string
+	cmd := &cobra.Command{
+		Use:   "import FILE [--tenant NAME] [--id ID] [--dir DIR | --store URL]",
+		Short: "Add a .smg file to a store as a new memory",
+		Long: `Import adds the memory of a .smg file (compressed or plain, not encrypted:
+a store keeps memories in the clear) to a store as the memory ID of the
+tenant (the file's name without .smg unless --id), checked within the
+format's limits; a memory of that id is not replaced. With it, the
+memories of a directory move to PostgreSQL one file at a time.`,
+		Args: exactFiles(1),
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			if id == "" {
+				id = strings.TrimSuffix(filepath.Base(args[0]), ".smg")
+			}
+			raw, err := format.ReadBytes(args[0], format.Limits{})
+			if err != nil {
+				return err
+			}
+			store, err := where.open(cmd.Context(), 1, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			kept, done, err := store.Import(cmd.Context(), tenant, id, raw)
+			switch {
+			case errors.Is(err, serve.ErrExists), errors.Is(err, serve.ErrInvalidID):
+				return usageErrorf("%v in %s", err, where.where())
+			case err != nil:
+				return inFile(args[0], err)
+			}
+			defer done()
+			m, err := kept.Memory()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "%s/%s: %d turns, in %s\n", tenant, id, m.Turns(), where.where())
+			return nil
+		}),
+	}
+	where.add(cmd.Flags())
+	cmd.MarkFlagsMutuallyExclusive("dir", "store")
+	cmd.Flags().StringVar(&tenant, "tenant", serve.Tenant, "the tenant whose memory it becomes")
+	cmd.Flags().StringVar(&id, "id", "", "the memory's id (default: the file's name without .smg)")
 	return cmd
 }
 

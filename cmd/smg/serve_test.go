@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -153,6 +154,60 @@ func TestServePostgres(t *testing.T) {
 	}
 	if r := run(t, nil, "serve", "--store", store, "--dir", "x"); r.status != 2 {
 		t.Errorf("--store with --dir: %d %s", r.status, r.stderr)
+	}
+
+	// One file imported into both stores exports as the same bytes.
+	dir := t.TempDir()
+	file := filepath.Join(dir, "shop.smg")
+	if r := run(t, nil, "ingest", "../../smg/examples/checkout.json", "-o", file, "--no-vectors"); r.status != 0 {
+		t.Fatal(r.stderr)
+	}
+	var exports [][]byte
+	for _, where := range [][]string{{"--dir", filepath.Join(dir, "memories")}, {"--store", store}} {
+		if r := run(t, nil, append([]string{"serve", "import", file, "--tenant", "acme"}, where...)...); r.status != 0 || !strings.Contains(r.stdout, "acme/shop: 20 turns") {
+			t.Fatalf("import %v: %d %s %s", where, r.status, r.stdout, r.stderr)
+		}
+		out := filepath.Join(dir, fmt.Sprint(len(exports), ".smg"))
+		if r := run(t, nil, append([]string{"serve", "export", "shop", "--tenant", "acme", "-o", out}, where...)...); r.status != 0 {
+			t.Fatalf("export %v: %s", where, r.stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exports = append(exports, b)
+	}
+	if !bytes.Equal(exports[0], exports[1]) {
+		t.Errorf("the directory's export (%d bytes) and PostgreSQL's (%d) differ", len(exports[0]), len(exports[1]))
+	}
+}
+
+// TestServeImportExport: a .smg file goes into a directory store and
+// comes out as a file smg reads, with the same turns; a memory is not
+// imported twice, and an unknown one is not exported.
+func TestServeImportExport(t *testing.T) {
+	dir := t.TempDir()
+	memories := filepath.Join(dir, "memories")
+	file := filepath.Join(dir, "dana.smg")
+	if r := run(t, nil, "ingest", "../../smg/examples/checkout.json", "-o", file, "--no-vectors"); r.status != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := run(t, nil, "serve", "import", file, "--dir", memories); r.status != 0 || !strings.Contains(r.stdout, "default/dana: 20 turns") {
+		t.Fatalf("import: %d %s %s", r.status, r.stdout, r.stderr)
+	}
+	if r := run(t, nil, "serve", "import", file, "--dir", memories); r.status != 2 || !strings.Contains(r.stderr, "exists") {
+		t.Errorf("imported twice: %d %s", r.status, r.stderr)
+	}
+	out := filepath.Join(dir, "out.smg")
+	if r := run(t, nil, "serve", "export", "dana", "--dir", memories, "-o", out); r.status != 0 {
+		t.Fatal(r.stderr)
+	}
+	m, err := smg.Open(out, &smg.OpenOptions{NoVectors: true})
+	if err != nil || m.Turns() != 20 {
+		t.Errorf("the export: %v", err)
+	}
+	if r := run(t, nil, "serve", "export", "nobody", "--dir", memories, "-o", out); r.status != 2 || !strings.Contains(r.stderr, "no such memory") {
+		t.Errorf("an unknown memory: %d %s", r.status, r.stderr)
 	}
 }
 
