@@ -56,7 +56,7 @@ func newMetrics(store Store) *metrics {
 			func() float64 { return float64(store.Stats().Open) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "smg_memory_opens_cached_total", Help: "Requests that found their memory open."},
 			func() float64 { return float64(store.Stats().Hits) }),
-		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "smg_memory_opens_read_total", Help: "Requests that read their memory from its file."},
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "smg_memory_opens_read_total", Help: "Requests that read their memory from the store (its file, or the database), with its index."},
 			func() float64 { return float64(store.Stats().Misses) }),
 	)
 	return m

@@ -144,8 +144,12 @@ func TestTurnsAndContext(t *testing.T) {
 	if text, _ := body["text"].(string); status != 200 || !strings.Contains(text, "PostgreSQL") || body["tokens"].(float64) > 500 {
 		t.Errorf("context: %d %v", status, body)
 	}
-	if items, _ := body["items"].([]any); len(items) == 0 {
-		t.Errorf("context without items: %v", body)
+	if items, _ := body["items"].([]any); len(items) == 0 || body["tokenizer"] != "cl100k" {
+		t.Errorf("context without items, or not counted by cl100k: %v", body)
+	}
+	_, body, _ = call(t, srv, "POST", "/v1/memories/dana/context", map[string]any{"question": "What database does the ledger use?", "budget": 500, "tokenizer": "o200k"})
+	if body["tokenizer"] != "o200k" {
+		t.Errorf("asked for o200k: %v", body)
 	}
 	// The store holds the turns, for every other server.
 	if n := store.turns(t, "dana"); n != 3 {
@@ -167,6 +171,7 @@ func TestTurnsAndContext(t *testing.T) {
 		{"not JSON", "/v1/memories/dana/turns", `{"turns": [`, 400, "unexpected"},
 		{"an unknown memory", "/v1/memories/nobody/turns", map[string]any{"turns": []map[string]any{{"role": "user", "content": "x"}}}, 404, "no such memory"},
 		{"a budget out of range", "/v1/memories/dana/context", map[string]any{"question": "x", "budget": 0}, 422, "budget"},
+		{"a tokenizer that is none", "/v1/memories/dana/context", map[string]any{"question": "x", "tokenizer": "gpt2"}, 422, "tokenizer"},
 		{"no question", "/v1/memories/dana/context", map[string]any{}, 422, "question"},
 		{"a body too large", "/v1/memories/dana/turns", `{"turns": [{"role": "user", "content": "` + strings.Repeat("x", serve.MaxBody) + `"}]}`, 413, ""},
 	} {
