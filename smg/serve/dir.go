@@ -143,6 +143,18 @@ func (d *Dir) vacant(tenant, id string) (string, error) {
 	return name, os.MkdirAll(filepath.Dir(name), 0o700)
 }
 
+// newOptions are the options of a new memory of a store that opens its
+// memories with open: opts (nil: the defaults), embedding as the store's
+// memories do.
+func newOptions(open smg.OpenOptions, opts *smg.Options) smg.Options {
+	var o smg.Options
+	if opts != nil {
+		o = *opts
+	}
+	o.Embedder, o.NoVectors = open.Embedder, open.NoVectors
+	return o
+}
+
 // Create makes a new memory of opts (nil: the defaults), and writes it.
 // The caller calls done when it no longer uses the memory.
 func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) (kept smg.Kept, done func(), err error) {
@@ -156,10 +168,7 @@ func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) 
 		return nil, nil, err
 	}
 	o := d.opts
-	create := smg.Options{}
-	if opts != nil {
-		create = *opts
-	}
+	create := newOptions(d.opts.Open, opts)
 	o.Create = &create
 	f, err := smg.OpenFileMemory(name, &o)
 	if err != nil {

@@ -204,7 +204,8 @@ func (p *Postgres) Create(ctx context.Context, tenant, id string, opts *smg.Opti
 	if err := errors.Join(CheckID("tenant", tenant), CheckID("memory", id)); err != nil {
 		return nil, nil, err
 	}
-	m := smg.New(opts)
+	o := newOptions(p.opts.Open, opts)
+	m := smg.New(&o)
 	base, err := m.Marshal(nil)
 	m.Close()
 	if err != nil {

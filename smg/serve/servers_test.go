@@ -199,3 +199,24 @@ func TestMigrations(t *testing.T) {
 		t.Errorf("a database of a later schema: %v", err)
 	}
 }
+
+// TestNewMemoriesEmbedAsTheStore: a memory made through the service
+// embeds as the store's memories do: a store without vectors (as smg
+// serve --no-vectors makes) makes memories without them.
+func TestNewMemoriesEmbedAsTheStore(t *testing.T) {
+	srv, store := service(t)
+	call(t, srv, "POST", "/v1/memories", map[string]any{"id": "dana"})
+	call(t, srv, "POST", "/v1/memories/dana/turns", map[string]any{"turns": []map[string]any{{"role": "user", "content": "The ledger runs on PostgreSQL."}}})
+	f, done, err := store.Open(context.Background(), serve.Tenant, "dana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	m, err := f.Memory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if model, pending := m.VectorModel(), m.PendingVectors(); model != "" || pending != 0 {
+		t.Errorf("a memory of a store without vectors embeds with %q, %d turns pending", model, pending)
+	}
+}
