@@ -173,10 +173,20 @@ func (a *archiveState) blocks(cfg Config, copyData bool) []spec.ArchiveBlock {
 	return out
 }
 
-// Blocks returns the archive's blocks as [Builder.SharedDocument] gives
-// them, without the rest of the document: for reading turns, where making
-// the graph's document would be most of the time.
-func (b *Builder) Blocks() []spec.ArchiveBlock { return b.arch.blocks(b.cfg, false) }
+// ArchiveDocument returns a document of the archive's blocks and the
+// artifact vault its turns refer to, as [Builder.SharedDocument] gives
+// them, and nothing else: for reading turns ([NewTurnReader]), where
+// making the graph's document would be most of the time.
+func (b *Builder) ArchiveDocument() *spec.Document {
+	doc := spec.New(b.meta.ID, b.meta.Created)
+	for id, st := range b.vault.arts {
+		a := st.art
+		a.Versions = slices.Clone(a.Versions)
+		doc.ArtifactVault.Artifacts[id] = a
+	}
+	doc.DeepArchive.Blocks = b.arch.blocks(b.cfg, false)
+	return doc
+}
 
 // ErrInvalidSummary reports a block summary the builder cannot keep: for
 // a block that is not closed, empty, not UTF-8, or without the name of

@@ -448,13 +448,12 @@ func lastTurn(doc *spec.Document) int {
 // memory's turns costs the blocks it reads, not a copy of the memory.
 func (m *Memory) ReadTurns(from, limit int) ([]spec.Turn, int, error) {
 	m.mu.Lock()
-	doc := &spec.Document{}
+	var doc *spec.Document
 	var total int
 	if m.b == nil {
-		doc.DeepArchive.Blocks = m.doc.DeepArchive.Blocks // never changed while m.b is nil
-		total = lastTurn(m.doc)
+		doc, total = m.doc, lastTurn(m.doc) // never changed while m.b is nil
 	} else {
-		doc.DeepArchive.Blocks, total = m.b.Blocks(), m.b.Turns()
+		doc, total = m.b.ArchiveDocument(), m.b.Turns()
 	}
 	m.mu.Unlock()
 	r := graph.NewTurnReader(doc, m.blocks)

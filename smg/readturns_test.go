@@ -8,6 +8,7 @@ import (
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/importer"
 )
 
 // TestReadTurns: pages of turns, across closed blocks and the open one,
@@ -15,9 +16,17 @@ import (
 // and of one read from its file; past the end, a page is short or empty.
 func TestReadTurns(t *testing.T) {
 	ctx := context.Background()
-	built := smg.New(&smg.Options{NoVectors: true, Config: smg.Config{BlockSize: 4}})
-	if _, err := built.IngestAll(ctx, chat(1, 10)); err != nil {
+	// A chat whose turns hold code: the archive refers to the vault.
+	res, err := importer.ReadFile("examples/checkout.json", importer.Options{})
+	if err != nil {
 		t.Fatal(err)
+	}
+	built := smg.New(&smg.Options{NoVectors: true, Config: smg.Config{BlockSize: 4}})
+	if _, err := built.IngestAll(ctx, res.Conversations[0].Turns[:10]); err != nil {
+		t.Fatal(err)
+	}
+	if len(built.Document().ArtifactVault.Artifacts) == 0 {
+		t.Fatal("the chat made no artifact")
 	}
 	name := filepath.Join(t.TempDir(), "m.smg")
 	if err := built.Save(name, nil); err != nil {
