@@ -66,6 +66,10 @@ type serveConfig struct {
 	servers int
 	kill    time.Duration
 	smg     string
+	// noVectors runs the servers without vectors (smg serve
+	// --no-vectors); by default they embed every turn and question with
+	// the built-in encoder, as smg serve does.
+	noVectors bool
 }
 
 func serveBenchCommand(stdout io.Writer) *cobra.Command {
@@ -87,7 +91,9 @@ each user starts at a random point of the first --pace). It reports the
 requests a second, the p50 and p99 of
 the appends (each durable before it is answered) and of the contexts, the
 requests that failed (any answer but 2xx), and the process's peak memory
-(the server and the simulated users together).
+(the server and the simulated users together). The servers embed every
+turn and question with the built-in encoder, as smg serve does, unless
+--no-vectors.
 
 With --store URL (a PostgreSQL server; a database is made on it for each
 run and dropped after), it starts --servers smg serve processes (the
@@ -145,6 +151,10 @@ largest of the servers'.`,
 			if cfg.pace > 0 {
 				paced = "a request every " + cfg.pace.String() + " a user"
 			}
+			vectors := "vectors by the built-in encoder"
+			if cfg.noVectors {
+				vectors = "no vectors"
+			}
 			where := "one server in this process on a directory"
 			if cfg.store != "" {
 				where = fmt.Sprintf("%d smg serve processes on one PostgreSQL database", cfg.servers)
@@ -152,7 +162,7 @@ largest of the servers'.`,
 					where += ", the second killed (SIGKILL) " + cfg.kill.String() + " into each run"
 				}
 			}
-			_, err = fmt.Fprintf(stdout, "GOMAXPROCS %d; %d turns a user, a context every %d; %s; %s\n", procs, cfg.turns, cfg.every, paced, where)
+			_, err = fmt.Fprintf(stdout, "GOMAXPROCS %d; %d turns a user, a context every %d; %s; %s; %s\n", procs, cfg.turns, cfg.every, paced, where, vectors)
 			return err
 		},
 	}
@@ -166,6 +176,7 @@ largest of the servers'.`,
 	cmd.Flags().IntVar(&cfg.servers, "servers", 2, "with --store, the smg serve processes")
 	cmd.Flags().DurationVar(&cfg.kill, "kill", 0, "with --store, kill the second server this long into each run (0: never)")
 	cmd.Flags().StringVar(&cfg.smg, "smg", "", "with --store, the smg binary (default: smg beside smg-bench, or on the PATH)")
+	cmd.Flags().BoolVar(&cfg.noVectors, "no-vectors", false, "servers without vectors (by default they embed with the built-in encoder, as smg serve does)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	_ = cmd.MarkFlagRequired("data")
 	return cmd
@@ -212,12 +223,12 @@ func (s *benchServers) kill(i int) error {
 }
 
 // inProcess starts one server in this process on a directory of its own.
-func inProcess(users int) (*benchServers, error) {
+func inProcess(users int, noVectors bool) (*benchServers, error) {
 	dir, err := os.MkdirTemp("", "smg-bench-serve-")
 	if err != nil {
 		return nil, err
 	}
-	store, err := serve.NewDir(dir, max(users, serve.DefaultOpen), smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
+	store, err := serve.NewDir(dir, max(users, serve.DefaultOpen), smg.FileOptions{Open: smg.OpenOptions{NoVectors: noVectors}})
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -271,8 +282,12 @@ func onPostgres(cfg serveConfig) (*benchServers, error) {
 		conn.Close(ctx)
 	}
 	for i := range cfg.servers {
-		p := exec.Command(cfg.smg, "serve", "--store", u.String(), "--addr", "127.0.0.1:0", "--no-vectors", "--rate", "0",
-			"--open", fmt.Sprint(max(cfg.users, serve.DefaultOpen)))
+		args := []string{"serve", "--store", u.String(), "--addr", "127.0.0.1:0", "--no-provider", "--rate", "0",
+			"--open", fmt.Sprint(max(cfg.users, serve.DefaultOpen))}
+		if cfg.noVectors {
+			args = append(args, "--no-vectors")
+		}
+		p := exec.Command(cfg.smg, args...)
 		p.Stderr = io.Discard // a line a request
 		out, err := p.StdoutPipe()
 		if err == nil {
@@ -306,7 +321,7 @@ func measureServe(convs [][]smg.Turn, cfg serveConfig) (serveRow, error) {
 		r.Servers, r.Store = cfg.servers, "postgres"
 		srvs, err = onPostgres(cfg)
 	} else {
-		srvs, err = inProcess(n)
+		srvs, err = inProcess(n, cfg.noVectors)
 	}
 	if err != nil {
 		return r, err
