@@ -224,6 +224,12 @@ func (s *benchServers) kill(i int) error {
 
 // inProcess starts one server in this process on a directory of its own.
 func inProcess(users int, noVectors bool) (*benchServers, error) {
+	if !noVectors {
+		// As smg serve does, before it listens.
+		if _, err := smg.BuiltinEmbedder(); err != nil {
+			return nil, err
+		}
+	}
 	dir, err := os.MkdirTemp("", "smg-bench-serve-")
 	if err != nil {
 		return nil, err

@@ -119,6 +119,13 @@ func (a *app) serveCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if !vecs.off && vecs.emb == nil {
+				// Loaded now rather than at the first users' requests,
+				// which would all wait for it.
+				if _, err := smg.BuiltinEmbedder(); err != nil {
+					return err
+				}
+			}
 			opts := smg.FileOptions{Open: vecs.open(smg.OpenOptions{}), Lock: *a.lockOptions()}
 			store, err := where.open(cmd.Context(), maxOpen, opts)
 			if err != nil {
@@ -269,6 +276,23 @@ memories of a directory move to PostgreSQL one file at a time.`,
 	return cmd
 }
 
+// parseExpiry reads when a key expires: a duration from now, a date (at
+// its start, UTC) or an RFC 3339 time.
+func parseExpiry(s string, now time.Time) (time.Time, error) {
+	if d, err := time.ParseDuration(s); err == nil {
+		if d <= 0 {
+			return time.Time{}, fmt.Errorf("%q: want a time to come", s)
+		}
+		return now.Add(d), nil
+	}
+	for _, layout := range []string{time.DateOnly, time.RFC3339} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q: want a duration (720h), a date (2027-01-31) or an RFC 3339 time", s)
+}
+
 func (a *app) keyCommand() *cobra.Command {
 	var where storeFlags
 	key := &cobra.Command{
@@ -282,7 +306,7 @@ request for one.`,
 	}
 	where.add(key.PersistentFlags())
 	key.MarkFlagsMutuallyExclusive("dir", "store")
-	var tenant, scope, label string
+	var tenant, scope, label, expires string
 	var memories []string
 	add := &cobra.Command{
 		Use:   "add --tenant NAME [--scope read|write|admin] [--memory ID]...",
@@ -297,14 +321,24 @@ request for one.`,
 				return err
 			}
 			defer done()
-			secret, k, err := keys.Add(cmd.Context(), tenant, serve.Scope(scope), memories, label)
+			var until time.Time
+			if expires != "" {
+				if until, err = parseExpiry(expires, time.Now()); err != nil {
+					return usageErrorf("--expires: %v", err)
+				}
+			}
+			secret, k, err := keys.Add(cmd.Context(), serve.Key{Tenant: tenant, Scope: serve.Scope(scope), Memories: memories, Label: label, Expires: until})
 			if errors.Is(err, serve.ErrUnavailable) {
 				return err
 			} else if err != nil {
 				return usageErrorf("%v", err)
 			}
 			fmt.Fprintln(a.stdout, secret)
-			fmt.Fprintf(a.stderr, "key %s for tenant %s (%s): keep it now, it is not shown again\n", k.ID, k.Tenant, k.Scope)
+			expiry := ""
+			if !k.Expires.IsZero() {
+				expiry = ", until " + k.Expires.Format(time.RFC3339)
+			}
+			fmt.Fprintf(a.stderr, "key %s for tenant %s (%s%s): keep it now, it is not shown again\n", k.ID, k.Tenant, k.Scope, expiry)
 			return nil
 		}),
 	}
@@ -312,6 +346,7 @@ request for one.`,
 	add.Flags().StringVar(&scope, "scope", string(serve.ScopeWrite), "read, write (and read) or admin (and delete)")
 	add.Flags().StringArrayVar(&memories, "memory", nil, "a memory the key reaches, and no other (repeat for more)")
 	add.Flags().StringVar(&label, "label", "", "what the key is for")
+	add.Flags().StringVar(&expires, "expires", "", "when the key stops working: a `TIME` from now (720h), a date (2027-01-31, at its start, UTC) or an RFC 3339 time")
 	var asJSON bool
 	list := &cobra.Command{
 		Use:   "list",
@@ -332,8 +367,13 @@ request for one.`,
 			}
 			for _, k := range keys {
 				state := "active"
-				if !k.Revoked.IsZero() {
+				switch {
+				case !k.Revoked.IsZero():
 					state = "revoked " + k.Revoked.Format(time.DateOnly)
+				case !k.Expires.IsZero() && !time.Now().Before(k.Expires):
+					state = "expired " + k.Expires.Format(time.DateOnly)
+				case !k.Expires.IsZero():
+					state = "active until " + k.Expires.Format(time.RFC3339)
 				}
 				fmt.Fprintf(a.stdout, "%s  %-10s %-6s %s  %s  %s\n", k.ID, k.Tenant, k.Scope, strings.Join(k.Memories, ","), state, k.Label)
 			}

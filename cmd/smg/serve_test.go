@@ -235,7 +235,16 @@ func TestServeKeys(t *testing.T) {
 	if r = run(t, nil, "serve", "key", "list", "--dir", dir); !strings.Contains(r.stdout, "revoked") {
 		t.Errorf("list after revoke: %s", r.stdout)
 	}
+	if r = run(t, nil, "serve", "key", "add", "--dir", dir, "--tenant", "acme", "--expires", "2099-01-31"); r.status != 0 || !strings.Contains(r.stderr, "until 2099-01-31T00:00:00Z") {
+		t.Errorf("add with an expiry: %d %s", r.status, r.stderr)
+	}
+	if r = run(t, nil, "serve", "key", "list", "--dir", dir); !strings.Contains(r.stdout, "active until 2099-01-31T00:00:00Z") {
+		t.Errorf("list of a key that expires: %s", r.stdout)
+	}
 	for _, args := range [][]string{
+		{"serve", "key", "add", "--dir", dir, "--tenant", "acme", "--expires", "-1h"},
+		{"serve", "key", "add", "--dir", dir, "--tenant", "acme", "--expires", "2001-01-01"},
+		{"serve", "key", "add", "--dir", dir, "--tenant", "acme", "--expires", "next week"},
 		{"serve", "key", "revoke", "--dir", dir, "nope"},
 		{"serve", "key", "add", "--dir", dir},
 		{"serve", "key", "add", "--dir", dir, "--tenant", "acme", "--scope", "root"},

@@ -69,9 +69,10 @@ type KeyChecker interface {
 // KeyStore keeps a store's keys: [Keys] for a directory.
 type KeyStore interface {
 	KeyChecker
-	// Add makes a new key for tenant, keeps its hash, and returns the
-	// key, which is shown once: the store cannot tell it again.
-	Add(ctx context.Context, tenant string, scope Scope, memories []string, label string) (secret string, key Key, err error)
+	// Add makes a new key of what k says (Tenant, Scope, and optionally
+	// Memories, Label and Expires), keeps its hash, and returns the key,
+	// which is shown once: the store cannot tell it again.
+	Add(ctx context.Context, k Key) (secret string, key Key, err error)
 	// Revoke revokes the key id.
 	Revoke(ctx context.Context, id string) error
 	// List returns the keys, without their hashes, oldest first.

@@ -45,7 +45,21 @@ type Key struct {
 	Memories []string  `json:"memories,omitempty"`
 	Label    string    `json:"label,omitempty"`
 	Created  time.Time `json:"created"`
-	Revoked  time.Time `json:"revoked,omitzero"`
+	// Expires, when set, is when the key stops working.
+	Expires time.Time `json:"expires,omitzero"`
+	Revoked time.Time `json:"revoked,omitzero"`
+}
+
+// usable is nil for a key that works at now, or the ErrKey of one revoked
+// or expired.
+func (k *Key) usable(now time.Time) error {
+	switch {
+	case !k.Revoked.IsZero():
+		return fmt.Errorf("%w: revoked on %s", ErrKey, k.Revoked.Format(time.DateOnly))
+	case !k.Expires.IsZero() && !now.Before(k.Expires):
+		return fmt.Errorf("%w: expired on %s", ErrKey, k.Expires.UTC().Format(time.DateOnly))
+	}
+	return nil
 }
 
 // allows reports whether the key may do what scope says on memory ("":
@@ -128,8 +142,8 @@ func (k *Keys) Check(secret string) (*Key, error) {
 	for i := range k.keys {
 		key := &k.keys[i]
 		if subtle.ConstantTimeCompare([]byte(key.Hash), []byte(want)) == 1 {
-			if !key.Revoked.IsZero() {
-				return nil, fmt.Errorf("%w: revoked on %s", ErrKey, key.Revoked.Format(time.DateOnly))
+			if err := key.usable(time.Now()); err != nil {
+				return nil, err
 			}
 			c := *key
 			return &c, nil
@@ -138,18 +152,23 @@ func (k *Keys) Check(secret string) (*Key, error) {
 	return nil, ErrKey
 }
 
-// newKey makes a new key for tenant, and returns it with its secret.
-func newKey(tenant string, scope Scope, memories []string, label string) (secret string, key Key, err error) {
-	if err := CheckID("tenant", tenant); err != nil {
+// newKey makes a new key of what k says (its tenant, scope, memories,
+// label and expiry), and returns it with its secret.
+func newKey(k Key) (secret string, key Key, err error) {
+	if err := CheckID("tenant", k.Tenant); err != nil {
 		return "", Key{}, err
 	}
-	if scope.rank() < 0 {
-		return "", Key{}, fmt.Errorf("scope %q: want read, write or admin", scope)
+	if k.Scope.rank() < 0 {
+		return "", Key{}, fmt.Errorf("scope %q: want read, write or admin", k.Scope)
 	}
-	for _, m := range memories {
+	for _, m := range k.Memories {
 		if err := CheckID("memory", m); err != nil {
 			return "", Key{}, err
 		}
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	if !k.Expires.IsZero() && !k.Expires.After(now) {
+		return "", Key{}, fmt.Errorf("the key would expire at %s, which is past", k.Expires.UTC().Format(time.RFC3339))
 	}
 	var raw [32]byte
 	if _, err := rand.Read(raw[:]); err != nil {
@@ -159,7 +178,10 @@ func newKey(tenant string, scope Scope, memories []string, label string) (secret
 	if _, err := rand.Read(id[:]); err != nil {
 		return "", Key{}, err
 	}
-	key = Key{ID: hex.EncodeToString(id[:]), Tenant: tenant, Scope: scope, Memories: memories, Label: label, Created: time.Now().UTC().Truncate(time.Second)}
+	key = Key{ID: hex.EncodeToString(id[:]), Tenant: k.Tenant, Scope: k.Scope, Memories: k.Memories, Label: k.Label, Created: now}
+	if !k.Expires.IsZero() {
+		key.Expires = k.Expires.UTC().Truncate(time.Second)
+	}
 	secret = "smg_" + key.ID + "_" + base64.RawURLEncoding.EncodeToString(raw[:])
 	key.Hash = hashKey(secret)
 	return secret, key, nil
@@ -171,10 +193,11 @@ func hashKey(secret string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Add makes a new key for tenant, keeps its hash in DIR/keys.json, and
-// returns the key, which is shown once: the store cannot tell it again.
-func (k *Keys) Add(_ context.Context, tenant string, scope Scope, memories []string, label string) (secret string, key Key, err error) {
-	secret, key, err = newKey(tenant, scope, memories, label)
+// Add makes a new key of what nk says, keeps its hash in DIR/keys.json,
+// and returns the key, which is shown once: the store cannot tell it
+// again.
+func (k *Keys) Add(_ context.Context, nk Key) (secret string, key Key, err error) {
+	secret, key, err = newKey(nk)
 	if err != nil {
 		return "", Key{}, err
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smg-memory/smg/smg/serve"
 )
@@ -43,11 +44,11 @@ func path(p, id string) string { return strings.Replace(p, "%s", id, 1) }
 // two tenants are two memories.
 func TestTenantsAreApart(t *testing.T) {
 	srv, store := service(t)
-	acme, _, err := store.Keys().Add(context.Background(), "acme", serve.ScopeAdmin, nil, "")
+	acme, _, err := store.Keys().Add(context.Background(), serve.Key{Tenant: "acme", Scope: serve.ScopeAdmin})
 	if err != nil {
 		t.Fatal(err)
 	}
-	globex, _, err := store.Keys().Add(context.Background(), "globex", serve.ScopeAdmin, nil, "")
+	globex, _, err := store.Keys().Add(context.Background(), serve.Key{Tenant: "globex", Scope: serve.ScopeAdmin})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,10 +97,10 @@ func sameIDs(body map[string]any, want ...string) bool {
 // and memories bound what it may do; a revoked key is refused at once.
 func TestKeys(t *testing.T) {
 	srv, store := service(t)
-	admin, _, _ := store.Keys().Add(context.Background(), "acme", serve.ScopeAdmin, nil, "")
-	writer, _, _ := store.Keys().Add(context.Background(), "acme", serve.ScopeWrite, nil, "")
-	reader, _, _ := store.Keys().Add(context.Background(), "acme", serve.ScopeRead, nil, "")
-	onlyDana, danaKey, _ := store.Keys().Add(context.Background(), "acme", serve.ScopeWrite, []string{"dana"}, "")
+	admin, _, _ := store.Keys().Add(context.Background(), serve.Key{Tenant: "acme", Scope: serve.ScopeAdmin})
+	writer, _, _ := store.Keys().Add(context.Background(), serve.Key{Tenant: "acme", Scope: serve.ScopeWrite})
+	reader, _, _ := store.Keys().Add(context.Background(), serve.Key{Tenant: "acme", Scope: serve.ScopeRead})
+	onlyDana, danaKey, _ := store.Keys().Add(context.Background(), serve.Key{Tenant: "acme", Scope: serve.ScopeWrite, Memories: []string{"dana"}})
 	for _, id := range []string{"dana", "alex"} {
 		if status, body, _ := callAs(t, srv, writer, "POST", "/v1/memories", map[string]any{"id": id}); status != http.StatusCreated {
 			t.Fatalf("create %s: %d %v", id, status, body)
@@ -166,10 +167,33 @@ func TestKeys(t *testing.T) {
 	if err := store.Keys().Revoke(context.Background(), "nope"); err == nil {
 		t.Error("revoked a key that is none")
 	}
-	if _, _, err := store.Keys().Add(context.Background(), "../x", serve.ScopeRead, nil, ""); err == nil {
+	if _, _, err := store.Keys().Add(context.Background(), serve.Key{Tenant: "../x", Scope: serve.ScopeRead}); err == nil {
 		t.Error("a tenant that is a path")
 	}
-	if _, _, err := store.Keys().Add(context.Background(), "acme", "root", nil, ""); err == nil {
+	if _, _, err := store.Keys().Add(context.Background(), serve.Key{Tenant: "acme", Scope: "root"}); err == nil {
 		t.Error("a scope that is none")
 	}
+	if _, _, err := store.Keys().Add(context.Background(), serve.Key{Tenant: "acme", Scope: serve.ScopeRead, Expires: time.Now().Add(-time.Hour)}); err == nil {
+		t.Error("a key that has expired already")
+	}
+}
+
+// TestKeyExpires: a key works until it expires, then is refused, saying
+// so; the listing says when it expires.
+func TestKeyExpires(t *testing.T) {
+	srv, store := service(t)
+	secret, key, err := store.Keys().Add(context.Background(), serve.Key{Tenant: "acme", Scope: serve.ScopeRead, Expires: time.Now().Add(1500 * time.Millisecond)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body, _ := callAs(t, srv, secret, "GET", "/v1/memories", nil); status != 200 {
+		t.Fatalf("before it expires: %d %v", status, body)
+	}
+	keys, err := store.Keys().List(context.Background())
+	if err != nil || len(keys) != 1 || !keys[0].Expires.Equal(key.Expires) || key.Expires.IsZero() {
+		t.Errorf("listed %+v (%v), want it to expire at %v", keys, err, key.Expires)
+	}
+	time.Sleep(time.Until(key.Expires) + 50*time.Millisecond)
+	status, body, h := callAs(t, srv, secret, "GET", "/v1/memories", nil)
+	isProblem(t, "expired", status, body, h, http.StatusUnauthorized, "expired on")
 }

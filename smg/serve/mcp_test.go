@@ -52,9 +52,9 @@ func toolNames(t *testing.T, s *mcp.ClientSession) []string {
 // served the tools that read; a memory the key does not reach is not found.
 func TestMCP(t *testing.T) {
 	srv, store := service(t)
-	writer, _, _ := store.Keys().Add(context.Background(), "acme", serve.ScopeWrite, nil, "")
-	reader, _, _ := store.Keys().Add(context.Background(), "acme", serve.ScopeRead, nil, "")
-	other, _, _ := store.Keys().Add(context.Background(), "globex", serve.ScopeAdmin, nil, "")
+	writer, _, _ := store.Keys().Add(context.Background(), serve.Key{Tenant: "acme", Scope: serve.ScopeWrite})
+	reader, _, _ := store.Keys().Add(context.Background(), serve.Key{Tenant: "acme", Scope: serve.ScopeRead})
+	other, _, _ := store.Keys().Add(context.Background(), serve.Key{Tenant: "globex", Scope: serve.ScopeAdmin})
 	callAs(t, srv, writer, "POST", "/v1/memories", map[string]any{"id": "dana"})
 
 	s, err := connect(t, srv.URL+"/mcp/dana", writer)

@@ -68,6 +68,8 @@ CREATE TABLE smg_keys (
 	created timestamptz NOT NULL,
 	revoked timestamptz
 );`,
+	// 2: keys that expire.
+	`ALTER TABLE smg_keys ADD COLUMN expires timestamptz;`,
 }
 
 // migrateLock is the advisory lock servers starting together take to
@@ -382,17 +384,21 @@ func (k *pgKeys) Enabled() (bool, error) {
 	return on, nil
 }
 
-const keyColumns = `id, hash, tenant, scope, memories, label, created, revoked`
+const keyColumns = `id, hash, tenant, scope, memories, label, created, expires, revoked`
 
 func scanKey(row pgx.Row) (Key, error) {
 	var key Key
 	var memories []string
-	var revoked *time.Time
-	err := row.Scan(&key.ID, &key.Hash, &key.Tenant, &key.Scope, &memories, &key.Label, &key.Created, &revoked)
+	var expires, revoked *time.Time
+	err := row.Scan(&key.ID, &key.Hash, &key.Tenant, &key.Scope, &memories, &key.Label, &key.Created, &expires, &revoked)
 	if len(memories) > 0 {
 		key.Memories = memories
 	}
-	if key.Created = key.Created.UTC(); revoked != nil {
+	key.Created = key.Created.UTC()
+	if expires != nil {
+		key.Expires = expires.UTC()
+	}
+	if revoked != nil {
 		key.Revoked = revoked.UTC()
 	}
 	return key, err
@@ -406,24 +412,30 @@ func (k *pgKeys) Check(secret string) (*Key, error) {
 		return nil, ErrKey
 	case err != nil:
 		return nil, unavailable(err)
-	case !key.Revoked.IsZero():
-		return nil, fmt.Errorf("%w: revoked on %s", ErrKey, key.Revoked.Format(time.DateOnly))
+	}
+	if err := key.usable(time.Now()); err != nil {
+		return nil, err
 	}
 	return &key, nil
 }
 
-// Add makes a new key for tenant, keeps its hash, and returns the key,
-// which is shown once.
-func (k *pgKeys) Add(ctx context.Context, tenant string, scope Scope, memories []string, label string) (string, Key, error) {
-	secret, key, err := newKey(tenant, scope, memories, label)
+// Add makes a new key of what nk says, keeps its hash, and returns the
+// key, which is shown once.
+func (k *pgKeys) Add(ctx context.Context, nk Key) (string, Key, error) {
+	secret, key, err := newKey(nk)
 	if err != nil {
 		return "", Key{}, err
 	}
+	memories := key.Memories
 	if memories == nil {
 		memories = []string{}
 	}
-	_, err = k.pool.Exec(ctx, `INSERT INTO smg_keys (id, hash, tenant, scope, memories, label, created) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		key.ID, key.Hash, key.Tenant, string(key.Scope), memories, key.Label, key.Created)
+	var expires *time.Time
+	if !key.Expires.IsZero() {
+		expires = &key.Expires
+	}
+	_, err = k.pool.Exec(ctx, `INSERT INTO smg_keys (id, hash, tenant, scope, memories, label, created, expires) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		key.ID, key.Hash, key.Tenant, string(key.Scope), memories, key.Label, key.Created, expires)
 	if err != nil {
 		return "", Key{}, unavailable(err)
 	}

@@ -67,7 +67,7 @@ func TestComposedContext(t *testing.T) {
 	}
 	status, body, h := call(t, srv, "POST", "/v1/memories/dana/context", map[string]any{"question": "x", "with": []string{"nobody"}})
 	isProblem(t, "a memory to compose that is none", status, body, h, http.StatusNotFound, "nobody")
-	only, _, _ := store.Keys().Add(context.Background(), serve.Tenant, serve.ScopeRead, []string{"dana"}, "")
+	only, _, _ := store.Keys().Add(context.Background(), serve.Key{Tenant: serve.Tenant, Scope: serve.ScopeRead, Memories: []string{"dana"}})
 	status, body, h = callAs(t, srv, only, "POST", "/v1/memories/dana/context", map[string]any{"question": "x", "with": []string{"crawler"}})
 	isProblem(t, "a memory to compose the key does not reach", status, body, h, http.StatusNotFound, "crawler")
 }

@@ -94,7 +94,7 @@ func (s *testStore) another(t *testing.T) serve.Store {
 // addKey adds a key and returns it.
 func (s *testStore) addKey(t *testing.T, tenant string, scope serve.Scope, memories ...string) string {
 	t.Helper()
-	secret, _, err := s.Keys().Add(context.Background(), tenant, scope, memories, "")
+	secret, _, err := s.Keys().Add(context.Background(), serve.Key{Tenant: tenant, Scope: scope, Memories: memories})
 	if err != nil {
 		t.Fatal(err)
 	}
