@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -128,6 +129,15 @@ func (m *Memory) startWorker() {
 	go m.embedInBackground(ctx, done)
 }
 
+// backgroundSlots bounds the memories of a process that embed in the
+// background at once, one core short of them all: a server of many
+// memories gives each its worker, and with as many embedding as there are
+// cores its requests (a question to embed, a turn to record) would wait
+// behind them all.
+var backgroundSlots = sync.OnceValue(func() chan struct{} {
+	return make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))
+})
+
 // embedInBackground is the worker: it embeds the queued turns, a batch at
 // a time, until none is left or ctx is cancelled ([Memory.Close]), when it
 // puts back the batch it was embedding.
@@ -171,7 +181,13 @@ func (m *Memory) embedInBackground(ctx context.Context, done chan struct{}) {
 			for i, t := range batch {
 				nums[i], texts[i] = t.num, t.text
 			}
-			_, err = m.embedTurns(ctx, nums, texts, nil)
+			slots := backgroundSlots()
+			select {
+			case slots <- struct{}{}:
+				_, err = m.embedTurns(ctx, nums, texts, nil)
+				<-slots
+			case <-ctx.Done():
+			}
 		}
 		w.mu.Lock()
 		w.busy = 0

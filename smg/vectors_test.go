@@ -3,8 +3,11 @@ package smg_test
 import (
 	"context"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/smg-memory/smg/smg"
 )
@@ -250,5 +253,58 @@ func TestBuiltinEncoderJudgesNoFacts(t *testing.T) {
 			t.Errorf("given %v: the second fact: %+v, %v; want duplicate %v", c.opts != nil, r, err, c.dup)
 		}
 		m.Close()
+	}
+}
+
+// countingEmbedder embeds slowly and counts the embeddings under way at
+// once, at most.
+type countingEmbedder struct {
+	mu        sync.Mutex
+	now, most int
+}
+
+func (e *countingEmbedder) Model() string { return "counting" }
+
+func (e *countingEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	e.mu.Lock()
+	e.now++
+	e.most = max(e.most, e.now)
+	e.mu.Unlock()
+	time.Sleep(20 * time.Millisecond)
+	e.mu.Lock()
+	e.now--
+	e.mu.Unlock()
+	out := make([][]float32, len(texts))
+	for i := range out {
+		out[i] = []float32{1, float32(i), 0}
+	}
+	return out, nil
+}
+
+// TestBackgroundEmbeddingIsBounded: many memories embedding their turns in
+// the background (a server's) embed one core short of them all at once,
+// so that requests are not queued behind them; every turn is embedded.
+func TestBackgroundEmbeddingIsBounded(t *testing.T) {
+	ctx := context.Background()
+	emb := &countingEmbedder{}
+	var ms []*smg.Memory
+	for i := range 8 {
+		m := smg.New(&smg.Options{Embedder: emb})
+		defer m.Close()
+		if _, err := m.Record(ctx, chat(i*3+1, 3), nil); err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	for _, m := range ms {
+		if err := m.WaitVectors(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := m.PendingVectors(); n != 0 {
+			t.Errorf("%d turns wait for their vectors", n)
+		}
+	}
+	if bound := max(1, runtime.GOMAXPROCS(0)-1); emb.most > bound || emb.most == 0 {
+		t.Errorf("%d memories embedded at once, want at most %d", emb.most, bound)
 	}
 }
