@@ -119,9 +119,14 @@ func (a *app) serveCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The tables of the default tokenizer (about 150 ms) and
+			// the built-in encoder (about 130 ms) are loaded now rather
+			// than at the first users' requests, which would all wait
+			// for them.
+			if _, err := smg.NewTokenizer(smg.CL100K); err != nil {
+				return err
+			}
 			if !vecs.off && vecs.emb == nil {
-				// Loaded now rather than at the first users' requests,
-				// which would all wait for it.
 				if _, err := smg.BuiltinEmbedder(); err != nil {
 					return err
 				}
