@@ -84,7 +84,9 @@ func serveBenchCommand(stdout io.Writer) *cobra.Command {
 		Long: `Serve starts smg serve's HTTP service on a directory store of its own, on
 the loopback interface, and has each of N simulated users, at once, append
 the turns of a conversation of FILE one at a time (a live chat) to a memory
-of their own and ask a context every --every turns, with the next turn's
+of their own and ask a context every --every turns (each user after a turn
+of its own in every --every, so that they do not all ask at once), with
+the next turn's
 text as the question, each request as soon as the one before it is
 answered or, with --pace, one every --pace (a user who reads and types;
 each user starts at a random point of the first --pace). It reports the
@@ -224,8 +226,11 @@ func (s *benchServers) kill(i int) error {
 
 // inProcess starts one server in this process on a directory of its own.
 func inProcess(users int, noVectors bool) (*benchServers, error) {
+	// As smg serve does, before it listens.
+	if _, err := smg.NewTokenizer(smg.CL100K); err != nil {
+		return nil, err
+	}
 	if !noVectors {
-		// As smg serve does, before it listens.
 		if _, err := smg.BuiltinEmbedder(); err != nil {
 			return nil, err
 		}
@@ -261,7 +266,19 @@ func inProcess(users int, noVectors bool) (*benchServers, error) {
 // starts cfg.servers smg serve processes on it.
 func onPostgres(cfg serveConfig) (*benchServers, error) {
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, cfg.store)
+	// The pool's settings (pool_max_conns, …) are the servers'.
+	admin, err := url.Parse(cfg.store)
+	if err != nil {
+		return nil, err
+	}
+	q := admin.Query()
+	for k := range q {
+		if strings.HasPrefix(k, "pool_") {
+			q.Del(k)
+		}
+	}
+	admin.RawQuery = q.Encode()
+	conn, err := pgx.Connect(ctx, admin.String())
 	if err != nil {
 		return nil, err
 	}
@@ -414,6 +431,10 @@ func measureServe(convs [][]smg.Turn, cfg serveConfig) (serveRow, error) {
 					next = next.Add(cfg.pace)
 				}
 			}
+			// Each user asks after a turn of its own in every
+			// cfg.every: users who all asked in the same second would
+			// be a crowd no chat has.
+			phase := rand.IntN(cfg.every)
 			for t := range cfg.turns {
 				wait()
 				turn := conv[(i/len(convs)*cfg.turns+t)%len(conv)]
@@ -428,7 +449,7 @@ func measureServe(convs [][]smg.Turn, cfg serveConfig) (serveRow, error) {
 					r.TurnsAdded++
 				}
 				mu.Unlock()
-				if (t+1)%cfg.every != 0 {
+				if (t+1+phase)%cfg.every != 0 {
 					continue
 				}
 				wait()
