@@ -64,9 +64,12 @@ to 30 s) and closes the memories.`
 // PostgreSQL database.
 type storeFlags struct{ dir, url string }
 
-func (f *storeFlags) add(flags *pflag.FlagSet) {
+// add adds --dir and --store, one or the other, to flags, cmd's own or
+// those it passes on.
+func (f *storeFlags) add(cmd *cobra.Command, flags *pflag.FlagSet) {
 	flags.StringVar(&f.dir, "dir", "memories", "the `DIR`ectory of the memories (made when missing)")
 	flags.StringVar(&f.url, "store", "", "a PostgreSQL database to keep the memories in instead (`URL`: postgres://USER:PASSWORD@HOST/DB)")
+	cmd.MarkFlagsMutuallyExclusive("dir", "store")
 }
 
 // where names the store for people: the directory, or the database's
@@ -87,6 +90,12 @@ func (f *storeFlags) open(ctx context.Context, maxOpen int, fileOpts smg.FileOpt
 		return serve.OpenPostgres(ctx, f.url, maxOpen, smg.StoredOptions{Open: fileOpts.Open})
 	}
 	return serve.NewDir(f.dir, maxOpen, fileOpts)
+}
+
+// openOne opens the store the flags name to move one memory in or out:
+// nothing kept open, nothing embedded.
+func (f *storeFlags) openOne(ctx context.Context) (serve.Store, error) {
+	return f.open(ctx, 1, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
 }
 
 // keys opens the keys of the store the flags name; done closes them.
@@ -174,8 +183,7 @@ func (a *app) serveCommand() *cobra.Command {
 			return nil
 		}),
 	}
-	where.add(cmd.Flags())
-	cmd.MarkFlagsMutuallyExclusive("dir", "store")
+	where.add(cmd, cmd.Flags())
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "the `HOST:PORT` to listen on")
 	cmd.Flags().IntVar(&maxOpen, "open", serve.DefaultOpen, "how many memories to keep open, with their indexes")
 	ranged(cmd, "open", 1, 100000)
@@ -202,7 +210,7 @@ bytes from a directory or from PostgreSQL, and the same bytes GET
 /v1/memories/ID/file answers. Every smg command reads it.`,
 		Args: cobra.ExactArgs(1),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			store, err := where.open(cmd.Context(), 1, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
+			store, err := where.openOne(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -225,8 +233,7 @@ bytes from a directory or from PostgreSQL, and the same bytes GET
 			return format.WriteBytes(out, b, false)
 		}),
 	}
-	where.add(cmd.Flags())
-	cmd.MarkFlagsMutuallyExclusive("dir", "store")
+	where.add(cmd, cmd.Flags())
 	cmd.Flags().StringVar(&tenant, "tenant", serve.Tenant, "the tenant whose memory it is")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the `FILE` to write (atomically)")
 	_ = cmd.MarkFlagRequired("output")
@@ -253,7 +260,7 @@ memories of a directory move to PostgreSQL one file at a time.`,
 			if err != nil {
 				return err
 			}
-			store, err := where.open(cmd.Context(), 1, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
+			store, err := where.openOne(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -274,8 +281,7 @@ memories of a directory move to PostgreSQL one file at a time.`,
 			return nil
 		}),
 	}
-	where.add(cmd.Flags())
-	cmd.MarkFlagsMutuallyExclusive("dir", "store")
+	where.add(cmd, cmd.Flags())
 	cmd.Flags().StringVar(&tenant, "tenant", serve.Tenant, "the tenant whose memory it becomes")
 	cmd.Flags().StringVar(&id, "id", "", "the memory's id (default: the file's name without .smg)")
 	return cmd
@@ -309,8 +315,7 @@ smg_keys). A running server takes a key added or revoked at its next
 request. Keys are revoked, never removed: a store that had keys asks every
 request for one.`,
 	}
-	where.add(key.PersistentFlags())
-	key.MarkFlagsMutuallyExclusive("dir", "store")
+	where.add(key, key.PersistentFlags())
 	var tenant, scope, label, expires string
 	var memories []string
 	add := &cobra.Command{
