@@ -116,7 +116,7 @@ func (a *archiveState) add(t spec.Turn, cfg Config) {
 	a.open = append(a.open, t)
 	a.cache = nil
 	if len(a.open) == cfg.BlockSize {
-		if b, err := a.block(len(a.closed)+1, cfg); err == nil { // turns that passed checkTurn always encode
+		if b, err := a.block(len(a.closed)+1, cfg); err == nil { // turns that passed CheckTurn always encode
 			a.closed = append(a.closed, b)
 		}
 		a.open, a.notes = nil, nil

@@ -264,7 +264,7 @@ func (b *Builder) Store() *Store { return b.store }
 // turns. A turn needs content that is valid UTF-8 and a role or a speaker;
 // a role must be user, assistant, system or tool.
 func (b *Builder) Add(t spec.Turn) error {
-	if err := checkTurn(t); err != nil {
+	if err := CheckTurn(t); err != nil {
 		return err
 	}
 	b.turns++
@@ -344,7 +344,10 @@ func (b *Builder) turnTime(t spec.Turn) time.Time {
 
 var roles = map[string]bool{"": true, spec.RoleUser: true, spec.RoleAssistant: true, spec.RoleSystem: true, spec.RoleTool: true}
 
-func checkTurn(t spec.Turn) error {
+// CheckTurn returns an [ErrInvalidTurn] error when t is a turn [Builder.Add]
+// refuses: text that is not UTF-8, or a role it does not know, or neither
+// role nor speaker.
+func CheckTurn(t spec.Turn) error {
 	switch {
 	case !utf8.ValidString(t.Content) || !utf8.ValidString(t.Speaker) || !utf8.ValidString(t.ExternalID):
 		return fmt.Errorf("%w: not valid UTF-8", ErrInvalidTurn)

@@ -164,6 +164,40 @@ func (m *Memory) record(ctx context.Context, turns []Turn, opts *RecordOptions) 
 	return rec, added, sealed, nil
 }
 
+// adds tells whether [Memory.Record] would add any of turns, changing
+// nothing: it is the error of the first turn not held that the format
+// cannot hold, unless opts.SkipInvalid. A turn is held or not as record
+// tells it: a turn given k times after the memory holds it j < k times
+// is added k-j times.
+func (m *Memory) adds(turns []Turn, opts *RecordOptions) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.off {
+		return false, nil
+	}
+	held, err := m.heldTurns()
+	if err != nil {
+		return false, err
+	}
+	adds, seen := false, map[turnKey]int{}
+	for i, t := range turns {
+		k := keyOf(t)
+		j := seen[k]
+		seen[k]++
+		if j < held.count(k) {
+			continue
+		}
+		if err := graph.CheckTurn(t); err != nil {
+			if opts.SkipInvalid {
+				continue
+			}
+			return false, fmt.Errorf("turn %d: %w", i+1, err)
+		}
+		adds = true
+	}
+	return adds, nil
+}
+
 func progress(opts *RecordOptions) {
 	if opts.Progress != nil {
 		opts.Progress()

@@ -23,6 +23,12 @@ type Log interface {
 	// Read returns what the log kept after the version have: see
 	// [LogState].
 	Read(ctx context.Context, have int64) (LogState, error)
+	// Append adds entry after the log's last change, when that is still
+	// the version have, in one step that holds no lock while the caller
+	// works, and returns the entry's version. When the log changed after
+	// have it keeps nothing and returns [ErrLogChanged]. (An error of
+	// another kind may leave the entry kept or not: a reader finds out.)
+	Append(ctx context.Context, have int64, entry []byte) (int64, error)
 	// Change calls fn with the log locked against every other change,
 	// wherever it is made: what fn appends or rebases is kept, all of it,
 	// when fn returns nil and Change returns nil; nothing, otherwise.
@@ -39,6 +45,10 @@ type LogTx interface {
 	// base, and returns its version.
 	Rebase(file []byte) (int64, error)
 }
+
+// ErrLogChanged is a [Log]'s answer to an append after a version that is
+// no longer its last: another process changed it first.
+var ErrLogChanged = errors.New("the log changed since it was read")
 
 // LogState is what a log kept after a version: its base, when the base is
 // newer, then the changes after the base or the version, in order.
@@ -187,6 +197,15 @@ func (s *StoredMemory) rebase(tx LogTx, m *Memory) error {
 	return nil
 }
 
+// journalLimit is the size of the changes after the base past which the
+// log is rebased.
+func (s *StoredMemory) journalLimit() int64 {
+	if s.opts.JournalLimit > 0 {
+		return s.opts.JournalLimit
+	}
+	return DefaultJournalLimit
+}
+
 // appendEntry adds a change m holds to the log, or rebases the log once
 // the changes after its base outgrow the limit. s.mu is held.
 func (s *StoredMemory) appendEntry(tx LogTx, m *Memory, e journalEntry) error {
@@ -194,11 +213,7 @@ func (s *StoredMemory) appendEntry(tx LogTx, m *Memory, e journalEntry) error {
 	if err != nil {
 		return err
 	}
-	limit := s.opts.JournalLimit
-	if limit <= 0 {
-		limit = DefaultJournalLimit
-	}
-	if s.size+int64(len(entry)) > limit {
+	if s.size+int64(len(entry)) > s.journalLimit() {
 		return s.rebase(tx, m)
 	}
 	v, err := tx.Append(entry)
@@ -226,25 +241,78 @@ func (s *StoredMemory) Update(ctx context.Context, fn func(*Memory) error) error
 
 // Record adds turns to the memory as [Memory.Record] does and keeps them,
 // as one change of the log, before it returns. Nothing is kept when every
-// turn is held already.
+// turn is held already, and nothing when a turn is invalid (unless
+// opts.SkipInvalid).
+//
+// The change is optimistic: the memory is read up to the log's last
+// change, the turns are checked against it, and the log appends them
+// only if it has not changed since; the memory then adds them. So a
+// database is asked twice, and holds no lock while the memory works.
+// When another process changed the log first, the memory reads its
+// change and tries again; after optimisticTries, it changes the log
+// under the log's lock.
 func (s *StoredMemory) Record(ctx context.Context, turns []Turn, opts *RecordOptions) (Recorded, error) {
 	var o RecordOptions
 	if opts != nil {
 		o = *opts
 	}
 	o.Deferred = false // the log keeps no vectors
+	// The turns as given: the log replays them with SkipInvalid.
+	entry, err := json.Marshal(journalEntry{Op: opRecord, Turns: turns})
+	if err != nil {
+		return Recorded{}, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for range optimisticTries {
+		m, err := s.sync(ctx, func(have int64) (LogState, error) { return s.log.Read(ctx, have) })
+		if err != nil {
+			return Recorded{}, err
+		}
+		adds, err := m.adds(turns, &o)
+		switch {
+		case err != nil:
+			return Recorded{}, err
+		case !adds:
+			return m.Record(ctx, turns, &o) // held, all of them: nothing to keep
+		case s.size+int64(len(entry)) > s.journalLimit():
+			return s.recordLocked(ctx, turns, &o) // a new base
+		}
+		v, err := s.log.Append(ctx, s.version, entry)
+		if errors.Is(err, ErrLogChanged) {
+			continue
+		}
+		if err != nil {
+			return Recorded{}, err
+		}
+		// The log holds the turns: the memory adds them whatever the
+		// caller's context says, or is read again.
+		rec, err := m.Record(context.WithoutCancel(ctx), turns, &o)
+		if err != nil {
+			s.reset()
+			return rec, err
+		}
+		s.version, s.size = v, s.size+int64(len(entry))
+		return rec, nil
+	}
+	return s.recordLocked(ctx, turns, &o)
+}
+
+// optimisticTries is how many times [StoredMemory.Record] appends to a
+// log that others change before it takes the log's lock.
+const optimisticTries = 4
+
+// recordLocked is Record under the log's lock. s.mu is held.
+func (s *StoredMemory) recordLocked(ctx context.Context, turns []Turn, o *RecordOptions) (Recorded, error) {
 	var rec Recorded
 	err := s.change(ctx, func(tx LogTx, m *Memory) error {
 		var err error
-		if rec, err = m.Record(ctx, turns, &o); err != nil {
+		if rec, err = m.Record(ctx, turns, o); err != nil {
 			return err
 		}
 		if rec.Added == 0 {
 			return ErrNoChange
 		}
-		// The turns as given: the log replays them with SkipInvalid.
 		return s.appendEntry(tx, m, journalEntry{Op: opRecord, Turns: turns})
 	})
 	return rec, err

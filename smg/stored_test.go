@@ -13,7 +13,10 @@ import (
 
 // heldLog is a [smg.Log] held in this process: a base and its changes,
 // changed whole or not at all, under one lock. fail, when set, fails the
-// next change as it would commit, as a database that went away would.
+// next change or append as it would commit, as a database that went away
+// would; lost fails the next append after it kept the entry, as a
+// database whose answer was lost would. before, when set, is called
+// before each append (another process's change in the meantime).
 type heldLog struct {
 	mu      sync.Mutex // held by a change
 	base    []byte
@@ -21,8 +24,12 @@ type heldLog struct {
 	changes []heldChange
 	version int64
 	fail    error
+	lost    error
+	before  func()
 	reads   int
 	bases   int // reads that gave the base
+	appends int // appends tried
+	locked  int // changes made under the lock
 }
 
 type heldChange struct {
@@ -62,6 +69,29 @@ func (l *heldLog) Read(_ context.Context, have int64) (smg.LogState, error) {
 	return l.state(have), nil
 }
 
+func (l *heldLog) Append(_ context.Context, have int64, entry []byte) (int64, error) {
+	if l.before != nil {
+		l.before()
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.appends++
+	if have != l.version {
+		return 0, smg.ErrLogChanged
+	}
+	if err := l.fail; err != nil {
+		l.fail = nil
+		return 0, err
+	}
+	l.version++
+	l.changes = append(l.changes, heldChange{l.version, slices.Clone(entry)})
+	if err := l.lost; err != nil {
+		l.lost = nil
+		return 0, err
+	}
+	return l.version, nil
+}
+
 // heldTx stages a change's appends and rebases.
 type heldTx struct {
 	l       *heldLog
@@ -88,6 +118,7 @@ func (tx *heldTx) Rebase(file []byte) (int64, error) {
 func (l *heldLog) Change(_ context.Context, fn func(smg.LogTx) error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.locked++
 	tx := &heldTx{l: l, version: l.version}
 	if err := fn(tx); err != nil {
 		return err
@@ -245,4 +276,123 @@ func turns(m *smg.Memory) int {
 		return -1
 	}
 	return m.Turns()
+}
+
+// externalIDs are the ids of m's turns, in order.
+func externalIDs(t *testing.T, m *smg.Memory) []string {
+	t.Helper()
+	got, _, err := m.ReadTurns(1, m.Turns())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, len(got))
+	for i, tu := range got {
+		ids[i] = tu.ExternalID
+	}
+	return ids
+}
+
+// TestStoredMemoryOptimistic: Record asks the log twice (a read, an
+// append after the version read) and takes no lock; when another process
+// changed the log in between, it reads that change (not the base) and
+// appends after it; when others always do, it takes the lock; a turn the
+// format refuses asks nothing of the log; an append whose answer was lost
+// is found at the next read.
+func TestStoredMemoryOptimistic(t *testing.T) {
+	ctx := context.Background()
+	l := newHeldLog(t, smg.New(&smg.Options{NoVectors: true}))
+	a, b := storedMemory(t, l, 1<<30), storedMemory(t, l, 1<<30)
+	if _, err := a.Record(ctx, chat(1, 2), nil); err != nil {
+		t.Fatal(err)
+	}
+	if l.reads != 3 || l.appends != 1 || l.locked != 0 {
+		t.Errorf("a record: %d reads (2 opens, then 1), %d appends, %d locked changes; want 3, 1, 0", l.reads, l.appends, l.locked)
+	}
+
+	// Another process records between a's read and its append.
+	bases := l.bases
+	l.before = func() {
+		l.before = nil
+		if _, err := b.Record(ctx, chat(10, 1), nil); err != nil {
+			t.Error(err)
+		}
+	}
+	if r, err := a.Record(ctx, chat(3, 2), nil); err != nil || r.Added != 2 || r.First != 4 {
+		t.Fatalf("a record that met another: %+v, %v; want 2 added from turn 4", r, err)
+	}
+	for _, s := range []*smg.StoredMemory{a, b} {
+		m, err := s.Memory()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := externalIDs(t, m), []string{"m1", "m2", "m10", "m3", "m4"}; !slices.Equal(got, want) {
+			t.Errorf("after a conflict: turns %v, want %v", got, want)
+		}
+	}
+	if l.bases != bases || l.locked != 0 {
+		t.Errorf("after a conflict: the base read %d times again, %d locked changes; want 0, 0", l.bases-bases, l.locked)
+	}
+
+	// Others always change it first: the lock.
+	c := storedMemory(t, l, 1<<30)
+	other := 20
+	l.before = func() {
+		hook := l.before
+		l.before = nil
+		defer func() { l.before = hook }()
+		if _, err := c.Record(ctx, chat(other, 1), nil); err != nil {
+			t.Error(err)
+		}
+		other++
+	}
+	appends := l.appends
+	if r, err := a.Record(ctx, chat(5, 1), nil); err != nil || r.Added != 1 {
+		t.Fatalf("a record others always beat: %+v, %v", r, err)
+	}
+	l.before = nil
+	if l.locked != 1 || l.appends-appends != 8 {
+		t.Errorf("a record others always beat: %d appends (4 of a's, 4 of the others'), %d locked changes; want 8 and 1", l.appends-appends, l.locked)
+	}
+	m, _ := b.Memory()
+	if got, want := externalIDs(t, m)[5:], []string{"m20", "m21", "m22", "m23", "m5"}; !slices.Equal(got, want) {
+		t.Errorf("after others: turns %v, want %v", got, want)
+	}
+
+	// A turn the format refuses: nothing asked of the log, the memory kept.
+	reads, appends, bases := l.reads, l.appends, l.bases
+	bad := append(chat(6, 1), smg.Turn{Role: "narrator", Content: "Once upon a time."})
+	if _, err := a.Record(ctx, bad, nil); !errors.Is(err, smg.ErrInvalidTurn) {
+		t.Fatalf("an invalid turn: %v", err)
+	}
+	if l.appends != appends || l.reads != reads+1 || l.bases != bases {
+		t.Errorf("an invalid turn: %d appends, %d reads, %d bases; want 0, 1, 0", l.appends-appends, l.reads-reads, l.bases-bases)
+	}
+	if m, _ := a.Memory(); m.Turns() != 10 {
+		t.Errorf("after an invalid turn: %d turns, want 10", m.Turns())
+	}
+
+	// The caller gave up as the log kept the turns: the memory holds them.
+	cancelled, cancel := context.WithCancel(ctx)
+	l.before = func() { l.before = nil; cancel() }
+	bases = l.bases
+	if r, err := a.Record(cancelled, chat(6, 1), nil); err != nil || r.Added != 1 {
+		t.Errorf("a record the caller gave up on: %+v, %v", r, err)
+	}
+	if m, _ := a.Memory(); m.Turns() != 11 || l.bases != bases {
+		t.Errorf("a record the caller gave up on: %d turns (want 11), the base read %d times again", m.Turns(), l.bases-bases)
+	}
+
+	// The log kept the turns, its answer was lost: the next read has them,
+	// and the client's second try adds nothing.
+	lost := errors.New("connection reset")
+	l.lost = lost
+	if _, err := a.Record(ctx, chat(7, 2), nil); !errors.Is(err, lost) {
+		t.Fatalf("a lost answer: %v", err)
+	}
+	if r, err := a.Record(ctx, chat(7, 2), nil); err != nil || r.Added != 0 || r.Held != 2 {
+		t.Errorf("sent again after a lost answer: %+v, %v; want 2 held", r, err)
+	}
+	if m, _ := b.Memory(); m.Turns() != 13 {
+		t.Errorf("after a lost answer: %d turns, want 13", m.Turns())
+	}
 }

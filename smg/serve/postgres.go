@@ -317,6 +317,26 @@ func (l *pgLog) Read(ctx context.Context, have int64) (smg.LogState, error) {
 	return l.read(ctx, l.pool, have)
 }
 
+// appendAfter adds a change to a memory that is still at the version
+// read, in one statement: the row's update waits for a change that holds
+// its lock, and then finds the version moved on.
+const appendAfter = `WITH m AS (
+	UPDATE smg_memories SET version = nextval('smg_versions'), modified = now()
+	WHERE tenant = $1 AND id = $2 AND version = $3 RETURNING version)
+	INSERT INTO smg_changes (tenant, id, version, entry) SELECT $1, $2, m.version, $4 FROM m RETURNING version`
+
+// Append adds entry when the memory is still at the version have: a
+// memory changed since, or deleted, is smg.ErrLogChanged (the read that
+// follows tells which).
+func (l *pgLog) Append(ctx context.Context, have int64, entry []byte) (int64, error) {
+	var v int64
+	err := l.pool.QueryRow(ctx, appendAfter, l.tenant, l.id, have, entry).Scan(&v)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, smg.ErrLogChanged
+	}
+	return v, unavailable(err)
+}
+
 // Change runs fn in a transaction that holds the memory's row lock.
 func (l *pgLog) Change(ctx context.Context, fn func(smg.LogTx) error) error {
 	err := pgx.BeginFunc(ctx, l.pool, func(tx pgx.Tx) error {

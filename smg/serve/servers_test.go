@@ -3,13 +3,16 @@ package serve_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -218,5 +221,81 @@ func TestNewMemoriesEmbedAsTheStore(t *testing.T) {
 	}
 	if model, pending := m.VectorModel(), m.PendingVectors(); model != "" || pending != 0 {
 		t.Errorf("a memory of a store without vectors embeds with %q, %d turns pending", model, pending)
+	}
+}
+
+// TestPostgresAppendAfter: the database appends a change after the
+// version read, and only then: after another change, one that waited for
+// a change holding the memory's lock, or a delete, it keeps nothing and
+// says the log changed.
+func TestPostgresAppendAfter(t *testing.T) {
+	store := postgresOnly(t)
+	ctx := context.Background()
+	p := store.Store.(*serve.Postgres)
+	_, done, err := p.Create(ctx, serve.Tenant, "m", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done()
+	log := serve.LogOf(p, serve.Tenant, "m")
+	st, err := log.Read(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v0 := st.Version
+	v1, err := log.Append(ctx, v0, []byte(`"one"`))
+	if err != nil || v1 <= v0 {
+		t.Fatalf("an append after the last version: %d, %v", v1, err)
+	}
+	if _, err := log.Append(ctx, v0, []byte(`"two"`)); !errors.Is(err, smg.ErrLogChanged) {
+		t.Errorf("an append after an old version: %v", err)
+	}
+
+	// A change holds the lock while an append after v1 waits for it.
+	conn, err := pgx.Connect(ctx, store.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	waiting := make(chan error, 1)
+	err = log.Change(ctx, func(tx smg.LogTx) error {
+		if _, err := tx.Append([]byte(`"three"`)); err != nil {
+			return err
+		}
+		go func() { _, err := log.Append(ctx, v1, []byte(`"four"`)); waiting <- err }()
+		for range 500 {
+			var n int
+			if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return nil
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		return errors.New("the append did not wait for the change's lock")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-waiting; !errors.Is(err, smg.ErrLogChanged) {
+		t.Errorf("an append that waited for a change: %v", err)
+	}
+	st, err = log.Read(ctx, v0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range st.Changes {
+		got = append(got, string(c))
+	}
+	if want := []string{`"one"`, `"three"`}; !slices.Equal(got, want) {
+		t.Errorf("the log holds %v, want %v", got, want)
+	}
+	if err := p.Delete(ctx, serve.Tenant, "m"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := log.Append(ctx, st.Version, []byte(`"five"`)); !errors.Is(err, smg.ErrLogChanged) {
+		t.Errorf("an append to a memory deleted: %v", err)
 	}
 }
