@@ -44,8 +44,9 @@ const embedChunk = 256
 // is called without m.mu held, after the turns are in: the embedder may
 // take a while, and the memory answers meanwhile. progress, when set, is
 // told after each chunk how many of the turns with content have their
-// vectors.
-func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string, progress func(done, total int)) (int, error) {
+// vectors. quiet embeds as background work, with the embedder's
+// EmbedQuietly when it has one (see [quietEmbedder]).
+func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string, progress func(done, total int), quiet bool) (int, error) {
 	if m.emb == nil {
 		return 0, nil
 	}
@@ -70,7 +71,11 @@ func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string, pro
 		for i, u := range chunk {
 			batch[i] = u.text
 		}
-		vecs, err := m.emb.Embed(ctx, batch)
+		embed := m.emb.Embed
+		if q, ok := m.emb.(quietEmbedder); ok && quiet {
+			embed = q.EmbedQuietly
+		}
+		vecs, err := embed(ctx, batch)
 		if err == nil && len(vecs) != len(chunk) {
 			err = fmt.Errorf("%d vectors for %d texts", len(vecs), len(chunk))
 		}
@@ -189,7 +194,7 @@ func (m *Memory) EmbedMissing(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return m.embedTurns(ctx, nums, texts, m.progress)
+	return m.embedTurns(ctx, nums, texts, m.progress, false)
 }
 
 // unembedded returns the numbers and contents of the memory's turns that

@@ -379,7 +379,7 @@ func (m *Memory) IngestAll(ctx context.Context, turns []Turn) (int, error) {
 		for i := range n {
 			nums[i], texts[i] = first+i, turns[i].Content
 		}
-		if _, eerr := m.embedTurns(ctx, nums, texts, m.progress); eerr != nil {
+		if _, eerr := m.embedTurns(ctx, nums, texts, m.progress, false); eerr != nil {
 			err = errors.Join(err, eerr)
 		}
 	}

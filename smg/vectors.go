@@ -129,6 +129,15 @@ func (m *Memory) startWorker() {
 	go m.embedInBackground(ctx, done)
 }
 
+// A quietEmbedder embeds on the process's own cores and can do it as
+// background work, on one thread at a lower priority than the process's
+// others: the built-in encoder ([encoder.Encoder.EmbedQuietly]). A
+// memory's background worker embeds so, and its requests' questions go
+// first.
+type quietEmbedder interface {
+	EmbedQuietly(ctx context.Context, texts []string) ([][]float32, error)
+}
+
 // backgroundSlots bounds the memories of a process that embed in the
 // background at once, one core short of them all: a server of many
 // memories gives each its worker, and with as many embedding as there are
@@ -184,7 +193,7 @@ func (m *Memory) embedInBackground(ctx context.Context, done chan struct{}) {
 			slots := backgroundSlots()
 			select {
 			case slots <- struct{}{}:
-				_, err = m.embedTurns(ctx, nums, texts, nil)
+				_, err = m.embedTurns(ctx, nums, texts, nil, true)
 				<-slots
 			case <-ctx.Done():
 			}

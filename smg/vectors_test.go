@@ -308,3 +308,59 @@ func TestBackgroundEmbeddingIsBounded(t *testing.T) {
 		t.Errorf("%d memories embedded at once, want at most %d", emb.most, bound)
 	}
 }
+
+// quietEmbedder tells the texts it embeds quietly (as background work)
+// from the others.
+type quietEmbedder struct {
+	mu          sync.Mutex
+	quiet, loud int
+}
+
+func (e *quietEmbedder) Model() string { return "quiet" }
+
+func (e *quietEmbedder) vectors(texts []string, n *int) [][]float32 {
+	e.mu.Lock()
+	*n += len(texts)
+	e.mu.Unlock()
+	out := make([][]float32, len(texts))
+	for i := range out {
+		out[i] = []float32{1, float32(i), 0}
+	}
+	return out
+}
+
+func (e *quietEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	return e.vectors(texts, &e.loud), nil
+}
+
+func (e *quietEmbedder) EmbedQuietly(_ context.Context, texts []string) ([][]float32, error) {
+	return e.vectors(texts, &e.quiet), nil
+}
+
+// TestBackgroundEmbeddingIsQuiet: a memory embeds the turns it embeds in
+// the background with its embedder's EmbedQuietly, when it has one; the
+// turns of IngestAll, which waits for them, and questions, loudly.
+func TestBackgroundEmbeddingIsQuiet(t *testing.T) {
+	ctx := context.Background()
+	emb := &quietEmbedder{}
+	m := smg.New(&smg.Options{Embedder: emb})
+	defer m.Close()
+	if _, err := m.Record(ctx, chat(1, 3), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.WaitVectors(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if emb.quiet != 3 || emb.loud != 0 {
+		t.Errorf("turns recorded: %d embedded quietly, %d not; want 3, 0", emb.quiet, emb.loud)
+	}
+	if _, err := m.IngestAll(ctx, chat(4, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Context(ctx, "Where are the parcels kept?", &smg.ContextOptions{Budget: 200}); err != nil {
+		t.Fatal(err)
+	}
+	if emb.quiet != 3 || emb.loud != 3 {
+		t.Errorf("after IngestAll and a question: %d embedded quietly, %d not; want 3, 3", emb.quiet, emb.loud)
+	}
+}

@@ -187,3 +187,30 @@ func TestFrequent(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbedQuietly: the vectors are Embed's.
+func TestEmbedQuietly(t *testing.T) {
+	e, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"We ship with DHL.", "", "The nightly import failed with a 401 from the webhook."}
+	want, err := e.Embed(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.EmbedQuietly(context.Background(), texts)
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("%d vectors, %v", len(got), err)
+	}
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Errorf("text %d: not Embed's vector", i)
+		}
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.EmbedQuietly(cancelled, texts); err == nil {
+		t.Error("EmbedQuietly with a cancelled context: no error")
+	}
+}

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package encoder
+
+// lowerThreadPriority does nothing where a thread's priority is not set.
+func lowerThreadPriority() {}
