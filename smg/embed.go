@@ -44,9 +44,9 @@ const embedChunk = 256
 // is called without m.mu held, after the turns are in: the embedder may
 // take a while, and the memory answers meanwhile. progress, when set, is
 // told after each chunk how many of the turns with content have their
-// vectors. quiet embeds as background work, with the embedder's
-// EmbedQuietly when it has one (see [quietEmbedder]).
-func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string, progress func(done, total int), quiet bool) (int, error) {
+// vectors. background embeds as background work, with the embedder's
+// EmbedSerially when it has one (see [serialEmbedder]).
+func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string, progress func(done, total int), background bool) (int, error) {
 	if m.emb == nil {
 		return 0, nil
 	}
@@ -72,8 +72,8 @@ func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string, pro
 			batch[i] = u.text
 		}
 		embed := m.emb.Embed
-		if q, ok := m.emb.(quietEmbedder); ok && quiet {
-			embed = q.EmbedQuietly
+		if s, ok := m.emb.(serialEmbedder); ok && background {
+			embed = s.EmbedSerially
 		}
 		vecs, err := embed(ctx, batch)
 		if err == nil && len(vecs) != len(chunk) {

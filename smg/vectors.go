@@ -129,13 +129,13 @@ func (m *Memory) startWorker() {
 	go m.embedInBackground(ctx, done)
 }
 
-// A quietEmbedder embeds on the process's own cores and can do it as
-// background work, on one thread at a lower priority than the process's
-// others: the built-in encoder ([encoder.Encoder.EmbedQuietly]). A
-// memory's background worker embeds so, and its requests' questions go
-// first.
-type quietEmbedder interface {
-	EmbedQuietly(ctx context.Context, texts []string) ([][]float32, error)
+// A serialEmbedder embeds on the process's own cores, and can embed on
+// one alone: the built-in encoder ([encoder.Encoder.EmbedSerially]), which
+// shares a batch out among as many goroutines as there are cores
+// otherwise. A memory's background worker embeds on one, so that the
+// questions of requests, and other processes, find the others free.
+type serialEmbedder interface {
+	EmbedSerially(ctx context.Context, texts []string) ([][]float32, error)
 }
 
 // backgroundSlots bounds the memories of a process that embed in the

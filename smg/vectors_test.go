@@ -309,16 +309,16 @@ func TestBackgroundEmbeddingIsBounded(t *testing.T) {
 	}
 }
 
-// quietEmbedder tells the texts it embeds quietly (as background work)
+// serialEmbedder tells the texts it embeds serially (as background work)
 // from the others.
-type quietEmbedder struct {
-	mu          sync.Mutex
-	quiet, loud int
+type serialEmbedder struct {
+	mu           sync.Mutex
+	serial, wide int
 }
 
-func (e *quietEmbedder) Model() string { return "quiet" }
+func (e *serialEmbedder) Model() string { return "serial" }
 
-func (e *quietEmbedder) vectors(texts []string, n *int) [][]float32 {
+func (e *serialEmbedder) vectors(texts []string, n *int) [][]float32 {
 	e.mu.Lock()
 	*n += len(texts)
 	e.mu.Unlock()
@@ -329,20 +329,20 @@ func (e *quietEmbedder) vectors(texts []string, n *int) [][]float32 {
 	return out
 }
 
-func (e *quietEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
-	return e.vectors(texts, &e.loud), nil
+func (e *serialEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	return e.vectors(texts, &e.wide), nil
 }
 
-func (e *quietEmbedder) EmbedQuietly(_ context.Context, texts []string) ([][]float32, error) {
-	return e.vectors(texts, &e.quiet), nil
+func (e *serialEmbedder) EmbedSerially(_ context.Context, texts []string) ([][]float32, error) {
+	return e.vectors(texts, &e.serial), nil
 }
 
-// TestBackgroundEmbeddingIsQuiet: a memory embeds the turns it embeds in
-// the background with its embedder's EmbedQuietly, when it has one; the
-// turns of IngestAll, which waits for them, and questions, loudly.
-func TestBackgroundEmbeddingIsQuiet(t *testing.T) {
+// TestBackgroundEmbeddingIsSerial: a memory embeds the turns it embeds in
+// the background with its embedder's EmbedSerially, when it has one; the
+// turns of IngestAll, which waits for them, and questions, on every core.
+func TestBackgroundEmbeddingIsSerial(t *testing.T) {
 	ctx := context.Background()
-	emb := &quietEmbedder{}
+	emb := &serialEmbedder{}
 	m := smg.New(&smg.Options{Embedder: emb})
 	defer m.Close()
 	if _, err := m.Record(ctx, chat(1, 3), nil); err != nil {
@@ -351,8 +351,8 @@ func TestBackgroundEmbeddingIsQuiet(t *testing.T) {
 	if err := m.WaitVectors(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if emb.quiet != 3 || emb.loud != 0 {
-		t.Errorf("turns recorded: %d embedded quietly, %d not; want 3, 0", emb.quiet, emb.loud)
+	if emb.serial != 3 || emb.wide != 0 {
+		t.Errorf("turns recorded: %d embedded serially, %d not; want 3, 0", emb.serial, emb.wide)
 	}
 	if _, err := m.IngestAll(ctx, chat(4, 2)); err != nil {
 		t.Fatal(err)
@@ -360,7 +360,7 @@ func TestBackgroundEmbeddingIsQuiet(t *testing.T) {
 	if _, err := m.Context(ctx, "Where are the parcels kept?", &smg.ContextOptions{Budget: 200}); err != nil {
 		t.Fatal(err)
 	}
-	if emb.quiet != 3 || emb.loud != 3 {
-		t.Errorf("after IngestAll and a question: %d embedded quietly, %d not; want 3, 3", emb.quiet, emb.loud)
+	if emb.serial != 3 || emb.wide != 3 {
+		t.Errorf("after IngestAll and a question: %d embedded serially, %d not; want 3, 3", emb.serial, emb.wide)
 	}
 }

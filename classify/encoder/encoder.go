@@ -75,32 +75,13 @@ func (e *Encoder) Embed(ctx context.Context, texts []string) ([][]float32, error
 	return e.embed(ctx, texts, runtime.GOMAXPROCS(0))
 }
 
-// EmbedQuietly is Embed as background work: the texts one after another on
-// a thread of its own, which the system runs at a lower priority than the
-// process's other threads (on Linux; elsewhere at theirs). A server that
-// embeds its new turns so leaves the cores to its requests first, which
-// embed their questions with Embed, and to other processes.
-func (e *Encoder) EmbedQuietly(ctx context.Context, texts []string) ([][]float32, error) {
-	var out [][]float32
-	var err error
-	onQuietThread(func() { out, err = e.embed(ctx, texts, 1) })
-	return out, err
-}
-
-// onQuietThread runs fn on a thread of its own at a lower priority, and
-// returns when fn does. The thread ends with fn: it is never given back
-// to the runtime (which would run other goroutines on it at its
-// priority), and the threads the runtime starts meanwhile are started
-// from another (a locked thread's are), so they do not inherit it.
-func onQuietThread(fn func()) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		runtime.LockOSThread() // never unlocked: the thread exits with the goroutine
-		lowerThreadPriority()
-		fn()
-	}()
-	<-done
+// EmbedSerially is Embed on the calling goroutine alone: one core, for
+// background work. A server that embeds its new turns so leaves the other
+// cores to its requests, which embed their questions with Embed, and to
+// the other processes on the machine; a batch shared out among as many
+// goroutines as there are cores would take them all.
+func (e *Encoder) EmbedSerially(ctx context.Context, texts []string) ([][]float32, error) {
+	return e.embed(ctx, texts, 1)
 }
 
 // embed is Embed with the texts shared out among workers goroutines.

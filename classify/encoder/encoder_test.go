@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -188,8 +189,10 @@ func TestFrequent(t *testing.T) {
 	}
 }
 
-// TestEmbedQuietly: the vectors are Embed's.
-func TestEmbedQuietly(t *testing.T) {
+// TestEmbedSerially: the vectors are Embed's, made on the caller's
+// goroutine alone.
+func TestEmbedSerially(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	e, err := New()
 	if err != nil {
 		t.Fatal(err)
@@ -199,7 +202,28 @@ func TestEmbedQuietly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := e.EmbedQuietly(context.Background(), texts)
+	before := runtime.NumGoroutine()
+	var most atomic.Int64
+	stop := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				most.Store(max(most.Load(), int64(runtime.NumGoroutine()-before)))
+				runtime.Gosched()
+			}
+		}
+	}()
+	got, err := e.EmbedSerially(context.Background(), texts)
+	close(stop)
+	<-watched
+	if most.Load() > 1 {
+		t.Errorf("%d goroutines besides the caller's and the watcher's while it embedded, want none", most.Load()-1)
+	}
 	if err != nil || len(got) != len(want) {
 		t.Fatalf("%d vectors, %v", len(got), err)
 	}
@@ -210,7 +234,7 @@ func TestEmbedQuietly(t *testing.T) {
 	}
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := e.EmbedQuietly(cancelled, texts); err == nil {
-		t.Error("EmbedQuietly with a cancelled context: no error")
+	if _, err := e.EmbedSerially(cancelled, texts); err == nil {
+		t.Error("EmbedSerially with a cancelled context: no error")
 	}
 }

@@ -32,18 +32,20 @@ import (
 
 // serveRow is what serve measures for one number of users.
 type serveRow struct {
-	Users      int     `json:"users"`
-	Servers    int     `json:"servers"`
-	Store      string  `json:"store"`
-	Requests   int     `json:"requests"`
-	Seconds    float64 `json:"seconds"`
-	PerSecond  float64 `json:"requestsPerSecond"`
-	Append     latency `json:"appendMs"`
-	Context    latency `json:"contextMs"`
-	Failed     int     `json:"failed"`
-	PeakRSSMB  float64 `json:"peakRssMB"`
-	Memories   int     `json:"memories"`
-	TurnsAdded int     `json:"turnsAdded"`
+	Users     int     `json:"users"`
+	Servers   int     `json:"servers"`
+	Store     string  `json:"store"`
+	Requests  int     `json:"requests"`
+	Seconds   float64 `json:"seconds"`
+	PerSecond float64 `json:"requestsPerSecond"`
+	Append    latency `json:"appendMs"`
+	Context   latency `json:"contextMs"`
+	Failed    int     `json:"failed"`
+	// Failures are the first failed requests' errors, up to maxFailures.
+	Failures   []string `json:"failures,omitempty"`
+	PeakRSSMB  float64  `json:"peakRssMB"`
+	Memories   int      `json:"memories"`
+	TurnsAdded int      `json:"turnsAdded"`
 	// Killed is how far into the run a server was killed (SIGKILL), in
 	// seconds; Retried the requests sent again to another server because
 	// theirs was killed under them; Lost the acknowledged turns no server
@@ -51,6 +53,18 @@ type serveRow struct {
 	Killed  float64 `json:"killedAfterSeconds,omitempty"`
 	Retried int     `json:"retried"`
 	Lost    int     `json:"lost"`
+}
+
+// maxFailures is how many failed requests' errors a row keeps.
+const maxFailures = 5
+
+// failed counts a request that failed, and keeps its error if it is one
+// of the first.
+func (r *serveRow) failed(err error) {
+	r.Failed++
+	if len(r.Failures) < maxFailures {
+		r.Failures = append(r.Failures, err.Error())
+	}
 }
 
 // serveConfig is what a serve run does.
@@ -148,6 +162,11 @@ largest of the servers'.`,
 			}
 			if err := tw.Flush(); err != nil {
 				return err
+			}
+			for _, r := range rows {
+				for _, f := range r.Failures {
+					fmt.Fprintf(stdout, "%d users: failed: %s\n", r.Users, f)
+				}
 			}
 			paced := "each request as soon as the one before is answered"
 			if cfg.pace > 0 {
@@ -442,7 +461,7 @@ func measureServe(convs [][]smg.Turn, cfg serveConfig) (serveRow, error) {
 					{"role": roleOr(turn.Role), "speaker": turn.Speaker, "content": turn.Content, "id": fmt.Sprint(t)}}})
 				mu.Lock()
 				if err != nil {
-					r.Failed++
+					r.failed(err)
 				} else {
 					appends = append(appends, took)
 					acked[i] = append(acked[i], fmt.Sprint(t))
@@ -457,7 +476,7 @@ func measureServe(convs [][]smg.Turn, cfg serveConfig) (serveRow, error) {
 				took, _, err = send(i, "POST", path+"/context", map[string]any{"question": question.Content, "budget": 1000})
 				mu.Lock()
 				if err != nil {
-					r.Failed++
+					r.failed(err)
 				} else {
 					contexts = append(contexts, took)
 				}
