@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/smg-memory/smg/spec"
 )
@@ -302,7 +303,7 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 	if facts == 0 {
 		facts = DefaultFactBudget
 	}
-	chosen := pack(cands, tk, usable, alloc, facts)
+	chosen, left := pack(cands, tk, usable, alloc, facts)
 	text := render(chosen)
 	tokens := tk.Count(text)
 	for tokens > budget && len(chosen) > 0 {
@@ -314,18 +315,49 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 				weakest = i
 			}
 		}
+		left = append(left, chosen[weakest])
 		chosen = slices.Delete(chosen, weakest, weakest+1)
 		text = render(chosen)
 		tokens = tk.Count(text)
 	}
 	res := &Result{Text: text, Tokens: tokens, Budget: budget, Tokenizer: tk.Name(), Items: make([]Item, 0, len(chosen))}
 	for _, c := range ordered(chosen) {
-		if c.parts != nil {
-			c.item.Parts = roundAll(c.parts)
+		res.Items = append(res.Items, c.reported())
+	}
+	if opts.Left > 0 {
+		slices.SortStableFunc(left, func(a, b cand) int { return cmp.Compare(b.item.Score, a.item.Score) })
+		res.Left = make([]Item, 0, min(opts.Left, len(left)))
+		for _, c := range left[:min(opts.Left, len(left))] {
+			it := c.reported()
+			it.Text = leftText(c.text)
+			res.Left = append(res.Left, it)
 		}
-		res.Items = append(res.Items, c.item)
 	}
 	return res, nil
+}
+
+// reported is the item of c as a result reports it.
+func (c cand) reported() Item {
+	if c.parts != nil {
+		c.item.Parts = roundAll(c.parts)
+	}
+	return c.item
+}
+
+// leftTextBytes bounds the text of an item left out that a result tells.
+const leftTextBytes = 300
+
+// leftText is the start of a left-out item's line, up to about
+// leftTextBytes, cut at a character's start.
+func leftText(s string) string {
+	if len(s) <= leftTextBytes {
+		return s
+	}
+	end := leftTextBytes
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + "…"
 }
 
 // nodeCand is a node's line in a context; a fact of a scope not among
@@ -443,8 +475,9 @@ func turnLine(t spec.Turn) string {
 //
 // What must go in goes first, whatever the shares. Facts take at most
 // facts tokens, when facts is positive. A long item found weakly does not
-// go in at all (weak).
-func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) []cand {
+// go in at all (weak). left are the candidates that did not go in for
+// lack of room (not those another covered), best first.
+func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) (chosen, left []cand) {
 	cands = byScore(cands)
 	cands = slices.DeleteFunc(cands, weak(cands, usable))
 	shares := [pools]float64{alloc.Working, alloc.Knowledge, alloc.Artifacts, alloc.History}
@@ -466,7 +499,7 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) [
 	groups := map[srcGroup]int{} // the cost of a date line, once it is paid: 0
 	lineCost := map[string]int{}
 	taken := make([]bool, len(cands))
-	var chosen []cand
+	roomless := make([]bool, len(cands)) // refused for lack of room when last tried
 	// A node restates what its source turn said, and a fact nothing
 	// more: a turn and the facts stated in it are exchangeable, and
 	// whichever ranks first goes in alone. A decision, a problem or a
@@ -485,6 +518,7 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) [
 	excerpted := map[srcTurn]bool{} // the turns an excerpt of is in
 	try := func(i int, capped bool) {
 		c := cands[i]
+		roomless[i] = false
 		st := srcTurn{c.src, c.item.Turn}
 		switch {
 		case c.item.Excerpt != nil:
@@ -511,7 +545,8 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) [
 			cost += g
 		}
 		p := poolOf[c.item.Section]
-		if spent+cost > usable || capped && used[p]+cost > caps[p] || c.fact && facts > 0 && factsUsed+cost > facts {
+		roomless[i] = spent+cost > usable || capped && used[p]+cost > caps[p] || c.fact && facts > 0 && factsUsed+cost > facts
+		if roomless[i] {
 			return
 		}
 		open[c.item.Section] = true
@@ -547,7 +582,12 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) [
 			try(i, false)
 		}
 	}
-	return chosen
+	for i, c := range cands {
+		if !taken[i] && roomless[i] {
+			left = append(left, c)
+		}
+	}
+	return chosen, left
 }
 
 // A long item (a turn, an artifact), one that would take more than a

@@ -28,6 +28,9 @@ type Options struct {
 	// section: zero is DefaultFactBudget, a negative number no bound
 	// but the sections'.
 	FactBudget int
+	// Left is how many of the candidates that did not go in for lack of
+	// room the result tells (Result.Left), best first; none when 0.
+	Left int
 }
 
 // DefaultFactBudget is the most tokens facts take in a context, unless
@@ -73,6 +76,10 @@ type Result struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Items are what went in, in the order of Text.
 	Items []Item `json:"items"`
+	// Left are the best of what was found but did not go in for lack of
+	// room, up to Options.Left, with the start of their text: what a
+	// larger budget would have added.
+	Left []Item `json:"left,omitempty"`
 }
 
 // Item is one thing a context includes, and why.

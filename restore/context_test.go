@@ -2,6 +2,7 @@ package restore
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -244,16 +245,16 @@ func TestWeakLongItemsStayOut(t *testing.T) {
 	has := func(chosen []cand, turn int) bool {
 		return slices.ContainsFunc(chosen, func(c cand) bool { return c.item.Turn == turn })
 	}
-	small := pack(cands, tk, 400, DefaultAllocation, 0)
+	small, _ := pack(cands, tk, 400, DefaultAllocation, 0)
 	if !has(small, 9) || !has(small, 13) || has(small, 6) {
 		t.Errorf("at 400 tokens, chosen: %v; want turns 9 and 13, not the weak long turn 6", turnsOf(small))
 	}
-	large := pack(cands, tk, 4000, DefaultAllocation, 0)
+	large, _ := pack(cands, tk, 4000, DefaultAllocation, 0)
 	if !has(large, 6) {
 		t.Errorf("at 4,000 tokens, chosen: %v; want turn 6 too", turnsOf(large))
 	}
 	cands[1].item.Score = 0.5 // found well enough
-	if !has(pack(cands, tk, 400, DefaultAllocation, 0), 6) {
+	if again, _ := pack(cands, tk, 400, DefaultAllocation, 0); !has(again, 6) {
 		t.Error("a long turn found at more than weakFloor of the best stays out")
 	}
 }
@@ -325,5 +326,48 @@ func TestContextLeavesAgentStatusOut(t *testing.T) {
 	}
 	if strings.Contains(r.Text, "Tokens: 1.5k sent") || !strings.Contains(r.Text, "transform3' isn't defined") {
 		t.Errorf("context:\n%s", r.Text)
+	}
+}
+
+// TestContextTellsWhatWasLeft: at a small budget a context tells the best
+// of what was found but did not fit, best first, with the start of their
+// text, none of it among what went in; the larger budget takes the best
+// of them in. Without Options.Left it tells none.
+func TestContextTellsWhatWasLeft(t *testing.T) {
+	e := checkout(t)
+	ctx := context.Background()
+	q := "webhook signature PostgreSQL database locked idempotency"
+	r, err := e.Context(ctx, q, Options{Budget: 150, Left: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Left) == 0 || len(r.Left) > 5 {
+		t.Fatalf("at 150 tokens, %d items left out told, want 1 to 5", len(r.Left))
+	}
+	in := map[string]bool{}
+	for _, it := range r.Items {
+		in[fmt.Sprint(it.Kind, it.NodeID, it.Turn, it.Excerpt)] = true
+	}
+	for i, it := range r.Left {
+		if in[fmt.Sprint(it.Kind, it.NodeID, it.Turn, it.Excerpt)] {
+			t.Errorf("left out, but in: %+v", it)
+		}
+		if it.Text == "" || len(it.Text) > leftTextBytes+len("…") {
+			t.Errorf("left out item %d: text of %d bytes", i, len(it.Text))
+		}
+		if i > 0 && it.Score > r.Left[i-1].Score {
+			t.Errorf("left out items not best first: %v after %v", it.Score, r.Left[i-1].Score)
+		}
+	}
+	large, err := e.Context(ctx, q, Options{Budget: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := r.Left[0]
+	if !slices.ContainsFunc(large.Items, func(it Item) bool { return it.Kind == best.Kind && it.NodeID == best.NodeID && it.Turn == best.Turn }) {
+		t.Errorf("the best item left out at 150 tokens (%+v) is not in at 5,000", best)
+	}
+	if none, _ := e.Context(ctx, q, Options{Budget: 150}); none.Left != nil {
+		t.Errorf("without Left: %d items left out told", len(none.Left))
 	}
 }

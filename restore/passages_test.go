@@ -188,7 +188,7 @@ func TestPackWholeOrExcerpt(t *testing.T) {
 		} else {
 			p.item.Score = 0.9
 		}
-		chosen := pack([]cand{w, p, f, o}, tk, 1000, DefaultAllocation, 0)
+		chosen, _ := pack([]cand{w, p, f, o}, tk, 1000, DefaultAllocation, 0)
 		var keys []string
 		for _, c := range chosen {
 			keys = append(keys, c.key)
@@ -212,7 +212,7 @@ func TestPackSkipsAndFills(t *testing.T) {
 	}
 	heading := tk.Count("## "+secHistory) + 2
 	for _, usable := range []int{100, 300, 550, 1000} {
-		chosen := pack(cands, tk, usable, DefaultAllocation, 0)
+		chosen, _ := pack(cands, tk, usable, DefaultAllocation, 0)
 		spent := heading
 		took := map[int]bool{}
 		for _, c := range chosen {
@@ -251,7 +251,7 @@ func TestPackWorkingMemoryShare(t *testing.T) {
 	const usable = 1000
 	a := DefaultAllocation
 	share := int(usable * a.Working / (a.Working + a.Knowledge + a.Artifacts + a.History))
-	chosen := pack(cands, tk, usable, a, 0)
+	chosen, _ := pack(cands, tk, usable, a, 0)
 	standing, fact, turns, spent := 0, false, 0, 0
 	sections := map[string]bool{}
 	for _, c := range chosen {
