@@ -1,0 +1,292 @@
+package view_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/view"
+	"github.com/smg-memory/smg/spec"
+)
+
+// checkout is the golden memory of checkout.json.
+func checkout(t *testing.T) *smg.Memory {
+	t.Helper()
+	m, err := smg.Open("../../testdata/conversations/checkout.smg", &smg.OpenOptions{NoVectors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+func ids(nodes []view.MapNode) []string {
+	out := make([]string, len(nodes))
+	for i, n := range nodes {
+		out[i] = n.ID
+	}
+	return out
+}
+
+// TestMap: a map holds the most important nodes that pass its filters,
+// most important first, and the edges among them only; it counts what a
+// type filter would show.
+func TestMap(t *testing.T) {
+	doc := checkout(t).Document()
+	all := view.MapOf(doc, view.MapOptions{})
+	current := 0
+	for _, n := range doc.SemanticGraph.Nodes {
+		if n.ValidTo.IsZero() {
+			current++
+		}
+	}
+	if all.All != len(doc.SemanticGraph.Nodes) || all.Total != current || len(all.Nodes) != current {
+		t.Fatalf("the default map: %d of %d nodes shown, %d pass; want the %d current", len(all.Nodes), all.All, all.Total, current)
+	}
+	if slices.Contains(ids(all.Nodes), "decision-sqlite") {
+		t.Error("a superseded decision is on the default map")
+	}
+	if !slices.IsSortedFunc(all.Nodes, func(a, b view.MapNode) int {
+		if a.Importance > b.Importance {
+			return -1
+		}
+		if a.Importance < b.Importance {
+			return 1
+		}
+		return 0
+	}) {
+		t.Error("the map's nodes are not most important first")
+	}
+	if all.From.IsZero() || !all.To.After(all.From) {
+		t.Errorf("the map's time span: %v to %v", all.From, all.To)
+	}
+	// A node's time is when it came up: a concept's, no later than the
+	// turn that first mentioned it.
+	m := checkout(t)
+	mentioned := map[string]bool{}
+	for _, n := range doc.SemanticGraph.Nodes {
+		mentioned[n.ID] = n.FirstMentioned > 0
+	}
+	for _, n := range all.Nodes {
+		if n.Time.IsZero() && !mentioned[n.ID] && n.Type == spec.NodeConcept {
+			continue // named by a fact remembered on request: no turn to date it
+		}
+		if n.Time.Before(all.From) || n.Time.After(all.To) {
+			t.Errorf("%s: time %v, out of the memory's %v to %v", n.ID, n.Time, all.From, all.To)
+		}
+		if n.Type != spec.NodeConcept {
+			continue
+		}
+		for _, sn := range doc.SemanticGraph.Nodes {
+			if sn.ID != n.ID || sn.FirstMentioned == 0 {
+				continue
+			}
+			turns, _, err := m.ReadTurns(sn.FirstMentioned, 1)
+			if err != nil || len(turns) != 1 {
+				t.Fatalf("turn %d: %v", sn.FirstMentioned, err)
+			}
+			if n.Time.After(turns[0].Timestamp) {
+				t.Errorf("%s: time %v, after turn %d that first mentioned it (%v)", n.ID, n.Time, sn.FirstMentioned, turns[0].Timestamp)
+			}
+		}
+	}
+
+	top := view.MapOf(doc, view.MapOptions{Limit: 4, Superseded: true})
+	if len(top.Nodes) != 4 || top.Total != len(doc.SemanticGraph.Nodes) {
+		t.Fatalf("limit 4: %d nodes of %d", len(top.Nodes), top.Total)
+	}
+	on := map[string]bool{}
+	for _, n := range top.Nodes {
+		on[n.ID] = true
+	}
+	edges := 0
+	for _, e := range doc.SemanticGraph.Edges {
+		if on[e.From] && on[e.To] {
+			edges++
+		}
+	}
+	if len(top.Edges) != edges {
+		t.Errorf("limit 4: %d edges, want the %d among its nodes", len(top.Edges), edges)
+	}
+	for _, e := range top.Edges {
+		if !on[e.From] || !on[e.To] {
+			t.Errorf("an edge to a node not on the map: %+v", e)
+		}
+	}
+	for _, n := range top.Nodes {
+		if n.Degree == 0 {
+			t.Errorf("%s: degree 0", n.ID)
+		}
+	}
+
+	decisions := view.MapOf(doc, view.MapOptions{Types: []spec.NodeType{spec.NodeDecision}, Superseded: true})
+	if got := ids(decisions.Nodes); len(got) != 3 || !slices.Contains(got, "decision-sqlite") {
+		t.Errorf("decisions, superseded too: %v", got)
+	}
+	if decisions.Types[spec.NodeFact] != top.Types[spec.NodeFact] || decisions.Types[spec.NodeDecision] != 3 {
+		t.Errorf("counts by type under a type filter: %v; want those without it, %v", decisions.Types, top.Types)
+	}
+	if got := ids(view.MapOf(doc, view.MapOptions{Query: "postgres"}).Nodes); !slices.Contains(got, "decision-postgresql") || !slices.Contains(got, "concept-postgresql") || slices.Contains(got, "concept-stripe") {
+		t.Errorf("nodes that hold postgres: %v", got)
+	}
+	var sqlite time.Time
+	for _, n := range view.MapOf(doc, view.MapOptions{Superseded: true}).Nodes {
+		if n.ID == "decision-sqlite" {
+			sqlite = n.Time
+		}
+	}
+	if sqlite.IsZero() {
+		t.Fatal("the SQLite decision has no time")
+	}
+	before := view.MapOf(doc, view.MapOptions{Superseded: true, To: sqlite})
+	for _, n := range before.Nodes {
+		if n.Time.After(sqlite) {
+			t.Errorf("%s of %v is on a map up to %v", n.ID, n.Time, sqlite)
+		}
+	}
+	if before.Total == 0 || before.Total >= top.Total {
+		t.Errorf("a map up to the SQLite decision: %d nodes of %d", before.Total, top.Total)
+	}
+}
+
+// TestNeighbours: a node and its neighbours, the node first; an unknown
+// node is ErrNoNode.
+func TestNeighbours(t *testing.T) {
+	doc := checkout(t).Document()
+	near, err := view.Neighbours(doc, "decision-postgresql", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ids(near.Nodes)
+	if got[0] != "decision-postgresql" || !slices.Contains(got, "decision-sqlite") || !slices.Contains(got, "concept-postgresql") {
+		t.Errorf("the neighbourhood of the PostgreSQL decision: %v", got)
+	}
+	for _, e := range near.Edges {
+		if !slices.Contains(got, e.From) || !slices.Contains(got, e.To) {
+			t.Errorf("an edge out of the neighbourhood: %+v", e)
+		}
+	}
+	one, _ := view.Neighbours(doc, "decision-postgresql", 1)
+	if len(one.Nodes) != 2 || one.Total != len(near.Nodes) {
+		t.Errorf("limit 1: %v of %d", ids(one.Nodes), one.Total)
+	}
+	if _, err := view.Neighbours(doc, "decision-mysql", 0); !errors.Is(err, view.ErrNoNode) {
+		t.Errorf("an unknown node: %v", err)
+	}
+}
+
+// TestNode: a decision's detail holds its rationale and the options it
+// rejected, its edges and the turns that mention it, with their times; an
+// artifact's, its versions, the latest content and the diffs.
+func TestNode(t *testing.T) {
+	m := checkout(t)
+	doc := m.Document()
+	d, err := view.NodeOf(doc, "decision-postgresql", m.ReadTurns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Rationale == "" || len(d.Alternatives) == 0 || !strings.Contains(d.Alternatives[0].Option, "SQLite") {
+		t.Errorf("the PostgreSQL decision: rationale %q, alternatives %+v", d.Rationale, d.Alternatives)
+	}
+	if len(d.Mentions) == 0 || d.MentionCount < len(d.Mentions) {
+		t.Fatalf("%d mentions of %d", len(d.Mentions), d.MentionCount)
+	}
+	for _, mn := range d.Mentions {
+		if mn.Time.IsZero() || mn.Text == "" || mn.Turn == 0 {
+			t.Errorf("a mention: %+v", mn)
+		}
+	}
+	supersedes := false
+	for _, e := range d.Edges {
+		supersedes = supersedes || e.Relation == spec.RelSupersedes && e.Out && e.Other.ID == "decision-sqlite" && e.Other.Superseded
+	}
+	if !supersedes {
+		t.Errorf("the PostgreSQL decision's edges do not say it superseded SQLite: %+v", d.Edges)
+	}
+	if d.Artifact != nil {
+		t.Error("a decision with an artifact")
+	}
+
+	a, err := view.NodeOf(doc, "artifact-checkout-webhook-go", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Artifact == nil || len(a.Artifact.Versions) != 4 || a.Artifact.Language != "go" {
+		t.Fatalf("the webhook's artifact: %+v", a.Artifact)
+	}
+	want, err := format.ArtifactContent(doc, "art-checkout-webhook-go", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Artifact.Content != want {
+		t.Error("the artifact's content is not its latest version's")
+	}
+	for _, v := range a.Artifact.Versions {
+		if (v.V > 1) != strings.HasPrefix(v.Diff, "--- ") {
+			t.Errorf("version %d: diff %.40q", v.V, v.Diff)
+		}
+	}
+	if len(a.Mentions) != 0 {
+		t.Errorf("%d mentions read without a reader", len(a.Mentions))
+	}
+	if _, err := view.NodeOf(doc, "nope", nil); !errors.Is(err, view.ErrNoNode) {
+		t.Errorf("an unknown node: %v", err)
+	}
+}
+
+// TestTimeline: decisions and facts oldest first, superseded ones
+// included and linked, and the supersede chains oldest first.
+func TestTimeline(t *testing.T) {
+	tl := view.TimelineOf(checkout(t).Document(), view.TimelineOptions{})
+	if tl.Total != 5 || len(tl.Events) != 5 {
+		t.Fatalf("%d events of %d, want the 3 decisions and 2 facts", len(tl.Events), tl.Total)
+	}
+	for i := 1; i < len(tl.Events); i++ {
+		if tl.Events[i].Time.Before(tl.Events[i-1].Time) {
+			t.Errorf("event %d (%v) before event %d (%v)", i, tl.Events[i].Time, i-1, tl.Events[i-1].Time)
+		}
+	}
+	var sqlite view.Event
+	for _, ev := range tl.Events {
+		if ev.ID == "decision-sqlite" {
+			sqlite = ev
+		}
+	}
+	if !sqlite.Superseded || !slices.Equal(sqlite.SupersededBy, []string{"decision-postgresql"}) {
+		t.Errorf("the SQLite decision: %+v", sqlite)
+	}
+	if len(tl.Chains) != 1 || !slices.Equal(tl.Chains[0], []string{"decision-sqlite", "decision-postgresql"}) {
+		t.Errorf("chains %v", tl.Chains)
+	}
+	if last := view.TimelineOf(checkout(t).Document(), view.TimelineOptions{Limit: 2}); len(last.Events) != 2 || last.Events[1].ID != tl.Events[4].ID {
+		t.Errorf("the 2 latest: %+v", last.Events)
+	}
+}
+
+// TestChains: a chain of three, told once, from any of its events.
+func TestChains(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	doc := &spec.Document{}
+	for i, id := range []string{"fact-a", "fact-b", "fact-c", "fact-d"} {
+		n := spec.Node{ID: id, Type: spec.NodeFact, Label: id, ValidFrom: at.Add(time.Duration(i) * time.Hour)}
+		if i < 2 {
+			n.ValidTo = at.Add(time.Duration(i+1) * time.Hour)
+		}
+		doc.SemanticGraph.Nodes = append(doc.SemanticGraph.Nodes, n)
+	}
+	doc.SemanticGraph.Edges = []spec.Edge{
+		{From: "fact-c", To: "fact-b", Relation: spec.RelSupersedes, Strength: 1},
+		{From: "fact-b", To: "fact-a", Relation: spec.RelSupersedes, Strength: 1},
+	}
+	tl := view.TimelineOf(doc, view.TimelineOptions{})
+	if len(tl.Chains) != 1 || !slices.Equal(tl.Chains[0], []string{"fact-a", "fact-b", "fact-c"}) {
+		t.Errorf("chains %v, want [fact-a fact-b fact-c]", tl.Chains)
+	}
+	if got := []string{tl.Events[0].ID, tl.Events[3].ID}; !slices.Equal(got, []string{"fact-a", "fact-d"}) {
+		t.Errorf("first and last events: %v", got)
+	}
+}
