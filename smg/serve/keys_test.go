@@ -34,6 +34,10 @@ var endpoints = []struct {
 	{"POST", "/v1/memories/%s/search", map[string]any{"query": "vault"}},
 	{"POST", "/v1/memories/%s/query", map[string]any{"query": "FIND facts"}},
 	{"POST", "/v1/memories/%s/fork", map[string]any{"id": "stolen"}},
+	{"GET", "/v1/memories/%s/map", nil},
+	{"GET", "/v1/memories/%s/nodes/fact-x", nil},
+	{"GET", "/v1/memories/%s/nodes/fact-x/neighbours", nil},
+	{"GET", "/v1/memories/%s/timeline", nil},
 	{"DELETE", "/v1/memories/%s", nil},
 }
 

@@ -31,6 +31,7 @@ import (
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/serve/web"
 	"github.com/smg-memory/smg/smg/tools"
 	"github.com/smg-memory/smg/spec"
 )
@@ -77,10 +78,16 @@ func New(store Store, opts *Options) *Server {
 	s.api.UseMiddleware(s.observe, s.authorize, s.throttle)
 	s.mux.Handle("GET /metrics", s.metrics.handler())
 	s.mux.Handle("/mcp/{id}", s.mcpHandler())
+	// The web interface: files only; what it shows, it asks the API for,
+	// with the caller's key.
+	s.mux.Handle("GET "+web.Prefix, web.Handler())
+	s.mux.Handle("GET "+strings.TrimSuffix(web.Prefix, "/"), web.Handler())
+	s.mux.Handle("GET /{$}", http.RedirectHandler(web.Prefix, http.StatusFound))
 	s.register()
 	s.registerFacts()
 	s.registerFiles()
 	s.registerReads()
+	s.registerViews()
 	return s
 }
 
@@ -210,6 +217,8 @@ func problem(err error) error {
 		return huma.Error404NotFound(ErrNotFound.Error())
 	case errors.Is(err, ErrExists):
 		return huma.Error409Conflict(err.Error())
+	case errors.Is(err, ErrOneFile):
+		return huma.Error403Forbidden(err.Error())
 	case errors.Is(err, ErrInvalidID), errors.Is(err, smg.ErrInvalidTurn):
 		return huma.Error422UnprocessableEntity(err.Error())
 	case errors.As(err, &lim), errors.Is(err, format.ErrLimit):
@@ -402,6 +411,7 @@ func (s *Server) register() {
 			Budget     int      `json:"budget,omitempty" minimum:"1" maximum:"200000" default:"1000" doc:"The most tokens the context may take."`
 			Tokenizer  string   `json:"tokenizer,omitempty" enum:"cl100k,o200k,estimate" default:"cl100k" doc:"What counts the tokens: cl100k (GPT-4), o200k (GPT-4o) or estimate (about four bytes a token)."`
 			FactBudget int      `json:"factBudget,omitempty" minimum:"0" maximum:"200000" doc:"The most tokens facts may take; 0: smg's default."`
+			Left       int      `json:"left,omitempty" minimum:"0" maximum:"100" doc:"How many of the items found that did not fit to tell (left), best first, with the start of their text."`
 			Scopes     []string `json:"scopes,omitempty" doc:"The scopes whose facts may go in; none: every scope."`
 			With       []string `json:"with,omitempty" maxItems:"8" doc:"Other memories of the tenant composed in, a workspace's beside a user's: each is searched, its items weighted by its scope, all within the one budget."`
 		}
@@ -415,7 +425,7 @@ func (s *Server) register() {
 			return nil, problem(err)
 		}
 		defer done()
-		opts := smg.ContextOptions{Budget: in.Body.Budget, Tokenizer: tok, FactBudget: in.Body.FactBudget, Scopes: in.Body.Scopes, Wait: true}
+		opts := smg.ContextOptions{Budget: in.Body.Budget, Tokenizer: tok, FactBudget: in.Body.FactBudget, Scopes: in.Body.Scopes, Left: in.Body.Left, Wait: true}
 		if len(in.Body.With) > 0 {
 			all := []*smg.Memory{m}
 			for _, id := range in.Body.With {

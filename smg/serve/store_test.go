@@ -105,16 +105,22 @@ func (s *testStore) addKey(t *testing.T, tenant string, scope serve.Scope, memor
 // by another server; -1 when it cannot be read.
 func (s *testStore) turns(t *testing.T, id string) int {
 	t.Helper()
-	f, done, err := s.another(t).Open(context.Background(), serve.Tenant, id)
-	if err != nil {
-		return -1
-	}
-	defer done()
-	m, err := f.Memory()
+	m, err := s.memory(t, id)
 	if err != nil {
 		return -1
 	}
 	return m.Turns()
+}
+
+// memory is the memory id of the default tenant, read by another server.
+func (s *testStore) memory(t *testing.T, id string) (*smg.Memory, error) {
+	t.Helper()
+	f, done, err := s.another(t).Open(context.Background(), serve.Tenant, id)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return f.Memory()
 }
 
 // takeAway makes the store unreachable: the directory removed, or the

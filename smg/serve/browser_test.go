@@ -1,0 +1,399 @@
+package serve_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/importer"
+	"github.com/smg-memory/smg/smg/serve"
+)
+
+// browserEnv, when set, makes a missing Chromium a failure rather than a
+// skip: .ci/run installs Debian's chromium and sets it.
+const browserEnv = "SMG_TEST_BROWSER"
+
+// screenshotsEnv names a folder the browser tests write their
+// screenshots to (the README's are made so); a test's own folder
+// otherwise.
+const screenshotsEnv = "SMG_SCREENSHOTS"
+
+// chromium is the path of a Chromium, or "".
+func chromium() string {
+	if p := os.Getenv("SMG_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// page is a headless Chromium tab of a test, and the console errors and
+// uncaught exceptions it met.
+type page struct {
+	t        *testing.T
+	ctx      context.Context
+	mu       sync.Mutex
+	problems []string
+	shots    string
+}
+
+// newPage starts a headless Chromium for the test, or skips it when there
+// is none. The test fails, at its end, on any console error or uncaught
+// exception of the page, but for the browser's own line about a request
+// the service refused (401, 403), which a test may provoke.
+func newPage(t *testing.T) *page {
+	t.Helper()
+	path := chromium()
+	if path == "" {
+		if os.Getenv(browserEnv) != "" {
+			t.Fatal("no Chromium found, and " + browserEnv + " is set: apt-get install chromium")
+		}
+		t.Skip("no Chromium: apt-get install chromium (.ci/run does), or set SMG_CHROMIUM")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.WindowSize(1400, 900),
+		chromedp.NoSandbox, chromedp.Flag("disable-gpu", true))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	p := &page{t: t, ctx: ctx, shots: os.Getenv(screenshotsEnv)}
+	if p.shots == "" {
+		p.shots = t.TempDir()
+	}
+	if err := chromedp.Do(ctx); err != nil { // starts the browser
+		cancelTab()
+		cancelAlloc()
+		t.Fatalf("starting %s: %v", path, err)
+	}
+	messages := chromedp.Console(ctx)
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			refused := m.Source == "network" && (strings.Contains(m.Text, "status of 401") || strings.Contains(m.Text, "status of 403"))
+			if (m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleException) && !refused {
+				p.mu.Lock()
+				p.problems = append(p.problems, fmt.Sprintf("%s %s:%d: %s", m.Type, m.URL, m.Line+1, m.Text))
+				p.mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancelTab()
+		cancelAlloc()
+		<-read
+		for _, e := range p.problems {
+			t.Errorf("the page: %s", e)
+		}
+	})
+	return p
+}
+
+// do runs steps within 30 s, failing the test on an error.
+func (p *page) do(what string, steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		p.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// get runs an action that returns a value within 30 s.
+func get[T any](p *page, what string, a chromedp.Action[T]) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		p.t.Fatalf("%s: %v", what, err)
+	}
+	return v
+}
+
+// eval evaluates js in the page.
+func eval[T any](p *page, js string) T {
+	p.t.Helper()
+	return get(p, js, chromedp.Evaluate[T](js))
+}
+
+// shot writes a screenshot of the page as name.png.
+func (p *page) shot(name string) {
+	p.t.Helper()
+	png := get(p, "screenshot "+name, chromedp.CaptureScreenshot())
+	if err := os.WriteFile(filepath.Join(p.shots, name+".png"), png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// testID is the CSS selector of the element of a data-testid.
+func testID(id string) chromedp.CSS { return chromedp.CSS(`[data-testid="` + id + `"]`) }
+
+// importGolden imports the golden memory of checkout.json as id.
+func importGolden(t *testing.T, store serve.Store, id string) {
+	t.Helper()
+	raw, err := os.ReadFile("../../testdata/conversations/checkout.smg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, done, err := store.Import(context.Background(), serve.Tenant, id, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done()
+}
+
+// facts are the contents of the memory's current facts, read by another
+// server.
+func (s *testStore) facts(t *testing.T, id string) []string {
+	t.Helper()
+	m, err := s.memory(t, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, n := range m.Facts(smg.FactFilter{}) {
+		out = append(out, smg.FactText(n))
+	}
+	return out
+}
+
+// ready waits for the view's flag (body[data-NAME-ready="1"]).
+func ready(name string) chromedp.Action[chromedp.Void] {
+	return chromedp.WaitVisible(chromedp.CSS(`body[data-` + name + `-ready="1"]`))
+}
+
+// factRow is the selector of an element of the row of a fact.
+func factRow(id, what string) chromedp.CSS {
+	return chromedp.CSS(`[data-testid="fact-row"][data-id="` + id + `"] [data-testid="` + what + `"]`)
+}
+
+const (
+	factGo   = "fact-dana-prefers-go-for-all-backend-work"
+	factShop = "fact-dana-is-working-on-the-shop-with-their"
+)
+
+// TestWebViews drives the web interface in a headless Chromium on the
+// memory of checkout.json: the map draws, a node's detail opens with the
+// mouse and a node found by a search expands; the facts are listed, edited
+// and forgotten (and the store changes); the timeline shows the supersede
+// chain; a question's context shows its items and what did not fit; with
+// a key that may only read, a forget is refused, the page says so, and the
+// store does not change. No console error occurs. Screenshots of each view
+// are written.
+func TestWebViews(t *testing.T) {
+	p := newPage(t)
+	store := newStore(t)
+	importGolden(t, store, "checkout")
+	srv := httptest.NewServer(serve.New(store, nil))
+	defer srv.Close()
+	base := srv.URL + "/ui/"
+
+	// The map, and a node's detail.
+	p.do("the map", chromedp.Navigate(base+"#/map?m=checkout"), ready("map"))
+	if n := eval[int](p, `window.smgTimings.nodes`); n != 17 {
+		t.Errorf("the map drew %d nodes, want the 17 current", n)
+	}
+	p.do("a click on the most important node", clickNode(p, 0), chromedp.WaitVisible(testID("node-detail")))
+	if label := get(p, "the detail's label", chromedp.Text(testID("detail-label"))); !strings.Contains(label, "Dana prefers Go") {
+		t.Errorf("the detail of the most important node: %q", label)
+	}
+	p.shot("map")
+
+	// A search, then a node's neighbourhood added.
+	p.do("a search", chromedp.SendKeys(testID("map-search"), "PostgreSQL"), ready("map"))
+	found := eval[int](p, `window.smgTimings.nodes`)
+	if found == 0 || found >= 17 {
+		t.Fatalf("the search for PostgreSQL drew %d nodes", found)
+	}
+	p.do("expand the PostgreSQL decision", chromedp.Evaluate[chromedp.Void](`window.smgMap.open('decision-postgresql')`, chromedp.EvalAwaitPromise),
+		chromedp.WaitVisible(testID("expand")), chromedp.Click(testID("expand")),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-map-expanded="decision-postgresql"]`)))
+	if after := eval[int](p, `window.smgMap.nodes().length`); after <= found {
+		t.Errorf("expanded: %d nodes on the map, %d before", after, found)
+	}
+
+	// The facts: edit one, forget the other.
+	p.do("the facts", chromedp.Click(testID("detail-close")), chromedp.Navigate(base+"#/facts?m=checkout"), ready("facts"))
+	if n := eval[int](p, `document.querySelectorAll('[data-testid="fact-row"]').length`); n != 2 {
+		t.Fatalf("%d facts listed, want 2", n)
+	}
+	p.shot("facts")
+	edited := "Dana prefers Go and Rust for backend work."
+	p.do("edit a fact", chromedp.Click(factRow(factGo, "fact-edit")), chromedp.SetValue(factRow(factGo, "fact-edit-input"), edited),
+		chromedp.Click(factRow(factGo, "fact-save")), ready("facts"))
+	p.do("forget a fact", chromedp.Click(factRow(factShop, "fact-forget")), chromedp.Click(factRow(factShop, "fact-forget")), ready("facts"),
+		chromedp.WaitNotPresent(chromedp.CSS(`[data-testid="fact-row"][data-id="`+factShop+`"]`)))
+	if got := store.facts(t, "checkout"); len(got) != 1 || got[0] != edited {
+		t.Errorf("the store's facts after an edit and a forget: %q", got)
+	}
+
+	// The timeline.
+	p.do("the timeline", chromedp.Navigate(base+"#/timeline?m=checkout"), ready("timeline"))
+	if n := eval[int](p, `document.querySelectorAll('[data-testid="timeline-event"]').length`); n < 3 {
+		t.Errorf("%d events on the timeline", n)
+	}
+	if chain := get(p, "the chain", chromedp.Text(testID("chain"))); !strings.Contains(chain, "SQLite") || !strings.Contains(chain, "PostgreSQL") {
+		t.Errorf("the supersede chain: %q", chain)
+	}
+	p.shot("timeline")
+
+	// A question's context, at a budget too small for all it found.
+	p.do("ask", chromedp.Navigate(base+"#/ask?m=checkout"), chromedp.WaitVisible(testID("ask-question")),
+		chromedp.SetValue(testID("ask-question"), "How did we fix the webhook returning 401 in production?"),
+		chromedp.SetValue(testID("ask-budget"), "300"), chromedp.Click(testID("ask-go")), ready("ask"))
+	if text := get(p, "the context", chromedp.Text(testID("ask-text"))); !strings.Contains(text, "ConstructEvent") {
+		t.Errorf("the context: %.300q", text)
+	}
+	if n := eval[int](p, `document.querySelectorAll('[data-testid="ask-items"] tbody tr').length`); n == 0 {
+		t.Error("no item of the context listed")
+	}
+	if n := eval[int](p, `document.querySelectorAll('[data-testid="ask-left-items"] > *').length`); n == 0 {
+		t.Error("nothing listed as left out at 300 tokens")
+	}
+	p.shot("ask")
+
+	// A key that may only read: the forget is refused and says why.
+	read := store.addKey(t, serve.Tenant, serve.ScopeRead)
+	p.do("the facts with a read-only key", chromedp.Navigate(base+"#/facts?m=checkout"),
+		chromedp.Evaluate[chromedp.Void](`localStorage.setItem('smgKey', `+"`"+read+"`"+`)`), chromedp.Reload(), ready("facts"),
+		chromedp.Click(factRow(factGo, "fact-forget")), chromedp.Click(factRow(factGo, "fact-forget")),
+		chromedp.WaitVisible(testID("message")))
+	if msg := get(p, "the message", chromedp.Text(testID("message-text"))); !strings.Contains(msg, "not write") {
+		t.Errorf("a forget with a read-only key says %q", msg)
+	}
+	if got := store.facts(t, "checkout"); len(got) != 1 {
+		t.Errorf("after a read-only key's forget, the store has %d facts, want 1", len(got))
+	}
+}
+
+// benchMemory is a memory of turns read from the files of ../shared/bench
+// that patterns match, repeated until it holds n turns (all of them when
+// n is 0), without vectors, as the bytes of its .smg file.
+func benchMemory(t *testing.T, n int, patterns ...string) []byte {
+	t.Helper()
+	var names []string
+	for _, p := range patterns {
+		found, err := filepath.Glob(filepath.Join("../../../shared/bench", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, found...)
+	}
+	if len(names) == 0 {
+		t.Skip("no ../shared/bench: the large memories' timings are taken where it is")
+	}
+	var turns []smg.Turn
+	for _, name := range names {
+		res, err := importer.ReadFile(name, importer.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range res.Conversations {
+			turns = append(turns, c.Turns...)
+		}
+	}
+	if n > 0 {
+		all := turns
+		for len(turns) < n {
+			turns = append(turns, all...)
+		}
+		turns = turns[:n]
+	}
+	m := smg.New(&smg.Options{NoVectors: true})
+	defer m.Close()
+	if _, err := m.IngestAll(context.Background(), turns); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := m.Marshal(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// TestWebLargeMaps opens the map of two large memories (aider 02's
+// history; 10,000 turns of LoCoMo, BEAM and every aider history, thousands
+// of nodes), clicks a node and expands it: it logs how long each took to
+// become interactive in the browser (BENCHMARKS.md has them; a test
+// asserts no time). It builds the memories (a minute), so it runs where
+// the browser tests are asked for (SMG_TEST_BROWSER, as .ci/run does).
+func TestWebLargeMaps(t *testing.T) {
+	if os.Getenv(browserEnv) == "" {
+		t.Skip("builds two large memories: set " + browserEnv + " (.ci/run does)")
+	}
+	p := newPage(t)
+	store := newStore(t)
+	for id, raw := range map[string][]byte{
+		"aider-02":  benchMemory(t, 0, "aider-dev/02_*.md"),
+		"mixed-10k": benchMemory(t, 10000, "locomo-dev.json", "beam-dev.json", "aider-dev/[0-9]*.md"),
+	} {
+		if _, done, err := store.Import(context.Background(), serve.Tenant, id, raw); err != nil {
+			t.Fatal(err)
+		} else {
+			done()
+		}
+	}
+	srv := httptest.NewServer(serve.New(store, nil))
+	defer srv.Close()
+	for _, id := range []string{"aider-02", "mixed-10k"} {
+		p.do("a blank page", chromedp.Navigate("about:blank"))
+		start := time.Now()
+		p.do("the map of "+id, chromedp.Navigate(srv.URL+"/ui/#/map?m="+id), chromedp.WaitVisible(chromedp.CSS(`body[data-map-ready="1"]`)))
+		ready := time.Since(start)
+		nodes := eval[int](p, `window.smgTimings.nodes`)
+		all := eval[int](p, `window.smgTimings.all || 0`) // the memory's nodes
+		clicked := time.Now()
+		p.do("a node of "+id, clickNode(p, 0), chromedp.WaitVisible(testID("node-detail")))
+		detail := time.Since(clicked)
+		// The most important node with neighbours off the map.
+		before := eval[int](p, `window.smgMap.nodes().length`)
+		expanded := time.Now()
+		p.do("expand a node of "+id, chromedp.Evaluate[chromedp.Void](`(() => {
+			const n = window.smgCy.nodes().filter(n => n.data('degree') > n.connectedEdges().length)
+				.sort((a, b) => b.data('importance') - a.data('importance'))[0];
+			return window.smgMap.expand(n.id());
+		})()`, chromedp.EvalAwaitPromise))
+		after := eval[int](p, `window.smgMap.nodes().length`)
+		if after <= before {
+			t.Errorf("%s: expanded, %d nodes on the map, %d before", id, after, before)
+		}
+		t.Logf("%s: a node expanded to %d nodes on the map in %d ms", id, after, time.Since(expanded).Milliseconds())
+		t.Logf("%s: %d nodes of %d drawn and interactive %d ms after the page was asked for (the page's own count: %v ms); a node's detail %d ms after its click",
+			id, nodes, all, ready.Milliseconds(), eval[float64](p, `window.smgTimings.pageMs`), detail.Milliseconds())
+		p.shot("map-" + id)
+	}
+}
+
+// clickNode clicks, with the mouse, the i-th most important node on the
+// map (window.smgCy is the map's Cytoscape instance).
+func clickNode(p *page, i int) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		js := fmt.Sprintf(`(() => {
+			const cy = window.smgCy;
+			const n = cy.nodes().sort((a, b) => b.data('importance') - a.data('importance'))[%d];
+			const at = n.renderedPosition(), box = cy.container().getBoundingClientRect();
+			return [box.left + at.x, box.top + at.y];
+		})()`, i)
+		at, err := chromedp.Evaluate[[]float64](js)(ctx, tg)
+		if err != nil {
+			return chromedp.Void{}, err
+		}
+		return chromedp.MouseClickXY(at[0], at[1])(ctx, tg)
+	}
+}
