@@ -162,6 +162,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.addCommand(),
 		a.watchCommand(),
 		a.serveCommand(),
+		a.viewCommand(),
 		a.compactCommand(),
 	)
 	return root

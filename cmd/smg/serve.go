@@ -159,28 +159,8 @@ func (a *app) serveCommand() *cobra.Command {
 				return usageErrorf("%s has no API keys: it would be served to anyone who reaches %s; add one first (smg serve key add --tenant NAME, with the same --dir or --store), or listen on 127.0.0.1", where.where(), addr)
 			}
 			log := slog.New(slog.NewTextHandler(a.stderr, nil))
-			srv := &http.Server{Handler: serve.New(store, &serve.Options{Log: log, Rate: rate, Burst: burst, Timeout: timeout}),
-				ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 			fmt.Fprintf(a.stdout, "serving %s on http://%s\n", where.where(), ln.Addr())
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			served := make(chan error, 1)
-			go func() { served <- srv.Serve(ln) }()
-			select {
-			case err := <-served:
-				return err
-			case <-ctx.Done():
-			}
-			log.Info("stopping: finishing the requests in flight")
-			end, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			if err := srv.Shutdown(end); err != nil {
-				return err
-			}
-			if err := <-served; !errors.Is(err, http.ErrServerClosed) {
-				return err
-			}
-			return nil
+			return serveOn(cmd.Context(), ln, serve.New(store, &serve.Options{Log: log, Rate: rate, Burst: burst, Timeout: timeout}), log)
 		}),
 	}
 	where.add(cmd, cmd.Flags())
@@ -196,6 +176,32 @@ func (a *app) serveCommand() *cobra.Command {
 	vectorFlags(cmd, &noProvider, &noVectors)
 	cmd.AddCommand(a.keyCommand(), a.storeExportCommand(), a.storeImportCommand())
 	return cmd
+}
+
+// serveOn serves h on ln until it fails, or until SIGINT or SIGTERM, then
+// finishes the requests in flight (30 s at most) and returns.
+func serveOn(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("stopping: finishing the requests in flight")
+	end, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(end); err != nil {
+		return err
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }
 
 func (a *app) storeExportCommand() *cobra.Command {

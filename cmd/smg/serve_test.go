@@ -59,7 +59,14 @@ func TestServe(t *testing.T) {
 // returns its address once it says it serves.
 func startServe(t *testing.T, args ...string) (url string, cmd *exec.Cmd, stderr *strings.Builder) {
 	t.Helper()
-	cmd = exec.Command(smgBinary(t), append([]string{"serve", "--addr", "127.0.0.1:0", "--no-vectors"}, args...)...)
+	return startListening(t, append([]string{"serve", "--addr", "127.0.0.1:0", "--no-vectors"}, args...)...)
+}
+
+// startListening starts smg with args, a command that serves, and returns
+// the address its first line says it serves on.
+func startListening(t *testing.T, args ...string) (url string, cmd *exec.Cmd, stderr *strings.Builder) {
+	t.Helper()
+	cmd = exec.Command(smgBinary(t), args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -77,6 +84,9 @@ func startServe(t *testing.T, args ...string) (url string, cmd *exec.Cmd, stderr
 	_, url, ok := strings.Cut(strings.TrimSpace(line), " on ")
 	if !ok || !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Fatalf("first line %q", line)
+	}
+	if i := strings.Index(url[len("http://"):], "/"); i >= 0 {
+		url = url[:len("http://")+i] // the address alone
 	}
 	return url, cmd, stderr
 }
@@ -257,5 +267,64 @@ func TestServeKeys(t *testing.T) {
 	open := filepath.Join(t.TempDir(), "open")
 	if r = run(t, nil, "serve", "--dir", open, "--addr", "0.0.0.0:0", "--no-vectors"); r.status != 2 || !strings.Contains(r.stderr, "no API keys") {
 		t.Errorf("a directory without keys on every interface: %d %q", r.status, r.stderr)
+	}
+}
+
+// TestWebView runs smg view FILE as a user would: it prints an address on
+// the loopback interface where the web interface and the file's memory
+// are served; a fact pinned through it is pinned in the file; it makes no
+// other memory; it refuses an address others could reach.
+func TestWebView(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "shop.smg")
+	if r := run(t, nil, "ingest", "../../smg/examples/checkout.json", "-o", file, "--no-vectors"); r.status != 0 {
+		t.Fatalf("ingest: %s", r.stderr)
+	}
+	if r := run(t, nil, "view", file, "--addr", "0.0.0.0:0", "--no-vectors"); r.status != 2 || !strings.Contains(r.stderr, "loopback") {
+		t.Errorf("view on 0.0.0.0: status %d, %s", r.status, r.stderr)
+	}
+	url, cmd, stderr := startListening(t, "view", file, "--no-vectors")
+	resp, err := http.Get(url + "/ui/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "<script") {
+		t.Fatalf("/ui/: %d %.200s", resp.StatusCode, page)
+	}
+	resp, err = http.Get(url + "/v1/memories")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct{ Memories []string }
+	json.NewDecoder(resp.Body).Decode(&list)
+	resp.Body.Close()
+	if len(list.Memories) != 1 || list.Memories[0] != "shop" {
+		t.Fatalf("memories: %+v", list)
+	}
+	req, _ := http.NewRequest("PATCH", url+"/v1/memories/shop/facts/fact-dana-is-working-on-the-shop-with-their", strings.NewReader(`{"pinned": true}`))
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("pin: %v %v", err, resp.Status)
+	}
+	resp, err = http.Post(url+"/v1/memories", "application/json", strings.NewReader(`{"id": "other"}`))
+	if err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a memory made through smg view: %v %v", err, resp.Status)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("after SIGTERM: %v\n%s", err, stderr.String())
+	}
+	m, err := smg.Open(file, &smg.OpenOptions{NoVectors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	pinned := false
+	for _, f := range m.Facts(smg.FactFilter{Pinned: true}) {
+		pinned = pinned || f.ID == "fact-dana-is-working-on-the-shop-with-their"
+	}
+	if !pinned {
+		t.Error("the fact pinned through smg view is not pinned in the file")
 	}
 }
