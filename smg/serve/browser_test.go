@@ -397,3 +397,51 @@ func clickNode(p *page, i int) chromedp.Action[chromedp.Void] {
 		return chromedp.MouseClickXY(at[0], at[1])(ctx, tg)
 	}
 }
+
+// TestWebOneFile drives the interface as smg view serves it, on the memory
+// of the other bundled conversation (personal.json) kept in a file: each
+// view loads, and a fact pinned in the page is pinned in the file.
+func TestWebOneFile(t *testing.T) {
+	p := newPage(t)
+	res, err := importer.ReadFile("../examples/personal.json", importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := smg.New(&smg.Options{NoVectors: true})
+	if _, err := m.IngestAll(context.Background(), res.Conversations[0].Turns); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "personal.smg")
+	if err := m.Save(name, nil); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	f, err := smg.OpenFileMemory(name, &smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := serve.NewOneFile(name, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	srv := httptest.NewServer(serve.New(store, nil))
+	defer srv.Close()
+	base := srv.URL + "/ui/"
+	p.do("the map", chromedp.Navigate(base), ready("map"))
+	p.do("the timeline", chromedp.Navigate(base+"#/timeline"), ready("timeline"))
+	p.do("ask", chromedp.Navigate(base+"#/ask"), chromedp.WaitVisible(testID("ask-question")),
+		chromedp.SetValue(testID("ask-question"), "Where does Ana live?"), chromedp.Click(testID("ask-go")), ready("ask"))
+	p.do("the facts", chromedp.Navigate(base+"#/facts"), ready("facts"))
+	id := eval[string](p, `document.querySelector('[data-testid="fact-row"]').dataset.id`)
+	p.do("pin a fact", chromedp.Click(factRow(id, "fact-pin")), ready("facts"))
+	again, err := smg.Open(name, &smg.OpenOptions{NoVectors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	pinned := again.Facts(smg.FactFilter{Pinned: true})
+	if len(pinned) != 1 || pinned[0].ID != id {
+		t.Errorf("pinned in the page: %s; pinned in the file: %d facts", id, len(pinned))
+	}
+}
