@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/importer"
+	"github.com/smg-memory/smg/spec"
 )
 
 // TestReadTurns: pages of turns, across closed blocks and the open one,
@@ -53,4 +55,43 @@ func TestReadTurns(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestReadDocument: ReadDocument shows the document Document copies, for a
+// memory opened from its file and once it changed, and a reader and a
+// writer at once do not race.
+func TestReadDocument(t *testing.T) {
+	ctx := context.Background()
+	m, err := smg.Open("../testdata/conversations/checkout.smg", &smg.OpenOptions{NoVectors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	same := func(when string) {
+		t.Helper()
+		want := m.Document()
+		m.ReadDocument(func(doc *spec.Document) {
+			if len(doc.SemanticGraph.Nodes) != len(want.SemanticGraph.Nodes) || len(doc.SemanticGraph.Edges) != len(want.SemanticGraph.Edges) ||
+				len(doc.DeepArchive.Blocks) != len(want.DeepArchive.Blocks) {
+				t.Errorf("%s: %d nodes, %d edges, %d blocks; Document has %d, %d, %d", when, len(doc.SemanticGraph.Nodes), len(doc.SemanticGraph.Edges),
+					len(doc.DeepArchive.Blocks), len(want.SemanticGraph.Nodes), len(want.SemanticGraph.Edges), len(want.DeepArchive.Blocks))
+			}
+		})
+	}
+	same("opened")
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := range 20 {
+			m.ReadDocument(func(doc *spec.Document) {
+				if len(doc.SemanticGraph.Nodes) == 0 {
+					t.Errorf("read %d: no node", i)
+				}
+			})
+		}
+	})
+	if _, err := m.IngestAll(ctx, []smg.Turn{{Role: "user", Content: "We moved the webhook to Kubernetes on Tuesday.", Speaker: "Dana"}}); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	same("changed")
 }

@@ -54,8 +54,11 @@ func (s *Server) registerViews() {
 			return nil, problem(err)
 		}
 		defer done()
-		return &struct{ Body *view.Map }{view.MapOf(m.Document(), view.MapOptions{Limit: in.Limit, Types: types(in.Types),
-			From: in.From, To: in.To, Superseded: in.Superseded, Query: in.Query})}, nil
+		out := &struct{ Body *view.Map }{}
+		m.ReadDocument(func(doc *spec.Document) {
+			out.Body = view.MapOf(doc, view.MapOptions{Limit: in.Limit, Types: types(in.Types), From: in.From, To: in.To, Superseded: in.Superseded, Query: in.Query})
+		})
+		return out, nil
 	})
 
 	huma.Register(s.api, op("get-node", http.MethodGet, "/v1/memories/{id}/nodes/{node}", "A node's detail", ScopeRead), func(ctx context.Context, in *NodePath) (*struct{ Body *view.Detail }, error) {
@@ -64,7 +67,11 @@ func (s *Server) registerViews() {
 			return nil, problem(err)
 		}
 		defer done()
-		d, err := view.NodeOf(m.Document(), in.Node, m.ReadTurns)
+		var d *view.Detail
+		m.ReadDocument(func(doc *spec.Document) { d, err = view.NodeOf(doc, in.Node) })
+		if err == nil {
+			err = d.ReadMentions(m.ReadTurns)
+		}
 		if err != nil {
 			return nil, viewProblem(err)
 		}
@@ -80,7 +87,8 @@ func (s *Server) registerViews() {
 			return nil, problem(err)
 		}
 		defer done()
-		near, err := view.Neighbours(m.Document(), in.Node, in.Limit)
+		var near *view.Map
+		m.ReadDocument(func(doc *spec.Document) { near, err = view.Neighbours(doc, in.Node, in.Limit) })
 		if err != nil {
 			return nil, viewProblem(err)
 		}
@@ -101,6 +109,10 @@ func (s *Server) registerViews() {
 			return nil, problem(err)
 		}
 		defer done()
-		return &struct{ Body *view.Timeline }{view.TimelineOf(m.Document(), view.TimelineOptions{Types: types(in.Types), Limit: in.Limit, From: in.From, To: in.To})}, nil
+		out := &struct{ Body *view.Timeline }{}
+		m.ReadDocument(func(doc *spec.Document) {
+			out.Body = view.TimelineOf(doc, view.TimelineOptions{Types: types(in.Types), Limit: in.Limit, From: in.From, To: in.To})
+		})
+		return out, nil
 	})
 }

@@ -22,7 +22,7 @@ const MaxDiffs = 20
 const excerptBytes = 600
 
 // TurnReader reads up to limit turns from number from on, as
-// [smg.Memory.ReadTurns] does.
+// smg.Memory.ReadTurns does.
 type TurnReader func(from, limit int) ([]spec.Turn, int, error)
 
 // Detail is a node's detail.
@@ -54,6 +54,9 @@ type Detail struct {
 	MentionCount int       `json:"mentionCount"`
 	// Artifact is the node's artifact, when it is one.
 	Artifact *Artifact `json:"artifact,omitempty"`
+
+	// mentioned are the latest turns that mention it, for ReadMentions.
+	mentioned []int
 }
 
 // Alternative is an option a decision rejected, and why.
@@ -104,17 +107,18 @@ type Version struct {
 	Diff string    `json:"diff,omitempty"`
 }
 
-// NodeOf returns the detail of the node id of doc, reading the turns that
-// mention it with read (none when read is nil).
-func NodeOf(doc *spec.Document, id string, read TurnReader) (*Detail, error) {
+// NodeOf returns the detail of the node id of doc, but for the turns that
+// mention it, which [Detail.ReadMentions] reads. It keeps nothing of doc.
+func NodeOf(doc *spec.Document, id string) (*Detail, error) {
 	g := index(doc)
 	n, ok := g.byID[id]
 	if !ok {
 		return nil, fmt.Errorf("%w: %q", ErrNoNode, id)
 	}
-	d := &Detail{MapNode: g.mapNode(n), Description: n.Description, Aliases: n.Aliases, Confidence: n.Confidence, Activation: n.Activation,
+	d := &Detail{MapNode: g.mapNode(n), Description: n.Description, Aliases: slices.Clone(n.Aliases), Confidence: n.Confidence, Activation: n.Activation,
 		Outcome: n.Outcome, Rationale: n.Rationale, Category: n.Category, Scope: n.Scope, Source: n.Source, ValidFrom: n.ValidFrom, ValidTo: n.ValidTo,
-		Edges: []NodeEdge{}, Mentions: []Mention{}, MentionCount: len(n.Mentions)}
+		Edges: []NodeEdge{}, Mentions: []Mention{}, MentionCount: len(n.Mentions),
+		mentioned: slices.Clone(n.Mentions[max(0, len(n.Mentions)-MaxMentions):])}
 	for _, a := range n.Alternatives {
 		d.Alternatives = append(d.Alternatives, Alternative{Option: a.Option, Reason: a.Reason})
 	}
@@ -140,18 +144,6 @@ func NodeOf(doc *spec.Document, id string, read TurnReader) (*Detail, error) {
 		}
 		return byImportance(a.Other, b.Other)
 	})
-	if read != nil {
-		for _, t := range n.Mentions[max(0, len(n.Mentions)-MaxMentions):] {
-			turns, _, err := read(t, 1)
-			if err != nil {
-				return nil, err
-			}
-			if len(turns) == 0 || turns[0].Turn != t {
-				continue // removed by maintenance
-			}
-			d.Mentions = append(d.Mentions, mention(turns[0]))
-		}
-	}
 	if n.Type == spec.NodeArtifact {
 		a, err := artifactOf(doc, n)
 		if err != nil {
@@ -160,6 +152,23 @@ func NodeOf(doc *spec.Document, id string, read TurnReader) (*Detail, error) {
 		d.Artifact = a
 	}
 	return d, nil
+}
+
+// ReadMentions reads, with read, the latest turns that mention the node,
+// up to MaxMentions, into d.Mentions.
+func (d *Detail) ReadMentions(read TurnReader) error {
+	d.Mentions = d.Mentions[:0]
+	for _, t := range d.mentioned {
+		turns, _, err := read(t, 1)
+		if err != nil {
+			return err
+		}
+		if len(turns) == 0 || turns[0].Turn != t {
+			continue // removed by maintenance
+		}
+		d.Mentions = append(d.Mentions, mention(turns[0]))
+	}
+	return nil
 }
 
 func mention(t spec.Turn) Mention {

@@ -185,8 +185,14 @@ func TestNeighbours(t *testing.T) {
 func TestNode(t *testing.T) {
 	m := checkout(t)
 	doc := m.Document()
-	d, err := view.NodeOf(doc, "decision-postgresql", m.ReadTurns)
+	d, err := view.NodeOf(doc, "decision-postgresql")
 	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Mentions) != 0 {
+		t.Errorf("%d mentions before they are read", len(d.Mentions))
+	}
+	if err := d.ReadMentions(m.ReadTurns); err != nil {
 		t.Fatal(err)
 	}
 	if d.Rationale == "" || len(d.Alternatives) == 0 || !strings.Contains(d.Alternatives[0].Option, "SQLite") {
@@ -211,7 +217,7 @@ func TestNode(t *testing.T) {
 		t.Error("a decision with an artifact")
 	}
 
-	a, err := view.NodeOf(doc, "artifact-checkout-webhook-go", nil)
+	a, err := view.NodeOf(doc, "artifact-checkout-webhook-go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,10 +236,7 @@ func TestNode(t *testing.T) {
 			t.Errorf("version %d: diff %.40q", v.V, v.Diff)
 		}
 	}
-	if len(a.Mentions) != 0 {
-		t.Errorf("%d mentions read without a reader", len(a.Mentions))
-	}
-	if _, err := view.NodeOf(doc, "nope", nil); !errors.Is(err, view.ErrNoNode) {
+	if _, err := view.NodeOf(doc, "nope"); !errors.Is(err, view.ErrNoNode) {
 		t.Errorf("an unknown node: %v", err)
 	}
 }
