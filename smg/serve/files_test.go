@@ -46,8 +46,9 @@ func TestFiles(t *testing.T) {
 	}
 
 	status, _, _ = raw(t, srv, "PUT", "/v1/memories/copy/file", file)
-	if _, body, _ := call(t, srv, "GET", "/v1/memories/copy", nil); status != http.StatusCreated || body["turns"] != float64(2) {
-		t.Errorf("import: %d %v", status, body)
+	if _, body, _ := call(t, srv, "GET", "/v1/memories/copy", nil); status != http.StatusCreated || body["turns"] != float64(2) ||
+		body["nodes"] != float64(len(doc.SemanticGraph.Nodes)) || body["edges"] != float64(len(doc.SemanticGraph.Edges)) || len(doc.SemanticGraph.Nodes) == 0 {
+		t.Errorf("import: %d %v; the file has %d nodes, %d edges", status, body, len(doc.SemanticGraph.Nodes), len(doc.SemanticGraph.Edges))
 	}
 	if _, body, _ := call(t, srv, "GET", "/v1/memories/copy/facts", nil); len(facts(t, body)) != 1 {
 		t.Errorf("the import's facts: %v", body)

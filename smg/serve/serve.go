@@ -262,9 +262,12 @@ func describe(id string, f smg.Kept) (Memory, error) {
 	if err != nil {
 		return Memory{}, err
 	}
-	doc := m.Document()
-	return Memory{ID: id, Turns: doc.Metadata.TotalExchanges, Nodes: len(doc.SemanticGraph.Nodes), Edges: len(doc.SemanticGraph.Edges),
-		Artifacts: len(doc.ArtifactVault.Artifacts), Modified: doc.Metadata.Modified}, nil
+	var out Memory
+	m.ReadDocument(func(doc *spec.Document) {
+		out = Memory{ID: id, Turns: doc.Metadata.TotalExchanges, Nodes: len(doc.SemanticGraph.Nodes), Edges: len(doc.SemanticGraph.Edges),
+			Artifacts: len(doc.ArtifactVault.Artifacts), Modified: doc.Metadata.Modified}
+	})
+	return out, nil
 }
 
 // MemoryPath is the memory a request is about.
