@@ -384,7 +384,7 @@ func (e *Engine) nodeCand(n *spec.Node, s float64, parts map[string]float64, sco
 // nodeLine is a node's line in a context, unscored; nodeCand keeps it
 // for the version of the graph (e.lines).
 func (e *Engine) nodeLine(n *spec.Node) cand {
-	it := Item{Section: secKnowledge, Kind: "node", NodeID: n.ID}
+	it := Item{Section: secKnowledge, Kind: "node", NodeID: n.ID, Label: n.Label}
 	if t, ok := e.source[n.ID]; ok {
 		tu, _ := e.turn(t)
 		it.Turn, it.ExternalID, it.Timestamp = t, tu.ExternalID, tu.Timestamp
@@ -452,7 +452,7 @@ func (e *Engine) artifactCand(n *spec.Node, s float64) (cand, bool) {
 	}
 	text := fmt.Sprintf("%s (version %d):\n```%s\n%s\n```", name, v, a.Language, strings.TrimRight(content, "\n"))
 	return cand{key: "a:" + n.ArtifactID, text: text, item: Item{
-		Section: secArtifacts, Kind: "artifact", NodeID: n.ID, ArtifactID: n.ArtifactID, Version: v, Score: round4(s),
+		Section: secArtifacts, Kind: "artifact", NodeID: n.ID, Label: n.Label, ArtifactID: n.ArtifactID, Version: v, Score: round4(s),
 	}}, true
 }
 

@@ -90,8 +90,10 @@ type Item struct {
 	// (Source.Name).
 	Memory string `json:"memory,omitempty"`
 	// Kind is summary, goal, node, turn or artifact.
-	Kind       string    `json:"kind"`
-	NodeID     string    `json:"nodeId,omitempty"`
+	Kind   string `json:"kind"`
+	NodeID string `json:"nodeId,omitempty"`
+	// Label is the node's, for an item of a node.
+	Label      string    `json:"label,omitempty"`
 	Turn       int       `json:"turn,omitzero"`
 	ExternalID string    `json:"externalId,omitempty"`
 	Timestamp  time.Time `json:"timestamp,omitzero"`

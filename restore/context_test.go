@@ -332,7 +332,8 @@ func TestContextLeavesAgentStatusOut(t *testing.T) {
 // TestContextTellsWhatWasLeft: at a small budget a context tells the best
 // of what was found but did not fit, best first, with the start of their
 // text, none of it among what went in; the larger budget takes the best
-// of them in. Without Options.Left it tells none.
+// of them in. Without Options.Left it tells none. A node's item carries
+// the node's label.
 func TestContextTellsWhatWasLeft(t *testing.T) {
 	e := checkout(t)
 	ctx := context.Background()
@@ -344,9 +345,18 @@ func TestContextTellsWhatWasLeft(t *testing.T) {
 	if len(r.Left) == 0 || len(r.Left) > 5 {
 		t.Fatalf("at 150 tokens, %d items left out told, want 1 to 5", len(r.Left))
 	}
-	in := map[string]bool{}
+	in, labelled := map[string]bool{}, 0
 	for _, it := range r.Items {
 		in[fmt.Sprint(it.Kind, it.NodeID, it.Turn, it.Excerpt)] = true
+		if (it.Kind == "node" || it.Kind == "artifact") && it.Label == "" {
+			t.Errorf("a node's item without its label: %+v", it)
+		}
+		if it.Label != "" {
+			labelled++
+		}
+	}
+	if labelled == 0 {
+		t.Error("no item of a node in the context: the labels are not tested")
 	}
 	for i, it := range r.Left {
 		if in[fmt.Sprint(it.Kind, it.NodeID, it.Turn, it.Excerpt)] {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -254,7 +255,7 @@ func TestWebViews(t *testing.T) {
 	p.shot("timeline")
 
 	// A question's context, at a budget too small for all it found.
-	p.do("ask", chromedp.Navigate(base+"#/ask?m=checkout"), chromedp.WaitVisible(testID("ask-question")),
+	p.do("ask", chromedp.Navigate(base+"#/ask?m=checkout"), chromedp.Reload(), chromedp.WaitVisible(testID("ask-question")),
 		chromedp.SetValue(testID("ask-question"), "How did we fix the webhook returning 401 in production?"),
 		chromedp.SetValue(testID("ask-budget"), "300"), chromedp.Click(testID("ask-go")), ready("ask"))
 	if text := get(p, "the context", chromedp.Text(testID("ask-text"))); !strings.Contains(text, "ConstructEvent") {
@@ -262,6 +263,13 @@ func TestWebViews(t *testing.T) {
 	}
 	if n := eval[int](p, `document.querySelectorAll('[data-testid="ask-items"] tbody tr').length`); n == 0 {
 		t.Error("no item of the context listed")
+	}
+	// A node's item is named by its label (the page, loaded again, has
+	// seen no node).
+	if names := eval[[]string](p, `[...document.querySelectorAll('[data-testid="ask-node"]')].map(b => b.textContent)`); len(names) == 0 || slices.ContainsFunc(names, func(n string) bool {
+		return strings.HasPrefix(n, "decision-") || strings.HasPrefix(n, "problem-") || strings.HasPrefix(n, "solution-")
+	}) {
+		t.Errorf("the context's nodes are named %q", names)
 	}
 	if n := eval[int](p, `document.querySelectorAll('[data-testid="ask-left-items"] > *').length`); n == 0 {
 		t.Error("nothing listed as left out at 300 tokens")

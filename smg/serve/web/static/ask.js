@@ -136,7 +136,7 @@ function provenance(it) {
   if (it.artifactId) out.push(h('span', null, h('code', null, `${it.artifactId}@v${it.version || '?'}`)));
   if (it.nodeId) {
     out.push(h('button', { type: 'button', class: 'link', 'data-node': it.nodeId, 'data-testid': 'ask-node', title: it.nodeId, onclick: () => choose(it.nodeId) },
-      cut(labelOf(it.nodeId), 60)));
+      cut(it.label || labelOf(it.nodeId), 60)));
   }
   for (const s of it.supersededBy || []) {
     out.push(h('span', { class: 'superseded-by' }, 'superseded by ',
