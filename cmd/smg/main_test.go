@@ -187,7 +187,7 @@ func TestBoundedMemoryCommands(t *testing.T) {
 		}
 	})
 	slices.Sort(got)
-	if want := []string{"smg add", "smg ingest", "smg mcp", "smg serve", "smg watch"}; !slices.Equal(got, want) {
+	if want := []string{"smg add", "smg ingest", "smg mcp", "smg serve", "smg view", "smg watch"}; !slices.Equal(got, want) {
 		t.Errorf("bounded: %q, want %q", got, want)
 	}
 	if !newApp().boundMemory || (&app{}).boundMemory {
