@@ -129,9 +129,7 @@ func (m *Memory) record(ctx context.Context, turns []Turn, opts *RecordOptions) 
 			return rec, added, sealed, err
 		}
 		k := keyOf(t)
-		j := seen[k]
-		seen[k]++
-		if j < held.count(k) {
+		if held.holds(seen, k) {
 			rec.Held++
 			progress(opts)
 			continue
@@ -167,8 +165,7 @@ func (m *Memory) record(ctx context.Context, turns []Turn, opts *RecordOptions) 
 // adds tells whether [Memory.Record] would add any of turns, changing
 // nothing: it is the error of the first turn not held that the format
 // cannot hold, unless opts.SkipInvalid. A turn is held or not as record
-// tells it: a turn given k times after the memory holds it j < k times
-// is added k-j times.
+// tells it (heldIndex.holds).
 func (m *Memory) adds(turns []Turn, opts *RecordOptions) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -181,10 +178,7 @@ func (m *Memory) adds(turns []Turn, opts *RecordOptions) (bool, error) {
 	}
 	adds, seen := false, map[turnKey]int{}
 	for i, t := range turns {
-		k := keyOf(t)
-		j := seen[k]
-		seen[k]++
-		if j < held.count(k) {
+		if held.holds(seen, keyOf(t)) {
 			continue
 		}
 		if err := graph.CheckTurn(t); err != nil {
@@ -273,6 +267,17 @@ func (h *heldIndex) count(k turnKey) int {
 		n += h.keys[k.bare]
 	}
 	return int(n)
+}
+
+// holds tells whether a turn given of key k, after those counted in
+// seen, is one the memory holds, and counts it: the j-th turn given of a
+// key is held while the memory holds more than j of that key. (Record
+// adds to h the turns it adds, so that a key it added holds as many as
+// it was given.)
+func (h *heldIndex) holds(seen map[turnKey]int, k turnKey) bool {
+	j := seen[k]
+	seen[k]++
+	return j < h.count(k)
 }
 
 // sameID is the first turn held with k's conversation and id, or 0.
