@@ -80,8 +80,9 @@ func New(store Store, opts *Options) *Server {
 	s.mux.Handle("/mcp/{id}", s.mcpHandler())
 	// The web interface: files only; what it shows, it asks the API for,
 	// with the caller's key.
-	s.mux.Handle("GET "+web.Prefix, web.Handler())
-	s.mux.Handle("GET "+strings.TrimSuffix(web.Prefix, "/"), web.Handler())
+	ui := web.Handler()
+	s.mux.Handle("GET "+web.Prefix, ui)
+	s.mux.Handle("GET "+strings.TrimSuffix(web.Prefix, "/"), ui)
 	s.mux.Handle("GET /{$}", http.RedirectHandler(web.Prefix, http.StatusFound))
 	s.register()
 	s.registerFacts()

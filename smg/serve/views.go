@@ -8,6 +8,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/view"
 	"github.com/smg-memory/smg/spec"
 )
@@ -35,6 +36,27 @@ func types(in []string) []spec.NodeType {
 	return out
 }
 
+// viewOf answers a view's request with what read makes of the memory
+// id's document, read in place ([smg.Memory.ReadDocument]), and then,
+// when then is not nil, with what then adds from the memory outside its
+// lock.
+func viewOf[T any](ctx context.Context, s *Server, id string, read func(*spec.Document) (T, error), then func(*smg.Memory, T) error) (*struct{ Body T }, error) {
+	m, done, err := s.memoryOf(ctx, id)
+	if err != nil {
+		return nil, problem(err)
+	}
+	defer done()
+	var v T
+	m.ReadDocument(func(doc *spec.Document) { v, err = read(doc) })
+	if err == nil && then != nil {
+		err = then(m, v)
+	}
+	if err != nil {
+		return nil, viewProblem(err)
+	}
+	return &struct{ Body T }{v}, nil
+}
+
 // registerViews adds the endpoints the web views draw: the knowledge map,
 // a node's detail and neighbourhood, and the timeline.
 func (s *Server) registerViews() {
@@ -49,50 +71,21 @@ func (s *Server) registerViews() {
 		Superseded bool      `query:"superseded" doc:"The nodes that are no longer current too."`
 		Query      string    `query:"q" maxLength:"200" doc:"Nodes whose label, description or an alias holds this, in any case."`
 	}) (*struct{ Body *view.Map }, error) {
-		m, done, err := s.memoryOf(ctx, in.ID)
-		if err != nil {
-			return nil, problem(err)
-		}
-		defer done()
-		out := &struct{ Body *view.Map }{}
-		m.ReadDocument(func(doc *spec.Document) {
-			out.Body = view.MapOf(doc, view.MapOptions{Limit: in.Limit, Types: types(in.Types), From: in.From, To: in.To, Superseded: in.Superseded, Query: in.Query})
-		})
-		return out, nil
+		return viewOf(ctx, s, in.ID, func(doc *spec.Document) (*view.Map, error) {
+			return view.MapOf(doc, view.MapOptions{Limit: in.Limit, Types: types(in.Types), From: in.From, To: in.To, Superseded: in.Superseded, Query: in.Query}), nil
+		}, nil)
 	})
 
 	huma.Register(s.api, op("get-node", http.MethodGet, "/v1/memories/{id}/nodes/{node}", "A node's detail", ScopeRead), func(ctx context.Context, in *NodePath) (*struct{ Body *view.Detail }, error) {
-		m, done, err := s.memoryOf(ctx, in.ID)
-		if err != nil {
-			return nil, problem(err)
-		}
-		defer done()
-		var d *view.Detail
-		m.ReadDocument(func(doc *spec.Document) { d, err = view.NodeOf(doc, in.Node) })
-		if err == nil {
-			err = d.ReadMentions(m.ReadTurns)
-		}
-		if err != nil {
-			return nil, viewProblem(err)
-		}
-		return &struct{ Body *view.Detail }{d}, nil
+		return viewOf(ctx, s, in.ID, func(doc *spec.Document) (*view.Detail, error) { return view.NodeOf(doc, in.Node) },
+			func(m *smg.Memory, d *view.Detail) error { return d.ReadMentions(m.ReadTurns) })
 	})
 
 	huma.Register(s.api, op("get-neighbours", http.MethodGet, "/v1/memories/{id}/nodes/{node}/neighbours", "A node and its neighbours", ScopeRead), func(ctx context.Context, in *struct {
 		NodePath
 		Limit int `query:"limit" minimum:"1" maximum:"5000" default:"300" doc:"The most neighbours, the most important."`
 	}) (*struct{ Body *view.Map }, error) {
-		m, done, err := s.memoryOf(ctx, in.ID)
-		if err != nil {
-			return nil, problem(err)
-		}
-		defer done()
-		var near *view.Map
-		m.ReadDocument(func(doc *spec.Document) { near, err = view.Neighbours(doc, in.Node, in.Limit) })
-		if err != nil {
-			return nil, viewProblem(err)
-		}
-		return &struct{ Body *view.Map }{near}, nil
+		return viewOf(ctx, s, in.ID, func(doc *spec.Document) (*view.Map, error) { return view.Neighbours(doc, in.Node, in.Limit) }, nil)
 	})
 
 	timeline := op("get-timeline", http.MethodGet, "/v1/memories/{id}/timeline", "Decisions and facts over time", ScopeRead)
@@ -104,15 +97,8 @@ func (s *Server) registerViews() {
 		From  time.Time `query:"from" doc:"Events at or after this time."`
 		To    time.Time `query:"to" doc:"Events at or before this time."`
 	}) (*struct{ Body *view.Timeline }, error) {
-		m, done, err := s.memoryOf(ctx, in.ID)
-		if err != nil {
-			return nil, problem(err)
-		}
-		defer done()
-		out := &struct{ Body *view.Timeline }{}
-		m.ReadDocument(func(doc *spec.Document) {
-			out.Body = view.TimelineOf(doc, view.TimelineOptions{Types: types(in.Types), Limit: in.Limit, From: in.From, To: in.To})
-		})
-		return out, nil
+		return viewOf(ctx, s, in.ID, func(doc *spec.Document) (*view.Timeline, error) {
+			return view.TimelineOf(doc, view.TimelineOptions{Types: types(in.Types), Limit: in.Limit, From: in.From, To: in.To}), nil
+		}, nil)
 	})
 }
