@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,8 +74,15 @@ func LockFile(ctx context.Context, name string, opts *LockOptions) (unlock func(
 		if err != nil {
 			return nil, fileError(name, err)
 		}
-		if ok {
+		if ok && sameLock(l) {
 			break
+		}
+		if ok {
+			// The lock file was removed by its holder (RemoveFile
+			// does) after this opened it: take the lock of the file
+			// there now.
+			_ = l.Unlock()
+			continue
 		}
 		if !waited {
 			waited = true
@@ -98,6 +106,31 @@ func LockFile(ctx context.Context, name string, opts *LockOptions) (unlock func(
 	return func() { _ = l.Unlock() }, nil
 }
 
+// sameLock reports whether the lock l holds is that of the lock file at
+// its path: a holder may remove the file, and another make it again.
+func sameLock(l *flock.Flock) bool {
+	held, err := l.Stat()
+	if err != nil {
+		return false
+	}
+	now, err := os.Stat(l.Path())
+	return err == nil && os.SameFile(held, now)
+}
+
+// RemoveLock removes the lock file of the named memory file, whose lock
+// the caller holds, when the memory file is gone: a process that waits
+// for the lock takes that of a new lock file instead. RemoveFile does it
+// for the file it removes.
+func RemoveLock(name string) error {
+	if _, err := os.Stat(name); !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: its lock is removed only once it is gone", name)
+	}
+	if err := os.Remove(lockName(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
 // lockName is the lock file of a memory file: ".NAME.lock" beside it.
 func lockName(name string) string {
 	return filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".lock")
@@ -108,15 +141,18 @@ func lockName(name string) string {
 func tempPrefix(name string) string { return "." + filepath.Base(name) + ".tmp-" }
 
 // removeStaleTemps removes what writes of the named file left beside it
-// when they crashed: its temporary files, and temporary index-cache
-// folders last changed before now less staleIndexAge. The file's lock is
-// held, so no temporary file of it is being written. It removes what it
-// can and reports nothing: a file it cannot remove harms no one.
+// when they crashed: its temporary files and those of its journal and
+// builder's state, and temporary index-cache folders last changed before
+// now less staleIndexAge. The file's lock is held, so no temporary file
+// of it is being written (the journal and the state are written under it
+// too). It removes what it can and reports nothing: a file it cannot
+// remove harms no one.
 func removeStaleTemps(name string, now time.Time) {
-	file, cache := tempPrefix(name), cacheTempPrefix(name)
+	temps := []string{tempPrefix(name), tempPrefix(JournalName(name)), tempPrefix(StateName(name))}
+	cache := cacheTempPrefix(name)
 	_ = removeBeside(name, func(e fs.DirEntry) bool {
 		switch n := e.Name(); {
-		case strings.HasPrefix(n, file):
+		case slices.ContainsFunc(temps, func(p string) bool { return strings.HasPrefix(n, p) }):
 			return e.Type().IsRegular()
 		case strings.HasPrefix(n, cache) && e.IsDir():
 			fi, err := e.Info()
@@ -203,4 +239,35 @@ func CacheGuard(name, key string, lim Limits) func(put func() error) error {
 		}
 		return put()
 	}
+}
+
+// RemoveFile removes the named memory file and everything smg keeps
+// beside it (its journal, the builder's state, the index cache, the
+// temporary files of writes that crashed, and its lock), under the file's
+// lock, waiting for it as opts say: a change another process is making
+// ends first, and one made after finds the file gone. A file that does
+// not exist is an error that matches fs.ErrNotExist, and removes nothing.
+func RemoveFile(ctx context.Context, name string, opts *LockOptions) error {
+	if _, err := os.Stat(name); err != nil {
+		return err
+	}
+	unlock, err := LockFile(ctx, name, opts)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := os.Remove(name); err != nil {
+		return err
+	}
+	temps := []string{tempPrefix(name), tempPrefix(JournalName(name)), tempPrefix(StateName(name)), cacheTempPrefix(name)}
+	err = removeBeside(name, func(e fs.DirEntry) bool {
+		return slices.ContainsFunc(temps, func(p string) bool { return strings.HasPrefix(e.Name(), p) })
+	})
+	for _, side := range []string{JournalName(name), StateName(name), IndexCacheDir(name), lockName(name)} {
+		err = errors.Join(err, os.RemoveAll(side))
+	}
+	if err != nil {
+		return fmt.Errorf("%s is removed, but not all that was kept beside it: %w", name, err)
+	}
+	return nil
 }

@@ -8,8 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -121,6 +123,8 @@ func TestStaleTemporaryFilesRemoved(t *testing.T) {
 		mk(".m.smg.tmp-123", false, time.Now()),
 		mk(".m.smg.tmp-abc", false, old),
 		mk(".m.smg.index.tmp-42", true, old),
+		mk("..m.smg.state.tmp-7", false, time.Now()),  // the builder's state, cut by a crash
+		mk(".m.smg.journal.tmp-8", false, time.Now()), // a journal begun again, cut by a crash
 	}
 	kept := []string{
 		mk(".m.smg.index.tmp-43", true, time.Now()), // being written
@@ -459,4 +463,101 @@ func TestWritersRefuseWhatReadersWould(t *testing.T) {
 	if _, err := os.Stat(name); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the memory was written: %v", err)
 	}
+}
+
+// RemoveFile removes a memory's file and everything beside it, under its
+// lock: it waits for another process's change, and a process that then
+// takes the lock of the removed file finds the file gone, without making
+// a lock file that stays.
+func TestRemoveFile(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "m.smg")
+	f, err := smg.OpenFileMemory(name, &smg.FileOptions{Create: &smg.Options{NoVectors: true}, Open: smg.OpenOptions{NoVectors: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	remember(t, f, "User lives by the sea")
+	if _, err := f.Remember(context.Background(), smg.Fact{Content: "User swims every morning"}); err != nil {
+		t.Fatal(err) // in the journal
+	}
+	for _, side := range []string{".m.smg.tmp-1", "..m.smg.state.tmp-2", ".m.smg.index.tmp-3", "other.smg", ".other.smg.lock"} {
+		if err := os.WriteFile(filepath.Join(dir, side), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(format.IndexCacheDir(name), 0o700); err != nil {
+		t.Fatal(err)
+	}
+
+	// Another process holds the lock: the removal waits for it.
+	other := flock.New(filepath.Join(dir, ".m.smg.lock"))
+	if err := other.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	removed := make(chan error, 1)
+	go func() { removed <- format.RemoveFile(context.Background(), name, nil) }()
+	time.Sleep(50 * time.Millisecond)
+	if _, err := os.Stat(name); err != nil {
+		t.Fatalf("removed while another process held its lock: %v", err)
+	}
+	other.Unlock()
+	if err := <-removed; err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if want := []string{".other.smg.lock", "other.smg"}; !slices.Equal(left, want) {
+		t.Errorf("left %q, want %q (another memory's files)", left, want)
+	}
+
+	// The memory opened before finds it gone, and makes nothing again,
+	// though it was made with Create.
+	if _, err := f.Remember(context.Background(), smg.Fact{Content: "User sails"}); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a change after the removal: %v, want fs.ErrNotExist", err)
+	}
+	if _, err := f.Memory(context.Background()); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a read after the removal: %v, want fs.ErrNotExist", err)
+	}
+	if _, err := os.Stat(name); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the memory was made again: %v", err)
+	}
+	if err := format.RemoveFile(context.Background(), name, nil); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("removing it again: %v, want fs.ErrNotExist", err)
+	}
+}
+
+// Processes that take a memory's lock, some of them removing the lock
+// file before they let go (as RemoveFile does), never hold it two at once:
+// one that opened the lock file before it was removed takes the lock of
+// the file there now.
+func TestLockFileRemovedByItsHolder(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "m.smg")
+	var inside atomic.Int32
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 150 {
+				unlock, err := format.LockFile(context.Background(), name, nil)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if n := inside.Add(1); n != 1 {
+					t.Errorf("writer %d, round %d: %d hold the lock at once", w, i, n)
+				}
+				time.Sleep(100 * time.Microsecond)
+				inside.Add(-1)
+				if (i+w)%2 == 0 {
+					os.Remove(filepath.Join(dir, ".m.smg.lock"))
+				}
+				unlock()
+			}
+		})
+	}
+	wg.Wait()
 }
