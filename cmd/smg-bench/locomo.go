@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/smg-memory/smg/smg/importer"
 )
 
 // The question categories of LoCoMo (Maharana et al. 2024; the numbers as
@@ -105,6 +109,39 @@ func readLoCoMoQA(data []byte) ([]locomoSample, error) {
 		out = append(out, ls)
 	}
 	return out, nil
+}
+
+// readLoCoMo reads a LoCoMo file: its samples, in order, and the
+// conversation of each, the i-th conversation the i-th sample's (with no
+// turns when the sample has none); skipped counts the malformed turns and
+// samples the importer left out. The importer returns the samples'
+// conversations in order, leaving out those it cannot read: a sample with
+// a conversation it did not read is an error.
+func readLoCoMo(name string) (samples []locomoSample, convs []importer.Conversation, skipped int, err error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if samples, err = readLoCoMoQA(data); err != nil {
+		return nil, nil, 0, fmt.Errorf("%s: %w", name, err)
+	}
+	res, err := importer.Read(bytes.NewReader(data), importer.Options{Format: importer.LoCoMo, Name: name})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	convs = make([]importer.Conversation, len(samples))
+	next := 0 // the next conversation of res to pair with a sample
+	for i, s := range samples {
+		if !s.HasConversation {
+			continue
+		}
+		if next == len(res.Conversations) || res.Conversations[next].ID != s.ID {
+			return nil, nil, 0, fmt.Errorf("%s: sample %d (%q): the importer read no conversation for it", name, i, s.ID)
+		}
+		convs[i] = res.Conversations[next]
+		next++
+	}
+	return samples, convs, len(res.Skipped), nil
 }
 
 // lenient reads JSON as the importer does: a name given twice, or

@@ -42,6 +42,16 @@
 //
 // recall-labels adds a labeller's answers on the sample of turns, in plain
 // words, to a recall labels file, their words hashed.
+//
+//	smg-bench plancov --data FILE --plans DIR [--threshold 0.5] [--json]
+//
+// plancov builds the memory of each chat of a BEAM file in the LoCoMo
+// layout (beam-dev.json) and reports its plan coverage: the share of the
+// bullets of the chat's plan (DIR/chat-NN.txt for the NN-th sample) that
+// one of its typed nodes says by content words, as
+// ../shared/bench/plancov.py measures it (package smg/extraction); per
+// chat and for all, by category of bullet, with the typed nodes and their
+// number per 1,000 turns.
 package main
 
 import (

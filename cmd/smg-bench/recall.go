@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"text/tabwriter"
@@ -17,7 +15,6 @@ import (
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/baseline"
-	"github.com/smg-memory/smg/smg/importer"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -273,20 +270,12 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 	if err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
-	data, err := os.ReadFile(o.data)
-	if err != nil {
-		return nil, fmt.Errorf("recall: %w", err)
-	}
-	samples, err := readLoCoMoQA(data)
-	if err != nil {
-		return nil, fmt.Errorf("recall: %s: %w", o.data, err)
-	}
-	res, err := importer.Read(bytes.NewReader(data), importer.Options{Format: importer.LoCoMo, Name: o.data})
+	samples, convs, skipped, err := readLoCoMo(o.data)
 	if err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
 	if o.limitConversations > 0 && len(samples) > o.limitConversations {
-		samples = samples[:o.limitConversations]
+		samples, convs = samples[:o.limitConversations], convs[:o.limitConversations]
 	}
 	if len(samples) == 0 {
 		return nil, fmt.Errorf("recall: %s: no LoCoMo sample", o.data)
@@ -297,20 +286,11 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 	var smgErr error
 	var calls []time.Duration
 	var ingest time.Duration
-	rep.ImporterSkipped = len(res.Skipped)
-	next := 0 // the next conversation of res to pair with a sample
+	rep.ImporterSkipped = skipped
 	for i, s := range samples {
-		// The importer returns the samples' conversations in order,
-		// leaving out the samples it cannot read: a sample without a
-		// conversation has no turns, so no valid evidence.
-		var conv importer.Conversation
-		if s.HasConversation {
-			if next == len(res.Conversations) || res.Conversations[next].ID != s.ID {
-				return nil, fmt.Errorf("recall: %s: sample %d (%q): the importer read no conversation for it", o.data, i, s.ID)
-			}
-			conv = res.Conversations[next]
-			next++
-		}
+		// A sample without a conversation has no turns, so no valid
+		// evidence.
+		conv := convs[i]
 		rep.Conversations++
 		rep.Turns += len(conv.Turns)
 		qs := s.Questions
@@ -424,20 +404,30 @@ func buildEngine(ctx context.Context, turns []spec.Turn, emb smg.Embedder, open 
 			return m, m.WaitIndex(ctx)
 		}
 	}
-	opts := noVectors
-	if emb != nil {
-		opts = &smg.Options{Embedder: emb}
+	m, took, err := buildMemory(ctx, turns, emb)
+	if err != nil {
+		return nil, took, err
 	}
-	m := smg.New(opts)
-	start := time.Now()
-	if _, err := m.IngestAll(ctx, turns); err != nil {
-		return nil, time.Since(start), fmt.Errorf("ingest: %w", err)
-	}
-	took = time.Since(start)
 	if e, err = open(m.Document()); err != nil {
 		return nil, took, fmt.Errorf("restore: %w", err)
 	}
 	return e, took, nil
+}
+
+// buildMemory builds the memory of turns with the whole write path, as
+// 'smg ingest' does: without vectors (noVectors), or embedding with emb
+// when it is given. took is the time of the ingest alone.
+func buildMemory(ctx context.Context, turns []spec.Turn, emb smg.Embedder) (m *smg.Memory, took time.Duration, err error) {
+	opts := noVectors
+	if emb != nil {
+		opts = &smg.Options{Embedder: emb}
+	}
+	m = smg.New(opts)
+	start := time.Now()
+	if _, err := m.IngestAll(ctx, turns); err != nil {
+		return nil, time.Since(start), fmt.Errorf("ingest: %w", err)
+	}
+	return m, time.Since(start), nil
 }
 
 // askEngine asks e for the context of each question at each budget and

@@ -17,6 +17,13 @@
 // rubric, what the engine should extract from each turn, each item by a
 // few of its words, kept as hashes (RecallLabel), and MeasureRecall
 // counts those the engine extracted from that turn.
+//
+// Plan coverage (issue 36) measures how much of what the author of a BEAM
+// chat planted in it a memory's graph holds: the share of the bullets of
+// the chat's plan (../shared/bench/beam-dev-plans) that some typed node
+// says, by content words. It is the measure of ../shared/bench/plancov.py,
+// to the bullet: ReadPlan reads a plan as the script reads it, and
+// CoverPlan scores nodes as the script scores them.
 package extraction
 
 import (
