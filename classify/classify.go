@@ -490,12 +490,26 @@ func standsAlone(p string, from, to int) bool {
 // Home, Shield } from 'lucide-react';"), or a list of ten names or more
 // (the exports an error message lists): none of them is shown to matter.
 func (l *lineScan) inDump(e Entity) bool {
-	start, end := span(l.p, e.Start, e.Start, "\n")
+	if l.idx == nil {
+		l.idx = newLineIndex(l.p)
+	}
+	start, end := l.idx.line(l.p, e.Start)
 	line := strings.TrimSpace(l.p[start:end])
 	if l.dump(start, end, line) {
 		return true
 	}
-	return e.Kind == "name" && strings.Count(line, ",") >= 9
+	if e.Kind != "name" {
+		return false
+	}
+	n, ok := l.commas[start]
+	if !ok {
+		if l.commas == nil {
+			l.commas = map[int]int{}
+		}
+		n = strings.Count(line, ",")
+		l.commas[start] = n
+	}
+	return n >= 9
 }
 
 // dump reports whether the line of p from start to end, line trimmed,
@@ -531,6 +545,10 @@ type lineScan struct {
 	// code (codeLine) and whether a paragraph is mostly code; dumps
 	// whether a line names things in bulk (dump).
 	lines, paragraphs, dumps map[int]bool
+	// idx says where each line starts; commas counts a line's commas, by
+	// its start.
+	idx    lineIndex
+	commas map[int]int
 }
 
 // code reports whether the line of p from start to end is code.

@@ -158,3 +158,26 @@ func BenchmarkFindEntities(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAnalyzeLong classifies one turn of about a MiB, written as one
+// line (a paste, minified code) and as lines of a sentence each: the time
+// of a turn grows with its length, not with its length squared (a line's
+// start was found by scanning back from each entity, 10 s a MiB).
+func BenchmarkAnalyzeLong(b *testing.B) {
+	var line strings.Builder
+	for i := 0; line.Len() < 1<<20; i++ {
+		fmt.Fprintf(&line, "On day %d we moved the ledger service %d to PostgreSQL, because the old queue dropped %d payments. ", i, i%97, i%13)
+	}
+	for _, c := range []struct{ name, text string }{
+		{"one-line", line.String()},
+		{"lines", strings.ReplaceAll(line.String(), ". ", ".\n")},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.text)))
+			a := New()
+			for b.Loop() {
+				a.Analyze(Turn{Text: c.text, Role: "user"})
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -62,23 +63,38 @@ type entityScan struct {
 	// listener is whom the turn speaks to, in lower case, or "".
 	listener string
 	out      []Entity
+	// claimed marks the bytes of p the entities of out cover (see add).
+	claimed []bool
+	// lines are where p's lines start.
+	lines lineIndex
 	// titles caches, by a line's start, where its heading in title case
 	// ends (0: it has none).
 	titles map[int]int
+}
+
+// add adds e to the entities found, and claims its bytes.
+func (s *entityScan) add(e Entity) {
+	s.out = append(s.out, e)
+	if s.claimed == nil {
+		s.claimed = make([]bool, len(s.p))
+	}
+	for i := max(e.Start, 0); i < min(e.End, len(s.p)); i++ {
+		s.claimed[i] = true
+	}
 }
 
 // titleLine reports whether off is in a heading in title case
 // ("## Highlight Your Achievements", "- **Stay Refreshed**: take
 // breaks"): its capitals mark a heading, not names.
 func (s *entityScan) titleLine(off int) bool {
-	start := strings.LastIndexByte(s.p[:off], '\n') + 1
+	if s.lines == nil {
+		s.lines = newLineIndex(s.p)
+	}
+	start, lineEnd := s.lines.line(s.p, off)
 	if end, ok := s.titles[start]; ok {
 		return off < end
 	}
-	n := strings.IndexByte(s.p[start:], '\n')
-	if n < 0 {
-		n = len(s.p) - start
-	}
+	n := lineEnd - start
 	text, at, bold := s.p[start:start+n], start, false
 	if t := strings.TrimLeft(text, " -+•#>0123456789.)"); strings.HasPrefix(t, "**") {
 		if k := strings.Index(t[2:], "**"); k > 0 {
@@ -146,14 +162,48 @@ func findEntities(p string, ws []string, offs []int, sents []sentence, stop map[
 }
 
 // taken reports whether an entity found so far overlaps the bytes from
-// start to end.
+// start to end (an empty span: whether one covers the bytes on both sides
+// of it).
 func (s *entityScan) taken(start, end int) bool {
-	for _, x := range s.out {
-		if start < x.End && end > x.Start {
+	if s.claimed == nil {
+		return false
+	}
+	start, end = max(start, 0), min(end, len(s.p))
+	if end <= start {
+		return start > 0 && start < len(s.p) && s.claimed[start-1] && s.claimed[start]
+	}
+	for _, c := range s.claimed[start:end] {
+		if c {
 			return true
 		}
 	}
 	return false
+}
+
+// lineIndex holds where the lines of a text start, so that the line of
+// an offset is found in log time: a text of one long line (a paste,
+// minified code) would be scanned back for each of its entities.
+type lineIndex []int
+
+func newLineIndex(p string) lineIndex {
+	l := lineIndex{0}
+	for i := 0; i < len(p); i++ {
+		if p[i] == '\n' {
+			l = append(l, i+1)
+		}
+	}
+	return l
+}
+
+// line returns the start and end of the line of p that holds off, its
+// '\n' left out: as span(p, off, off, "\n").
+func (l lineIndex) line(p string, off int) (start, end int) {
+	k, _ := slices.BinarySearch(l, off+1) // the first line starting after off
+	start = l[k-1]
+	if k < len(l) {
+		return start, l[k] - 1
+	}
+	return start, len(p)
 }
 
 func allLetters(w string) bool {

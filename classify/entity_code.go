@@ -28,7 +28,7 @@ func findCodeSpans(s *entityScan) {
 		if isPath(t, true) {
 			kind = "path"
 		}
-		s.out = append(s.out, Entity{Text: t, Kind: kind, Start: m[2], End: m[3]})
+		s.add(Entity{Text: t, Kind: kind, Start: m[2], End: m[3]})
 	}
 }
 
@@ -39,7 +39,7 @@ func identifierAt(s *entityScan, i int) (int, bool) {
 	if !isIdentifier(w) {
 		return i, false
 	}
-	s.out = append(s.out, Entity{Text: w, Kind: "identifier", Start: off, End: off + len(w)})
+	s.add(Entity{Text: w, Kind: "identifier", Start: off, End: off + len(w)})
 	return i, true
 }
 

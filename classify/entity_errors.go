@@ -41,7 +41,7 @@ var errnoNames = set(
 func findErrors(s *entityScan) {
 	for _, m := range errorMatches(s.p) {
 		if !s.taken(m[0], m[1]) {
-			s.out = append(s.out, Entity{Text: s.p[m[0]:m[1]], Kind: "error", Start: m[0], End: m[1]})
+			s.add(Entity{Text: s.p[m[0]:m[1]], Kind: "error", Start: m[0], End: m[1]})
 		}
 	}
 }
@@ -81,7 +81,7 @@ func findHTTPStatuses(s *entityScan) {
 			start, end = m[4], m[5]
 		}
 		if !s.taken(start, end) {
-			s.out = append(s.out, Entity{Text: "HTTP " + s.p[start:end], Kind: "error", Start: start, End: end})
+			s.add(Entity{Text: "HTTP " + s.p[start:end], Kind: "error", Start: start, End: end})
 		}
 	}
 }

@@ -202,7 +202,7 @@ func nameAt(s *entityScan, i int) (int, bool) {
 		}
 		e.Tail = trimPossessive(s.p[s.offs[k]:end])
 	}
-	s.out = append(s.out, e)
+	s.add(e)
 	return j - 1, true
 }
 

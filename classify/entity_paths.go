@@ -11,7 +11,7 @@ func pathAt(s *entityScan, i int) (int, bool) {
 	if t == "" {
 		return i, false
 	}
-	s.out = append(s.out, Entity{Text: t, Kind: "path", Start: off, End: off + len(t)})
+	s.add(Entity{Text: t, Kind: "path", Start: off, End: off + len(t)})
 	for i+1 < len(s.ws) && s.offs[i+1] < off+len(t) {
 		i++
 	}

@@ -30,7 +30,7 @@ func findQuotedTitles(s *entityScan) {
 				continue
 			}
 			if title(s.p[start:end], s.stop) && !s.taken(start, end) {
-				s.out = append(s.out, Entity{Text: s.p[start:end], Kind: "name", Start: start, End: end})
+				s.add(Entity{Text: s.p[start:end], Kind: "name", Start: start, End: end})
 			}
 		}
 	}

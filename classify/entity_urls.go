@@ -22,6 +22,6 @@ func findURLs(s *entityScan) {
 		if localURL.MatchString(u) {
 			continue // a machine's own address: a step, not a thing to look up
 		}
-		s.out = append(s.out, Entity{Text: u, Kind: "url", Start: m[0], End: m[1]})
+		s.add(Entity{Text: u, Kind: "url", Start: m[0], End: m[1]})
 	}
 }
