@@ -27,7 +27,7 @@ func extractCommand(stdout io.Writer) *cobra.Command {
 		Long: `Extract builds the graph of every conversation of the inputs (files in
 any format smg ingests; a directory is one source, its files read in
 order) and counts, by kind (decision, fact, problem, solution, goal,
-concept), the items extracted and their number per 1,000 turns. It draws a
+concept; request and change, of coding sessions), the items extracted and their number per 1,000 turns. It draws a
 fixed sample of --sample items of each kind, as many from each input as
 it has, by key (see package smg/extraction), and scores it by the labels of --labels (JSON
 lines, written by the rubric of testdata/labels/README.md): precision by

@@ -239,7 +239,7 @@ func TestExtractRecall(t *testing.T) {
 	}
 
 	answer := fmt.Sprintf(`{"turn":%q,"expect":[{"kind":"decision","words":["postgresql"]},{"kind":"goal","words":["Zanzibar ferry"]}],"note":"chose a database"}`+"\n"+
-		`{"turn":%q,"expect":[]}`+"\n", this["turn"], other["turn"])
+		`{"turn":%q,"expect":[{"kind":"request","words":["dark mode"]},{"kind":"change","words":["theme"]}],"note":"of a coding session"}`+"\n", this["turn"], other["turn"])
 	if err := os.WriteFile(answers, []byte(answer), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestExtractRecall(t *testing.T) {
 	for _, r := range rep.Rows {
 		got[r.Kind] = fmt.Sprintf("%d/%d %.1f", r.Found, r.Expected, r.Recall)
 	}
-	if got[extraction.Decision] != "1/1 1.0" || got[extraction.Goal] != "0/1 0.0" || got[extraction.Fact] != "0/0 -1.0" || rep.LabelledTurns != 2 || len(rep.UnlabelledTurns) != rep.SampledTurns-2 {
+	if got[extraction.Decision] != "1/1 1.0" || got[extraction.Goal] != "0/1 0.0" || got[extraction.Fact] != "0/0 -1.0" || got[extraction.Request] != "0/1 0.0" || got[extraction.Change] != "0/1 0.0" || rep.LabelledTurns != 2 || len(rep.UnlabelledTurns) != rep.SampledTurns-2 {
 		t.Errorf("recall %v, %d turns labelled, %d not", got, rep.LabelledTurns, len(rep.UnlabelledTurns))
 	}
 	out.Reset()
@@ -278,6 +278,11 @@ func TestExtractRecall(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), " expected  found  recall ") || !regexp.MustCompile(`(?m)^\s+decision(\s+\S+){6}\s+1\s+1\s+1\.000\s`).MatchString(out.String()) {
 		t.Errorf("the table has no recall of decisions 1 of 1:\n%s", out.String())
+	}
+	for _, k := range []string{extraction.Request, extraction.Change} {
+		if !regexp.MustCompile(`(?m)^\s+` + k + `(\s+\S+){6}\s+1\s+0\s+0\.000\s`).MatchString(out.String()) {
+			t.Errorf("the table has no recall of %ss 0 of 1:\n%s", k, out.String())
+		}
 	}
 
 	// An answer that says otherwise of a labelled turn: refused, the

@@ -38,7 +38,10 @@ import (
 	"github.com/smg-memory/smg/spec"
 )
 
-// The kinds of item measured, in the order of a report.
+// The kinds of item measured, in the order of a report. Request and Change
+// are of coding sessions (issue 36): what the user asked the assistant to
+// do, and a change to the project's files that landed. The engine
+// extracts neither yet; recall labels may expect them.
 const (
 	Decision = "decision"
 	Fact     = "fact"
@@ -46,10 +49,13 @@ const (
 	Solution = "solution"
 	Goal     = "goal"
 	Concept  = "concept"
+	Request  = "request"
+	Change   = "change"
 )
 
-// Kinds are the kinds measured, in the order of a report.
-var Kinds = []string{Decision, Fact, Problem, Solution, Goal, Concept}
+// Kinds are the kinds measured, in the order of a report: those of every
+// conversation, then those of coding sessions.
+var Kinds = []string{Decision, Fact, Problem, Solution, Goal, Concept, Request, Change}
 
 // Targets are the precision each kind should reach (issue 19).
 var Targets = map[string]float64{Decision: 0.90, Fact: 0.90, Goal: 0.90, Problem: 0.90, Concept: 0.80}

@@ -157,6 +157,7 @@ func TestMeasureRecall(t *testing.T) {
 	want := map[string]string{
 		extraction.Decision: "1/5 0.20", extraction.Goal: "1/2 0.50", extraction.Fact: "1/1 1.00",
 		extraction.Problem: "0/1 0.00", extraction.Solution: "0/0 -1.00", extraction.Concept: "0/0 -1.00",
+		extraction.Request: "0/0 -1.00", extraction.Change: "0/0 -1.00",
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("recall %v, want %v", got, want)
@@ -172,6 +173,8 @@ func TestReadRecallLabels(t *testing.T) {
 	in := extraction.RecallLabels{
 		"00000000000000aa": {Turn: "00000000000000aa", Expect: []extraction.Expected{expect(extraction.Goal, "rate", "limiting")}, Note: "a plan"},
 		"00000000000000bb": {Turn: "00000000000000bb", Expect: []extraction.Expected{}},
+		// The kinds of coding sessions: what was asked, what was changed.
+		"00000000000000cc": {Turn: "00000000000000cc", Expect: []extraction.Expected{expect(extraction.Request, "dark", "mode"), expect(extraction.Change, "theme")}},
 	}
 	var buf bytes.Buffer
 	if err := extraction.WriteRecallLabels(&buf, in); err != nil {
@@ -189,6 +192,7 @@ func TestReadRecallLabels(t *testing.T) {
 		{`{"turn":"00000000000000aa","expect":[`, "unexpected EOF"},
 		{`{"turn":"0aa","expect":[]}`, `turn "0aa" is not 16 hex digits`},
 		{`{"turn":"00000000000000cc","expect":[{"kind":"topic","terms":["0123abcd"]}]}`, `expected item 1: kind "topic" is none of`},
+		{`{"turn":"00000000000000cc","expect":[{"kind":"change","terms":["0123abcd"]},{"kind":"edit","terms":["0123abcd"]}]}`, `expected item 2: kind "edit" is none of`},
 		{`{"turn":"00000000000000cc","expect":[{"kind":"goal","terms":["0123abcd"]},{"kind":"goal","terms":[]}]}`, "expected item 2: no key words"},
 		{`{"turn":"00000000000000cc","expect":[{"kind":"goal","terms":["Lisbon"]}]}`, `term "Lisbon" is not 8 hex digits`},
 		{`{"turn":"00000000000000cc","expect":[{"kind":"goal","terms":["0123ABCD"]}]}`, "is not 8 hex digits"},
@@ -208,6 +212,7 @@ func TestReadRecallLabels(t *testing.T) {
 func TestRecallAnswers(t *testing.T) {
 	answers := `{"turn":"00000000000000aa","expect":[{"kind":"goal","words":["Rate limiting"]},{"kind":"decision","words":["PostgreSQL"]}],"note":"n"}
 {"turn":"00000000000000bb","expect":[]}
+{"turn":"00000000000000ee","expect":[{"kind":"request","words":["dark mode"]},{"kind":"change","words":["theme", "toggle"]}]}
 `
 	got, err := extraction.ReadRecallAnswers(strings.NewReader(answers))
 	if err != nil {
@@ -216,6 +221,7 @@ func TestRecallAnswers(t *testing.T) {
 	want := extraction.RecallLabels{
 		"00000000000000aa": {Turn: "00000000000000aa", Expect: []extraction.Expected{expect(extraction.Goal, "rate", "limiting"), expect(extraction.Decision, "postgresql")}, Note: "n"},
 		"00000000000000bb": {Turn: "00000000000000bb", Expect: []extraction.Expected{}},
+		"00000000000000ee": {Turn: "00000000000000ee", Expect: []extraction.Expected{expect(extraction.Request, "dark", "mode"), expect(extraction.Change, "theme", "toggle")}},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("answers read as %+v, want %+v", got, want)
@@ -227,18 +233,18 @@ func TestRecallAnswers(t *testing.T) {
 		{`{"turn":"00000000000000aa","expect":[]}`, "labelled again"},
 	} {
 		_, err := extraction.ReadRecallAnswers(strings.NewReader(answers + "\n" + c.line))
-		wantLineError(t, err, 4, c.msg)
+		wantLineError(t, err, 5, c.msg)
 	}
 
 	labels := extraction.RecallLabels{"00000000000000bb": want["00000000000000bb"]}
-	if err := extraction.MergeRecallLabels(labels, got); err != nil || len(labels) != 2 {
+	if err := extraction.MergeRecallLabels(labels, got); err != nil || len(labels) != 3 {
 		t.Fatalf("merged %d, %v", len(labels), err)
 	}
 	other := extraction.RecallLabels{
 		"00000000000000dd": {Turn: "00000000000000dd", Expect: []extraction.Expected{}},
 		"00000000000000aa": {Turn: "00000000000000aa", Expect: []extraction.Expected{}},
 	}
-	if err := extraction.MergeRecallLabels(labels, other); !errors.Is(err, extraction.ErrRelabelled) || !strings.Contains(err.Error(), "00000000000000aa") || len(labels) != 2 || len(labels["00000000000000aa"].Expect) != 2 {
+	if err := extraction.MergeRecallLabels(labels, other); !errors.Is(err, extraction.ErrRelabelled) || !strings.Contains(err.Error(), "00000000000000aa") || len(labels) != 3 || len(labels["00000000000000aa"].Expect) != 2 {
 		t.Errorf("relabelled: %v; labels %+v", err, labels)
 	}
 }
