@@ -44,7 +44,7 @@ func TestCrashWriter(t *testing.T) {
 	ctx := context.Background()
 	fmt.Println("ready")
 	for {
-		m, err := f.Memory()
+		m, err := f.Memory(t.Context())
 		if err != nil {
 			fmt.Println("error", err)
 			os.Exit(1)

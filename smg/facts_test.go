@@ -136,7 +136,7 @@ func TestFileMemoryConcurrentWriters(t *testing.T) {
 	}
 	wg.Wait()
 	for _, f := range []*smg.FileMemory{a, b, open()} {
-		m, err := f.Memory()
+		m, err := f.Memory(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -137,7 +137,7 @@ func (f *FileMemory) Record(ctx context.Context, turns []Turn, opts *RecordOptio
 	var rec Recorded
 	err := f.locked(ctx, func(m *Memory) error {
 		if f.stamp.raw == nil || f.form.Encrypted {
-			return f.update(m, func(m *Memory) error {
+			return f.update(ctx, m, func(m *Memory) error {
 				var err error
 				if rec, err = m.Record(ctx, turns, &o); err == nil && rec.Added == 0 {
 					return ErrNoChange
@@ -154,7 +154,7 @@ func (f *FileMemory) Record(ctx context.Context, turns []Turn, opts *RecordOptio
 			return nil
 		}
 		// The turns as given: the journal replays them with SkipInvalid.
-		return f.appendEntry(m, journalEntry{Op: opRecord, Turns: turns})
+		return f.appendEntry(ctx, m, journalEntry{Op: opRecord, Turns: turns})
 	})
 	return rec, err
 }
@@ -166,7 +166,7 @@ func (f *FileMemory) Remember(ctx context.Context, fact Fact) (Remembered, error
 	var r Remembered
 	err := f.locked(ctx, func(m *Memory) error {
 		if f.stamp.raw == nil || f.form.Encrypted {
-			return f.update(m, func(m *Memory) error {
+			return f.update(ctx, m, func(m *Memory) error {
 				var err error
 				if r, err = m.Remember(ctx, fact); err == nil && r.Duplicate {
 					return ErrNoChange
@@ -186,15 +186,20 @@ func (f *FileMemory) Remember(ctx context.Context, fact Fact) (Remembered, error
 			}
 			return err
 		}
-		return f.appendEntry(m, journalEntry{Op: opRemember, Fact: &fact, At: at})
+		return f.appendEntry(ctx, m, journalEntry{Op: opRemember, Fact: &fact, At: at})
 	})
 	return r, err
 }
 
 // appendEntry appends a change m holds to the journal, and writes the
-// whole file instead once the journal outgrows its limit. f.mu and the
+// whole file instead once the journal outgrows its limit. A change whose
+// ctx is done is not kept, and the memory is read again. f.mu and the
 // file's lock are held.
-func (f *FileMemory) appendEntry(m *Memory, e journalEntry) error {
+func (f *FileMemory) appendEntry(ctx context.Context, m *Memory, e journalEntry) error {
+	if err := ctx.Err(); err != nil {
+		f.stamp, f.m = fileStamp{}, nil // the memory holds what the file will not
+		return fmt.Errorf("the change was not kept: %w", err)
+	}
 	entry, err := json.Marshal(e)
 	if err == nil {
 		f.journal, err = format.AppendJournal(f.name, f.base, f.journal, entry)

@@ -106,7 +106,7 @@ func TestJournal(t *testing.T) {
 
 	// Readers: another FileMemory, and Open.
 	other := fileMemory(t, name, 1<<30)
-	m, err := other.Memory()
+	m, err := other.Memory(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestJournal(t *testing.T) {
 	if _, err := f.Record(ctx, chat(41, 1), nil); err != nil {
 		t.Fatal(err)
 	}
-	if m, _ := f.Memory(); m.Turns() != 41 {
+	if m, _ := f.Memory(t.Context()); m.Turns() != 41 {
 		t.Errorf("%d turns after compaction and one more, want 41", m.Turns())
 	}
 }

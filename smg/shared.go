@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/internal/envelope"
@@ -26,7 +27,9 @@ type FileOptions struct {
 	Encode EncodeOptions
 	// Create, when the file does not exist, makes a new memory of these
 	// options, written at the first change; its folder must exist. nil:
-	// the file must exist.
+	// the file must exist. A file removed after it was read or written
+	// is not made again: the memory was deleted, and reads and changes
+	// fail with an error that matches fs.ErrNotExist.
 	Create *Options
 	// Lock tells how long a change waits for another process's change
 	// to the file to end (see [format.LockFile]).
@@ -58,8 +61,10 @@ type FileOptions struct {
 // smg serve work on any.
 type Kept interface {
 	// Memory returns the memory as it is kept, read again when another
-	// process changed it. It must not be changed but through Update.
-	Memory() (*Memory, error)
+	// process changed it. It must not be changed but through Update. It
+	// waits for a change in progress, or for the store, no longer than
+	// ctx allows.
+	Memory(ctx context.Context) (*Memory, error)
 	// Update changes the memory with fn and keeps the result before it
 	// returns; when fn fails, nothing is kept. fn returning ErrNoChange
 	// keeps nothing and is no failure.
@@ -82,8 +87,13 @@ type FileMemory struct {
 	name string
 	opts FileOptions
 
-	mu       sync.Mutex
-	m        *Memory
+	// mu is held to read or change the memory: a semaphore of one, so
+	// that a caller waits for it no longer than its context allows.
+	mu *semaphore.Weighted
+	m  *Memory
+	// existed is set once the file was read or written: a file removed
+	// after is not made again (see [FileOptions.Create]).
+	existed  bool
 	stamp    fileStamp   // of the file m was read from or written to
 	form     format.Form // of the file m was read from
 	password []byte      // that opened it, when asked for
@@ -104,7 +114,7 @@ type fileStamp struct {
 
 // OpenFileMemory opens the memory of the named file. opts may be nil.
 func OpenFileMemory(name string, opts *FileOptions) (*FileMemory, error) {
-	f := &FileMemory{name: name}
+	f := &FileMemory{name: name, mu: semaphore.NewWeighted(1)}
 	if opts != nil {
 		f.opts = *opts
 	}
@@ -124,7 +134,7 @@ func OpenFileMemory(name string, opts *FileOptions) (*FileMemory, error) {
 			return p, err
 		}
 	}
-	if _, err := f.Memory(); err != nil {
+	if _, err := f.Memory(context.Background()); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -135,10 +145,13 @@ func (f *FileMemory) Name() string { return f.name }
 
 // Memory returns the memory as the file holds it: read again when another
 // process changed the file since. The memory must not be changed but
-// through [FileMemory.Update].
-func (f *FileMemory) Memory() (*Memory, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+// through [FileMemory.Update]. It waits for another goroutine's change
+// no longer than ctx allows.
+func (f *FileMemory) Memory(ctx context.Context) (*Memory, error) {
+	if err := f.mu.Acquire(ctx, 1); err != nil {
+		return nil, err
+	}
+	defer f.mu.Release(1)
 	return f.current()
 }
 
@@ -153,29 +166,44 @@ var ErrNoChange = errors.New("nothing changed")
 // says nothing changed ([ErrNoChange], [ErrInvalidFact], [ErrNoNode],
 // [ErrDisabled]).
 func (f *FileMemory) Update(ctx context.Context, fn func(*Memory) error) error {
-	return f.locked(ctx, func(m *Memory) error { return f.update(m, fn) })
+	return f.locked(ctx, func(m *Memory) error { return f.update(ctx, m, fn) })
 }
 
 // locked calls fn with the memory of the file as it is, holding f.mu and
 // the file's lock.
 func (f *FileMemory) locked(ctx context.Context, fn func(*Memory) error) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	if err := f.mu.Acquire(ctx, 1); err != nil {
+		return err
+	}
+	defer f.mu.Release(1)
+	if _, err := os.Stat(f.name); errors.Is(err, fs.ErrNotExist) && f.existed {
+		// Deleted: the lock would make a file beside it again.
+		return f.removed()
+	}
 	unlock, err := format.LockFile(ctx, f.name, &f.opts.Lock)
 	if err != nil {
 		return err
 	}
 	defer unlock()
 	m, err := f.current()
+	if errors.Is(err, fs.ErrNotExist) && f.existed {
+		// Deleted while this waited for the lock, which it made again.
+		_ = format.RemoveLock(f.name)
+	}
 	if err != nil {
 		return err
 	}
 	return fn(m)
 }
 
-// update is Update's work once the lock is held and m is current.
-func (f *FileMemory) update(m *Memory, fn func(*Memory) error) error {
-	if err := fn(m); err != nil {
+// update is Update's work once the lock is held and m is current. A
+// change whose ctx is done before it is written is not written.
+func (f *FileMemory) update(ctx context.Context, m *Memory, fn func(*Memory) error) error {
+	err := fn(m)
+	if err == nil && ctx.Err() != nil {
+		err = fmt.Errorf("the change was not kept: %w", ctx.Err())
+	}
+	if err != nil {
 		if errors.Is(err, ErrNoChange) {
 			return nil
 		}
@@ -222,6 +250,7 @@ func (f *FileMemory) write(m *Memory) error {
 		f.stamp, f.m = fileStamp{}, nil
 		return err
 	}
+	f.existed = true
 	if fi, err := os.Stat(f.name); err == nil {
 		f.stamp = fileStamp{size: fi.Size(), mod: fi.ModTime(), raw: raw}
 	}
@@ -261,6 +290,9 @@ func (f *FileMemory) current() (*Memory, error) {
 func (f *FileMemory) snapshot() (*Memory, error) {
 	fi, err := os.Stat(f.name)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && f.existed:
+		// Removed since: a memory deleted stays deleted.
+		return nil, f.removed()
 	case errors.Is(err, fs.ErrNotExist) && f.opts.Create != nil:
 		if err := format.CheckFolder(f.name); err != nil {
 			return nil, err
@@ -271,6 +303,9 @@ func (f *FileMemory) snapshot() (*Memory, error) {
 		return f.m, nil
 	case err != nil:
 		return nil, err
+	}
+	f.existed = true
+	switch {
 	case f.m != nil && fi.Size() == f.stamp.size && fi.ModTime().Equal(f.stamp.mod):
 		return f.m, nil
 	}
@@ -295,10 +330,15 @@ func (f *FileMemory) snapshot() (*Memory, error) {
 	return m, nil
 }
 
+// removed is the error of a file removed after it was read or written.
+func (f *FileMemory) removed() error {
+	return fmt.Errorf("%s: the file was removed while it was open: %w", f.name, fs.ErrNotExist)
+}
+
 // Close releases the memory's index.
 func (f *FileMemory) Close() error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	_ = f.mu.Acquire(context.Background(), 1)
+	defer f.mu.Release(1)
 	if f.m == nil {
 		return nil
 	}

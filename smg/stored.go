@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"golang.org/x/sync/semaphore"
 )
 
 // A memory kept in a database rather than a file is a log: a base, the
@@ -85,7 +85,10 @@ type StoredMemory struct {
 	log  Log
 	opts StoredOptions
 
-	mu      sync.Mutex
+	// mu is held to read or change the memory: a semaphore of one, so
+	// that a caller waits for it (and for the log another holds it for)
+	// no longer than its context allows.
+	mu      *semaphore.Weighted
 	m       *Memory
 	version int64 // of the log's last change m holds
 	size    int64 // of the changes m holds after the base
@@ -93,12 +96,10 @@ type StoredMemory struct {
 
 // OpenStoredMemory opens the memory a log keeps. opts may be nil.
 func OpenStoredMemory(ctx context.Context, log Log, opts *StoredOptions) (*StoredMemory, error) {
-	s := &StoredMemory{log: log}
+	s := &StoredMemory{log: log, mu: semaphore.NewWeighted(1)}
 	if opts != nil {
 		s.opts = *opts
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if _, err := s.sync(ctx, func(have int64) (LogState, error) { return log.Read(ctx, have) }); err != nil {
 		return nil, err
 	}
@@ -107,11 +108,13 @@ func OpenStoredMemory(ctx context.Context, log Log, opts *StoredOptions) (*Store
 
 // Memory returns the memory as the log keeps it, with the changes other
 // processes made since it was last read. It must not be changed but
-// through the StoredMemory's methods.
-func (s *StoredMemory) Memory() (*Memory, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ctx := context.Background()
+// through the StoredMemory's methods. It waits for another goroutine's
+// change, and for the log, no longer than ctx allows.
+func (s *StoredMemory) Memory(ctx context.Context) (*Memory, error) {
+	if err := s.mu.Acquire(ctx, 1); err != nil {
+		return nil, err
+	}
+	defer s.mu.Release(1)
 	return s.sync(ctx, func(have int64) (LogState, error) { return s.log.Read(ctx, have) })
 }
 
@@ -229,8 +232,10 @@ func (s *StoredMemory) appendEntry(tx LogTx, m *Memory, e journalEntry) error {
 // changes other processes made. When fn fails nothing is kept; fn
 // returning [ErrNoChange] keeps nothing and is no failure.
 func (s *StoredMemory) Update(ctx context.Context, fn func(*Memory) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	if err := s.mu.Acquire(ctx, 1); err != nil {
+		return err
+	}
+	defer s.mu.Release(1)
 	return s.change(ctx, func(tx LogTx, m *Memory) error {
 		if err := fn(m); err != nil {
 			return err
@@ -262,8 +267,10 @@ func (s *StoredMemory) Record(ctx context.Context, turns []Turn, opts *RecordOpt
 	if err != nil {
 		return Recorded{}, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	if err := s.mu.Acquire(ctx, 1); err != nil {
+		return Recorded{}, err
+	}
+	defer s.mu.Release(1)
 	for range optimisticTries {
 		m, err := s.sync(ctx, func(have int64) (LogState, error) { return s.log.Read(ctx, have) })
 		if err != nil {
@@ -321,8 +328,10 @@ func (s *StoredMemory) recordLocked(ctx context.Context, turns []Turn, o *Record
 // Remember saves a fact as [Memory.Remember] does and keeps it, as one
 // change of the log. A duplicate keeps nothing.
 func (s *StoredMemory) Remember(ctx context.Context, fact Fact) (Remembered, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	if err := s.mu.Acquire(ctx, 1); err != nil {
+		return Remembered{}, err
+	}
+	defer s.mu.Release(1)
 	var r Remembered
 	err := s.change(ctx, func(tx LogTx, m *Memory) error {
 		var ok bool
@@ -344,8 +353,8 @@ func (s *StoredMemory) Remember(ctx context.Context, fact Fact) (Remembered, err
 
 // Close releases the memory's index.
 func (s *StoredMemory) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	_ = s.mu.Acquire(context.Background(), 1)
+	defer s.mu.Release(1)
 	s.reset()
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/smg-memory/smg/smg"
 )
@@ -162,7 +163,7 @@ func TestStoredMemory(t *testing.T) {
 	if len(l.changes) != 5 || l.baseV != 1 {
 		t.Fatalf("the log holds %d changes on base %d, want 5 on the first", len(l.changes), l.baseV)
 	}
-	m, err := b.Memory()
+	m, err := b.Memory(t.Context())
 	if err != nil || m.Turns() != 20 {
 		t.Fatalf("the other memory: %v turns, %v; want 20", turns(m), err)
 	}
@@ -173,7 +174,7 @@ func TestStoredMemory(t *testing.T) {
 	if _, err := b.Remember(ctx, smg.Fact{Content: "The user ships with DHL.", Category: "preference"}); err != nil {
 		t.Fatal(err)
 	}
-	if m, _ := a.Memory(); len(m.Facts(smg.FactFilter{})) != 1 {
+	if m, _ := a.Memory(t.Context()); len(m.Facts(smg.FactFilter{})) != 1 {
 		t.Errorf("a fact remembered by one is not seen by the other: %d facts", len(m.Facts(smg.FactFilter{})))
 	}
 	// Past the limit: the next change is a base.
@@ -187,7 +188,7 @@ func TestStoredMemory(t *testing.T) {
 	// All three hold the same memory, as the log keeps it.
 	var first []byte
 	for _, s := range []*smg.StoredMemory{a, b, storedMemory(t, l, 0)} {
-		m, err := s.Memory()
+		m, err := s.Memory(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +204,7 @@ func TestStoredMemory(t *testing.T) {
 	}
 	// A read of a memory that is current reads no base.
 	before := l.reads
-	if _, err := a.Memory(); err != nil || l.reads != before+1 {
+	if _, err := a.Memory(t.Context()); err != nil || l.reads != before+1 {
 		t.Errorf("a current read: %d reads, %v", l.reads-before, err)
 	}
 }
@@ -234,7 +235,7 @@ func TestStoredMemoryFailure(t *testing.T) {
 		if err := change(); !errors.Is(err, gone) {
 			t.Fatalf("%s: %v, want the log's error", name, err)
 		}
-		m, err := s.Memory()
+		m, err := s.Memory(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,7 +248,7 @@ func TestStoredMemoryFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A change that changed nothing keeps the memory: the base is not read again.
-	if _, err := s.Memory(); err != nil {
+	if _, err := s.Memory(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	bases := l.bases
@@ -257,16 +258,16 @@ func TestStoredMemoryFailure(t *testing.T) {
 	if _, err := s.Remember(ctx, smg.Fact{Content: "x"}); !errors.Is(err, smg.ErrInvalidFact) {
 		t.Fatalf("a fact of one letter: %v", err)
 	}
-	if _, err := s.Memory(); err != nil || l.bases != bases {
+	if _, err := s.Memory(t.Context()); err != nil || l.bases != bases {
 		t.Errorf("a change that changed nothing: the base read %d times again (%v)", l.bases-bases, err)
 	}
-	if m, _ := s.Memory(); m.Turns() != 4 {
+	if m, _ := s.Memory(t.Context()); m.Turns() != 4 {
 		t.Errorf("after a refused update: %d turns, want 4", m.Turns())
 	}
 	if _, err := s.Record(ctx, chat(5, 4), nil); err != nil {
 		t.Fatal(err)
 	}
-	if m, _ := storedMemory(t, l, 0).Memory(); m.Turns() != 8 {
+	if m, _ := storedMemory(t, l, 0).Memory(t.Context()); m.Turns() != 8 {
 		t.Errorf("after the failures, %d turns, want 8", m.Turns())
 	}
 }
@@ -321,7 +322,7 @@ func TestStoredMemoryOptimistic(t *testing.T) {
 		t.Fatalf("a record that met another: %+v, %v; want 2 added from turn 4", r, err)
 	}
 	for _, s := range []*smg.StoredMemory{a, b} {
-		m, err := s.Memory()
+		m, err := s.Memory(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -353,7 +354,7 @@ func TestStoredMemoryOptimistic(t *testing.T) {
 	if l.locked != 1 || l.appends-appends != 8 {
 		t.Errorf("a record others always beat: %d appends (4 of a's, 4 of the others'), %d locked changes; want 8 and 1", l.appends-appends, l.locked)
 	}
-	m, _ := b.Memory()
+	m, _ := b.Memory(t.Context())
 	if got, want := externalIDs(t, m)[5:], []string{"m20", "m21", "m22", "m23", "m5"}; !slices.Equal(got, want) {
 		t.Errorf("after others: turns %v, want %v", got, want)
 	}
@@ -367,7 +368,7 @@ func TestStoredMemoryOptimistic(t *testing.T) {
 	if l.appends != appends || l.reads != reads+1 || l.bases != bases {
 		t.Errorf("an invalid turn: %d appends, %d reads, %d bases; want 0, 1, 0", l.appends-appends, l.reads-reads, l.bases-bases)
 	}
-	if m, _ := a.Memory(); m.Turns() != 10 {
+	if m, _ := a.Memory(t.Context()); m.Turns() != 10 {
 		t.Errorf("after an invalid turn: %d turns, want 10", m.Turns())
 	}
 
@@ -378,7 +379,7 @@ func TestStoredMemoryOptimistic(t *testing.T) {
 	if r, err := a.Record(cancelled, chat(6, 1), nil); err != nil || r.Added != 1 {
 		t.Errorf("a record the caller gave up on: %+v, %v", r, err)
 	}
-	if m, _ := a.Memory(); m.Turns() != 11 || l.bases != bases {
+	if m, _ := a.Memory(t.Context()); m.Turns() != 11 || l.bases != bases {
 		t.Errorf("a record the caller gave up on: %d turns (want 11), the base read %d times again", m.Turns(), l.bases-bases)
 	}
 
@@ -392,7 +393,89 @@ func TestStoredMemoryOptimistic(t *testing.T) {
 	if r, err := a.Record(ctx, chat(7, 2), nil); err != nil || r.Added != 0 || r.Held != 2 {
 		t.Errorf("sent again after a lost answer: %+v, %v; want 2 held", r, err)
 	}
-	if m, _ := b.Memory(); m.Turns() != 13 {
+	if m, _ := b.Memory(t.Context()); m.Turns() != 13 {
 		t.Errorf("after a lost answer: %d turns, want 13", m.Turns())
+	}
+}
+
+// stuckLog is a log that, once stuck, answers nothing until its caller's
+// context is done, as a database that hangs.
+type stuckLog struct {
+	smg.Log
+	stuck chan struct{} // closed: stuck
+	freed chan struct{} // closed: answers again
+}
+
+func (l *stuckLog) wait(ctx context.Context) error {
+	select {
+	case <-l.stuck:
+	default:
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-l.freed:
+		return nil
+	}
+}
+
+func (l *stuckLog) Read(ctx context.Context, have int64) (smg.LogState, error) {
+	if err := l.wait(ctx); err != nil {
+		return smg.LogState{}, err
+	}
+	return l.Log.Read(ctx, have)
+}
+
+func (l *stuckLog) Append(ctx context.Context, have int64, entry []byte) (int64, error) {
+	if err := l.wait(ctx); err != nil {
+		return 0, err
+	}
+	return l.Log.Append(ctx, have, entry)
+}
+
+// TestStoredMemoryStuck: while a change waits for a log that hangs, a
+// read of the memory waits no longer than its own context allows.
+func TestStoredMemoryStuck(t *testing.T) {
+	log := &stuckLog{Log: newHeldLog(t, smg.New(&smg.Options{NoVectors: true})), stuck: make(chan struct{}), freed: make(chan struct{})}
+	s, err := smg.OpenStoredMemory(context.Background(), log, &smg.StoredOptions{Open: smg.OpenOptions{NoVectors: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	close(log.stuck)
+	recorded := make(chan error, 1)
+	go func() {
+		// No deadline: it holds the memory until the log answers.
+		_, err := s.Record(context.Background(), []smg.Turn{{Role: "user", Content: "The ledger runs on PostgreSQL."}}, nil)
+		recorded <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	for what, call := range map[string]func(context.Context) error{
+		"read": func(ctx context.Context) error { _, err := s.Memory(ctx); return err },
+		"remember": func(ctx context.Context) error {
+			_, err := s.Remember(ctx, smg.Fact{Content: "User likes tea"})
+			return err
+		},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		got := make(chan error, 1)
+		go func() { got <- call(ctx) }()
+		select {
+		case err := <-got:
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("a %s while a change waits for the log: %v, want its deadline's error", what, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("a %s while a change waits for the log: still waiting 10 s after its deadline", what)
+		}
+		cancel()
+	}
+	close(log.freed)
+	if err := <-recorded; err != nil {
+		t.Errorf("the change, once the log answers: %v", err)
+	}
+	if m, err := s.Memory(t.Context()); err != nil || m.Turns() != 1 {
+		t.Errorf("after: %v", err)
 	}
 }

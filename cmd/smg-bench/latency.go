@@ -449,7 +449,7 @@ func measureDurable(ctx context.Context, saved string, live []spec.Turn, questio
 	if _, err := f.Record(ctx, turns[:1], nil); err != nil { // the memory opened for a change
 		return err
 	}
-	if m, err := f.Memory(); err != nil {
+	if m, err := f.Memory(ctx); err != nil {
 		return err
 	} else if err := m.WaitIndex(ctx); err != nil { // as the other live measures: on the whole index
 		return err
@@ -461,7 +461,7 @@ func measureDurable(ctx context.Context, saved string, live []spec.Turn, questio
 			return fmt.Errorf("latency: recording a live turn: %+v, %v", r, err)
 		}
 		records = append(records, time.Since(start))
-		m, err := f.Memory()
+		m, err := f.Memory(ctx)
 		if err != nil {
 			return err
 		}

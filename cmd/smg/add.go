@@ -112,7 +112,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			m, err := f.Memory()
+			m, err := f.Memory(ctx)
 			if err != nil {
 				return err
 			}

@@ -39,10 +39,12 @@ may do. Without keys, the memories are one tenant's, "default", served to
 anyone who can reach the server: it then listens on a loopback address
 only.
 
-  curl -s localhost:8080/v1/memories -d '{"id": "dana"}'
-  curl -s localhost:8080/v1/memories/dana/turns \
+  curl -s localhost:8080/v1/memories -H 'Content-Type: application/json' \
+    -d '{"id": "dana"}'
+  curl -s localhost:8080/v1/memories/dana/turns -H 'Content-Type: application/json' \
     -d '{"turns": [{"role": "user", "content": "We use PostgreSQL for the ledger."}]}'
-  curl -s localhost:8080/v1/memories/dana/context -d '{"question": "Which database?"}'
+  curl -s localhost:8080/v1/memories/dana/context -H 'Content-Type: application/json' \
+    -d '{"question": "Which database do we use for the ledger?"}'
 
 With --store postgres://USER:PASSWORD@HOST/DB the memories are kept in
 PostgreSQL instead, and any number of servers may share the database: each
@@ -55,10 +57,20 @@ It logs a line a request on stderr, serves Prometheus metrics at /metrics
 memory or read from the store, the Go runtime's) and answers /healthz (it
 runs) and /readyz (it can write its directory, or its database answers).
 A caller past --rate is answered 429, with Retry-After; a request past
---timeout, or one its database could not be reached for, 503 (a write
-that did not finish leaves the memory as it was: send it again). On
-SIGINT or SIGTERM it stops taking requests, finishes those in flight (up
-to 30 s) and closes the memories.`
+--timeout, or one its database could not be reached for, 503 with
+Retry-After (a write that did not finish leaves the memory as it was:
+send it again); a turn past --max-turn 413, and a file to import past
+the 64 MiB a reader of the format takes 413, as soon as the request says
+its length. An MCP request carries one message (a batch is refused), so
+that each tool call counts against --rate and --timeout. A failure of the
+server says what failed, not why: the why goes to the log. On SIGINT or
+SIGTERM it stops taking requests, finishes those in flight (up to 30 s)
+and closes the memories.
+
+Two servers may share a directory: each change is made under the file's
+lock, each read sees the other's changes, and a memory one deletes is gone
+for the other too. Tenants and memory ids that differ only in case are
+refused (they would be one folder or one file on macOS or Windows).`
 
 // storeFlags say where a server's memories are: a directory, or a
 // PostgreSQL database.
@@ -114,7 +126,7 @@ func (a *app) serveCommand() *cobra.Command {
 	var where storeFlags
 	var addr string
 	var noProvider, noVectors bool
-	var maxOpen, burst int
+	var maxOpen, burst, maxTurn int
 	var rate float64
 	var timeout time.Duration
 	cmd := &cobra.Command{
@@ -146,7 +158,7 @@ func (a *app) serveCommand() *cobra.Command {
 				return err
 			}
 			defer store.Close()
-			keyed, err := store.Keys().Enabled()
+			keyed, err := store.Keys().Enabled(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -160,7 +172,7 @@ func (a *app) serveCommand() *cobra.Command {
 			}
 			log := slog.New(slog.NewTextHandler(a.stderr, nil))
 			fmt.Fprintf(a.stdout, "serving %s on http://%s\n", where.where(), ln.Addr())
-			return serveOn(cmd.Context(), ln, serve.New(store, &serve.Options{Log: log, Rate: rate, Burst: burst, Timeout: timeout}), log)
+			return serveOn(cmd.Context(), ln, serve.New(store, &serve.Options{Log: log, Rate: rate, Burst: burst, Timeout: timeout, MaxTurn: maxTurn}), log)
 		}),
 	}
 	where.add(cmd, cmd.Flags())
@@ -173,6 +185,8 @@ func (a *app) serveCommand() *cobra.Command {
 	ranged(cmd, "burst", 1, 1e6)
 	cmd.Flags().DurationVar(&timeout, "timeout", serve.DefaultTimeout, "the most a request may take (503 past it, safe to retry)")
 	ranged(cmd, "timeout", 0.001, 3600)
+	cmd.Flags().IntVar(&maxTurn, "max-turn", serve.DefaultMaxTurn, "the most `BYTES` a turn's text may take (413 past it)")
+	ranged(cmd, "max-turn", 1, serve.MaxBody)
 	vectorFlags(cmd, &noProvider, &noVectors)
 	cmd.AddCommand(a.keyCommand(), a.storeExportCommand(), a.storeImportCommand())
 	return cmd
@@ -228,7 +242,7 @@ bytes from a directory or from PostgreSQL, and the same bytes GET
 				return err
 			}
 			defer done()
-			m, err := kept.Memory()
+			m, err := kept.Memory(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -279,7 +293,7 @@ memories of a directory move to PostgreSQL one file at a time.`,
 				return inFile(args[0], err)
 			}
 			defer done()
-			m, err := kept.Memory()
+			m, err := kept.Memory(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -319,7 +333,9 @@ func (a *app) keyCommand() *cobra.Command {
 hashes, never the keys), or of the PostgreSQL database of --store (table
 smg_keys). A running server takes a key added or revoked at its next
 request. Keys are revoked, never removed: a store that had keys asks every
-request for one.`,
+request for one, and a directory whose keys.json is removed or cannot be
+read refuses every request, until it is restored or the keys are reset
+('smg serve key reset --yes', the operator's way back to no keys).`,
 	}
 	where.add(key, key.PersistentFlags())
 	var tenant, scope, label, expires string
@@ -415,6 +431,34 @@ request for one.`,
 			return nil
 		}),
 	}
-	key.AddCommand(add, list, revoke)
+	var sure bool
+	reset := &cobra.Command{
+		Use:   "reset --yes",
+		Short: "Remove every key: servers started after serve without keys",
+		Long: `Reset removes every key of the store, revoked or not, and its mark of
+having had keys: servers started after it serve without keys, one tenant,
+"default", on a loopback address only. A running server that had keys
+keeps asking for them until it is started again. It is the way back to a
+store without keys: a directory whose keys.json is removed otherwise
+refuses every request.`,
+		Args: cobra.NoArgs,
+		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
+			if !sure {
+				return usageErrorf("reset removes every key of %s: say --yes", where.where())
+			}
+			keys, done, err := where.keys(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer done()
+			if err := keys.Reset(cmd.Context()); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stderr, "%s has no keys: a server started now serves it without keys, on a loopback address only\n", where.where())
+			return nil
+		}),
+	}
+	reset.Flags().BoolVar(&sure, "yes", false, "remove every key")
+	key.AddCommand(add, list, revoke, reset)
 	return key
 }

@@ -259,6 +259,8 @@ func TestServeKeys(t *testing.T) {
 		{"serve", "key", "add", "--dir", dir},
 		{"serve", "key", "add", "--dir", dir, "--tenant", "acme", "--scope", "root"},
 		{"serve", "key", "add", "--dir", dir, "--tenant", "../x"},
+		{"serve", "key", "add", "--dir", dir, "--tenant", "ACME"},
+		{"serve", "key", "reset", "--dir", dir},
 	} {
 		if r = run(t, nil, args...); r.status != 2 || r.stderr == "" {
 			t.Errorf("%q: %d %q", args, r.status, r.stderr)
@@ -267,6 +269,24 @@ func TestServeKeys(t *testing.T) {
 	open := filepath.Join(t.TempDir(), "open")
 	if r = run(t, nil, "serve", "--dir", open, "--addr", "0.0.0.0:0", "--no-vectors"); r.status != 2 || !strings.Contains(r.stderr, "no API keys") {
 		t.Errorf("a directory without keys on every interface: %d %q", r.status, r.stderr)
+	}
+
+	// keys.json removed: the directory had keys, and no server serves it
+	// until they are back or reset.
+	if err := os.Remove(filepath.Join(dir, "keys.json")); err != nil {
+		t.Fatal(err)
+	}
+	if r = run(t, nil, "serve", "--dir", dir, "--addr", "127.0.0.1:0", "--no-vectors"); r.status == 0 || !strings.Contains(r.stderr, "key reset") {
+		t.Errorf("a directory that had keys, without keys.json: %d %q", r.status, r.stderr)
+	}
+	if r = run(t, nil, "serve", "key", "reset", "--dir", dir, "--yes"); r.status != 0 {
+		t.Errorf("reset: %d %q", r.status, r.stderr)
+	}
+	url, _, _ := startServe(t, "--dir", dir)
+	if resp, err := http.Get(url + "/v1/memories"); err != nil || resp.StatusCode != 200 {
+		t.Errorf("after the reset, without a key: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
 	}
 }
 

@@ -36,6 +36,18 @@ func remember(t testing.TB, f *smg.FileMemory, content string) {
 	}
 }
 
+// newMemoryFile is the memory of the named file, made at its first
+// change, closed when the test ends.
+func newMemoryFile(t testing.TB, name string) *smg.FileMemory {
+	t.Helper()
+	f, err := smg.OpenFileMemory(name, &smg.FileOptions{Create: &smg.Options{NoVectors: true}, Open: smg.OpenOptions{NoVectors: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
 // withUmask runs the test under umask mask.
 func withUmask(t *testing.T, mask int) {
 	old := syscall.Umask(mask)
@@ -96,11 +108,7 @@ var cheapKDF = format.KDF{Function: format.DefaultPBKDF2.Function, Iterations: 1
 func TestStaleTemporaryFilesRemoved(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "m.smg")
-	f, err := smg.OpenFileMemory(name, &smg.FileOptions{Create: &smg.Options{NoVectors: true}, Open: smg.OpenOptions{NoVectors: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := newMemoryFile(t, name)
 	remember(t, f, "User lives by the sea")
 	old := time.Now().Add(-time.Hour)
 	mk := func(rel string, dir bool, mod time.Time) string {
@@ -472,11 +480,7 @@ func TestWritersRefuseWhatReadersWould(t *testing.T) {
 func TestRemoveFile(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "m.smg")
-	f, err := smg.OpenFileMemory(name, &smg.FileOptions{Create: &smg.Options{NoVectors: true}, Open: smg.OpenOptions{NoVectors: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := newMemoryFile(t, name)
 	remember(t, f, "User lives by the sea")
 	if _, err := f.Remember(context.Background(), smg.Fact{Content: "User swims every morning"}); err != nil {
 		t.Fatal(err) // in the journal

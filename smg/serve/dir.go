@@ -61,9 +61,9 @@ type Store interface {
 type KeyChecker interface {
 	// Enabled reports whether the store has keys: then every request
 	// needs one.
-	Enabled() (bool, error)
+	Enabled(ctx context.Context) (bool, error)
 	// Check returns the key of a secret, or an error that wraps ErrKey.
-	Check(secret string) (*Key, error)
+	Check(ctx context.Context, secret string) (*Key, error)
 }
 
 // KeyStore keeps a store's keys: [Keys] for a directory.
@@ -77,6 +77,8 @@ type KeyStore interface {
 	Revoke(ctx context.Context, id string) error
 	// List returns the keys, without their hashes, oldest first.
 	List(ctx context.Context) ([]Key, error)
+	// Reset removes every key: the store serves without keys again.
+	Reset(ctx context.Context) error
 }
 
 // StoreStats are a store's counts for the metrics.
@@ -100,6 +102,9 @@ type Dir struct {
 	files sync.RWMutex
 	open  *openSet
 	keys  *Keys
+	// foldsCase: the file system takes names that differ only in case for
+	// one; a memory is opened by its own name only (exact).
+	foldsCase bool
 }
 
 // Stats counts the memories the store keeps open and the opens served
@@ -127,7 +132,7 @@ func NewDir(root string, maxOpen int, opts smg.FileOptions) (*Dir, error) {
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return nil, err
 	}
-	return &Dir{root: root, opts: opts, open: newOpenSet(maxOpen), keys: NewKeys(root)}, nil
+	return &Dir{root: root, opts: opts, open: newOpenSet(maxOpen), keys: NewKeys(root), foldsCase: foldsCase(root)}, nil
 }
 
 func (d *Dir) path(tenant, id string) string {
@@ -135,13 +140,74 @@ func (d *Dir) path(tenant, id string) string {
 }
 
 // vacant returns the file of a new memory id of tenant, its folder made,
-// or ErrExists. d.files is held.
+// or ErrExists. A tenant or a memory whose name differs only in case from
+// one the store holds is refused: on some file systems (macOS's,
+// Windows') they would be one folder or one file. d.files is held.
 func (d *Dir) vacant(tenant, id string) (string, error) {
 	name := d.path(tenant, id)
 	if _, err := os.Stat(name); err == nil {
 		return "", fmt.Errorf("%w: %s", ErrExists, id)
 	}
+	if other, err := caseTwin(d.root, tenant); err != nil {
+		return "", err
+	} else if other != "" {
+		return "", fmt.Errorf("%w: tenant %q: the store has the tenant %q, and names that differ only in case are one folder on some systems", ErrInvalidID, tenant, other)
+	}
+	if other, err := caseTwin(filepath.Dir(name), filepath.Base(name)); err != nil {
+		return "", err
+	} else if other != "" {
+		return "", fmt.Errorf("%w: %s: the memory %s is there, and ids that differ only in case are one file on some systems", ErrExists, id, strings.TrimSuffix(other, ".smg"))
+	}
 	return name, os.MkdirAll(filepath.Dir(name), 0o700)
+}
+
+// caseTwin is the name of the entry of dir that is name but for case, or
+// "" when there is none.
+func caseTwin(dir, name string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	for _, e := range entries {
+		if e.Name() != name && strings.EqualFold(e.Name(), name) {
+			return e.Name(), nil
+		}
+	}
+	return "", nil
+}
+
+// exact reports whether the memory id of tenant is there under its own
+// name, not only one that differs in case (which a file system that
+// ignores case would find).
+func (d *Dir) exact(tenant, id string) bool {
+	if !d.foldsCase {
+		return true
+	}
+	for _, step := range [][2]string{{d.root, tenant}, {filepath.Join(d.root, tenant), id + ".smg"}} {
+		entries, err := os.ReadDir(step[0])
+		if err != nil || !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == step[1] }) {
+			return false
+		}
+	}
+	return true
+}
+
+// foldsCase reports whether the file system of root takes names that
+// differ only in case for one (macOS's and Windows' do by default); when
+// it cannot tell, it says so.
+func foldsCase(root string) bool {
+	f, err := os.CreateTemp(root, ".case-probe-")
+	if err != nil {
+		return true
+	}
+	name := f.Name()
+	f.Close()
+	defer os.Remove(name)
+	_, err = os.Stat(filepath.Join(root, strings.ToUpper(filepath.Base(name))))
+	return err == nil
 }
 
 // newOptions are the options of a new memory of a store that opens its
@@ -180,7 +246,7 @@ func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) 
 		f.Close()
 		return nil, nil, err
 	}
-	kept, done = d.open.keep(tenant+"/"+id, f)
+	kept, done = d.open.keep(tenant+"/"+id, d.memory(tenant, id, f))
 	return kept, done, nil
 }
 
@@ -197,7 +263,7 @@ func (d *Dir) Open(_ context.Context, tenant, id string) (kept smg.Kept, done fu
 	d.files.RLock()
 	defer d.files.RUnlock()
 	name := d.path(tenant, id)
-	if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) || err == nil && !d.exact(tenant, id) {
 		return nil, nil, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	o := d.opts
@@ -206,7 +272,7 @@ func (d *Dir) Open(_ context.Context, tenant, id string) (kept smg.Kept, done fu
 	if err != nil {
 		return nil, nil, err
 	}
-	kept, done = d.open.keep(key, f)
+	kept, done = d.open.keep(key, d.memory(tenant, id, f))
 	return kept, done, nil
 }
 
@@ -233,25 +299,87 @@ func (d *Dir) List(_ context.Context, tenant string) ([]string, error) {
 }
 
 // Delete removes the memory id of tenant, and what the smg command keeps
-// beside its file (journal, lock, builder's state, index cache).
-func (d *Dir) Delete(_ context.Context, tenant, id string) error {
+// beside its file (journal, lock, builder's state, index cache). A
+// request that holds the memory finishes what it started first; from then
+// on the memory is gone for every request, those that hold it included,
+// and nothing makes it again (see [smg.FileOptions.Create]).
+func (d *Dir) Delete(ctx context.Context, tenant, id string) error {
 	if err := errors.Join(CheckID("tenant", tenant), CheckID("memory", id)); err != nil {
 		return err
 	}
 	d.files.Lock()
 	defer d.files.Unlock()
-	d.open.forget(tenant + "/" + id)
-	name := d.path(tenant, id)
-	if err := os.Remove(name); errors.Is(err, fs.ErrNotExist) {
+	if dm, ok := d.open.forget(tenant + "/" + id).(*dirMemory); ok {
+		// Held until the files are gone: the calls that started end
+		// first, and those after find it gone.
+		dm.mu.Lock()
+		defer dm.mu.Unlock()
+		dm.gone = true
+	}
+	if !d.exact(tenant, id) {
 		return fmt.Errorf("%w: %s", ErrNotFound, id)
-	} else if err != nil {
-		return err
 	}
-	dir, base := filepath.Split(name)
-	for _, side := range []string{base + ".journal", "." + base + ".lock", "." + base + ".state", "." + base + ".index"} {
-		_ = os.RemoveAll(filepath.Join(dir, side))
+	err := format.RemoveFile(ctx, d.path(tenant, id), &d.opts.Lock)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
-	return nil
+	return err
+}
+
+// memory is the memory id of tenant, of the file f, as requests are given
+// it.
+func (d *Dir) memory(tenant, id string, f *smg.FileMemory) *dirMemory {
+	return &dirMemory{FileMemory: f, id: id, lost: func() { d.open.forget(tenant + "/" + id) }}
+}
+
+// dirMemory is a memory of the directory as the store gives it to
+// requests. Once deleted it is gone for every request, those that hold
+// it included.
+type dirMemory struct {
+	*smg.FileMemory
+	id string
+	// lost lets go of the memory.
+	lost func()
+	// mu is read by each call, and held by Delete while it removes the
+	// memory's files.
+	mu   sync.RWMutex
+	gone bool
+}
+
+var _ smg.Kept = (*dirMemory)(nil)
+
+// use calls fn as a call of the memory: ErrNotFound once it is deleted.
+// A memory whose file another process removed is let go of, so that the
+// requests after find it gone without touching its folder.
+func use[T any](m *dirMemory, fn func() (T, error)) (T, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.gone {
+		var zero T
+		return zero, fmt.Errorf("%w: %s", ErrNotFound, m.id)
+	}
+	v, err := fn()
+	if errors.Is(err, fs.ErrNotExist) {
+		m.lost()
+	}
+	return v, err
+}
+
+func (m *dirMemory) Memory(ctx context.Context) (*smg.Memory, error) {
+	return use(m, func() (*smg.Memory, error) { return m.FileMemory.Memory(ctx) })
+}
+
+func (m *dirMemory) Update(ctx context.Context, fn func(*smg.Memory) error) error {
+	_, err := use(m, func() (struct{}, error) { return struct{}{}, m.FileMemory.Update(ctx, fn) })
+	return err
+}
+
+func (m *dirMemory) Record(ctx context.Context, turns []smg.Turn, opts *smg.RecordOptions) (smg.Recorded, error) {
+	return use(m, func() (smg.Recorded, error) { return m.FileMemory.Record(ctx, turns, opts) })
+}
+
+func (m *dirMemory) Remember(ctx context.Context, fact smg.Fact) (smg.Remembered, error) {
+	return use(m, func() (smg.Remembered, error) { return m.FileMemory.Remember(ctx, fact) })
 }
 
 // Close closes every open memory.
@@ -269,7 +397,7 @@ func (d *Dir) Import(ctx context.Context, tenant, id string, file []byte) (kept 
 		return nil, nil, err
 	}
 	if _, err := format.Unmarshal(file, &format.DecodeOptions{}); err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("%w: %w", ErrBadFile, err)
 	}
 	d.files.Lock()
 	defer d.files.Unlock()
@@ -287,6 +415,6 @@ func (d *Dir) Import(ctx context.Context, tenant, id string, file []byte) (kept 
 		os.Remove(name)
 		return nil, nil, err
 	}
-	kept, done = d.open.keep(tenant+"/"+id, f)
+	kept, done = d.open.keep(tenant+"/"+id, d.memory(tenant, id, f))
 	return kept, done, nil
 }

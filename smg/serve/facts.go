@@ -100,7 +100,7 @@ func (s *Server) registerFacts() {
 			Supersedes []string `json:"supersedes,omitempty"`
 		}
 	}, error) {
-		f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
+		f, done, err := s.open(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -131,7 +131,7 @@ func (s *Server) registerFacts() {
 			Pinned  *bool   `json:"pinned,omitempty"`
 		}
 	}) (*factOutput, error) {
-		f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
+		f, done, err := s.open(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -171,7 +171,7 @@ func (s *Server) registerFacts() {
 	huma.Register(s.api, forget, func(ctx context.Context, in *FactPath) (*struct {
 		Body smg.Forgotten
 	}, error) {
-		f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
+		f, done, err := s.open(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -197,7 +197,7 @@ func (s *Server) registerFacts() {
 			Forgotten []string `json:"forgotten"`
 		}
 	}, error) {
-		f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
+		f, done, err := s.open(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}

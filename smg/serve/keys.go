@@ -79,17 +79,32 @@ var ErrKey = errors.New("invalid API key")
 // atomically, mode 0600.
 func keysFile(dir string) string { return filepath.Join(dir, "keys.json") }
 
+// keyedFile marks a directory store that has had keys: DIR/.keyed, made
+// with its first key and removed by [Keys.Reset] alone. While it is there
+// the store asks every request for a key, and refuses every request when
+// keys.json is missing.
+func keyedFile(dir string) string { return filepath.Join(dir, ".keyed") }
+
+// ErrKeysMissing is the error of a store that has had keys and can no
+// longer read them: it refuses every request rather than serve without
+// keys.
+var ErrKeysMissing = errors.New("the store has had API keys and its keys file is missing: every request is refused until it is restored, or the keys are reset (smg serve key reset)")
+
 // Keys are the API keys of a directory store, read again when the file
 // changes, so that a key added or revoked by the smg command takes effect
-// on a running server. It is safe for concurrent use.
+// on a running server. A store that has had keys keeps asking for them:
+// once keys.json is removed, or cannot be read, every request is refused.
+// It is safe for concurrent use.
 type Keys struct {
 	dir, name string
 
-	mu    sync.Mutex
-	mod   time.Time
-	size  int64
-	keys  []Key
-	exist bool
+	mu   sync.Mutex
+	mod  time.Time
+	size int64
+	keys []Key
+	// exist: keys.json was read; had: the store has had keys, by this
+	// value's reading or by its mark (keyedFile).
+	exist, had bool
 }
 
 // NewKeys returns the keys of the directory store at dir.
@@ -99,7 +114,14 @@ func NewKeys(dir string) *Keys { return &Keys{dir: dir, name: keysFile(dir)} }
 func (k *Keys) load() error {
 	st, err := os.Stat(k.name)
 	if errors.Is(err, fs.ErrNotExist) {
+		if !k.had {
+			_, err := os.Stat(keyedFile(k.dir))
+			k.had = err == nil
+		}
 		k.keys, k.exist, k.mod, k.size = nil, false, time.Time{}, 0
+		if k.had {
+			return fmt.Errorf("%w: %s", ErrKeysMissing, k.name)
+		}
 		return nil
 	}
 	if err != nil {
@@ -114,15 +136,16 @@ func (k *Keys) load() error {
 	}
 	var keys []Key
 	if err := json.Unmarshal(data, &keys); err != nil {
+		k.exist = false
 		return fmt.Errorf("%s: %w", k.name, err)
 	}
-	k.keys, k.exist, k.mod, k.size = keys, true, st.ModTime(), st.Size()
+	k.keys, k.exist, k.had, k.mod, k.size = keys, true, true, st.ModTime(), st.Size()
 	return nil
 }
 
 // Enabled reports whether the store has keys: then every request needs
-// one.
-func (k *Keys) Enabled() (bool, error) {
+// one. A store that has had keys and cannot read them is an error.
+func (k *Keys) Enabled(context.Context) (bool, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if err := k.load(); err != nil {
@@ -132,7 +155,7 @@ func (k *Keys) Enabled() (bool, error) {
 }
 
 // Check returns the key of the secret a request gave, or ErrKey.
-func (k *Keys) Check(secret string) (*Key, error) {
+func (k *Keys) Check(_ context.Context, secret string) (*Key, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if err := k.load(); err != nil {
@@ -150,6 +173,27 @@ func (k *Keys) Check(secret string) (*Key, error) {
 		}
 	}
 	return nil, ErrKey
+}
+
+// Reset removes every key, revoked or not, and the store's mark of having
+// had keys: it serves without keys again (on a loopback address, as the
+// smg command does). It is the operator's way back to a store without
+// keys; a keys file removed otherwise refuses every request.
+func (k *Keys) Reset(context.Context) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	unlock, err := format.LockFile(context.Background(), k.name, nil)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	for _, name := range []string{k.name, keyedFile(k.dir)} {
+		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	k.keys, k.exist, k.had, k.mod, k.size = nil, false, false, time.Time{}, 0
+	return nil
 }
 
 // newKey makes a new key of what k says (its tenant, scope, memories,
@@ -187,6 +231,21 @@ func newKey(k Key) (secret string, key Key, err error) {
 	return secret, key, nil
 }
 
+// caseClash refuses a new key's tenant that differs only in case from a
+// tenant of the store's keys, or from the tenant of a store without keys:
+// a directory store keeps each tenant's memories in a folder named after
+// it, and on some file systems (macOS's, Windows') "ACME" and "acme" are
+// one folder. The same rule holds for every store, so that memories move
+// between them.
+func caseClash(tenants []string, tenant string) error {
+	for _, t := range append(tenants, Tenant) {
+		if t != tenant && strings.EqualFold(t, tenant) {
+			return fmt.Errorf("%w: tenant %q: the store has the tenant %q, and tenants that differ only in case are one on some file systems", ErrInvalidID, tenant, t)
+		}
+	}
+	return nil
+}
+
 // hashKey is the hash a store keeps of a key: hex SHA-256.
 func hashKey(secret string) string {
 	sum := sha256.Sum256([]byte(secret))
@@ -201,8 +260,20 @@ func (k *Keys) Add(_ context.Context, nk Key) (secret string, key Key, err error
 	if err != nil {
 		return "", Key{}, err
 	}
-	err = changeKeys(k.dir, func(keys []Key) ([]Key, error) { return append(keys, key), nil })
-	return secret, key, err
+	err = changeKeys(k.dir, func(keys []Key) ([]Key, error) {
+		tenants := make([]string, len(keys))
+		for i, k := range keys {
+			tenants[i] = k.Tenant
+		}
+		if err := caseClash(tenants, key.Tenant); err != nil {
+			return nil, err
+		}
+		return append(keys, key), nil
+	})
+	if err != nil {
+		return "", Key{}, err
+	}
+	return secret, key, nil
 }
 
 // Revoke revokes the key id.
@@ -266,8 +337,19 @@ func changeKeys(dir string, change func([]Key) ([]Key, error)) error {
 	if err != nil {
 		return err
 	}
+	// The mark first: keys.json never exists without it.
+	if err := format.WriteBytes(keyedFile(dir), []byte(keyedNote), true); err != nil {
+		return err
+	}
 	return format.WriteBytes(name, append(data, '\n'), true)
 }
+
+// keyedNote is what the mark of a store that has had keys says.
+const keyedNote = `This directory of memories has had API keys (keys.json): smg serve asks every
+request for one, and refuses every request while keys.json is missing or
+cannot be read. 'smg serve key reset --dir DIR' removes the keys and this
+mark, to serve without keys again (on a loopback address only).
+`
 
 // bearer is the key of an Authorization header, "Bearer KEY".
 func bearer(h string) (string, bool) {

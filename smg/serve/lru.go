@@ -104,17 +104,18 @@ func (s *openSet) release(om *openMemory) func() {
 }
 
 // forget takes the memory of key out of the set, and closes it unless a
-// request uses it (the last to be done closes it).
-func (s *openSet) forget(key string) {
+// request uses it (the last to be done closes it). It returns the memory,
+// or nil when the set did not hold it.
+func (s *openSet) forget(key string) smg.Kept {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.forgetLocked(key)
+	return s.forgetLocked(key)
 }
 
-func (s *openSet) forgetLocked(key string) {
+func (s *openSet) forgetLocked(key string) smg.Kept {
 	e, ok := s.open[key]
 	if !ok {
-		return
+		return nil
 	}
 	s.lru.Remove(e)
 	delete(s.open, key)
@@ -123,6 +124,7 @@ func (s *openSet) forgetLocked(key string) {
 	if om.refs == 0 {
 		_ = s.close(om.f)
 	}
+	return om.f
 }
 
 // stats counts the memories open and the opens served from them or not.

@@ -31,6 +31,9 @@ type Options struct {
 	// takes longer is answered 503, safe to retry (a write that did not
 	// finish left the memory as it was).
 	Timeout time.Duration
+	// MaxTurn is the most bytes a turn's text may take (0:
+	// DefaultMaxTurn); a request with a larger one is refused, 413.
+	MaxTurn int
 }
 
 // DefaultTimeout is a request's time unless Options.Timeout says.
@@ -69,10 +72,10 @@ func (m *metrics) handler() http.Handler {
 // observe times each operation for the metrics and the log.
 func (s *Server) observe(ctx huma.Context, next func(huma.Context)) {
 	start := time.Now()
-	slot := &caller{}
+	rec := &record{}
 	limited, cancel := context.WithTimeout(ctx.Context(), cmp.Or(s.opts.Timeout, DefaultTimeout))
 	defer cancel()
-	next(huma.WithValue(huma.WithContext(ctx, limited), slotKey{}, slot))
+	next(huma.WithValue(huma.WithContext(ctx, limited), recordKey{}, rec))
 	took := time.Since(start)
 	op := ctx.Operation().OperationID
 	status := ctx.Status()
@@ -80,10 +83,23 @@ func (s *Server) observe(ctx huma.Context, next func(huma.Context)) {
 		status = http.StatusOK
 	}
 	s.metrics.duration.WithLabelValues(op, strconv.Itoa(status)).Observe(took.Seconds())
-	if s.opts.Log != nil {
-		s.opts.Log.LogAttrs(ctx.Context(), slog.LevelInfo, "request", slog.String("method", ctx.Method()), slog.String("path", ctx.URL().Path),
-			slog.String("operation", op), slog.Int("status", status), slog.Duration("took", took), slog.String("tenant", slot.tenant))
+	s.log(ctx.Context(), ctx.Method(), ctx.URL().Path, op, status, took, rec)
+}
+
+// log writes the line of a request: what it was, how it ended, whose it
+// was, and the error behind a failure of the server.
+func (s *Server) log(ctx context.Context, method, path, op string, status int, took time.Duration, rec *record) {
+	if s.opts.Log == nil {
+		return
 	}
+	level := slog.LevelInfo
+	attrs := []slog.Attr{slog.String("method", method), slog.String("path", path), slog.String("operation", op),
+		slog.Int("status", status), slog.Duration("took", took), slog.String("tenant", rec.caller.tenant)}
+	if rec.cause != nil {
+		level = slog.LevelError
+		attrs = append(attrs, slog.String("error", rec.cause.Error()))
+	}
+	s.opts.Log.LogAttrs(ctx, level, "request", attrs...)
 }
 
 // limiter keeps a token bucket per caller.

@@ -88,7 +88,10 @@ func TestTimeout(t *testing.T) {
 	hurried := httptest.NewServer(serve.New(store.another(t), &serve.Options{Timeout: time.Nanosecond}))
 	defer hurried.Close()
 	status, body, h := call(t, hurried, "POST", "/v1/memories/dana/turns", map[string]any{"turns": []map[string]any{{"role": "user", "content": "hello"}}})
-	isProblem(t, "past its time", status, body, h, http.StatusServiceUnavailable, "too long")
+	isProblem(t, "past its time", status, body, h, http.StatusServiceUnavailable, "longer than the server allows")
+	if h.Get("Retry-After") == "" {
+		t.Error("a request past its time does not say when to try again (Retry-After)")
+	}
 	if _, body, _ := call(t, srv, "GET", "/v1/memories/dana", nil); body["turns"] != float64(0) {
 		t.Errorf("after the request that ran out of time: %v", body)
 	}

@@ -29,7 +29,7 @@ type OneFile struct {
 // NewOneFile returns the store of f, the memory of the file name, alone;
 // it closes f when it is closed.
 func NewOneFile(name string, f *smg.FileMemory) (*OneFile, error) {
-	if _, err := f.Memory(); err != nil {
+	if _, err := f.Memory(context.Background()); err != nil {
 		return nil, err
 	}
 	id := strings.TrimSuffix(filepath.Base(name), ".smg")
@@ -69,8 +69,8 @@ func (o *OneFile) Delete(context.Context, string, string) error {
 }
 
 // Ready reports whether the file can still be read.
-func (o *OneFile) Ready(context.Context) error {
-	_, err := o.f.Memory()
+func (o *OneFile) Ready(ctx context.Context) error {
+	_, err := o.f.Memory(ctx)
 	return err
 }
 
@@ -81,8 +81,9 @@ func (o *OneFile) Close() error      { return o.f.Close() }
 // noKeys are the keys of a store that has none.
 type noKeys struct{}
 
-func (noKeys) Enabled() (bool, error)     { return false, nil }
-func (noKeys) Check(string) (*Key, error) { return nil, ErrKey }
+func (noKeys) Enabled(context.Context) (bool, error)       { return false, nil }
+func (noKeys) Check(context.Context, string) (*Key, error) { return nil, ErrKey }
+func (noKeys) Reset(context.Context) error                 { return nil }
 func (noKeys) Add(context.Context, Key) (string, Key, error) {
 	return "", Key{}, fmt.Errorf("%w: it keeps no keys", ErrOneFile)
 }

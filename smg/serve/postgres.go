@@ -227,7 +227,7 @@ func (p *Postgres) Import(ctx context.Context, tenant, id string, file []byte) (
 		return nil, nil, err
 	}
 	if _, err := format.Unmarshal(file, &format.DecodeOptions{}); err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("%w: %w", ErrBadFile, err)
 	}
 	if err := p.insert(ctx, tenant, id, file); err != nil {
 		return nil, nil, err
@@ -391,12 +391,12 @@ type pgKeys struct {
 
 // Enabled reports whether the database has keys: then every request
 // needs one.
-func (k *pgKeys) Enabled() (bool, error) {
+func (k *pgKeys) Enabled(ctx context.Context) (bool, error) {
 	if k.keyed.Load() {
 		return true, nil
 	}
 	var on bool
-	err := k.pool.QueryRow(context.Background(), `SELECT EXISTS (SELECT 1 FROM smg_keys)`).Scan(&on)
+	err := k.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM smg_keys)`).Scan(&on)
 	if err != nil {
 		return false, unavailable(err)
 	}
@@ -425,8 +425,8 @@ func scanKey(row pgx.Row) (Key, error) {
 }
 
 // Check returns the key of a secret, or an error that wraps ErrKey.
-func (k *pgKeys) Check(secret string) (*Key, error) {
-	key, err := scanKey(k.pool.QueryRow(context.Background(), `SELECT `+keyColumns+` FROM smg_keys WHERE hash = $1`, hashKey(secret)))
+func (k *pgKeys) Check(ctx context.Context, secret string) (*Key, error) {
+	key, err := scanKey(k.pool.QueryRow(ctx, `SELECT `+keyColumns+` FROM smg_keys WHERE hash = $1`, hashKey(secret)))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, ErrKey
@@ -444,6 +444,17 @@ func (k *pgKeys) Check(secret string) (*Key, error) {
 func (k *pgKeys) Add(ctx context.Context, nk Key) (string, Key, error) {
 	secret, key, err := newKey(nk)
 	if err != nil {
+		return "", Key{}, err
+	}
+	rows, err := k.pool.Query(ctx, `SELECT DISTINCT tenant FROM smg_keys WHERE lower(tenant) = lower($1)`, key.Tenant)
+	if err != nil {
+		return "", Key{}, unavailable(err)
+	}
+	tenants, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return "", Key{}, unavailable(err)
+	}
+	if err := caseClash(tenants, key.Tenant); err != nil {
 		return "", Key{}, err
 	}
 	memories := key.Memories
@@ -472,6 +483,14 @@ func (k *pgKeys) Revoke(ctx context.Context, id string) error {
 		return fmt.Errorf("%w: no key %q", ErrKey, id)
 	}
 	return nil
+}
+
+// Reset removes every key: the database serves without keys again, to
+// servers started after (a running server that had keys keeps asking for
+// them).
+func (k *pgKeys) Reset(ctx context.Context) error {
+	_, err := k.pool.Exec(ctx, `DELETE FROM smg_keys`)
+	return unavailable(err)
 }
 
 // List returns the keys, without their hashes, oldest first.

@@ -44,14 +44,24 @@ type Turn struct {
 	Conversation string    `json:"conversation,omitempty"`
 }
 
-// memoryOf opens the memory of a request; done, when it is no longer
-// used.
-func (s *Server) memoryOf(ctx context.Context, id string) (m *smg.Memory, done func(), err error) {
+// open opens the memory id of a request's tenant, as requests use it
+// (see bounded); done, when it is no longer used.
+func (s *Server) open(ctx context.Context, id string) (smg.Kept, func(), error) {
 	f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	if m, err = f.Memory(); err != nil {
+	return s.bounded(f), done, nil
+}
+
+// memoryOf opens the memory of a request; done, when it is no longer
+// used.
+func (s *Server) memoryOf(ctx context.Context, id string) (m *smg.Memory, done func(), err error) {
+	f, done, err := s.open(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if m, err = f.Memory(ctx); err != nil {
 		done()
 		return nil, nil, err
 	}

@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"slices"
 	"strings"
@@ -27,10 +26,10 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+	"golang.org/x/sync/semaphore"
 	"golang.org/x/time/rate"
 
 	"github.com/smg-memory/smg/smg"
-	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/serve/web"
 	"github.com/smg-memory/smg/smg/tools"
 	"github.com/smg-memory/smg/spec"
@@ -39,10 +38,11 @@ import (
 // Tenant is the tenant of a store without keys.
 const Tenant = "default"
 
-// MaxBody bounds a request's body; MaxFile that of a .smg file imported.
+// MaxBody bounds a request's body; MaxFile that of a .smg file imported,
+// which is what a reader of the format takes.
 const (
 	MaxBody = 8 << 20
-	MaxFile = 256 << 20
+	MaxFile = 64 << 20
 )
 
 // Server is the HTTP service of the memories of a store.
@@ -54,12 +54,15 @@ type Server struct {
 	api     huma.API
 	metrics *metrics
 	limit   *limiter
+	// imports is held by an import while it reads and checks its file:
+	// one at a time, so that uploads cost the server one file's memory.
+	imports *semaphore.Weighted
 }
 
 // New returns the service of the memories of store, with its keys. opts
 // may be nil.
 func New(store Store, opts *Options) *Server {
-	s := &Server{store: store, keys: store.Keys(), mux: http.NewServeMux(), metrics: newMetrics(store)}
+	s := &Server{store: store, keys: store.Keys(), mux: http.NewServeMux(), metrics: newMetrics(store), imports: semaphore.NewWeighted(1)}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -71,6 +74,9 @@ func New(store Store, opts *Options) *Server {
 	// Huma's page of documentation loads its script from a CDN: nothing
 	// smg serves reaches the network, so the document is served alone.
 	cfg.DocsPath = ""
+	// What a failure says goes through tell, before the link to the
+	// schema of what is said.
+	cfg.Transformers = append([]huma.Transformer{tell}, cfg.Transformers...)
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		"key": {Type: "http", Scheme: "bearer", Description: "An API key of the store (smg serve key add), when it has any."},
 	}
@@ -94,9 +100,23 @@ func New(store Store, opts *Options) *Server {
 
 type ctxKey struct{}
 
-// slotKey holds a *caller that observe, the outer middleware, makes and
-// authorize fills: the log says whose request it was.
-type slotKey struct{}
+// recordKey holds the *record of a request that observe, the outer
+// middleware, makes and logs.
+type recordKey struct{}
+
+// record is what the log says of a request beyond its operation and
+// status: whose it was (authorize fills it), and the error behind a
+// failure of the server (the transformer tell fills it).
+type record struct {
+	caller caller
+	cause  error
+}
+
+// recordOf is the record of a request, or nil.
+func recordOf(ctx context.Context) *record {
+	rec, _ := ctx.Value(recordKey{}).(*record)
+	return rec
+}
 
 // caller is who a request is from: its tenant, and its key when the store
 // has keys.
@@ -132,22 +152,40 @@ func (s *Server) authorize(ctx huma.Context, next func(huma.Context)) {
 		next(ctx)
 		return
 	}
-	c, refused := s.identify(ctx.Header("Authorization"), ctx.Param("id"), scope)
-	if refused != nil {
-		if refused.Status == http.StatusUnauthorized {
-			ctx.SetHeader("WWW-Authenticate", "Bearer")
+	c, err := s.identify(ctx.Context(), ctx.Header("Authorization"), ctx.Param("id"), scope)
+	if err != nil {
+		p, h := s.refused(ctx.Context(), err)
+		for k, vs := range h {
+			for _, v := range vs {
+				ctx.AppendHeader(k, v)
+			}
 		}
-		_ = huma.WriteErr(s.api, ctx, refused.Status, refused.Detail)
+		_ = huma.WriteErr(s.api, ctx, p.Status, p.Detail)
 		return
 	}
 	s.let(ctx, next, c)
 }
 
+// refused is the problem of a request refused before its operation ran,
+// and its headers; the error behind a failure of the server goes to the
+// request's record.
+func (s *Server) refused(ctx context.Context, err error) (*huma.ErrorModel, http.Header) {
+	p, h := asProblem(err)
+	if p.Status == http.StatusUnauthorized {
+		h.Set("WWW-Authenticate", "Bearer")
+	}
+	var f *failure
+	if rec := recordOf(ctx); rec != nil && errors.As(err, &f) {
+		rec.cause = f.cause
+	}
+	return p, h
+}
+
 // identify is the caller of a request with the Authorization header authz
 // on the memory id ("" for none in particular) that needs scope, or why it
 // is refused.
-func (s *Server) identify(authz, id string, scope Scope) (caller, *huma.ErrorModel) {
-	on, err := s.keys.Enabled()
+func (s *Server) identify(ctx context.Context, authz, id string, scope Scope) (caller, error) {
+	on, err := s.keys.Enabled(ctx)
 	if err != nil {
 		return caller{}, keysUnread(err)
 	}
@@ -158,7 +196,7 @@ func (s *Server) identify(authz, id string, scope Scope) (caller, *huma.ErrorMod
 	if !ok {
 		return caller{}, &huma.ErrorModel{Status: http.StatusUnauthorized, Detail: "an API key is required: Authorization: Bearer KEY"}
 	}
-	key, err := s.keys.Check(secret)
+	key, err := s.keys.Check(ctx, secret)
 	if err != nil && !errors.Is(err, ErrKey) {
 		return caller{}, keysUnread(err)
 	} else if err != nil {
@@ -173,19 +211,10 @@ func (s *Server) identify(authz, id string, scope Scope) (caller, *huma.ErrorMod
 	return caller{tenant: key.Tenant, key: key}, nil
 }
 
-// keysUnread is the problem of keys that could not be read: 503 when the
-// store is unavailable, 500 otherwise.
-func keysUnread(err error) *huma.ErrorModel {
-	if errors.Is(err, ErrUnavailable) {
-		return &huma.ErrorModel{Status: http.StatusServiceUnavailable, Detail: "the store's keys cannot be read: " + err.Error() + "; the request may be sent again"}
-	}
-	return &huma.ErrorModel{Status: http.StatusInternalServerError, Detail: "the store's keys cannot be read: " + err.Error()}
-}
-
 // let lets a request of c through.
 func (s *Server) let(ctx huma.Context, next func(huma.Context), c caller) {
-	if slot, ok := ctx.Context().Value(slotKey{}).(*caller); ok {
-		*slot = c
+	if rec := recordOf(ctx.Context()); rec != nil {
+		rec.caller = c
 	}
 	next(huma.WithValue(ctx, ctxKey{}, c))
 }
@@ -204,39 +233,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // OpenAPI is the service's OpenAPI document.
 func (s *Server) OpenAPI() *huma.OpenAPI { return s.api.OpenAPI() }
 
-// problem turns an error of the store or the library into the JSON problem
-// of its status.
-func problem(err error) error {
-	var lim *format.LimitError
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, ErrNotFound):
-		return huma.Error404NotFound(err.Error())
-	case errors.Is(err, fs.ErrNotExist):
-		// A memory's file removed by another server.
-		return huma.Error404NotFound(ErrNotFound.Error())
-	case errors.Is(err, ErrExists):
-		return huma.Error409Conflict(err.Error())
-	case errors.Is(err, ErrOneFile):
-		return huma.Error403Forbidden(err.Error())
-	case errors.Is(err, ErrInvalidID), errors.Is(err, smg.ErrInvalidTurn):
-		return huma.Error422UnprocessableEntity(err.Error())
-	case errors.As(err, &lim), errors.Is(err, format.ErrLimit):
-		return huma.Error413RequestEntityTooLarge(err.Error())
-	case errors.Is(err, format.ErrPasswordRequired):
-		return huma.Error422UnprocessableEntity(err.Error() + "; the service keeps memories in the clear: decrypt it first (smg decrypt)")
-	case errors.Is(err, format.ErrNotSMG), errors.Is(err, format.ErrMalformed), errors.Is(err, format.ErrTruncated),
-		errors.Is(err, format.ErrInvalid), errors.Is(err, format.ErrUnsupportedVersion), errors.Is(err, format.ErrTampered):
-		return huma.Error422UnprocessableEntity(err.Error())
-	case errors.Is(err, ErrUnavailable):
-		return huma.Error503ServiceUnavailable(err.Error() + "; nothing was changed that was not kept: the request may be sent again")
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return huma.Error503ServiceUnavailable("the request took too long: " + err.Error())
-	}
-	return huma.Error500InternalServerError("the memory could not be read or written: " + err.Error())
-}
-
 // Memory is what the service tells of a memory.
 type Memory struct {
 	ID        string    `json:"id" doc:"The memory's id."`
@@ -249,17 +245,17 @@ type Memory struct {
 
 // described is the answer of a request that made, or opened, the memory
 // id: what it holds, or the problem of err.
-func described(id string, f smg.Kept, done func(), err error) (*memoryOutput, error) {
+func described(ctx context.Context, id string, f smg.Kept, done func(), err error) (*memoryOutput, error) {
 	if err != nil {
 		return nil, problem(err)
 	}
 	defer done()
-	m, err := describe(id, f)
+	m, err := describe(ctx, id, f)
 	return &memoryOutput{m}, problem(err)
 }
 
-func describe(id string, f smg.Kept) (Memory, error) {
-	m, err := f.Memory()
+func describe(ctx context.Context, id string, f smg.Kept) (Memory, error) {
+	m, err := f.Memory(ctx)
 	if err != nil {
 		return Memory{}, err
 	}
@@ -322,7 +318,7 @@ func (s *Server) register() {
 		OperationID: "ready", Method: http.MethodGet, Path: "/readyz", Summary: "Whether the service can read and write its store",
 	}, func(ctx context.Context, _ *struct{}) (*healthOutput, error) {
 		if err := s.store.Ready(ctx); err != nil {
-			return nil, huma.Error503ServiceUnavailable("the store is not ready: " + err.Error())
+			return nil, serverFailed(http.StatusServiceUnavailable, "the store is not ready: the server's log says why", err)
 		}
 		out := &healthOutput{}
 		out.Body.Status = "ready"
@@ -345,7 +341,7 @@ func (s *Server) register() {
 		}
 		opts := &smg.Options{ProjectName: in.Body.Project, Scope: &spec.Scope{Kind: cmp.Or(in.Body.Scope, spec.ScopeUser), ID: in.Body.Name}}
 		f, done, err := s.store.Create(ctx, c.tenant, in.Body.ID, opts)
-		return described(in.Body.ID, f, done, err)
+		return described(ctx, in.Body.ID, f, done, err)
 	})
 
 	huma.Register(s.api, op("list-memories", http.MethodGet, "/v1/memories", "List the memories", ScopeRead), func(ctx context.Context, _ *struct{}) (*listOutput, error) {
@@ -361,8 +357,8 @@ func (s *Server) register() {
 	})
 
 	huma.Register(s.api, op("get-memory", http.MethodGet, "/v1/memories/{id}", "Describe a memory", ScopeRead), func(ctx context.Context, in *MemoryPath) (*memoryOutput, error) {
-		f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
-		return described(in.ID, f, done, err)
+		f, done, err := s.open(ctx, in.ID)
+		return described(ctx, in.ID, f, done, err)
 	})
 
 	del := op("delete-memory", http.MethodDelete, "/v1/memories/{id}", "Delete a memory", ScopeAdmin)
@@ -380,7 +376,7 @@ func (s *Server) register() {
 			Turns        []TurnInput `json:"turns" minItems:"1" maxItems:"1000"`
 		}
 	}) (*appendOutput, error) {
-		f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
+		f, done, err := s.open(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -466,7 +462,7 @@ func (s *Server) register() {
 		Tool string `path:"tool" enum:"record_turns,get_context,save_memory,remove_memory,search_memory"`
 		Body json.RawMessage
 	}) (*struct{ Body tools.Reply }, error) {
-		f, done, err := s.store.Open(ctx, callerOf(ctx).tenant, in.ID)
+		f, done, err := s.open(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}

@@ -30,6 +30,23 @@ func call(t *testing.T, srv *httptest.Server, method, path string, body any) (in
 // callAs is call with an API key ("": none).
 func callAs(t *testing.T, srv *httptest.Server, key, method, path string, body any) (int, map[string]any, http.Header) {
 	t.Helper()
+	status, raw, h, err := send(srv.Client(), srv.URL+path, key, method, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &out); err != nil {
+			t.Fatalf("%s %s: %d, not JSON: %s", method, path, status, raw)
+		}
+	}
+	return status, out, h
+}
+
+// send is a request from any goroutine, its body JSON (a string: as it
+// is): its status, body and headers, or the error of a request that got
+// no answer.
+func send(client *http.Client, url, key, method string, body any) (int, []byte, http.Header, error) {
 	var r io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -38,33 +55,32 @@ func callAs(t *testing.T, srv *httptest.Server, key, method, path string, body a
 	default:
 		js, err := json.Marshal(b)
 		if err != nil {
-			t.Fatal(err)
+			return 0, nil, nil, err
 		}
 		r = bytes.NewReader(js)
 	}
-	req, err := http.NewRequest(method, srv.URL+path, r)
+	req, err := http.NewRequest(method, url, r)
 	if err != nil {
-		t.Fatal(err)
+		return 0, nil, nil, err
 	}
 	if r != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	return do(client, req, key)
+}
+
+// do sends req with the API key ("": none), from any goroutine.
+func do(client *http.Client, req *http.Request, key string) (int, []byte, http.Header, error) {
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
-	resp, err := srv.Client().Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return 0, nil, nil, err
 	}
 	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var out map[string]any
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &out); err != nil {
-			t.Fatalf("%s %s: %d, not JSON: %s", method, path, resp.StatusCode, raw)
-		}
-	}
-	return resp.StatusCode, out, resp.Header
+	raw, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, raw, resp.Header, err
 }
 
 // isProblem checks that an answer is a JSON problem (RFC 9457) of status

@@ -215,7 +215,7 @@ func TestNewMemoriesEmbedAsTheStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer done()
-	m, err := f.Memory()
+	m, err := f.Memory(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

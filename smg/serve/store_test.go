@@ -74,6 +74,20 @@ func (s *testStore) exec(t *testing.T, sql string) {
 	}
 }
 
+// execIn runs sql on the test's own database.
+func (s *testStore) execIn(t *testing.T, sql string) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, s.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, sql); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
 // another is a second store of the same memories: another server's.
 func (s *testStore) another(t *testing.T) serve.Store {
 	t.Helper()
@@ -120,7 +134,7 @@ func (s *testStore) memory(t *testing.T, id string) (*smg.Memory, error) {
 		return nil, err
 	}
 	defer done()
-	return f.Memory()
+	return f.Memory(t.Context())
 }
 
 // takeAway makes the store unreachable: the directory removed, or the

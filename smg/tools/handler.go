@@ -349,7 +349,7 @@ func (h *Handler) search(ctx context.Context, input json.RawMessage) (Reply, err
 		{"query", &query, true},
 		{"category", &category, false},
 		{"memory", &memory, false},
-		{"limit", &limit, false},
+		{"limit", within{&limit, 1, 50, ""}, false},
 	}); err != nil {
 		return Reply{}, err
 	}
@@ -361,9 +361,6 @@ func (h *Handler) search(ctx context.Context, input json.RawMessage) (Reply, err
 	}
 	if category != "" && !slices.Contains(spec.FactCategories, category) {
 		return failed("%q is not a category; use one of %s", category, strings.Join(spec.FactCategories, ", ")), nil
-	}
-	if limit < 1 || limit > 50 {
-		return failed("limit is %d; it takes 1 to 50", limit), nil
 	}
 	where := h.memories()
 	switch memory {
@@ -397,7 +394,7 @@ func (h *Handler) search(ctx context.Context, input json.RawMessage) (Reply, err
 
 // searchOne searches one memory: facts of category only, when it is set.
 func searchOne(ctx context.Context, w labeled, query, category string, limit int) ([]Hit, error) {
-	m, err := w.f.Memory()
+	m, err := w.f.Memory(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -444,7 +441,7 @@ func searchOne(ctx context.Context, w labeled, query, category string, limit int
 func (h *Handler) context(ctx context.Context, input json.RawMessage) (Reply, error) {
 	var query string
 	budget := cmp.Or(h.opts.Context.Budget, smg.DefaultBudget)
-	if err := decode(GetContext, input, []param{{"query", &query, true}, {"budget", &budget, false}}); err != nil {
+	if err := decode(GetContext, input, []param{{"query", &query, true}, {"budget", within{&budget, 100, 32000, "tokens"}, false}}); err != nil {
 		return Reply{}, err
 	}
 	if strings.TrimSpace(query) == "" {
@@ -452,9 +449,6 @@ func (h *Handler) context(ctx context.Context, input json.RawMessage) (Reply, er
 	}
 	if n := utf8.RuneCountInString(query); n > 1000 {
 		return failed("query is %d characters long; keep it under 1000", n), nil
-	}
-	if budget < 100 || budget > 32000 {
-		return failed("budget is %d tokens; it takes 100 to 32000", budget), nil
 	}
 	text, tokens, err := h.compose(ctx, query, budget)
 	if err != nil {
@@ -480,7 +474,7 @@ func (h *Handler) compose(ctx context.Context, query string, budget int) (string
 		if f == nil {
 			continue
 		}
-		m, err := f.Memory()
+		m, err := f.Memory(ctx)
 		if err != nil {
 			return "", 0, err
 		}
@@ -519,6 +513,14 @@ type param struct {
 	name     string
 	dst      any
 	required bool
+}
+
+// within is where an integer parameter goes, with the range it takes, of
+// unit ("" for none).
+type within struct {
+	dst    *int
+	lo, hi int
+	unit   string
 }
 
 // decode reads a tool's input, a JSON object, into its params. Missing
@@ -564,12 +566,19 @@ func decode(tool string, input json.RawMessage, params []param) error {
 			}
 		case *json.RawMessage:
 			*dst = raw
-		case *int:
+		case within:
 			var f float64
-			if json.Unmarshal(raw, &f) != nil || f != math.Trunc(f) || math.Abs(f) > 1e9 {
-				return &inputError{fmt.Sprintf("%s must be an integer", p.name)}
+			if json.Unmarshal(raw, &f) != nil || f != math.Trunc(f) {
+				return &inputError{fmt.Sprintf("%s must be an integer from %d to %d", p.name, dst.lo, dst.hi)}
 			}
-			*dst = int(f)
+			if f < float64(dst.lo) || f > float64(dst.hi) {
+				unit := ""
+				if dst.unit != "" {
+					unit = " " + dst.unit
+				}
+				return &inputError{fmt.Sprintf("%s is %s%s; it takes %d to %d", p.name, raw, unit, dst.lo, dst.hi)}
+			}
+			*dst.dst = int(f)
 		default:
 			panic("tools: a param of an unknown type")
 		}

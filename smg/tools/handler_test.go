@@ -133,6 +133,10 @@ func TestHandler(t *testing.T) {
 		{"search_memory", `{"query":"tea","memory":"workspace"}`, "there is no workspace memory here"},
 		{"search_memory", `{"query":"tea","limit":"5"}`, "limit must be an integer"},
 		{"get_context", `{"query":"tea","budget":10}`, "budget is 10 tokens; it takes 100 to 32000"},
+		{"get_context", `{"query":"tea","budget":1e12}`, "budget is 1e12 tokens; it takes 100 to 32000"},
+		{"get_context", `{"query":"tea","budget":-1e300}`, "budget is -1e300 tokens; it takes 100 to 32000"},
+		{"get_context", `{"query":"tea","budget":150.5}`, "budget must be an integer from 100 to 32000"},
+		{"search_memory", `{"query":"tea","limit":51}`, "limit is 51; it takes 1 to 50"},
 	} {
 		r, err := h.Call(context.Background(), c.name, json.RawMessage(c.input))
 		if err != nil || r.Success || !strings.Contains(r.Error, c.want) {

@@ -251,7 +251,7 @@ func (w *watcher) read(ctx context.Context, name string, quiet bool) (ev Event, 
 			return ev, held
 		}
 	}
-	if m, err := w.f.Memory(); err == nil {
+	if m, err := w.f.Memory(ctx); err == nil {
 		ev.Turns = m.Turns()
 	}
 	return ev, held
