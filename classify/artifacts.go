@@ -32,7 +32,7 @@ type Edit struct {
 	Search, Replace string
 }
 
-// minStructured is how long (in bytes) a list, table or JSON value outside
+// minStructured is how long (in bytes) a JSON value outside
 // a fence must be to count as an artifact.
 const minStructured = 200
 
@@ -250,46 +250,16 @@ func kindOf(lang string) string {
 	return "code"
 }
 
-// structured finds long lists, tables and JSON values in prose.
+// structured finds the data of a run of prose: a JSON value on its own
+// (a config, a payload). Lists and tables are not artifacts: an answer
+// formatted with them is a turn, and its text is in the archive (issue
+// 36: a project chat's memory held hundreds of "markdown documents", each
+// a formatted section of an answer).
 func structured(g segment) []Artifact {
-	var out []Artifact
-	lines := strings.SplitAfter(g.text, "\n")
-	off := 0
-	for i := 0; i < len(lines); {
-		kind := lineKind(lines[i])
-		if kind == "" {
-			off += len(lines[i])
-			i++
-			continue
-		}
-		start, j, end := off, i, off
-		for j < len(lines) && (lineKind(lines[j]) == kind || kind == "list" && strings.HasPrefix(lines[j], "  ") && strings.TrimSpace(lines[j]) != "") {
-			end += len(lines[j])
-			j++
-		}
-		block := g.text[start:end]
-		if j-i >= 3 && len(strings.TrimSpace(block)) >= minStructured {
-			lang := "markdown"
-			out = append(out, Artifact{Kind: "document", Language: lang, Content: block, Start: g.start + start, End: g.start + end})
-		}
-		off, i = end, j
-	}
-	// A JSON value on its own in prose.
-	if t := strings.TrimSpace(g.text); len(t) >= minStructured && (t[0] == '{' && t[len(t)-1] == '}' || t[0] == '[' && t[len(t)-1] == ']') {
+	t := strings.TrimSpace(g.text)
+	if len(t) >= minStructured && (t[0] == '{' && t[len(t)-1] == '}' || t[0] == '[' && t[len(t)-1] == ']') {
 		s := g.start + strings.Index(g.text, t)
-		out = append(out, Artifact{Kind: "data", Language: "json", Content: t, Start: s, End: s + len(t)})
+		return []Artifact{{Kind: "data", Language: "json", Content: t, Start: s, End: s + len(t)}}
 	}
-	return out
-}
-
-var listItem = regexp.MustCompile(`^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+\S`)
-
-func lineKind(line string) string {
-	switch {
-	case strings.HasPrefix(strings.TrimSpace(line), "|") && strings.Count(line, "|") >= 2:
-		return "table"
-	case listItem.MatchString(line):
-		return "list"
-	}
-	return ""
+	return nil
 }

@@ -24,6 +24,8 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/registry"
+
+	"github.com/smg-memory/smg/classify/linear"
 )
 
 // Turn is the text to classify and what is known of it.
@@ -39,6 +41,10 @@ type Turn struct {
 	// a chat between two, "the assistant"): what the turn says of "you"
 	// is of them.
 	Listener string
+	// Assisted: the turn is a user's to an assistant (not a person's to
+	// another): the sentences it says of the user and their work are
+	// items of the memory (see StatementModel).
+	Assisted bool
 }
 
 // Signals is what a turn says.
@@ -66,6 +72,14 @@ type Signals struct {
 	Goals     []string
 	Artifacts []Artifact
 	Dates     []Date
+
+	// Of a coding agent's work: the files its tool lines say it edited,
+	// the commits it made and undid (a tool turn), and what a user's
+	// turn asks it to do.
+	Applied []string
+	Commits []Commit
+	Undone  []Commit
+	Request *Request
 }
 
 // Term is an analyzed term and the word it came from, lowercased.
@@ -77,10 +91,14 @@ type Term struct {
 type Analyzer struct {
 	terms analysis.Analyzer
 	stop  analysis.TokenMap
+	stmts *linear.Model
 }
 
 // New returns an Analyzer.
-func New() *Analyzer {
+func New() *Analyzer { return NewWith(Options{}) }
+
+// NewWith returns an Analyzer of opts.
+func NewWith(opts Options) *Analyzer {
 	cache := registry.NewCache()
 	a, err := English(cache)
 	if err != nil {
@@ -92,7 +110,7 @@ func New() *Analyzer {
 	if err != nil {
 		panic("classify: bleve's English stop words: " + err.Error())
 	}
-	return &Analyzer{terms: a, stop: stop}
+	return &Analyzer{terms: a, stop: stop, stmts: opts.Statements}
 }
 
 // Terms returns the analyzed terms of text, as the search index sees them.
@@ -131,6 +149,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	ws, offs := words(p)
 	s.Words = countWords(p)
 	if t.Role == "tool" {
+		readToolLines(t.Text, &s)
 		// Tool output: errors and edits, not a person's words. An agent's
 		// tool lines are mostly its own (installs, tokens, retries): an
 		// error there is the project's when it points into a source file.
@@ -188,7 +207,26 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	if role != "assistant" && t.Role != "system" {
 		s.Facts = findFacts(sents, subjectOf(t), t.Listener, s.Dates, a.stop)
 	}
+	if t.Assisted && role == "user" {
+		s.Facts = append(s.Facts, a.statements(sents, claimedSentences(s), subjectOf(t), s.Dates)...)
+		s.Request = findRequest(t.Text, sents)
+	}
 	return s
+}
+
+// claimedSentences are the sentences of which s has an item already.
+func claimedSentences(s Signals) map[string]bool {
+	m := decisionSentences(s.Decisions)
+	for _, p := range s.Problems {
+		m[strings.TrimSpace(p.Summary)] = true
+	}
+	for _, so := range s.Solutions {
+		m[strings.TrimSpace(so.Sentence)] = true
+	}
+	for _, f := range s.Facts {
+		m[strings.TrimSpace(f.Sentence)] = true
+	}
+	return m
 }
 
 // decisionSentences are the sentences that make decisions: their words of

@@ -322,9 +322,16 @@ func TestArtifacts(t *testing.T) {
 			t.Errorf("%q: offsets %d..%d do not cover the block", tc.text, a.Start, a.End)
 		}
 	}
-	long := "Steps:\n" + strings.Repeat("- a step of the plan that is long enough to count\n", 6)
-	if as := analyze(long).Artifacts; len(as) != 1 || as[0].Kind != "document" {
-		t.Errorf("a long list: %+v", as)
+	// An answer formatted with lists and tables is a turn, not an
+	// artifact; a JSON value on its own in prose is data.
+	long := "Steps:\n" + strings.Repeat("- a step of the plan that is long enough to count\n", 6) +
+		"\n| option | cost |\n| --- | --- |\n" + strings.Repeat("| a row of the table that is long | 10 |\n", 6)
+	if as := analyze(long).Artifacts; len(as) != 0 {
+		t.Errorf("a long list and a table: %+v", as)
+	}
+	data := `{"name": "checkout", "version": "1.0.0", "dependencies": {"stripe": "^12.0.0", "express": "^4.18.2", "dotenv": "^16.0.3"}, "scripts": {"start": "node server.js", "test": "jest --runInBand"}, "engines": {"node": ">=18"}}`
+	if as := analyze(data).Artifacts; len(as) != 1 || as[0].Kind != "data" {
+		t.Errorf("a JSON value in prose: %+v", as)
 	}
 	// "####" and ">" lines inside a fence are code.
 	if as := analyze("```md\n#### not a heading\n> not a quote\n```"); len(as.Artifacts) != 1 {

@@ -16,6 +16,9 @@ type Fact struct {
 	Subject string
 	// Category is identity, preference, relationship, project or context.
 	Category string
+	// Kind is what else the fact is, when it is more than a fact:
+	// KindInstruction, KindGoal or KindRequest; "" for a fact.
+	Kind string
 	// Remember: the person asked to remember it. Specific: it holds
 	// names, numbers or dates. Vague: it is hedged or temporary.
 	Remember, Specific, Vague bool
@@ -127,12 +130,25 @@ func findFacts(sents []sentence, subject, listener string, dates []Date, stop ma
 		if unresolved(body) || !f.Specific && (toListener(body) || strings.Contains(strings.ToLower(body), "trying to") && !lasting.MatchString(strings.ToLower(body))) {
 			continue // "I watched it too", "I'll keep you posted", "I'm trying to craft a cover letter"
 		}
+		if loc := showTail.FindStringIndex(body); loc != nil && loc[0] > 0 {
+			body = strings.TrimRight(body[:loc[0]], " ,;:—–-") + "."
+		}
+		if t := strings.TrimRight(body, ".!? "); listener != "" && strings.HasSuffix(t, ", "+listener) {
+			body = strings.TrimSuffix(t, ", "+listener) + "." // "…, Jon!": the listener spoken to
+		}
+		if !readsAlone(strings.ToLower(body)) {
+			continue // "I'm a huge fan of it", "I will definitely."
+		}
 		f.Vague = vagueCue.MatchString(body)
 		f.Text = thirdPerson(withDates(body, at, f.Dates), subject, listener)
 		out = append(out, f)
 	}
 	return out
 }
+
+// showTail is a sentence's end that shows what it is about: a photo, a
+// link ("…, here's something I just finished", "- check out this pic").
+var showTail = re(`[\s,;:—–-]+(?:and\s+)?(?:here(?:['’]s| is| are)|check (?:it|this|that) out|check out)\b.*$`)
 
 // condition is a lasting condition of health that an identity cue names
 // whole ("I have a peanut allergy"): the cue is the fact.
@@ -276,6 +292,24 @@ var (
 // could mean is the subject's: "John loves talking to people about John's
 // collection".
 func thirdPerson(s, subject, listener string) string {
+	return thirdPersonOf(s, subject, listener, false)
+}
+
+// thirdPersonThey is thirdPerson that names the subject once: "I" after
+// is "they" ("User is worried they won't make the deadline").
+func thirdPersonThey(s, subject string) string {
+	return thirdPersonOf(s, subject, "", true)
+}
+
+// theyContractions and theyBe are "I"'s contractions and forms of "be"
+// for "they".
+var (
+	theyContractions = map[string]string{"i'm": "they are", "i’m": "they are", "i've": "they have", "i’ve": "they have",
+		"i'd": "they would", "i’d": "they would", "i'll": "they will", "i’ll": "they will"}
+	theyBe = map[string]string{"am": "are", "was": "were"}
+)
+
+func thirdPersonOf(s, subject, listener string, they bool) string {
 	ws, offs := words(s)
 	var b strings.Builder
 	last := 0
@@ -290,6 +324,14 @@ func thirdPerson(s, subject, listener string) string {
 		}
 		repl := ""
 		switch {
+		case they && named && theyContractions[lw] != "":
+			repl = theyContractions[lw]
+		case they && named && lw == "i":
+			repl = "they" // "am", "was" follow, or a verb that stays
+		case they && named && theyBe[lw] != "" && prev == "i":
+			repl = theyBe[lw]
+		case they && named && lw == "me":
+			repl = "them"
 		case contractions[lw] != "":
 			repl = subject + contractions[lw]
 		case listener != "" && youContractions[lw] != "":

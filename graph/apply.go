@@ -168,10 +168,17 @@ func (b *Builder) apply(t spec.Turn, s classify.Signals) []piece {
 	}
 	var arts []string
 	for _, a := range s.Artifacts {
+		if b.code.Agent && a.Filename == "" && a.Edit == nil {
+			// In a coding agent's session the project's artifacts are its
+			// files: a snippet in a plan, a command to run, an error
+			// pasted is part of its turn.
+			continue
+		}
 		arts = append(arts, b.artifact(ts, a))
 	}
 	b.vault.turnArtifacts = append(b.vault.turnArtifacts[:0], arts...)
 	b.vault.turnOfArtifacts = ts.turn
+	b.coding(ts, s, arts)
 	for _, g := range s.Goals {
 		b.goals = append(b.goals, goal{text: strings.Clone(g), turn: ts.turn})
 	}
@@ -611,6 +618,9 @@ func (b *Builder) fact(ts *turnState, f classify.Fact) {
 		}
 		if f.Vague {
 			md["vague"] = true
+		}
+		if f.Kind != "" {
+			md["kind"] = f.Kind
 		}
 		if len(f.Dates) > 0 {
 			var ds []any

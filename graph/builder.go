@@ -26,6 +26,7 @@ import (
 
 	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/classify"
+	"github.com/smg-memory/smg/classify/linear"
 	"github.com/smg-memory/smg/importance"
 	"github.com/smg-memory/smg/spec"
 )
@@ -60,6 +61,10 @@ type Config struct {
 	// FactMinChars and FactMaxChars bound the length of a fact given to
 	// be remembered, in characters.
 	FactMinChars, FactMaxChars int
+	// Statements judges which sentences of a user's turns to an
+	// assistant the graph keeps (classify.StatementModel when nil): a
+	// benchmark gives a model trained without the chat it measures.
+	Statements *linear.Model
 }
 
 // DefaultConfig is the configuration a zero Config stands for.
@@ -158,6 +163,7 @@ type Builder struct {
 	decisionKeys map[string]string   // outcome key → decision node
 	factPreds    map[string][]string // predicateKey → facts
 	openProblems []string
+	code         codingState
 	goals        []goal
 	vault        vaultState
 	lastDecision struct {
@@ -241,7 +247,7 @@ func newBuilder(cfg Config) *Builder {
 	cfg = cfg.withDefaults()
 	return &Builder{
 		cfg:   cfg,
-		an:    classify.New(),
+		an:    classify.NewWith(classify.Options{Statements: cfg.Statements}),
 		now:   time.Now,
 		store: NewStore(),
 		info:  map[string]*nodeInfo{},
@@ -295,10 +301,16 @@ func (b *Builder) Add(t spec.Turn) error {
 	if b.provisionalID || b.meta.ID == "" {
 		b.meta.ID, b.provisionalID = derivedID(t), false
 	}
-	pieces := b.apply(t, b.an.Analyze(classify.Turn{Text: t.Content, Role: role, Speaker: t.Speaker, Time: t.Timestamp, Listener: listener}))
+	// A user's turn to an assistant: a user who is no one by name, or
+	// one who speaks to the assistant (not to another person).
+	assisted := role == spec.RoleUser && (t.Speaker == "" || strings.EqualFold(t.Speaker, string(spec.RoleUser)) || listener == theAssistant)
+	pieces := b.apply(t, b.an.Analyze(classify.Turn{Text: t.Content, Role: role, Speaker: t.Speaker, Time: t.Timestamp, Listener: listener, Assisted: assisted}))
 	b.arch.add(stored(t, pieces), b.cfg)
 	return nil
 }
+
+// theAssistant is the listener of a turn to an assistant that has no name.
+const theAssistant = "the assistant"
 
 // listener is whom turn t addresses, by the turns before it: the last
 // other speaker, or the assistant; "" when no turn came before.
@@ -311,7 +323,7 @@ func (b *Builder) listener(t spec.Turn) string {
 		case p.Speaker != "" && !strings.EqualFold(p.Speaker, t.Speaker):
 			return p.Speaker
 		case p.Speaker == "" && p.Role == spec.RoleAssistant && t.Role != spec.RoleAssistant:
-			return "the assistant"
+			return theAssistant
 		case p.Speaker != "" || p.Role == t.Role:
 			continue // the same person again
 		}

@@ -18,7 +18,7 @@ import (
 // stateVersion names the layout of a builder's state: a state of another
 // version is refused ([ErrState]), and its memory replayed instead.
 // Changing what the builder keeps between turns must change it.
-const stateVersion = "smg-builder 4"
+const stateVersion = "smg-builder 5"
 
 func init() {
 	// The values of a node's free-form metadata besides JSON's scalars.
@@ -51,7 +51,7 @@ func (b *Builder) WriteState(w io.Writer) error {
 		OwnVectors: b.ownVectors, Turns: b.turns, Times: b.times, Transcript: b.transcript,
 		Open: b.arch.open, Recent: b.recent, Relayed: b.relayed,
 		Options:      make([]optionSetState, len(b.options)),
-		DecisionKeys: b.decisionKeys, FactPreds: b.factPreds, OpenProblems: b.openProblems,
+		DecisionKeys: b.decisionKeys, FactPreds: b.factPreds, OpenProblems: b.openProblems, Code: b.code,
 		LastDecisionID: b.lastDecision.id, LastDecisionTurn: b.lastDecision.turn, ProvisionalID: b.provisionalID,
 		Info: make(map[string]nodeInfoState, len(b.info)),
 		Ents: entsState{
@@ -199,6 +199,7 @@ func Resume(data []byte, cfg Config) (*Builder, error) {
 		b.options = append(b.options, optionSet{o.Turn, o.Options})
 	}
 	b.decisionKeys, b.factPreds, b.openProblems = orEmpty(s.DecisionKeys), orEmpty(s.FactPreds), s.OpenProblems
+	b.code = s.Code
 	for _, g := range s.Goals {
 		b.goals = append(b.goals, goal{g.Text, g.Turn})
 	}
@@ -275,6 +276,7 @@ type builderState struct {
 	DecisionKeys     map[string]string
 	FactPreds        map[string][]string
 	OpenProblems     []string
+	Code             codingState
 	Goals            []goalState
 	Vault            vaultStateState
 	LastDecisionID   string

@@ -49,6 +49,11 @@ func newVault() vaultState {
 
 func (v *vaultState) hasID(id string) bool { return v.arts[id] != nil }
 
+// isFile reports whether the artifact id is a file, named by its path.
+func (v *vaultState) isFile(id string) bool {
+	return v.arts[id] != nil && v.arts[id].art.Filename != ""
+}
+
 // addToVault stores an artifact of a turn: a new artifact, or a new version
 // of the one it continues (same file, or the same unnamed code much
 // changed). It returns the vault id, the version number, whether the

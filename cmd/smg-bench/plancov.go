@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/extraction"
 	"github.com/smg-memory/smg/spec"
 )
@@ -22,8 +24,11 @@ type plancovReport struct {
 	Threshold float64 `json:"threshold"`
 	// ImporterSkipped are the malformed turns and samples the importer
 	// left out.
-	ImporterSkipped int           `json:"importerSkipped"`
-	Chats           []plancovChat `json:"chats"`
+	ImporterSkipped int `json:"importerSkipped"`
+	// HeldOut: each chat's memory was built with a model of statements
+	// trained on the others.
+	HeldOut bool          `json:"heldOut"`
+	Chats   []plancovChat `json:"chats"`
 	// Total is the sum of the chats, their categories summed too.
 	Total plancovChat `json:"total"`
 }
@@ -43,7 +48,7 @@ type plancovChat struct {
 func plancovCommand(stdout io.Writer) *cobra.Command {
 	var data, plans string
 	var threshold float64
-	var asJSON bool
+	var asJSON, builtIn bool
 	cmd := &cobra.Command{
 		Use:   "plancov --data FILE --plans DIR",
 		Short: "Measure plan coverage: the share of each BEAM chat's plan bullets that its memory's typed nodes say",
@@ -59,7 +64,15 @@ smg/extraction).
 
 It reports, per chat and for all, the bullets, those covered and their
 share, the typed nodes and their number per 1,000 turns, and by category
-of bullet the covered and the total, by total, descending.`,
+of bullet the covered and the total, by total, descending.
+
+The graph keeps the sentences of a user that a model of statements judges
+worth keeping, a model trained on chats and their plans (see
+train-statements). Each chat's memory is built with a model trained on the
+other chats of the file, never on its own, so that the figure is that of
+chats the model has not seen; --built-in builds every memory with the
+model compiled into smg, trained on all of them (the coverage of its own
+training data, not a measure).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if data == "" || plans == "" {
@@ -68,7 +81,7 @@ of bullet the covered and the total, by total, descending.`,
 			if !(threshold >= 0 && threshold <= 1) {
 				return fmt.Errorf("plancov: --threshold %v: want the share of a bullet's words a node must hold, 0 to 1", threshold)
 			}
-			rep, err := measurePlanCoverage(cmd.Context(), data, plans, threshold)
+			rep, err := measurePlanCoverage(cmd.Context(), data, plans, threshold, !builtIn)
 			if err != nil {
 				return err
 			}
@@ -83,52 +96,114 @@ of bullet the covered and the total, by total, descending.`,
 	f.StringVar(&plans, "plans", "", "the directory of the chats' plans, chat-01.txt and on")
 	f.Float64Var(&threshold, "threshold", extraction.DefaultPlanThreshold, "the share of a bullet's content words a node must hold to cover it")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	f.BoolVar(&builtIn, "built-in", false, "build every memory with smg's model of statements, trained on every chat, rather than one trained on the others")
 	return cmd
 }
 
+func trainStatementsCommand(stdout io.Writer) *cobra.Command {
+	var data, plans, out string
+	cmd := &cobra.Command{
+		Use:   "train-statements --data FILE --plans DIR -o FILE",
+		Short: "Train the model of which sentences of a user's turns a memory keeps, on BEAM chats and their plans",
+		Long: `train-statements trains the model of statements that smg compiles in
+(classify/statements.model): a logistic regression over the words of a user's
+sentence, on the user sentences of the chats of a BEAM file in the LoCoMo
+layout, each labelled by the chat's plan (DIR/chat-NN.txt for the NN-th
+sample): kept when it holds at least half of a bullet's content words, as
+plan coverage counts them. The same chats give the same model.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if data == "" || plans == "" || out == "" {
+				return errors.New("train-statements: --data FILE, --plans DIR and -o FILE are required")
+			}
+			chats, err := readPlannedChats(data, plans)
+			if err != nil {
+				return fmt.Errorf("train-statements: %w", err)
+			}
+			b, err := extraction.TrainStatements(chats).MarshalBinary()
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(out, b, 0o644); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s: a model of %d chats, %d bytes\n", out, len(chats), len(b))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&data, "data", "", "a BEAM file in the LoCoMo layout (beam-dev.json)")
+	f.StringVar(&plans, "plans", "", "the directory of the chats' plans, chat-01.txt and on")
+	f.StringVarP(&out, "output", "o", "", "the model's `FILE`")
+	return cmd
+}
+
+// readPlannedChats reads the samples of the file data with the plans of
+// the directory plans, the NN-th sample's chat-NN.txt.
+func readPlannedChats(data, plans string) ([]extraction.PlannedChat, error) {
+	samples, convs, _, err := readLoCoMo(data)
+	if err != nil {
+		return nil, err
+	}
+	if len(samples) == 0 {
+		return nil, fmt.Errorf("%s: no LoCoMo sample", data)
+	}
+	var chats []extraction.PlannedChat
+	for i, s := range samples {
+		plan, err := readPlanFile(filepath.Join(plans, fmt.Sprintf("chat-%02d.txt", i+1)))
+		if err != nil {
+			return nil, fmt.Errorf("sample %d (%q): %w", i+1, s.ID, err)
+		}
+		chats = append(chats, extraction.PlannedChat{ID: s.ID, Turns: convs[i].Turns, Plan: plan})
+	}
+	return chats, nil
+}
+
 // measurePlanCoverage builds the memory of each sample of the file data
-// and scores its nodes against its plan in the directory plans.
-func measurePlanCoverage(ctx context.Context, data, plans string, threshold float64) (*plancovReport, error) {
+// and scores its nodes against its plan in the directory plans; heldOut,
+// with a model of statements trained on the other samples.
+func measurePlanCoverage(ctx context.Context, data, plans string, threshold float64, heldOut bool) (*plancovReport, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	samples, convs, skipped, err := readLoCoMo(data)
+	_, _, skipped, err := readLoCoMo(data)
 	if err != nil {
 		return nil, fmt.Errorf("plancov: %w", err)
 	}
-	if len(samples) == 0 {
-		return nil, fmt.Errorf("plancov: %s: no LoCoMo sample", data)
+	chats, err := readPlannedChats(data, plans)
+	if err != nil {
+		return nil, fmt.Errorf("plancov: %w", err)
 	}
-	rep := &plancovReport{Data: data, Plans: plans, Threshold: threshold, ImporterSkipped: skipped}
+	rep := &plancovReport{Data: data, Plans: plans, Threshold: threshold, ImporterSkipped: skipped, HeldOut: heldOut}
 	var all []extraction.PlanCoverage
-	for i, s := range samples {
-		chat := fmt.Sprintf("%02d", i+1)
-		plan, err := readPlanFile(filepath.Join(plans, "chat-"+chat+".txt"))
-		if err != nil {
-			return nil, fmt.Errorf("plancov: sample %d (%q): %w", i+1, s.ID, err)
+	for i, c := range chats {
+		var cfg smg.Config
+		if heldOut {
+			others := append(slices.Clone(chats[:i]), chats[i+1:]...)
+			cfg.Statements = extraction.TrainStatements(others)
 		}
-		doc, err := memoryDocument(ctx, convs[i].Turns)
+		doc, err := memoryDocument(ctx, c.Turns, cfg)
 		if err != nil {
-			return nil, fmt.Errorf("plancov: sample %d (%q): %w", i+1, s.ID, err)
+			return nil, fmt.Errorf("plancov: sample %d (%q): %w", i+1, c.ID, err)
 		}
-		c := plancovChat{Chat: chat, Sample: s.ID, Turns: len(convs[i].Turns),
-			PlanCoverage: extraction.CoverPlan(plan, doc.SemanticGraph.Nodes, threshold)}
-		c.finish()
-		rep.Chats = append(rep.Chats, c)
-		rep.Total.Turns += c.Turns
-		all = append(all, c.PlanCoverage)
+		chat := plancovChat{Chat: fmt.Sprintf("%02d", i+1), Sample: c.ID, Turns: len(c.Turns),
+			PlanCoverage: extraction.CoverPlan(c.Plan, doc.SemanticGraph.Nodes, threshold)}
+		chat.finish()
+		rep.Chats = append(rep.Chats, chat)
+		rep.Total.Turns += chat.Turns
+		all = append(all, chat.PlanCoverage)
 	}
 	rep.Total.PlanCoverage = extraction.SumPlanCoverage(all...)
 	rep.Total.finish()
 	return rep, nil
 }
 
-// memoryDocument builds the memory of turns without vectors
-// (buildMemory) and returns its document.
-func memoryDocument(ctx context.Context, turns []spec.Turn) (*spec.Document, error) {
-	m, _, err := buildMemory(ctx, turns, nil)
-	if err != nil {
-		return nil, err
+// memoryDocument builds the memory of turns without vectors, of cfg, and
+// returns its document.
+func memoryDocument(ctx context.Context, turns []spec.Turn, cfg smg.Config) (*spec.Document, error) {
+	m := smg.New(&smg.Options{NoVectors: true, Config: cfg})
+	if _, err := m.IngestAll(ctx, turns); err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
 	}
 	doc := m.Document()
 	return doc, m.Close()

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/extraction"
 	"github.com/smg-memory/smg/smg/format"
 )
@@ -69,7 +70,7 @@ func TestPlanCoverageCommand(t *testing.T) {
 	if empty.Chat != "01" || empty.Sample != "conv-bad" || empty.Turns != 0 || empty.TypedNodes != 0 || empty.Covered != 0 || empty.Bullets != 4 {
 		t.Errorf("chat 01: %+v", empty)
 	}
-	doc, err := memoryDocument(context.Background(), tinyTurns(t))
+	doc, err := memoryDocument(context.Background(), tinyTurns(t), smg.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestPlanCoverageAgreesWithScriptOnBEAM(t *testing.T) {
 			t.Errorf("sample %d is %q, want %q", i+1, s.ID, want)
 		}
 	}
-	doc, err := memoryDocument(context.Background(), convs[0].Turns)
+	doc, err := memoryDocument(context.Background(), convs[0].Turns, smg.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,292 @@
+package classify
+
+import (
+	_ "embed"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/smg-memory/smg/classify/linear"
+)
+
+// What a user of an assistant says of themselves, their work and their
+// wishes is what a memory of the chat keeps: a sentence at a time, the
+// sentences a person would recognise in a list of what the memory knows
+// about them (issue 36). Which sentences those are is a judgement the
+// rules of facts make too narrowly (a third of what a project chat's user
+// planted in it): a linear model over the sentence's words
+// (statements.model) makes it, and rules make the rest: the kind of item,
+// the third person, what is cut (a request to the assistant, a pointer to
+// code), what is refused (a question, a pronoun whose referent is in
+// another sentence, a fragment).
+
+// A Kind of item a user's statement is, beside its fact category.
+const (
+	// KindInstruction: a standing instruction to the assistant ("Always
+	// include encryption details when I ask about privacy").
+	KindInstruction = "instruction"
+	// KindGoal: what the user wants to achieve.
+	KindGoal = "goal"
+	// KindRequest: what the user asked the assistant.
+	KindRequest = "request"
+)
+
+//go:embed statements.model
+var statementsModel []byte
+
+// StatementModel is the built-in model of which sentences of a user's turn
+// a memory keeps: trained by `smg-bench train-statements` on the user
+// sentences of the development chats that say what their plans planted
+// (statements.md says how).
+var StatementModel = sync.OnceValue(func() *linear.Model {
+	m := new(linear.Model)
+	if err := m.UnmarshalBinary(statementsModel); err != nil {
+		// It is compiled in: not reading it is a build error.
+		panic("classify: statements.model: " + err.Error())
+	}
+	return m
+})
+
+// Options tune an Analyzer.
+type Options struct {
+	// Statements judges which sentences of a user's turn to keep
+	// (StatementModel when nil).
+	Statements *linear.Model
+}
+
+// keepStatement is the probability above which a sentence is kept.
+const keepStatement = 0.5
+
+// Sentences are the sentences of text's prose, code aside, as the
+// statement layer reads them: what a model of statements is trained on.
+func Sentences(text string) []string {
+	var out []string
+	for _, s := range sentences(proseOf(text)) {
+		if t := cleanSentence(s.text); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// proseOf is text without its fenced code.
+func proseOf(text string) string {
+	var b strings.Builder
+	for _, g := range segments(text) {
+		if !g.code {
+			b.WriteString(g.text)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// cleanSentence is a sentence without the marks it may end with (BEAM's
+// "->-> 1,1") and its lead-in words, or "" when fewer than three words
+// are left.
+func cleanSentence(s string) string {
+	s = strings.TrimSpace(trailingMarks.ReplaceAllString(s, ""))
+	s = stripLead(stripListMark(s))
+	if countWords(s) < 3 {
+		return ""
+	}
+	return s
+}
+
+// StatementFeatures are what a model of statements reads of a sentence:
+// its words and pairs of words in lower case, its first words, whether it
+// asks, holds a number, starts in the first person, and its length.
+func StatementFeatures(sentence string) []string {
+	ws, _ := words(strings.ToLower(sentence))
+	out := make([]string, 0, 2*len(ws)+6)
+	for i, w := range ws {
+		out = append(out, "w:"+w)
+		if i > 0 {
+			out = append(out, "b:"+ws[i-1]+" "+w)
+		}
+	}
+	if len(ws) > 0 {
+		out = append(out, "f:"+ws[0])
+	}
+	if len(ws) > 1 {
+		out = append(out, "f2:"+ws[0]+" "+ws[1])
+	}
+	if strings.HasSuffix(strings.TrimSpace(sentence), "?") {
+		out = append(out, "ask")
+	}
+	if strings.IndexFunc(sentence, unicode.IsDigit) >= 0 {
+		out = append(out, "digit")
+	}
+	if firstPerson.MatchString(sentence) {
+		out = append(out, "first-person")
+	}
+	out = append(out, "len:"+string(rune('a'+min(len(ws)/5, 10))))
+	return out
+}
+
+// statements are the items of an assisted user's sentences that the
+// model keeps and no other detector claimed (claimed: by sentence).
+func (a *Analyzer) statements(sents []sentence, claimed map[string]bool, subject string, dates []Date) []Fact {
+	model := a.stmts
+	if model == nil {
+		model = StatementModel()
+	}
+	var out []Fact
+	for _, s := range sents {
+		text := cleanSentence(s.text)
+		if text == "" || claimed[strings.TrimSpace(s.text)] {
+			continue
+		}
+		if model.Probability(StatementFeatures(text)) <= keepStatement {
+			continue
+		}
+		f, ok := restate(text, subject)
+		if !ok {
+			continue
+		}
+		f.Sentence = strings.TrimSpace(s.text)
+		for _, d := range dates {
+			if d.Start >= s.start && d.End <= s.start+len(s.text) {
+				f.Dates = append(f.Dates, d)
+			}
+		}
+		f.Specific = specific(f.Text) || len(f.Dates) > 0
+		out = append(out, f)
+	}
+	return out
+}
+
+var (
+	// instructionCue starts a standing instruction to the assistant.
+	instructionCue = re(`^(?:please\s+)?(?:always|never|don['’]t ever|do not ever|from now on|going forward|in (?:the )?future|whenever|every time|each time|make sure (?:to|you) always)\b`)
+	// instructionWhen is an instruction's condition: "when I ask about X".
+	instructionWhen = re(`\b(?:when(?:ever)? i (?:ask|request|mention|talk|inquire|bring up|want|need)|if i (?:ask|request|mention))\b`)
+	// goalLead starts a sentence that says what the user wants done.
+	goalLead = re(`^(?:i(?:['’]m| am) (?:aiming|hoping|planning) to|i (?:want|hope|plan|aim|intend) to|i(?:['’]d| would) like to|my (?:main )?(?:goal|aim|objective|plan) is)\b`)
+	// askLead starts a question or a request to the assistant.
+	askLead = re(`^(?:can|could|would|will) you\b|^(?:how|what|which|where|when|why|who|is|are|should|do|does|can|could) `)
+	// pointer is a clause that points at what follows the sentence: code,
+	// a list ("here's my code:", "as follows").
+	pointer = re(`[\s,;:—–-]+(?:(?:and|so|but)\s+)?(?:here(?:['’]s| is| are)|this is|below is|as follows|like this|the following)\b.*$`)
+	// questionTail is a question a statement ends with: "I'm curious,
+	// how can I …", "…, what should I do".
+	questionTail = re(`[\s]*[,;:—–-]\s*(?:and |so |but |or )?(?:how|what|which|where|when|why|who|should|do|does|did|is|was|are|can|could|would|will)\s+(?:can|could|should|do|does|would|will|is|are|i|we|my|to|that|this|it|you|there)\b.*$`)
+	// danglingLead is a sentence that starts with a pronoun or a
+	// demonstrative whose referent is in another sentence.
+	danglingLead = re(`^(?:it|this|that|these|those|they|them|he|she|his|her|its|their|there)\b(?:['’]s)?\s`)
+	// danglingObject is a pronoun an item would lean on past its subject:
+	// "… getting it to work", "… with that".
+	danglingObject = re(`\b(it|this|that|them|these|those|him|her)\s*[.!?]*$|\b(?:of|about|with|for|on|at|to|into|from|get|getting|got|make|making|use|using|fix|fixing|do|doing|try|trying|implement|implementing|handle|handling|love|loved|like|liked|enjoy|enjoyed|see|saw|watch|watched|read|finish|finished|start|started|check)\s+(?:(it|them|him)\b|(this|that|these|those|her)(?:\s*[.!?,;:)]|\s*$|\s+(?:and|but|or|so|too|again|now|yet|because|is|was|are|were|to|in|on|at|for|with|from|when|if|as|out|up|off)\b))`)
+	// cutShort is a sentence that stops before what it says: "James will
+	// definitely.", "… but just."
+	cutShort = re(`\b(?:will|would|can|could|should|must|just|but|and|or|so|to|the|a|an|of|for|with|definitely|really|gonna|going to)\s*[.!]*$`)
+)
+
+// restate makes an item of a sentence of the user's: its kind, its
+// category and its text in the third person, or false when it cannot
+// stand on its own.
+func restate(text, subject string) (Fact, bool) {
+	f := Fact{Subject: subject, Category: CategoryOf(text)}
+	// What the sentence asks of the assistant, at its end, is cut: what
+	// is left says something of the user ("I'm 65, and I worry about the
+	// job market, can you help me with that?").
+	body := text
+	for _, tail := range []*regexp.Regexp{requestTail, questionTail, pointer} {
+		if loc := tail.FindStringIndex(body); loc != nil && loc[0] > 0 {
+			body = body[:loc[0]]
+		}
+	}
+	body = strings.TrimRight(strings.TrimSpace(hedges.ReplaceAllString(body, "")), " ,;:—–-")
+	lower := strings.ToLower(body)
+	if strings.HasSuffix(body, "?") || askLead.MatchString(lower) || countWords(body) < 4 || strings.HasSuffix(body, ":") {
+		return Fact{}, false
+	}
+	if !readsAlone(lower) {
+		return Fact{}, false
+	}
+	switch {
+	case instructionCue.MatchString(lower) || instructionWhen.MatchString(lower) && imperative(lower):
+		f.Kind, f.Category = KindInstruction, CategoryPreference
+		// An instruction stays an order to the assistant; what it says
+		// of "me" is the user's.
+		body = thirdPerson(body, "the user", "")
+		body = strings.ToUpper(body[:1]) + body[1:]
+	case !firstPerson.MatchString(body):
+		if imperative(lower) {
+			return Fact{}, false // an order for now ("Add a button…"), not a standing one
+		}
+	default:
+		if goalLead.MatchString(lower) {
+			f.Kind = KindGoal
+		}
+		body = thirdPersonThey(body, subject)
+	}
+	if !strings.HasSuffix(body, ".") && !strings.HasSuffix(body, "!") {
+		body += "."
+	}
+	f.Text = body
+	return f, true
+}
+
+// hedges are the words of talk a statement drops: "I'm kinda worried",
+// "…, you know, like Greg said".
+var hedges = re(`\b(?:kinda|sorta|kind of|sort of)\s+|,?\s+you know\b,?`)
+
+// readsAlone reports whether a sentence in lower case reads on its own:
+// no pronoun at its start or among its first words whose referent is in
+// another sentence, and no end cut off.
+func readsAlone(lower string) bool {
+	return !danglingLead.MatchString(lower) && !leansOnObject(lower) && !cutShort.MatchString(strings.TrimSpace(lower))
+}
+
+// leansOnObject reports a sentence whose object is a pronoun that can
+// only mean something of another sentence: one that comes within its
+// first words ("I'm having trouble getting it to work"), where nothing
+// before it could be what it means.
+func leansOnObject(lower string) bool {
+	for _, m := range danglingObject.FindAllStringSubmatchIndex(lower, -1) {
+		for g := 2; g+1 < len(m); g += 2 {
+			if m[g] >= 0 && countWords(lower[:m[g]]) < 6 {
+				return true // the pronoun, within the first words
+			}
+		}
+	}
+	return false
+}
+
+// imperative reports whether a sentence in lower case starts with a verb
+// of an order: "include", "use", "format", "keep".
+func imperative(lower string) bool {
+	w, _, _ := strings.Cut(strings.TrimPrefix(lower, "please "), " ")
+	return imperatives[w]
+}
+
+// imperatives are the verbs an order to an assistant starts with.
+var imperatives = set("add", "always", "avoid", "be", "break", "check", "cite", "clarify", "compare", "consider", "include", "use",
+	"format", "keep", "make", "mention", "never", "note", "prefer", "present", "provide", "put", "remember", "remind",
+	"show", "skip", "specify", "start", "stick", "suggest", "summarize", "tell", "try", "write", "give", "list", "explain",
+	"highlight", "focus", "ensure", "describe", "detail", "emphasize", "don't", "do", "stop", "answer", "respond", "reply",
+	"send", "create", "implement", "fix", "update", "change", "remove", "delete", "help")
+
+// CategoryOf is the fact category a first-person sentence's cues give
+// it: preference, identity, relationship, project or context, project
+// when none says otherwise.
+func CategoryOf(sentence string) string {
+	lower := strings.ToLower(strings.TrimSpace(sentence))
+	for _, c := range factCategories {
+		if c.cue.MatchString(lower) {
+			return c.name
+		}
+	}
+	return CategoryProject
+}
+
+// The fact categories of the format (spec §6.1.2).
+const (
+	CategoryIdentity     = "identity"
+	CategoryPreference   = "preference"
+	CategoryRelationship = "relationship"
+	CategoryProject      = "project"
+	CategoryContext      = "context"
+)

@@ -1,0 +1,237 @@
+package graph
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/smg-memory/smg/classify"
+	"github.com/smg-memory/smg/spec"
+)
+
+// A coding session is a history of the work (issue 36): what the user
+// asked, the changes the agent made for it (a commit, or the edits its
+// tool applied), to which files, and the problems they fixed. A request is
+// a fact of kind request; a change a solution of kind change, linked from
+// its request (resulted_in), to the files it changed (about), and to the
+// problems reported with the request (solves). The session is a coding
+// agent's once its tool applies an edit or makes a commit: a request made
+// before that is kept until then.
+
+// The kinds of node of a coding session (spec 1.2, node kind).
+const (
+	kindRequest = "request"
+	kindChange  = "change"
+)
+
+// editWindow is how many turns back a change looks for the agent's turn
+// that holds its edits.
+const editWindow = 3
+
+// codingState is what the builder knows of a coding session.
+type codingState struct {
+	// On: the session is a coding agent's: its tool applied an edit or
+	// made a commit. Agent: a tool has spoken, or a turn edited a file.
+	On, Agent bool
+	// Request is the node of the latest request, RequestTurn its turn;
+	// Pending, a request made before the session was known to be one.
+	Request     string
+	RequestTurn int
+	Pending     string
+	// Problems are the problems reported since the latest request.
+	Problems []string
+	// EditTurn is the agent's latest turn that edited files, Edited the
+	// artifact nodes of the files it edited.
+	EditTurn int
+	Edited   []string
+	// Changes are the change nodes by commit hash.
+	Changes map[string]string
+}
+
+// coding puts what a turn says of a coding session into the graph: a
+// user's request, an agent's edits, its tool's commits. arts are the
+// artifact nodes of the turn.
+func (b *Builder) coding(ts *turnState, s classify.Signals, arts []string) {
+	c := &b.code
+	switch ts.t.Role {
+	case spec.RoleUser:
+		if s.Role == spec.RoleAssistant {
+			return // a relay of the agent's own words
+		}
+		if s.Request == nil {
+			if len(s.Problems) > 0 {
+				c.Problems = append(c.Problems, b.turnNodes(ts, spec.NodeProblem)...)
+			}
+			return
+		}
+		c.Request, c.RequestTurn, c.Pending = "", ts.turn, strings.Clone(s.Request.Text)
+		c.Problems = b.turnNodes(ts, spec.NodeProblem)
+		if c.On {
+			b.request(ts.turn)
+		}
+	case spec.RoleAssistant:
+		var files []string
+		for _, id := range arts {
+			if b.store.Node(id).Label != "" && b.vault.isFile(b.store.Node(id).ArtifactID) {
+				files = append(files, id)
+			}
+		}
+		if len(files) > 0 && edits(s.Artifacts) {
+			c.EditTurn, c.Edited, c.Agent = ts.turn, files, true
+		}
+	case spec.RoleTool:
+		c.Agent = true
+		if len(s.Applied) == 0 && len(s.Commits) == 0 && len(s.Undone) == 0 {
+			return
+		}
+		c.On = true
+		for i, cm := range s.Commits {
+			applied := s.Applied
+			if i > 0 {
+				applied = nil // the files applied go with the first commit
+			}
+			b.change(ts, cm, applied)
+		}
+		if len(s.Commits) == 0 && len(s.Applied) > 0 {
+			b.change(ts, classify.Commit{}, s.Applied)
+		}
+		for _, u := range s.Undone {
+			if id := c.Changes[u.Hash]; id != "" {
+				if n := b.store.Node(id); n.ValidTo.IsZero() {
+					n.ValidTo = ts.t.Timestamp
+				}
+				b.mention(id, ts.turn)
+			}
+		}
+	}
+}
+
+// edits reports whether a turn's artifacts edit files: an edit block, or
+// a file written whole.
+func edits(arts []classify.Artifact) bool {
+	return slices.ContainsFunc(arts, func(a classify.Artifact) bool { return a.Edit != nil || a.Filename != "" })
+}
+
+// turnNodes are the nodes of type typ the turn being applied touched.
+func (b *Builder) turnNodes(ts *turnState, typ spec.NodeType) []string {
+	var out []string
+	for _, id := range ts.touched {
+		if b.store.Node(id).Type == typ {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// request makes the node of the pending request, at its turn, and returns
+// it; "" when there is none.
+func (b *Builder) request(turn int) string {
+	c := &b.code
+	if c.Request != "" || c.Pending == "" {
+		return c.Request
+	}
+	text := capitalize(c.Pending)
+	id, n := b.statement(spec.NodeFact, "request:"+text, text)
+	if n != nil {
+		n.Description = strings.Clone(c.Pending)
+		n.Category, n.Scope, n.Source, n.CreatedBy = spec.CategoryProject, "user", spec.SourceAI, "smg"
+		n.Confidence = 0.9
+		n.ValidFrom = b.times[turn-1]
+		n.Metadata = map[string]any{"kind": kindRequest}
+	}
+	b.mention(id, turn)
+	c.Request, c.Pending = id, ""
+	return id
+}
+
+// change makes the node of a change: a commit, or (cm zero) the edits the
+// tool applied without one, to the files applied.
+func (b *Builder) change(ts *turnState, cm classify.Commit, applied []string) {
+	c := &b.code
+	if c.Changes == nil {
+		c.Changes = map[string]string{}
+	}
+	var files []string
+	for _, p := range applied {
+		if vid := b.vault.byFile[p]; vid != "" && b.vault.node[vid] != "" {
+			files = append(files, b.vault.node[vid])
+		}
+	}
+	editTurn := 0
+	if c.EditTurn > 0 && ts.turn-c.EditTurn <= editWindow {
+		editTurn = c.EditTurn
+		if len(files) == 0 {
+			files = c.Edited
+		}
+	}
+	label := cm.Message
+	if label == "" {
+		label = "Edited " + joinNames(applied)
+	}
+	if cm.Hash != "" && c.Changes[cm.Hash] != "" {
+		return // the same commit, told again
+	}
+	key := "change:" + cm.Hash + ":" + label
+	id, n := b.statement(spec.NodeSolution, key, clipLabel(label))
+	if n != nil {
+		desc := "Changed " + joinNames(applied)
+		if len(applied) == 0 {
+			desc = "A change"
+		}
+		if cm.Hash != "" {
+			desc += " (commit " + cm.Hash + ")"
+		}
+		n.Description = strings.Clone(desc + ": " + cm.Message)
+		if cm.Message == "" {
+			n.Description = strings.Clone(desc + ".")
+		}
+		n.Confidence = 0.9
+		n.ValidFrom = ts.t.Timestamp
+		md := map[string]any{"kind": kindChange}
+		if cm.Hash != "" {
+			md["commit"] = strings.Clone(cm.Hash)
+		}
+		if len(applied) > 0 {
+			var ps []any
+			for _, p := range applied {
+				ps = append(ps, strings.Clone(p))
+			}
+			md["files"] = ps
+		}
+		n.Metadata = md
+	}
+	if cm.Hash != "" {
+		c.Changes[cm.Hash] = id
+	}
+	// The change is the agent's turn that holds its edits, which the
+	// tool's confirms.
+	if editTurn > 0 {
+		b.mention(id, editTurn)
+	}
+	b.mention(id, ts.turn)
+	if req := b.request(c.RequestTurn); req != "" {
+		b.store.Link(req, id, spec.RelResultedIn, resultedIn)
+	}
+	for _, f := range files {
+		b.store.Link(id, f, spec.RelAbout, about)
+		b.info[f].artifactRel = true
+	}
+	for _, p := range c.Problems {
+		b.store.Link(id, p, spec.RelSolves, solves)
+		b.openProblems = slices.DeleteFunc(b.openProblems, func(x string) bool { return x == p })
+	}
+}
+
+// joinNames is the base names of paths, for people: "a.go, b.go and c.go".
+func joinNames(paths []string) string {
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = p[strings.LastIndexByte(p, '/')+1:]
+	}
+	switch len(names) {
+	case 0:
+		return "files"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
