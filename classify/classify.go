@@ -45,6 +45,10 @@ type Turn struct {
 	// another): the sentences it says of the user and their work are
 	// items of the memory (see StatementModel).
 	Assisted bool
+	// Coding: the turn is of a coding agent's session, whose tool
+	// applies edits: a user's turn reports problems of the program, asks
+	// for changes.
+	Coding bool
 }
 
 // Signals is what a turn says.
@@ -76,10 +80,11 @@ type Signals struct {
 	// Of a coding agent's work: the files its tool lines say it edited,
 	// the commits it made and undid (a tool turn), and what a user's
 	// turn asks it to do.
-	Applied []string
-	Commits []Commit
-	Undone  []Commit
-	Request *Request
+	Applied     []string
+	Commits     []Commit
+	Undone      []Commit
+	Uncommitted []string
+	Request     *Request
 }
 
 // Term is an analyzed term and the word it came from, lowercased.
@@ -150,6 +155,10 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	s.Words = countWords(p)
 	if t.Role == "tool" {
 		readToolLines(t.Text, &s)
+		if t.Coding {
+			s.Problems = findCodingProblems(t.Text, nil, "tool")
+			return s
+		}
 		// Tool output: errors and edits, not a person's words. An agent's
 		// tool lines are mostly its own (installs, tokens, retries): an
 		// error there is the project's when it points into a source file.
@@ -201,6 +210,17 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 		// "errors" are its advice, plans and explanations ("handle any
 		// errors", "if the call fails").
 		s.Problems = findProblems(t.Text, sents, decisionSentences(s.Decisions))
+		if t.Coding && role == "user" {
+			have := map[string]bool{}
+			for _, p := range s.Problems {
+				have[strings.ToLower(p.Summary)] = true
+			}
+			for _, p := range findCodingProblems(t.Text, sents, role) {
+				if !have[strings.ToLower(p.Summary)] {
+					s.Problems = append(s.Problems, p)
+				}
+			}
+		}
 	}
 	s.Solutions = findSolutions(sents, role)
 	s.Goals = findGoals(sents, role)

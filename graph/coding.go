@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -45,7 +47,18 @@ type codingState struct {
 	Edited   []string
 	// Changes are the change nodes by commit hash.
 	Changes map[string]string
+	// EditFix: the agent's latest turn that edited files said it fixed
+	// something; EditWhy is what it said before its first edit.
+	EditFix bool
+	EditWhy string
 }
+
+// fixCommit is the message of a commit that fixes something; fixSays an
+// agent's words of a fix.
+var (
+	fixCommit = regexp.MustCompile(`(?i)^(?:fix|bugfix|hotfix)\b|\bfix(?:es|ed)?\b`)
+	fixSays   = regexp.MustCompile(`(?i)\b(?:to fix|fix (?:the|this|that|it)|fixes|resolve[sd]?|the (?:error|issue|problem|bug) (?:is|was)|i see the (?:error|issue|problem))\b`)
+)
 
 // coding puts what a turn says of a coding session into the graph: a
 // user's request, an agent's edits, its tool's commits. arts are the
@@ -77,6 +90,8 @@ func (b *Builder) coding(ts *turnState, s classify.Signals, arts []string) {
 		}
 		if len(files) > 0 && edits(s.Artifacts) {
 			c.EditTurn, c.Edited, c.Agent = ts.turn, files, true
+			c.EditFix = fixSays.MatchString(ts.t.Content[:min(len(ts.t.Content), 2000)])
+			c.EditWhy = strings.Clone(editWhy(ts.t.Content, s.Artifacts))
 		}
 	case spec.RoleTool:
 		c.Agent = true
@@ -84,23 +99,21 @@ func (b *Builder) coding(ts *turnState, s classify.Signals, arts []string) {
 			return
 		}
 		c.On = true
-		for i, cm := range s.Commits {
-			applied := s.Applied
-			if i > 0 {
-				applied = nil // the files applied go with the first commit
-			}
-			b.change(ts, cm, applied)
+		for _, cm := range s.Commits {
+			b.change(ts, cm)
 		}
-		if len(s.Commits) == 0 && len(s.Applied) > 0 {
-			b.change(ts, classify.Commit{}, s.Applied)
+		if len(s.Uncommitted) > 0 {
+			b.change(ts, classify.Commit{Files: s.Uncommitted})
 		}
 		for _, u := range s.Undone {
+			// Undoing a commit is a change of its own, which ends the
+			// one it undid.
 			if id := c.Changes[u.Hash]; id != "" {
 				if n := b.store.Node(id); n.ValidTo.IsZero() {
 					n.ValidTo = ts.t.Timestamp
 				}
-				b.mention(id, ts.turn)
 			}
+			b.change(ts, classify.Commit{Message: "Undid " + u.Hash + ": " + u.Message, Own: true, Files: b.changeFiles(c.Changes[u.Hash])})
 		}
 	}
 }
@@ -143,13 +156,31 @@ func (b *Builder) request(turn int) string {
 	return id
 }
 
-// change makes the node of a change: a commit, or (cm zero) the edits the
-// tool applied without one, to the files applied.
-func (b *Builder) change(ts *turnState, cm classify.Commit, applied []string) {
+// changeFiles are the files a change node changed, by its metadata.
+func (b *Builder) changeFiles(id string) []string {
+	if id == "" {
+		return nil
+	}
+	var out []string
+	fs, _ := b.store.Node(id).Metadata["files"].([]any)
+	for _, f := range fs {
+		if p, ok := f.(string); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// change makes the node of a change: a commit, or (no hash) the edits the
+// tool applied without one, to cm.Files. A change the agent made is its
+// turn that holds the edits, which the tool's confirms; one of the user's
+// own edits (Own), or an undo, is the tool's turn.
+func (b *Builder) change(ts *turnState, cm classify.Commit) {
 	c := &b.code
 	if c.Changes == nil {
 		c.Changes = map[string]string{}
 	}
+	applied := cm.Files
 	var files []string
 	for _, p := range applied {
 		if vid := b.vault.byFile[p]; vid != "" && b.vault.node[vid] != "" {
@@ -157,20 +188,26 @@ func (b *Builder) change(ts *turnState, cm classify.Commit, applied []string) {
 		}
 	}
 	editTurn := 0
-	if c.EditTurn > 0 && ts.turn-c.EditTurn <= editWindow {
+	if !cm.Own && c.EditTurn > 0 && ts.turn-c.EditTurn <= editWindow {
 		editTurn = c.EditTurn
 		if len(files) == 0 {
 			files = c.Edited
 		}
 	}
 	label := cm.Message
+	key := "change:" + cm.Hash + ":" + label
 	if label == "" {
+		// Edits applied without a commit: named by the files and what
+		// the agent said of them, one change a turn.
 		label = "Edited " + joinNames(applied)
+		if why := firstSentence(c.EditWhy); editTurn > 0 && why != "" {
+			label += ": " + why
+		}
+		key = fmt.Sprintf("change:%d:%s", ts.turn, label)
 	}
 	if cm.Hash != "" && c.Changes[cm.Hash] != "" {
 		return // the same commit, told again
 	}
-	key := "change:" + cm.Hash + ":" + label
 	id, n := b.statement(spec.NodeSolution, key, clipLabel(label))
 	if n != nil {
 		desc := "Changed " + joinNames(applied)
@@ -184,11 +221,17 @@ func (b *Builder) change(ts *turnState, cm classify.Commit, applied []string) {
 		if cm.Message == "" {
 			n.Description = strings.Clone(desc + ".")
 		}
+		if editTurn > 0 && c.EditWhy != "" {
+			n.Description += " " + c.EditWhy
+		}
 		n.Confidence = 0.9
 		n.ValidFrom = ts.t.Timestamp
 		md := map[string]any{"kind": kindChange}
 		if cm.Hash != "" {
 			md["commit"] = strings.Clone(cm.Hash)
+		}
+		if len(c.Problems) > 0 || fixCommit.MatchString(cm.Message) || c.EditFix && editTurn > 0 {
+			md["fixes"] = true // what fixed something: a solution
 		}
 		if len(applied) > 0 {
 			var ps []any
@@ -234,4 +277,35 @@ func joinNames(paths []string) string {
 		return names[0]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// maxWhy bounds what a change keeps of the agent's words before its edits.
+const maxWhy = 300
+
+// editWhy is what an agent's turn says before its first edit: why, and
+// what it changes, in its words, cut at a sentence to maxWhy bytes.
+func editWhy(content string, arts []classify.Artifact) string {
+	end := len(content)
+	for _, a := range arts {
+		if a.Edit != nil || a.Filename != "" {
+			end = min(end, a.Start)
+		}
+	}
+	prose := strings.Join(strings.Fields(content[:end]), " ")
+	if len(prose) <= maxWhy {
+		return prose
+	}
+	cut := prose[:maxWhy]
+	if i := strings.LastIndexAny(cut, ".!?"); i > maxWhy/3 {
+		return cut[:i+1]
+	}
+	return cut[:strings.LastIndexByte(cut, ' ')] + "…"
+}
+
+// firstSentence is the first sentence of s.
+func firstSentence(s string) string {
+	if i := strings.IndexAny(s, ".!?"); i >= 0 {
+		return s[:i+1]
+	}
+	return s
 }

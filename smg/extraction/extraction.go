@@ -51,14 +51,17 @@ const (
 	Concept  = "concept"
 	Request  = "request"
 	Change   = "change"
+	// Instruction is a standing instruction of a user to an assistant.
+	Instruction = "instruction"
 )
 
 // Kinds are the kinds measured, in the order of a report: those of every
 // conversation, then those of coding sessions.
-var Kinds = []string{Decision, Fact, Problem, Solution, Goal, Concept, Request, Change}
+var Kinds = []string{Decision, Fact, Problem, Solution, Goal, Concept, Instruction, Request, Change}
 
-// Targets are the precision each kind should reach (issue 19).
-var Targets = map[string]float64{Decision: 0.90, Fact: 0.90, Goal: 0.90, Problem: 0.90, Concept: 0.80}
+// Targets are the precision each kind should reach (issues 19 and 36).
+var Targets = map[string]float64{Decision: 0.90, Fact: 0.90, Goal: 0.90, Problem: 0.90, Solution: 0.90, Concept: 0.80,
+	Instruction: 0.90, Request: 0.90, Change: 0.90}
 
 // RephrasingTarget is the share of facts whose third-person rephrasing
 // should be grammatical and faithful.
@@ -114,9 +117,16 @@ func Extract(c Conversation) ([]Item, error) {
 		it.Key = key(it)
 		out = append(out, it)
 	}
-	for _, n := range b.Document().SemanticGraph.Nodes {
-		switch k := string(n.Type); k {
-		case Decision, Fact, Problem, Solution, Concept:
+	doc := b.Document()
+	solves := map[string]bool{} // nodes that solve a problem
+	for _, e := range doc.SemanticGraph.Edges {
+		if e.Relation == spec.RelSolves {
+			solves[e.From] = true
+		}
+	}
+	for _, n := range doc.SemanticGraph.Nodes {
+		switch k := NodeKind(n); k {
+		case Decision, Fact, Problem, Solution, Concept, Instruction, Goal, Request, Change:
 			turn := n.FirstMentioned
 			if turn == 0 && len(n.Mentions) > 0 {
 				turn = n.Mentions[0]
@@ -132,6 +142,10 @@ func Extract(c Conversation) ([]Item, error) {
 				}
 			}
 			add(k, n.Label, n.Description, turn)
+			if k == Change && (solves[n.ID] || n.Metadata["fixes"] == true) {
+				// A change that fixed a problem is its solution.
+				add(Solution, n.Label, n.Description, turn)
+			}
 		}
 	}
 	// A goal stated again is the same goal, as the working memory shows

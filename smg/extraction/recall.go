@@ -222,8 +222,9 @@ func found(e Expected, items []Item) bool {
 			continue
 		}
 		text := it.Label
-		if it.Kind == Fact {
-			text += " " + it.Text
+		switch it.Kind {
+		case Fact, Instruction, Request, Change:
+			text += " " + it.Text // a fact's sentence, what a change changed
 		}
 		words := Terms(text)
 		if !slices.ContainsFunc(e.Terms, func(term string) bool { return !slices.Contains(words, term) }) {
