@@ -187,4 +187,3 @@ func capitalize(s string) string {
 	}
 	return string(r)
 }
-
