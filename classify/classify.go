@@ -228,7 +228,11 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 		s.Facts = findFacts(sents, subjectOf(t), t.Listener, s.Dates, a.stop)
 	}
 	if t.Assisted && role == "user" {
-		s.Facts = append(s.Facts, a.statements(sents, claimedSentences(s), subjectOf(t), s.Dates)...)
+		if !t.Coding {
+			// An agent's user pastes logs and code unfenced, and asks for
+			// changes: requests and problems say what matters there.
+			s.Facts = append(s.Facts, a.statements(sents, claimedSentences(s), subjectOf(t), s.Dates)...)
+		}
 		s.Request = findRequest(t.Text, sents)
 	}
 	return s

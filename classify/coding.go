@@ -119,6 +119,9 @@ var (
 	codingError = re(`\b(?:error|exception|fails|failed|failure|cannot|can['’]t|couldn['’]t|unable to|not found|is not defined|not defined|undefined|expected|unexpected|invalid|denied|refused|missing|duplicate|already declared|already defined|defined multiple times|isn['’]t defined|no such|timed out|not allowed|not permitted)\b`)
 	// errorName is an error's name ("TypeError", "AuthenticationError").
 	errorName = regexp.MustCompile(`\b[A-Z]?\w*(?:Error|Exception)\b`)
+	// outputLine is a line a program wrote rather than a person: it
+	// starts with an error's word, a mark or a place.
+	outputLine = regexp.MustCompile(`^(?:[^\pL\s]|(?:[A-Z][\w.]*)?(?:Error|Exception)\b|ERROR|Failed|FAILED|Fatal|FATAL|Uncaught|Unhandled|Warning|WARN|npm ERR|Type error|Syntax error|Module not found|Cannot|error\b|export '|Unexpected)`)
 	// lintPlace is a lint report's place in a file: "src/a.tsx(26,25):".
 	lintPlace = regexp.MustCompile(`[\w./-]+\.\w{1,6}\(\d+,\d+\)`)
 	// sourceExcerpt is a line of source an error shows: "17 │ …",
@@ -157,7 +160,7 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 		if lines >= maxCodingProblems || len(l) < 8 || sourceExcerpt.MatchString(strings.TrimSpace(line)) || !codingError.MatchString(l) || countWords(l) < 3 {
 			continue
 		}
-		if sourceLocation.MatchString(l) || lintPlace.MatchString(l) || errorName.MatchString(l) || role == "user" && !firstPerson.MatchString(l) {
+		if sourceLocation.MatchString(l) || lintPlace.MatchString(l) || errorName.MatchString(l) || role == "user" && outputLine.MatchString(l) {
 			add(l, "trace")
 			lines++
 		}

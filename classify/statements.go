@@ -95,36 +95,104 @@ func cleanSentence(s string) string {
 }
 
 // StatementFeatures are what a model of statements reads of a sentence:
-// its words and pairs of words in lower case, its first words, whether it
-// asks, holds a number, starts in the first person, and its length.
+// its shape, not its topic. Each word is itself when it is a word of the
+// grammar or a cue (a pronoun, an auxiliary, a preposition, a verb of
+// wanting, deciding, liking…), and else a class of its form (a word in
+// lower case, one with a capital, a number, a name of code), so that a
+// model trained on some chats reads another topic as it read theirs: its
+// words alone and in pairs, its first three, whether it asks, holds a
+// number or a name, starts in the first person, and its length.
 func StatementFeatures(sentence string) []string {
-	ws, _ := words(strings.ToLower(sentence))
-	out := make([]string, 0, 2*len(ws)+6)
-	for i, w := range ws {
-		out = append(out, "w:"+w)
-		if i > 0 {
-			out = append(out, "b:"+ws[i-1]+" "+w)
+	raw, _ := words(sentence)
+	ws := make([]string, len(raw))
+	names, digits := false, false
+	for i, w := range raw {
+		ws[i] = wordClass(w, i)
+		names = names || ws[i] == "<Name>"
+		digits = digits || ws[i] == "<9>"
+	}
+	out := make([]string, 0, 2*len(ws)+10)
+	seen := map[string]bool{}
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
 		}
 	}
-	if len(ws) > 0 {
-		out = append(out, "f:"+ws[0])
+	// Each feature once: what a sentence says, not how long it is.
+	for i, w := range ws {
+		add("w:" + w)
+		if i > 0 {
+			add("b:" + ws[i-1] + " " + w)
+		}
 	}
-	if len(ws) > 1 {
-		out = append(out, "f2:"+ws[0]+" "+ws[1])
+	for n := 1; n <= min(3, len(ws)); n++ {
+		out = append(out, "f:"+strings.Join(ws[:n], " "))
 	}
-	if strings.HasSuffix(strings.TrimSpace(sentence), "?") {
+	t := strings.TrimSpace(sentence)
+	switch {
+	case strings.HasSuffix(t, "?"):
 		out = append(out, "ask")
+	case strings.HasSuffix(t, ":"):
+		out = append(out, "points")
 	}
-	if strings.IndexFunc(sentence, unicode.IsDigit) >= 0 {
+	if digits {
 		out = append(out, "digit")
 	}
-	if firstPerson.MatchString(sentence) {
+	if names {
+		out = append(out, "name")
+	}
+	if firstPerson.MatchString(t) {
 		out = append(out, "first-person")
 	}
 	out = append(out, "len:"+string(rune('a'+min(len(ws)/5, 10))))
 	return out
 }
 
+// wordClass is what a model of statements reads of the i-th word w of a
+// sentence: the word in lower case when it is one of grammarWords, else its
+// class: "<9>" a number, "<code>" a name of code or a file, "<Name>" a
+// capitalized word past the first, "<x>" another word.
+func wordClass(w string, i int) string {
+	lw := strings.ToLower(w)
+	switch {
+	case grammarWords[lw]:
+		return lw
+	case strings.IndexFunc(w, unicode.IsDigit) >= 0:
+		return "<9>"
+	case strings.ContainsAny(w, "._/\\") || strings.IndexFunc(w[1:], unicode.IsUpper) >= 0 && strings.IndexFunc(w, unicode.IsLower) >= 0:
+		return "<code>"
+	case i > 0 && unicode.IsUpper([]rune(w)[0]):
+		return "<Name>"
+	}
+	return "<x>"
+}
+
+// grammarWords are the words a model of statements reads as themselves: the
+// words of English's grammar (pronouns, determiners, auxiliaries, modals,
+// prepositions, conjunctions, question words) and the verbs, adverbs and
+// nouns that say what a sentence does: wants, plans, decides, prefers,
+// reports, asks.
+var grammarWords = set(
+	"i", "i'm", "i’m", "i've", "i’ve", "i'd", "i’d", "i'll", "i’ll", "me", "my", "mine", "myself", "we", "we're", "we've", "we'll", "us", "our",
+	"you", "your", "you're", "he", "she", "it", "it's", "its", "they", "them", "their", "this", "that", "these", "those", "there", "here", "here's",
+	"a", "an", "the", "some", "any", "all", "each", "every", "no", "not", "n't", "don't", "doesn't", "didn't", "can't", "won't", "isn't", "aren't",
+	"is", "am", "are", "was", "were", "be", "been", "being", "have", "has", "had", "do", "does", "did", "will", "would", "can", "could",
+	"should", "must", "may", "might", "shall", "gonna", "wanna",
+	"to", "of", "in", "on", "at", "for", "with", "by", "from", "about", "into", "over", "after", "before", "during", "since", "until",
+	"by", "per", "via", "like", "than", "as", "instead",
+	"and", "or", "but", "so", "because", "if", "when", "while", "although", "though", "which", "who", "what", "where", "why", "how", "whether",
+	"please", "thanks", "thank", "hi", "hello", "hey", "ok", "okay", "yes", "yeah", "sure", "hmm", "also", "just", "still", "already", "now",
+	"always", "never", "usually", "often", "sometimes", "again", "really", "very", "too", "more", "most", "less", "only", "even", "first", "next", "last",
+	"want", "wants", "wanted", "need", "needs", "needed", "like", "liked", "love", "loved", "prefer", "prefers", "preferred", "hate", "enjoy",
+	"plan", "plans", "planning", "planned", "aim", "aiming", "hope", "hoping", "goal", "deadline", "target", "targeting",
+	"decided", "decide", "deciding", "chose", "choose", "choosing", "picked", "switched", "switch", "moved", "go", "going", "went", "use", "using", "used",
+	"try", "trying", "tried", "work", "working", "worked", "build", "building", "built", "make", "making", "made", "create", "creating", "created",
+	"implement", "implementing", "implemented", "add", "adding", "added", "set", "setting", "start", "started", "finish", "finished", "completed",
+	"help", "know", "think", "thinking", "wondering", "sure", "worried", "stuck", "struggling", "trouble", "error", "issue", "problem", "bug",
+	"fails", "failed", "failing", "doesn", "works", "live", "lives", "born", "name", "called", "friend", "team", "project", "app", "code",
+	"remember", "remind", "ask", "asked", "include", "format", "show", "explain", "give", "provide", "keep", "avoid", "make", "can", "let", "let's",
+	"new", "now", "today", "yesterday", "tomorrow", "week", "month", "year", "since", "currently", "recently", "update", "updated", "changed")
 // statements are the items of an assisted user's sentences that the
 // model keeps and no other detector claimed (claimed: by sentence).
 func (a *Analyzer) statements(sents []sentence, claimed map[string]bool, subject string, dates []Date) []Fact {
@@ -188,6 +256,9 @@ var (
 // stand on its own.
 func restate(text, subject string) (Fact, bool) {
 	f := Fact{Subject: subject, Category: CategoryOf(text)}
+	if pointer.MatchString(" " + text) && strings.HasPrefix(strings.ToLower(text), "here") {
+		return Fact{}, false // "Here's my code:": what follows is what it says
+	}
 	// What the sentence asks of the assistant, at its end, is cut: what
 	// is left says something of the user ("I'm 65, and I worry about the
 	// job market, can you help me with that?").
@@ -198,6 +269,9 @@ func restate(text, subject string) (Fact, bool) {
 		}
 	}
 	body = strings.TrimRight(strings.TrimSpace(hedges.ReplaceAllString(body, "")), " ,;:—–-")
+	if !proseLike(body) {
+		return Fact{}, false
+	}
 	lower := strings.ToLower(body)
 	if strings.HasSuffix(body, "?") || askLead.MatchString(lower) || countWords(body) < 4 || strings.HasSuffix(body, ":") {
 		return Fact{}, false
@@ -227,6 +301,24 @@ func restate(text, subject string) (Fact, bool) {
 	}
 	f.Text = body
 	return f, true
+}
+
+// proseLike reports whether a sentence is a person's words, not a line of
+// code, a log or a formula: it starts with a letter, holds none of the
+// marks of code, and most of its words are words.
+func proseLike(s string) bool {
+	r := []rune(s)
+	if len(r) == 0 || !unicode.IsLetter(r[0]) || strings.ContainsAny(s, "{}=<>│|;[]\\") || strings.Contains(s, "()") {
+		return false
+	}
+	ws, _ := words(s)
+	odd := 0
+	for i, w := range ws {
+		if c := wordClass(w, i); c == "<code>" || c == "<9>" {
+			odd++
+		}
+	}
+	return odd*3 <= len(ws)
 }
 
 // hedges are the words of talk a statement drops: "I'm kinda worried",

@@ -21,7 +21,9 @@ type PlannedChat struct {
 }
 
 // StatementExamples are the examples of a chat's user sentences, each
-// positive when it holds at least threshold of some bullet's words.
+// positive when it says what a bullet says: it holds at least threshold
+// of the bullet's words, or most of its own words are the bullet's (a
+// short statement of a long bullet: "I prefer minimal dependencies").
 func StatementExamples(c PlannedChat, threshold float64) []linear.Example {
 	bullets := make([]map[string]bool, len(c.Plan))
 	for i, b := range c.Plan {
@@ -39,8 +41,9 @@ func StatementExamples(c PlannedChat, threshold float64) []linear.Example {
 	return out
 }
 
-// covers reports whether words hold at least threshold of the words of
-// one of bullets.
+// covers reports whether words say what one of bullets says: they hold
+// at least threshold of its words, or at least two of them that are most
+// (mostOwn) of words.
 func covers(words map[string]bool, bullets []map[string]bool, threshold float64) bool {
 	for _, b := range bullets {
 		shared := 0
@@ -49,12 +52,16 @@ func covers(words map[string]bool, bullets []map[string]bool, threshold float64)
 				shared++
 			}
 		}
-		if len(b) > 0 && float64(shared)/float64(len(b)) >= threshold {
+		if len(b) > 0 && float64(shared)/float64(len(b)) >= threshold || shared >= 2 && float64(shared) >= mostOwn*float64(len(words)) {
 			return true
 		}
 	}
 	return false
 }
+
+// mostOwn is the share of a sentence's own words a bullet must hold for
+// the sentence to say what the bullet says.
+const mostOwn = 0.6
 
 // StatementTraining are the options the built-in model is trained with.
 var StatementTraining = linear.Options{Dim: 1 << 14, Seed: 36}

@@ -1,0 +1,86 @@
+package classify
+
+import (
+	"slices"
+	"testing"
+)
+
+// A coding agent's tool lines say what it did: each commit with the files
+// applied since the one before, or the user's own edit it committed
+// first; the edits left without a commit; the commits undone.
+func TestToolLines(t *testing.T) {
+	var s Signals
+	readToolLines(`Tokens: 11k sent, 144 received. Cost: $0.03 message, $0.25 session.
+Committing src/app.js before applying edits.
+Commit 1a2b3c4 chore: the user's own edit
+Applied edit to src/app.js
+Applied edit to src\util.js
+Commit 5d6e7f8 fix: handle a null user in login
+Applied edit to README.md
+Removed: 9a8b7c6 feat: a heatmap
+You can use /undo to undo and discard each aider commit.
+`, &s)
+	want := []Commit{
+		{Hash: "1a2b3c4", Message: "chore: the user's own edit", Files: []string{"src/app.js"}, Own: true},
+		{Hash: "5d6e7f8", Message: "fix: handle a null user in login", Files: []string{"src/app.js", "src/util.js"}},
+	}
+	if !slices.EqualFunc(s.Commits, want, func(a, b Commit) bool {
+		return a.Hash == b.Hash && a.Message == b.Message && a.Own == b.Own && slices.Equal(a.Files, b.Files)
+	}) {
+		t.Errorf("commits %+v, want %+v", s.Commits, want)
+	}
+	if !slices.Equal(s.Uncommitted, []string{"README.md"}) || len(s.Undone) != 1 || s.Undone[0].Hash != "9a8b7c6" {
+		t.Errorf("uncommitted %q, undone %+v", s.Uncommitted, s.Undone)
+	}
+}
+
+// What a user's turn asks of an agent: its first sentence that asks;
+// nothing for a command to the agent, a confirmation or the agent's own
+// lint prompt.
+func TestRequest(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"add a dark mode toggle to the settings page. Keep the current colors.", "add a dark mode toggle to the settings page."},
+		{"/ask why does the build fail on macos?", "why does the build fail on macos?"},
+		{"/add src/app.js src/util.js", ""},
+		{"/undo", ""},
+		{"# Fix any errors below, if possible.\n\n## Running: flake8 app.py", ""},
+		{"yes", ""},
+	} {
+		got := ""
+		if r := findRequest(c.text, sentences(proseOf(c.text))); r != nil {
+			got = r.Text
+		}
+		if got != c.want {
+			t.Errorf("%q: %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// The problems of a coding session: the error lines of pasted output or a
+// lint report, a sentence that says the program misbehaves, and what a
+// "fix …" request names; not an order, a source excerpt, a banner.
+func TestCodingProblems(t *testing.T) {
+	for _, c := range []struct {
+		text, role string
+		want       []string
+	}{
+		{"Failed to compile\n./app/route.ts\nError: Unsupported argument in module main\n  17 │ const data = await fetch(url) // error here", "user",
+			[]string{"Failed to compile", "Error: Unsupported argument in module main"}},
+		{"Applied edit to polarized_blob.py\n\npolarized_blob.py:67:10: F821 undefined name 'time'\nt0 = time.time()", "tool",
+			[]string{"polarized_blob.py:67:10: F821 undefined name 'time'"}},
+		{"src/components/Item.tsx(26,25): error TS2554: Expected 1 arguments, but got 2.", "tool",
+			[]string{"src/components/Item.tsx(26,25): error TS2554: Expected 1 arguments, but got 2."}},
+		{"Single clicks are not handled for some reason.", "user", []string{"Single clicks are not handled for some reason."}},
+		{"fix the sign in error, it says 504 gateway timeout", "user", []string{"Sign in error, it says 504 gateway timeout"}},
+		{"Make sure it doesn't crash when the file is empty.", "user", nil},
+		{"Tokens: 11k sent, 144 received. Cost: $0.03 message.", "tool", nil},
+	} {
+		var got []string
+		for _, p := range findCodingProblems(c.text, sentences(proseOf(c.text)), c.role) {
+			got = append(got, p.Summary)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q:\n got %q\nwant %q", c.text, got, c.want)
+		}
+	}
+}
