@@ -191,10 +191,13 @@ type SemanticGraph struct {
 }
 
 // Node is a node of the semantic graph (§6.1). The fields under "decision",
-// "fact" and "artifact" belong to nodes of that type only.
+// "fact" and "artifact" belong to nodes of that type only. Kind, optional,
+// says what the node is more precisely than Type (§6.1.3): a registered
+// kind ([Kinds]), on its type only, or one of the writer's.
 type Node struct {
 	ID          string   `json:"id"`
 	Type        NodeType `json:"type"`
+	Kind        Kind     `json:"kind,omitempty"`
 	Label       string   `json:"label"`
 	Description string   `json:"description,omitempty"`
 	Aliases     []string `json:"aliases,omitempty"`

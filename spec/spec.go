@@ -132,6 +132,39 @@ var Relations = []Relation{
 	RelMentions, RelSupersedes, RelContradicts, RelAbout, RelPartOf, RelDependsOn,
 }
 
+// Kind says what a node is, more precisely than its type (§6.1.3). The set
+// is open: a writer may use any name of the relation syntax; these are the
+// registered ones, each for the one node type [KindTypes] gives. A reader
+// that does not know a node's kind reads the node as its type.
+type Kind string
+
+// The registered kinds of version 1.2.
+const (
+	// KindInstruction: a fact that is a standing instruction of the
+	// person's to the assistant, which contexts honour.
+	KindInstruction Kind = "instruction"
+	// KindGoal: a fact that is something the person wants to achieve.
+	KindGoal Kind = "goal"
+	// KindRequest: a fact that is something the person asked the
+	// assistant to do, in a coding session.
+	KindRequest Kind = "request"
+	// KindChange: a solution that is a change made to the project's
+	// files: a commit, or an edit applied.
+	KindChange Kind = "change"
+)
+
+// Kinds lists the registered kinds in the order the spec gives them.
+var Kinds = []Kind{KindInstruction, KindGoal, KindRequest, KindChange}
+
+// KindTypes gives the node type each registered kind belongs to: a node
+// with a registered kind is of that type (§11.4).
+var KindTypes = map[Kind]NodeType{
+	KindInstruction: NodeFact,
+	KindGoal:        NodeFact,
+	KindRequest:     NodeFact,
+	KindChange:      NodeSolution,
+}
+
 // Fact categories (§6.1.2), from the most to the least important.
 const (
 	CategoryIdentity     = "identity"

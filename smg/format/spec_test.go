@@ -3,11 +3,13 @@ package format_test
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/spec"
 )
 
 // specText returns the prose spec.
@@ -75,5 +77,23 @@ func TestSpecEnvelopes(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("found %d example envelopes in §9.5, want 2", n)
+	}
+}
+
+// TestSpecKinds checks that the registered kinds of §6.1.3, and the node
+// type of each, are those of spec.Kinds and spec.KindTypes.
+func TestSpecKinds(t *testing.T) {
+	kinds := section(t, specText(t), "#### 6.1.3 Kinds", "### 6.2")
+	row := regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\| `([a-z]+)` \\|")
+	var got []string
+	for _, m := range row.FindAllStringSubmatch(kinds, -1) {
+		got = append(got, m[1]+" "+m[2])
+	}
+	var want []string
+	for _, k := range spec.Kinds {
+		want = append(want, string(k)+" "+string(spec.KindTypes[k]))
+	}
+	if !slices.Equal(got, want) || len(spec.KindTypes) != len(spec.Kinds) {
+		t.Errorf("§6.1.3 registers %q; spec.Kinds and KindTypes %q (%d types)", got, want, len(spec.KindTypes))
 	}
 }

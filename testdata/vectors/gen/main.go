@@ -182,6 +182,7 @@ func vectors(small, full *spec.Document) []*vec {
 		d.Version = "1.9"
 		d.Extra = jsontext.Value(`{"retention":{"days":30}}`)
 	}), compact))
+	add("ok-kinds", "ok", "nodes of every registered kind (instruction, goal and request facts, a change) and a concept of a kind that is not registered", encode(kindsMemory(full), compact))
 	add("ok-unicode", "ok", "non-ASCII text everywhere: emoji, U+2028, combining marks, <&>, in nodes, turns and an artifact's patches", encode(unicodeMemory(), compact))
 	add("ok-vectors-int8", "ok", "the full memory's vectors in int8 (a scale and a signed byte a value), with vectors of two excerpts of a turn", encode(withInt8Vectors(full), compact))
 	add("ok-content-refs", "ok", "the full memory with the code of its archived turns stored as references to artifact versions", encode(withContentRefs(full, nil), compact))
