@@ -284,6 +284,11 @@ type Artifact struct {
 
 // ArtifactVersion is one version of an artifact. Exactly one of Content (the
 // full text) and Patch (against version V-1) is set; version 1 has Content.
+//
+// A version with Edit is not the whole file but an edit of it, whose text
+// before the edit the writer did not have (§7.2.1): its content is an edit
+// block ([EditBlock]), which Hash, Size, Content and Patch are of, as for
+// any version.
 type ArtifactVersion struct {
 	V         int       `json:"v"`
 	Timestamp time.Time `json:"timestamp,omitzero"`
@@ -294,6 +299,7 @@ type ArtifactVersion struct {
 	Size    int64          `json:"size"`
 	Content *string        `json:"content,omitzero"`
 	Patch   *string        `json:"patch,omitzero"`
+	Edit    bool           `json:"edit,omitzero"`
 	Extra   jsontext.Value `json:",embed"`
 }
 

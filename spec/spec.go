@@ -194,6 +194,13 @@ const (
 	ArtifactCanvas   ArtifactType = "canvas"
 )
 
+// EditBlock returns the content of an edit version of an artifact
+// (§7.2.1): the edit block that finds found and puts replaced instead,
+// each text without the line feed that ends its last line.
+func EditBlock(found, replaced string) string {
+	return "<<<<<<< SEARCH\n" + found + "\n=======\n" + replaced + "\n>>>>>>> REPLACE\n"
+}
+
 // Roles of a turn's author.
 const (
 	RoleUser      = "user"

@@ -71,6 +71,43 @@ func kindsMemory(full *spec.Document) *spec.Document {
 	})
 }
 
+const ordersV1 = `package checkout
+
+// CreateOrder makes the order of a paid cart.
+func CreateOrder(cart Cart) (*Order, error) {
+	return db.InsertOrder(cart)
+}
+`
+
+const ordersV3 = `package checkout
+
+// CreateOrder makes the order of a paid cart, once per idempotency key.
+func CreateOrder(ctx context.Context, cart Cart, key string) (*Order, error) {
+	if o, ok := db.OrderByKey(ctx, key); ok {
+		return o, nil
+	}
+	return db.InsertOrder(ctx, cart, key)
+}
+`
+
+// editMemory is the full memory with an artifact whose second version is
+// an edit (spec §7.2.1): a SEARCH/REPLACE block whose text is not in the
+// first version (the file changed outside the conversation), so that the
+// writer could not apply it; the third is the whole file again. The
+// versions after the first are patches, the third against the edit block.
+func editMemory(full *spec.Document) *spec.Document {
+	block := spec.EditBlock(
+		"func CreateOrder(ctx context.Context, cart Cart) (*Order, error) {\n\treturn db.InsertOrder(ctx, cart)",
+		"func CreateOrder(ctx context.Context, cart Cart, key string) (*Order, error) {\n\treturn db.InsertOrder(ctx, cart, key)")
+	return edit(full, func(d *spec.Document) {
+		versions := chain([]string{ordersV1, block, ordersV3}, []int{9, 11, 12}, 10)
+		versions[1].Edit = true
+		d.ArtifactVault.Artifacts["artifact-orders-go"] = spec.Artifact{
+			Type: spec.ArtifactCode, Language: "go", Filename: "checkout/orders.go", ContentHash: versions[2].Hash, Versions: versions,
+		}
+	})
+}
+
 const receiptV1 = "<p>Merci beaucoup 🎉</p>\n<p>¥1,000 &amp; more</p>\n"
 const receiptV2 = "<p>Merci beaucoup 🎉🎉</p>\n<p>Ευχαριστώ · ありがとう · cafe\u0301</p>\n<p>¥1,000 &amp; more\u2028</p>\n"
 
