@@ -314,7 +314,7 @@ type DeepArchive struct {
 
 // ArchiveBlock is a run of consecutive turns, held in one of two forms
 // (§8.2): Turns, the canonical JSON array of the block's [Turn] values
-// itself (the form version 1.1 writes: the file's compression is the
+// itself (the form written since version 1.1: the file's compression is the
 // only one), or CompressedData, a Brotli stream of it (version 1.0's).
 // Either way the array's compact canonical bytes have length
 // UncompressedSize and hash ContentHash.

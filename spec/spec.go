@@ -1,6 +1,7 @@
-// Package spec defines the .smg file format, version 1.0: the Go types of
-// the document, the version constants, the vocabulary's enumerations, and
-// the embedded JSON-LD context and JSON Schema.
+// Package spec defines the .smg file format, version 1.2 (which reads every
+// file of 1.0 and 1.1): the Go types of the document, the version
+// constants, the vocabulary's enumerations, and the embedded JSON-LD
+// context and JSON Schema.
 //
 // The prose specification, spec/smg-v1.md, is the source of truth; these
 // types follow it section by section, and a field added to one is added to
@@ -22,11 +23,11 @@ import (
 // The format's identity.
 const (
 	// Version is the version this package writes.
-	Version = "1.1"
+	Version = "1.2"
 	// MajorVersion and MinorVersion are Version's parts. A reader accepts
 	// any 1.x document and rejects every other major version.
 	MajorVersion = 1
-	MinorVersion = 1
+	MinorVersion = 2
 
 	// DocumentType is the value of "@type" at the top of every document.
 	DocumentType = "SemanticMemoryGraph"
