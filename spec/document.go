@@ -191,10 +191,13 @@ type SemanticGraph struct {
 }
 
 // Node is a node of the semantic graph (§6.1). The fields under "decision",
-// "fact" and "artifact" belong to nodes of that type only.
+// "fact" and "artifact" belong to nodes of that type only. Kind, optional,
+// says what the node is more precisely than Type (§6.1.3): a registered
+// kind ([Kinds]), on its type only, or one of the writer's.
 type Node struct {
 	ID          string   `json:"id"`
 	Type        NodeType `json:"type"`
+	Kind        Kind     `json:"kind,omitempty"`
 	Label       string   `json:"label"`
 	Description string   `json:"description,omitempty"`
 	Aliases     []string `json:"aliases,omitempty"`
@@ -281,6 +284,11 @@ type Artifact struct {
 
 // ArtifactVersion is one version of an artifact. Exactly one of Content (the
 // full text) and Patch (against version V-1) is set; version 1 has Content.
+//
+// A version with Edit is not the whole file but an edit of it, whose text
+// before the edit the writer did not have (§7.2.1): its content is an edit
+// block ([EditBlock]), which Hash, Size, Content and Patch are of, as for
+// any version.
 type ArtifactVersion struct {
 	V         int       `json:"v"`
 	Timestamp time.Time `json:"timestamp,omitzero"`
@@ -291,6 +299,7 @@ type ArtifactVersion struct {
 	Size    int64          `json:"size"`
 	Content *string        `json:"content,omitzero"`
 	Patch   *string        `json:"patch,omitzero"`
+	Edit    bool           `json:"edit,omitzero"`
 	Extra   jsontext.Value `json:",embed"`
 }
 
@@ -305,7 +314,7 @@ type DeepArchive struct {
 
 // ArchiveBlock is a run of consecutive turns, held in one of two forms
 // (§8.2): Turns, the canonical JSON array of the block's [Turn] values
-// itself (the form version 1.1 writes: the file's compression is the
+// itself (the form written since version 1.1: the file's compression is the
 // only one), or CompressedData, a Brotli stream of it (version 1.0's).
 // Either way the array's compact canonical bytes have length
 // UncompressedSize and hash ContentHash.

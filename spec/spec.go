@@ -1,6 +1,7 @@
-// Package spec defines the .smg file format, version 1.0: the Go types of
-// the document, the version constants, the vocabulary's enumerations, and
-// the embedded JSON-LD context and JSON Schema.
+// Package spec defines the .smg file format, version 1.2 (which reads every
+// file of 1.0 and 1.1): the Go types of the document, the version
+// constants, the vocabulary's enumerations, and the embedded JSON-LD
+// context and JSON Schema.
 //
 // The prose specification, spec/smg-v1.md, is the source of truth; these
 // types follow it section by section, and a field added to one is added to
@@ -22,11 +23,11 @@ import (
 // The format's identity.
 const (
 	// Version is the version this package writes.
-	Version = "1.1"
+	Version = "1.2"
 	// MajorVersion and MinorVersion are Version's parts. A reader accepts
 	// any 1.x document and rejects every other major version.
 	MajorVersion = 1
-	MinorVersion = 1
+	MinorVersion = 2
 
 	// DocumentType is the value of "@type" at the top of every document.
 	DocumentType = "SemanticMemoryGraph"
@@ -132,6 +133,39 @@ var Relations = []Relation{
 	RelMentions, RelSupersedes, RelContradicts, RelAbout, RelPartOf, RelDependsOn,
 }
 
+// Kind says what a node is, more precisely than its type (§6.1.3). The set
+// is open: a writer may use any name of the relation syntax; these are the
+// registered ones, each for the one node type [KindTypes] gives. A reader
+// that does not know a node's kind reads the node as its type.
+type Kind string
+
+// The registered kinds of version 1.2.
+const (
+	// KindInstruction: a fact that is a standing instruction of the
+	// person's to the assistant, which contexts honour.
+	KindInstruction Kind = "instruction"
+	// KindGoal: a fact that is something the person wants to achieve.
+	KindGoal Kind = "goal"
+	// KindRequest: a fact that is something the person asked the
+	// assistant to do, in a coding session.
+	KindRequest Kind = "request"
+	// KindChange: a solution that is a change made to the project's
+	// files: a commit, or an edit applied.
+	KindChange Kind = "change"
+)
+
+// Kinds lists the registered kinds in the order the spec gives them.
+var Kinds = []Kind{KindInstruction, KindGoal, KindRequest, KindChange}
+
+// KindTypes gives the node type each registered kind belongs to: a node
+// with a registered kind is of that type (§11.4).
+var KindTypes = map[Kind]NodeType{
+	KindInstruction: NodeFact,
+	KindGoal:        NodeFact,
+	KindRequest:     NodeFact,
+	KindChange:      NodeSolution,
+}
+
 // Fact categories (§6.1.2), from the most to the least important.
 const (
 	CategoryIdentity     = "identity"
@@ -160,6 +194,13 @@ const (
 	ArtifactData     ArtifactType = "data"
 	ArtifactCanvas   ArtifactType = "canvas"
 )
+
+// EditBlock returns the content of an edit version of an artifact
+// (§7.2.1): the edit block that finds found and puts replaced instead,
+// each text without the line feed that ends its last line.
+func EditBlock(found, replaced string) string {
+	return "<<<<<<< SEARCH\n" + found + "\n=======\n" + replaced + "\n>>>>>>> REPLACE\n"
+}
 
 // Roles of a turn's author.
 const (

@@ -108,6 +108,17 @@ func TestSchemaNamesEveryMember(t *testing.T) {
 	}
 }
 
+func TestEditBlock(t *testing.T) {
+	got := spec.EditBlock("TIMEOUT = 5", "TIMEOUT = 10")
+	want := "<<<<<<< SEARCH\nTIMEOUT = 5\n=======\nTIMEOUT = 10\n>>>>>>> REPLACE\n"
+	if got != want {
+		t.Errorf("EditBlock = %q, want %q", got, want)
+	}
+	if got := spec.EditBlock("", ""); got != "<<<<<<< SEARCH\n\n=======\n\n>>>>>>> REPLACE\n" {
+		t.Errorf("EditBlock of empty texts = %q: each is an empty line", got)
+	}
+}
+
 func TestParseVersion(t *testing.T) {
 	for _, tc := range []struct {
 		in           string

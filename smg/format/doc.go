@@ -1,7 +1,8 @@
 // Package format reads, writes and checks .smg files: the Semantic Memory
-// Graph format, version 1.0, that spec/smg-v1.md specifies. Package smg,
-// the memory a chat client uses, builds on it; use this package to read,
-// check, compare, patch or export a file without making a memory of it.
+// Graph format, version 1.2 (and every file of 1.0 and 1.1), that
+// spec/smg-v1.md specifies. Package smg, the memory a chat client uses,
+// builds on it; use this package to read, check, compare, patch or export
+// a file without making a memory of it.
 //
 // A file holds one [spec.Document]. [Encode] and [Marshal] write it in the
 // canonical form (spec §9.2): RFC 8785 JSON with set-like lists sorted,
@@ -36,9 +37,10 @@
 //
 // A reader of this package reads every 1.x document and keeps the members
 // it does not know on a round trip (spec §9.3); it rejects other major
-// versions with ErrUnsupportedVersion. Files written by this package are
-// 1.0 documents; their canonical JSON, and so their content hash, depend
-// only on the document, not on the version of this package. Their Brotli
-// bytes may change with the compressor's version: compare files by
-// [ContentHash], not by their bytes.
+// versions with ErrUnsupportedVersion. A document written by this package
+// keeps its version ([spec.New] makes one of [spec.Version], 1.2, and a
+// file of 1.1 read and written back stays 1.1); its canonical JSON, and so
+// its content hash, depend only on the document, not on the version of
+// this package. Its Brotli bytes may change with the compressor's
+// version: compare files by [ContentHash], not by their bytes.
 package format

@@ -23,8 +23,8 @@ func ExampleMarshal() {
 	hash, _ := format.ContentHash(exampleDoc())
 	fmt.Println(hash)
 	// Output:
-	// {"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph","artifactVault":{"artifacts":{}},"deepArchive":{"blocks":[],"compressionMethod":"brotli"},"metadata":{"created":"2025-01-02T03:04:05Z","id":"example","modified":"2025-01-02T03:04:05Z","totalExchanges":0},"semanticGraph":{"edges":[],"nodes":[{"activation":1,"confidence":1,"id":"concept-go","importance":0.5,"label":"Go","type":"concept","version":1}]},"version":"1.1","workingMemory":{}}
-	// sha256:6484ce89b00ae67e94d3de51a9e6834cfb17af88275663d0b38ed86f2f7b24ed
+	// {"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph","artifactVault":{"artifacts":{}},"deepArchive":{"blocks":[],"compressionMethod":"brotli"},"metadata":{"created":"2025-01-02T03:04:05Z","id":"example","modified":"2025-01-02T03:04:05Z","totalExchanges":0},"semanticGraph":{"edges":[],"nodes":[{"activation":1,"confidence":1,"id":"concept-go","importance":0.5,"label":"Go","type":"concept","version":1}]},"version":"1.2","workingMemory":{}}
+	// sha256:a56fe5701719b818ae67f06347b4612af3fc5c22b2267c4398a8a114becc32fc
 }
 
 // Decoding checks the version before anything else.

@@ -34,6 +34,8 @@ const fieldText = "text"
 var nodeFields = []nodeField{
 	{fieldText, func(a, b *spec.Node) bool { return a.Label == b.Label && a.Description == b.Description },
 		func(d, s *spec.Node) { d.Label, d.Description = s.Label, s.Description }},
+	{"kind", func(a, b *spec.Node) bool { return a.Kind == b.Kind },
+		func(d, s *spec.Node) { d.Kind = s.Kind }},
 	{"confidence", func(a, b *spec.Node) bool { return a.Confidence == b.Confidence },
 		func(d, s *spec.Node) { d.Confidence = s.Confidence }},
 	{"validFrom", func(a, b *spec.Node) bool { return a.ValidFrom.Equal(b.ValidFrom) },

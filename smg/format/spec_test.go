@@ -3,11 +3,13 @@ package format_test
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/spec"
 )
 
 // specText returns the prose spec.
@@ -75,5 +77,47 @@ func TestSpecEnvelopes(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("found %d example envelopes in §9.5, want 2", n)
+	}
+}
+
+// TestSpecKinds checks that the registered kinds of §6.1.3, and the node
+// type of each, are those of spec.Kinds and spec.KindTypes.
+func TestSpecKinds(t *testing.T) {
+	kinds := section(t, specText(t), "#### 6.1.3 Kinds", "### 6.2")
+	row := regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\| `([a-z]+)` \\|")
+	var got []string
+	for _, m := range row.FindAllStringSubmatch(kinds, -1) {
+		got = append(got, m[1]+" "+m[2])
+	}
+	var want []string
+	for _, k := range spec.Kinds {
+		want = append(want, string(k)+" "+string(spec.KindTypes[k]))
+	}
+	if !slices.Equal(got, want) || len(spec.KindTypes) != len(spec.Kinds) {
+		t.Errorf("§6.1.3 registers %q; spec.Kinds and KindTypes %q (%d types)", got, want, len(spec.KindTypes))
+	}
+}
+
+// TestSpecEditVersion checks the example of §7.2.1: an artifact whose
+// only version is an edit block, with its hash and size, in a memory that
+// validates.
+func TestSpecEditVersion(t *testing.T) {
+	sec := section(t, specText(t), "#### 7.2.1 Edit versions", "### 7.3")
+	m := codeBlock.FindAllStringSubmatch(sec, -1)
+	if len(m) == 0 {
+		t.Fatal("§7.2.1 has no JSON example")
+	}
+	example := m[len(m)-1][1]
+	doc := `{"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph",` +
+		`"artifactVault":{"artifacts":{` + example + `}},"deepArchive":{"blocks":[],"compressionMethod":"brotli"},` +
+		`"metadata":{"created":"2025-03-14T08:00:00Z","id":"m","modified":"2025-03-14T08:00:00Z","totalExchanges":0},` +
+		`"semanticGraph":{"edges":[],"nodes":[]},"version":"1.2","workingMemory":{}}`
+	d, err := format.ValidateBytes([]byte(doc), nil)
+	if err != nil {
+		t.Fatalf("the example of §7.2.1 is not valid: %v", err)
+	}
+	v := d.ArtifactVault.Artifacts["artifact-settings-py"].Versions[0]
+	if !v.Edit || v.Content == nil || *v.Content != spec.EditBlock("TIMEOUT = 5", "TIMEOUT = 10") {
+		t.Errorf("the example's version is %+v, want the edit block of TIMEOUT = 5 → 10", v)
 	}
 }

@@ -530,6 +530,9 @@ func (c *checker) nodes() {
 				c.add(path("semanticGraph", "nodes", i, "previousSummaries", j, "version"), "version %d is not older than the node's version %d", s.Version, n.Version)
 			}
 		}
+		if t, ok := spec.KindTypes[n.Kind]; ok && n.Type != t {
+			c.add(at("kind"), "kind %q is a kind of %s nodes, not of %s nodes", n.Kind, t, n.Type)
+		}
 		if n.Type == spec.NodeArtifact && n.ArtifactID != "" {
 			a, ok := c.doc.ArtifactVault.Artifacts[n.ArtifactID]
 			switch {

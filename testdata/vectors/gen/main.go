@@ -163,6 +163,7 @@ type vec = smgtest.Vector
 
 func vectors(small, full *spec.Document) []*vec {
 	minimal := spec.New("5e0c1b7a-3d2f-4c8e-a1b9-6f4d2e8c0a13", t0)
+	version := `"version":"` + spec.Version + `"` // as this version writes it
 	var vs []*vec
 	add := func(name, expect, description string, body []byte, paths ...string) *vec {
 		v := &vec{Name: name, Expect: expect, Description: description, Body: body, Paths: paths}
@@ -182,6 +183,9 @@ func vectors(small, full *spec.Document) []*vec {
 		d.Version = "1.9"
 		d.Extra = jsontext.Value(`{"retention":{"days":30}}`)
 	}), compact))
+	add("ok-kinds", "ok", "nodes of every registered kind (instruction, goal and request facts, a change) and a concept of a kind that is not registered", encode(kindsMemory(full), compact))
+	okEdit := editMemory(full)
+	add("ok-edit-version", "ok", "an artifact whose second version is an edit block (edit: true), stored as a patch, and whose third is the whole file again, a patch against the block", encode(okEdit, compact))
 	add("ok-unicode", "ok", "non-ASCII text everywhere: emoji, U+2028, combining marks, <&>, in nodes, turns and an artifact's patches", encode(unicodeMemory(), compact))
 	add("ok-vectors-int8", "ok", "the full memory's vectors in int8 (a scale and a signed byte a value), with vectors of two excerpts of a turn", encode(withInt8Vectors(full), compact))
 	add("ok-content-refs", "ok", "the full memory with the code of its archived turns stored as references to artifact versions", encode(withContentRefs(full, nil), compact))
@@ -206,17 +210,17 @@ func vectors(small, full *spec.Document) []*vec {
 	add("not-smg-png", "not-smg", "the start of a PNG image", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01"))
 
 	// Versions.
-	add("unsupported-version-2", "unsupported-version", "major version 2", replace(minimal, `"version":"1.1"`, `"version":"2.0"`))
-	add("unsupported-version-0", "unsupported-version", "major version 0", replace(minimal, `"version":"1.1"`, `"version":"0.9"`))
+	add("unsupported-version-2", "unsupported-version", "major version 2", replace(minimal, version, `"version":"2.0"`))
+	add("unsupported-version-0", "unsupported-version", "major version 0", replace(minimal, version, `"version":"0.9"`))
 	add("unsupported-version-2-huge", "unsupported-version", "a version 2 document that also breaks version 1's limits: the version speaks first",
 		streamBrotli(func(w io.Writer) {
 			io.WriteString(w, `{"@context":"https://w3id.org/smg/v2/context.jsonld","@type":"SemanticMemoryGraph","version":"2.0","semanticGraph":{"edges":[{}`)
 			io.WriteString(w, strings.Repeat(`,{}`, 5_000_000))
 			io.WriteString(w, `]}}`)
 		}))
-	add("malformed-version-missing", "malformed", "no version member", replace(minimal, `"version":"1.1",`, ``), "$.version")
-	add("malformed-version-syntax", "malformed", "a version that is not MAJOR.MINOR", replace(minimal, `"version":"1.1"`, `"version":"1"`), "$.version")
-	add("malformed-version-number", "malformed", "a version that is a number", replace(minimal, `"version":"1.1"`, `"version":1.0`), "$.version")
+	add("malformed-version-missing", "malformed", "no version member", replace(minimal, version+",", ``), "$.version")
+	add("malformed-version-syntax", "malformed", "a version that is not MAJOR.MINOR", replace(minimal, version, `"version":"1"`), "$.version")
+	add("malformed-version-number", "malformed", "a version that is a number", replace(minimal, version, `"version":1.0`), "$.version")
 	add("malformed-context", "malformed", "another @context", replace(minimal, `"@context":"https://w3id.org/smg/v1/context.jsonld"`, `"@context":"https://example.org/context.jsonld"`), "$['@context']")
 
 	// Syntax and types.
@@ -226,7 +230,9 @@ func vectors(small, full *spec.Document) []*vec {
 	add("malformed-timestamp", "malformed", "a timestamp that is not RFC 3339", replace(minimal, `"created":"2025-11-03T09:12:00Z"`, `"created":"yesterday"`), "$.metadata.created")
 	add("malformed-base64", "malformed", "compressedData that is not base64", replace(v10(small), `"compressedData":"`, `"compressedData":"@@@@`), "$.deepArchive.blocks[0].compressedData")
 	add("ok-version-1.0", "ok", "a memory of version 1.0, its archive blocks compressed one by one", encode(v10(small), compact))
+	add("ok-version-1.1", "ok", "a memory of version 1.1, which stays 1.1 on a round trip", encode(edit(small, func(d *spec.Document) { d.Version = "1.1" }), compact))
 	add("malformed-number-range", "malformed", "a number beyond the range of a double", replace(minimal, `"totalExchanges":0`, `"totalExchanges":0,"x-size":1e400`), "$.metadata['x-size']")
+	add("malformed-edit-type", "malformed", "an artifact version's edit that is not a boolean", replace(okEdit, `"edit":true`, `"edit":"yes"`), "$.artifactVault.artifacts['artifact-orders-go'].versions[1].edit")
 	add("malformed-trailing-text", "malformed", "text after the document", append(encode(minimal, compact), " {}"...), "$")
 	add("malformed-turn-range", "malformed", "a turnRange of three numbers", replace(small, `"turnRange":[1,4]`, `"turnRange":[1,2,4]`), "$.deepArchive.blocks[0].turnRange")
 	add("malformed-brotli", "malformed", "a Brotli stream damaged in the middle", damage(encode(full, nil)))
@@ -287,11 +293,11 @@ func vectors(small, full *spec.Document) []*vec {
 			io.WriteString(w, `,"version":"1.0"}`)
 		}), "$.x"+strings.Repeat("[0]", 63))
 
-	add("ok-escaped-names", "ok", "member names written with escapes are the names they spell", replace(minimal, `"version":"1.1"`, `"\u0076ersion":"1.1"`)).NotCanonical = true
+	add("ok-escaped-names", "ok", "member names written with escapes are the names they spell", replace(minimal, version, `"\u0076ersion":"`+spec.Version+`"`)).NotCanonical = true
 	add("malformed-base64-unused-bits", "malformed", "base64 whose unused bits are not zero: one byte string has one encoding",
 		setUnusedBits(encode(full, compact)), "$.deepArchive.vectorIndex.embeddings[0].vector")
 	add("malformed-base64-line-break", "malformed", "base64 broken across lines", replace(v10(small), `"compressedData":"`, `"compressedData":"\n`), "$.deepArchive.blocks[0].compressedData")
-	add("malformed-null-version", "malformed", "a version that is null", replace(minimal, `"version":"1.1"`, `"version":null`), "$.version")
+	add("malformed-null-version", "malformed", "a version that is null", replace(minimal, version, `"version":null`), "$.version")
 
 	// Encryption.
 	enc := encrypt(encode(small, nil), smgtest.CheapKDF, 3)

@@ -46,6 +46,68 @@ func withUnknownMembers(full *spec.Document) *spec.Document {
 	})
 }
 
+// kindsMemory is the full memory with nodes of every registered kind
+// (spec §6.1.3) and one of a kind that is not registered.
+func kindsMemory(full *spec.Document) *spec.Document {
+	return edit(full, func(d *spec.Document) {
+		nodes := d.SemanticGraph.Nodes
+		for i := range nodes {
+			switch nodes[i].ID {
+			case "fact-user-prefers-go":
+				nodes[i].Kind = spec.KindInstruction
+			case "concept-stripe-elements":
+				nodes[i].Kind = "payment_library" // not registered
+			}
+		}
+		goal := node("fact-goal-shop-checkout", spec.NodeFact, "Dana wants a checkout for the shop", 0.8, 1)
+		goal.Kind, goal.Category, goal.Source = spec.KindGoal, spec.CategoryProject, spec.SourceAI
+		request := node("fact-request-idempotency-keys", spec.NodeFact, "Add idempotency keys to order creation", 0.7, 11)
+		request.Kind, request.Category, request.Source = spec.KindRequest, spec.CategoryProject, spec.SourceAI
+		change := node("solution-change-webhook-failed-payments", spec.NodeSolution, "checkout/webhook.go: a failed payment emails the customer a retry link", 0.6, 8)
+		change.Kind = spec.KindChange
+		d.SemanticGraph.Nodes = append(nodes, goal, request, change)
+		d.SemanticGraph.Edges = append(d.SemanticGraph.Edges,
+			spec.Edge{From: "solution-change-webhook-failed-payments", To: "artifact-node-webhook-go", Relation: spec.RelAbout, Strength: 0.8})
+	})
+}
+
+const ordersV1 = `package checkout
+
+// CreateOrder makes the order of a paid cart.
+func CreateOrder(cart Cart) (*Order, error) {
+	return db.InsertOrder(cart)
+}
+`
+
+const ordersV3 = `package checkout
+
+// CreateOrder makes the order of a paid cart, once per idempotency key.
+func CreateOrder(ctx context.Context, cart Cart, key string) (*Order, error) {
+	if o, ok := db.OrderByKey(ctx, key); ok {
+		return o, nil
+	}
+	return db.InsertOrder(ctx, cart, key)
+}
+`
+
+// editMemory is the full memory with an artifact whose second version is
+// an edit (spec §7.2.1): a SEARCH/REPLACE block whose text is not in the
+// first version (the file changed outside the conversation), so that the
+// writer could not apply it; the third is the whole file again. The
+// versions after the first are patches, the third against the edit block.
+func editMemory(full *spec.Document) *spec.Document {
+	block := spec.EditBlock(
+		"func CreateOrder(ctx context.Context, cart Cart) (*Order, error) {\n\treturn db.InsertOrder(ctx, cart)",
+		"func CreateOrder(ctx context.Context, cart Cart, key string) (*Order, error) {\n\treturn db.InsertOrder(ctx, cart, key)")
+	return edit(full, func(d *spec.Document) {
+		versions := chain([]string{ordersV1, block, ordersV3}, []int{9, 11, 12}, 10)
+		versions[1].Edit = true
+		d.ArtifactVault.Artifacts["artifact-orders-go"] = spec.Artifact{
+			Type: spec.ArtifactCode, Language: "go", Filename: "checkout/orders.go", ContentHash: versions[2].Hash, Versions: versions,
+		}
+	})
+}
+
 const receiptV1 = "<p>Merci beaucoup 🎉</p>\n<p>¥1,000 &amp; more</p>\n"
 const receiptV2 = "<p>Merci beaucoup 🎉🎉</p>\n<p>Ευχαριστώ · ありがとう · cafe\u0301</p>\n<p>¥1,000 &amp; more\u2028</p>\n"
 
@@ -193,6 +255,12 @@ func invalidVectors(small, full *spec.Document) []*vec {
 	add("invalid-relation-syntax", "a relation that is not lower_snake_case", edit(small, func(d *spec.Document) {
 		d.SemanticGraph.Edges[1].Relation = "Related-To"
 	}), "$.semanticGraph.edges[1].relation")
+	add("invalid-kind-syntax", "a node kind that is not lower_snake_case", edit(small, func(d *spec.Document) {
+		d.SemanticGraph.Nodes[0].Kind = "Payment-Library"
+	}), "$.semanticGraph.nodes[0].kind")
+	add("invalid-kind-type", "a registered kind on a node of another type: a change (of a solution) on a fact", edit(full, func(d *spec.Document) {
+		d.SemanticGraph.Nodes[9].Kind = spec.KindChange
+	}), "$.semanticGraph.nodes[9].kind")
 	add("invalid-strength-range", "a negative strength", edit(small, func(d *spec.Document) {
 		d.SemanticGraph.Edges[0].Strength = -0.25
 	}), "$.semanticGraph.edges[0].strength")
