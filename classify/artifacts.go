@@ -37,7 +37,9 @@ type Edit struct {
 const minStructured = 200
 
 var (
-	pathLike    = regexp.MustCompile(`^[\w@.~/\\-]*[\w-]\.[A-Za-z0-9]{1,10}$|^[\w@.~-]+(?:[/\\][\w@.~-]+)+$`)
+	// pathLike is a file's path: its names may hold what frameworks put
+	// in them ("src/routes/+page.svelte", "app/(auth)/[id]/page.tsx").
+	pathLike    = regexp.MustCompile(`^[\w@.~/\\+\[\]()-]*[\w\])-]\.[A-Za-z0-9]{1,10}$|^[\w@.~+\[\]()-]+(?:[/\\][\w@.~+\[\]()-]+)+$`)
 	pathComment = regexp.MustCompile(`^\s*(?://|#|--|;|/\*|<!--)\s*(?:(?:file(?:name)?|path)\s*:\s*)?(\S+?)\s*(?:\*/|-->)?\s*$`)
 	udiffTarget = regexp.MustCompile(`(?m)^\+\+\+ (?:b/)?(\S+)`)
 )

@@ -193,6 +193,7 @@ var grammarWords = set(
 	"fails", "failed", "failing", "doesn", "works", "live", "lives", "born", "name", "called", "friend", "team", "project", "app", "code",
 	"remember", "remind", "ask", "asked", "include", "format", "show", "explain", "give", "provide", "keep", "avoid", "make", "can", "let", "let's",
 	"new", "now", "today", "yesterday", "tomorrow", "week", "month", "year", "since", "currently", "recently", "update", "updated", "changed")
+
 // statements are the items of an assisted user's sentences that the
 // model keeps and no other detector claimed (claimed: by sentence).
 func (a *Analyzer) statements(sents []sentence, claimed map[string]bool, subject string, dates []Date) []Fact {
@@ -256,7 +257,7 @@ var (
 // stand on its own.
 func restate(text, subject string) (Fact, bool) {
 	f := Fact{Subject: subject, Category: CategoryOf(text)}
-	if pointer.MatchString(" " + text) && strings.HasPrefix(strings.ToLower(text), "here") {
+	if pointer.MatchString(" "+text) && strings.HasPrefix(strings.ToLower(text), "here") {
 		return Fact{}, false // "Here's my code:": what follows is what it says
 	}
 	// What the sentence asks of the assistant, at its end, is cut: what
@@ -308,18 +309,26 @@ func restate(text, subject string) (Fact, bool) {
 // marks of code, and most of its words are words.
 func proseLike(s string) bool {
 	r := []rune(s)
-	if len(r) == 0 || !unicode.IsLetter(r[0]) || strings.ContainsAny(s, "{}=<>│|;[]\\") || strings.Contains(s, "()") {
+	if len(r) == 0 || !unicode.IsLetter(r[0]) {
 		return false
 	}
-	ws, _ := words(s)
+	// Code in backticks is a name in a sentence.
+	bare := inlineCode.ReplaceAllString(s, "x")
+	if strings.ContainsAny(bare, "{}=<>│|;[]\\") || strings.Contains(bare, "()") {
+		return false
+	}
+	ws, _ := words(bare)
 	odd := 0
 	for i, w := range ws {
 		if c := wordClass(w, i); c == "<code>" || c == "<9>" {
 			odd++
 		}
 	}
-	return odd*3 <= len(ws)
+	return odd*2 <= len(ws)
 }
+
+// inlineCode is a span of code in backticks.
+var inlineCode = regexp.MustCompile("`[^`]*`")
 
 // hedges are the words of talk a statement drops: "I'm kinda worried",
 // "…, you know, like Greg said".

@@ -168,10 +168,10 @@ func (b *Builder) apply(t spec.Turn, s classify.Signals) []piece {
 	}
 	var arts []string
 	for _, a := range s.Artifacts {
-		if b.code.Agent && a.Filename == "" && a.Edit == nil {
+		if b.code.Agent && a.Filename == "" {
 			// In a coding agent's session the project's artifacts are its
 			// files: a snippet in a plan, a command to run, an error
-			// pasted is part of its turn.
+			// pasted, an edit of no file it names is part of its turn.
 			continue
 		}
 		arts = append(arts, b.artifact(ts, a))
@@ -598,6 +598,7 @@ func (b *Builder) fact(ts *turnState, f classify.Fact) {
 	if n != nil {
 		n.Description = strings.Clone(f.Sentence)
 		n.Category = f.Category
+		n.Kind = spec.Kind(f.Kind)
 		n.Scope = "user"
 		if f.Subject != "User" {
 			n.Scope = "user:" + slug(f.Subject, 60)
@@ -618,9 +619,6 @@ func (b *Builder) fact(ts *turnState, f classify.Fact) {
 		}
 		if f.Vague {
 			md["vague"] = true
-		}
-		if f.Kind != "" {
-			md["kind"] = f.Kind
 		}
 		if len(f.Dates) > 0 {
 			var ds []any

@@ -19,12 +19,6 @@ import (
 // agent's once its tool applies an edit or makes a commit: a request made
 // before that is kept until then.
 
-// The kinds of node of a coding session (spec 1.2, node kind).
-const (
-	kindRequest = "request"
-	kindChange  = "change"
-)
-
 // editWindow is how many turns back a change looks for the agent's turn
 // that holds its edits.
 const editWindow = 3
@@ -32,7 +26,8 @@ const editWindow = 3
 // codingState is what the builder knows of a coding session.
 type codingState struct {
 	// On: the session is a coding agent's: its tool applied an edit or
-	// made a commit. Agent: a tool has spoken, or a turn edited a file.
+	// made a commit. Agent: a tool has spoken, or a turn wrote an edit
+	// block.
 	On, Agent bool
 	// Request is the node of the latest request, RequestTurn its turn;
 	// Pending, a request made before the session was known to be one.
@@ -88,8 +83,11 @@ func (b *Builder) coding(ts *turnState, s classify.Signals, arts []string) {
 				files = append(files, id)
 			}
 		}
+		if slices.ContainsFunc(s.Artifacts, func(a classify.Artifact) bool { return a.Edit != nil }) {
+			c.Agent = true // an edit block: an agent's (a chat's assistant shows files)
+		}
 		if len(files) > 0 && edits(s.Artifacts) {
-			c.EditTurn, c.Edited, c.Agent = ts.turn, files, true
+			c.EditTurn, c.Edited = ts.turn, files
 			c.EditFix = fixSays.MatchString(ts.t.Content[:min(len(ts.t.Content), 2000)])
 			c.EditWhy = strings.Clone(editWhy(ts.t.Content, s.Artifacts))
 		}
@@ -149,7 +147,7 @@ func (b *Builder) request(turn int) string {
 		n.Category, n.Scope, n.Source, n.CreatedBy = spec.CategoryProject, "user", spec.SourceAI, "smg"
 		n.Confidence = 0.9
 		n.ValidFrom = b.times[turn-1]
-		n.Metadata = map[string]any{"kind": kindRequest}
+		n.Kind = spec.KindRequest
 	}
 	b.mention(id, turn)
 	c.Request, c.Pending = id, ""
@@ -226,7 +224,8 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 		}
 		n.Confidence = 0.9
 		n.ValidFrom = ts.t.Timestamp
-		md := map[string]any{"kind": kindChange}
+		n.Kind = spec.KindChange
+		md := map[string]any{}
 		if cm.Hash != "" {
 			md["commit"] = strings.Clone(cm.Hash)
 		}
@@ -240,7 +239,9 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 			}
 			md["files"] = ps
 		}
-		n.Metadata = md
+		if len(md) > 0 {
+			n.Metadata = md
+		}
 	}
 	if cm.Hash != "" {
 		c.Changes[cm.Hash] = id

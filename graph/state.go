@@ -127,7 +127,7 @@ func (b *Builder) WriteState(w io.Writer) error {
 			if err != nil {
 				return fmt.Errorf("the builder's state: %w", err)
 			}
-			arts[i] = artStateState{id, art, a.latest, a.unnamed, a.lastTurn}
+			arts[i] = artStateState{id, art, a.latest, a.unnamed, a.lastTurn, a.afterEdit, a.latestV}
 		}
 		if err := enc.Encode(arts); err != nil {
 			return fmt.Errorf("the builder's state: %w", err)
@@ -220,7 +220,7 @@ func Resume(data []byte, cfg Config) (*Builder, error) {
 	b.vault = vaultState{arts: map[string]*artState{}, byFile: orEmpty(v.ByFile), unnamed: v.Unnamed, byHash: map[string]verRef{},
 		node: orEmpty(v.Node), turnArtifacts: v.TurnArtifacts, turnOfArtifacts: v.TurnOfArtifacts}
 	for _, a := range arts {
-		st := &artState{latest: a.Latest, unnamed: a.Unnamed, lastTurn: a.LastTurn}
+		st := &artState{latest: a.Latest, unnamed: a.Unnamed, lastTurn: a.LastTurn, afterEdit: a.AfterEdit, latestV: a.LatestV}
 		if err := json.Unmarshal(a.Art, &st.art); err != nil {
 			return nil, fmt.Errorf("%w: artifact %q: %v", ErrState, a.ID, err)
 		}
@@ -353,11 +353,13 @@ type vaultStateState struct {
 }
 
 type artStateState struct {
-	ID       string
-	Art      []byte // JSON
-	Latest   string
-	Unnamed  int
-	LastTurn int
+	ID        string
+	Art       []byte // JSON
+	Latest    string
+	Unnamed   int
+	LastTurn  int
+	AfterEdit bool
+	LatestV   int
 }
 
 type verRefState struct {

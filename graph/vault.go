@@ -37,10 +37,15 @@ type verRef struct {
 }
 
 type artState struct {
-	art      spec.Artifact
-	latest   string
-	unnamed  int // 1 + its place in vaultState.unnamed; 0 if it has a name
-	lastTurn int
+	art spec.Artifact
+	// latest is the text of the latest version that is the whole file,
+	// which an edit applies to; afterEdit, the last version is an edit
+	// (spec §7.2.1): the next is stored whole, not as a patch of it.
+	latest    string
+	latestV   int
+	afterEdit bool
+	unnamed   int // 1 + its place in vaultState.unnamed; 0 if it has a name
+	lastTurn  int
 }
 
 func newVault() vaultState {
@@ -67,7 +72,8 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 	} else if a.Edit == nil {
 		id = v.similar(a.Language, content)
 	}
-	edited := -1 // where the edit's SEARCH text is in the latest version
+	edited := -1  // where the edit's SEARCH text is in the latest version
+	edit := false // the version is an edit of a file not known whole
 	if a.Edit != nil {
 		switch {
 		case a.Edit.Search == "":
@@ -75,9 +81,14 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 		case id != "" && strings.Contains(v.arts[id].latest, a.Edit.Search):
 			edited = strings.Index(v.arts[id].latest, a.Edit.Search)
 			content = v.arts[id].latest[:edited] + a.Edit.Replace + v.arts[id].latest[edited+len(a.Edit.Search):]
+		case a.Filename != "":
+			// The file was never shown whole, or not as the edit finds
+			// it: the block is kept as it is, an edit version of the
+			// file (spec §7.2.1). Never invent content.
+			failed, edit = true, true
+			content = failedEdit(a.Edit)
 		default:
-			// The SEARCH text is not in what we know of the file: keep the
-			// block as it is, on its own. Never invent content.
+			// An edit of no file it names: kept on its own.
 			failed = true
 			content = failedEdit(a.Edit)
 			id = ""
@@ -102,7 +113,7 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 		}
 		key := name + "\x00" + content
 		id = "art-" + slug(name, 60)
-		if failed || a.Filename == "" || v.arts[id] != nil || b.store.Node(id) != nil {
+		if failed && !edit || a.Filename == "" || v.arts[id] != nil || b.store.Node(id) != nil {
 			id = "art-" + slug(name, 52) + "-" + shortHash(key)
 		}
 		for n := 2; v.arts[id] != nil || b.store.Node(id) != nil; n++ {
@@ -113,7 +124,7 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 			typ = spec.ArtifactCode
 		}
 		v.arts[id] = &artState{art: spec.Artifact{Type: typ, Language: a.Language, Filename: a.Filename}}
-		if a.Filename != "" && !failed {
+		if a.Filename != "" && (!failed || edit) {
 			v.byFile[a.Filename] = id
 		} else if !failed {
 			v.unnamed = append(v.unnamed, id)
@@ -122,10 +133,10 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 	}
 	st := v.arts[id]
 	st.lastTurn = turn
-	prev := len(st.art.Versions)
-	version = prev
-	if prev == 0 || st.art.Versions[prev-1].Hash != hash {
-		version = b.newVersion(id, st, content, hash, turn, at)
+	prev := st.latestV // the version an edit applied to: the file whole
+	version = len(st.art.Versions)
+	if version == 0 || st.art.Versions[version-1].Hash != hash {
+		version = b.newVersion(id, st, content, hash, turn, at, edit)
 	}
 	return id, version, failed, b.pieces(a, id, content, version, prev, edited, failed)
 }
@@ -168,9 +179,11 @@ func failedEdit(e *classify.Edit) string {
 // content. (A patch carries the text it deletes: a file rewritten from top
 // to bottom patches to both versions, twice the size of the new one. On
 // the aider histories one in five versions is such a rewrite.)
-func (b *Builder) newVersion(id string, st *artState, content, hash string, turn int, at time.Time) int {
-	ver := spec.ArtifactVersion{V: len(st.art.Versions) + 1, Timestamp: at, Turn: turn, Hash: hash, Size: int64(len(content))}
-	if (ver.V-1)%b.cfg.SnapshotInterval == 0 {
+// An edit version (spec §7.2.1), and the version after one, are stored
+// whole: a patch is of the version before, which is then not the file.
+func (b *Builder) newVersion(id string, st *artState, content, hash string, turn int, at time.Time, edit bool) int {
+	ver := spec.ArtifactVersion{V: len(st.art.Versions) + 1, Timestamp: at, Turn: turn, Hash: hash, Size: int64(len(content)), Edit: edit}
+	if (ver.V-1)%b.cfg.SnapshotInterval == 0 || edit || st.afterEdit {
 		ver.Content = &content
 	} else if p, err := artifacts.MakePatch(st.latest, content); err == nil && len(p) < len(content) {
 		ver.Patch = &p
@@ -182,10 +195,14 @@ func (b *Builder) newVersion(id string, st *artState, content, hash string, turn
 	if _, ok := b.vault.byHash[hash]; !ok {
 		b.vault.byHash[hash] = verRef{id, ver.V}
 	}
+	st.afterEdit = edit
+	if edit {
+		return ver.V // the file's text is still the one before
+	}
 	if st.unnamed > 0 {
 		b.vault.lines.replace(st.unnamed-1, st.art.Language, st.latest, content)
 	}
-	st.latest = content
+	st.latest, st.latestV = content, ver.V
 	return ver.V
 }
 

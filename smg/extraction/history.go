@@ -2,6 +2,7 @@ package extraction
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/smg-memory/smg/spec"
@@ -90,8 +91,8 @@ func MeasureHistory(log []byte, doc *spec.Document) History {
 // NodeKind is the kind of item a node is: its kind (a fact's instruction,
 // goal or request, a solution's change) or else its type.
 func NodeKind(n spec.Node) string {
-	if k, _ := n.Metadata["kind"].(string); k != "" && (n.Type == spec.NodeFact || n.Type == spec.NodeSolution) {
-		return k
+	if slices.Contains(spec.Kinds, n.Kind) && spec.KindTypes[n.Kind] == n.Type {
+		return string(n.Kind)
 	}
 	return string(n.Type)
 }

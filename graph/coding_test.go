@@ -1,0 +1,92 @@
+package graph
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/smg-memory/smg/spec"
+)
+
+// agentSession is a coding agent's session, as aider logs it: a request,
+// an edit of a file never shown whole, the tool's commit; an error pasted
+// and its fix; an edit without a commit; an undo.
+func agentSession() []spec.Turn {
+	at := time.Date(2025, 7, 16, 13, 0, 0, 0, time.UTC)
+	turn := func(role, text string) spec.Turn {
+		at = at.Add(time.Minute)
+		return spec.Turn{Role: role, Content: text, Timestamp: at}
+	}
+	return []spec.Turn{
+		turn("tool", "Added src/cart.js to the chat."),
+		turn("user", "add a discount field to the cart total"),
+		turn("assistant", "I'll add the discount to the total.\n\nsrc/cart.js\n```js\n<<<<<<< SEARCH\nconst total = sum(items)\n=======\nconst total = sum(items) - discount\n>>>>>>> REPLACE\n```\n"),
+		turn("tool", "Tokens: 2k sent, 100 received.\nApplied edit to src/cart.js\nCommit 1a2b3c4 feat: subtract the discount from the cart total"),
+		turn("user", "TypeError: discount is not defined\n    at total (src/cart.js:3:30)"),
+		turn("assistant", "To fix the error, declare the discount before the total.\n\nsrc/cart.js\n```js\n<<<<<<< SEARCH\nconst total = sum(items) - discount\n=======\nconst discount = cart.discount ?? 0\nconst total = sum(items) - discount\n>>>>>>> REPLACE\n```\n"),
+		turn("tool", "Applied edit to src/cart.js\nCommit 5d6e7f8 fix: declare the discount before the cart total"),
+		turn("user", "also log the total"),
+		turn("assistant", "Logging the total after it is computed.\n\nsrc/cart.js\n```js\n<<<<<<< SEARCH\nconst total = sum(items) - discount\n=======\nconst total = sum(items) - discount\nconsole.log(total)\n>>>>>>> REPLACE\n```\n"),
+		turn("tool", "Applied edit to src/cart.js"),
+		turn("user", "/undo"),
+		turn("tool", "Removed: 5d6e7f8 fix: declare the discount before the cart total"),
+	}
+}
+
+// A coding session's memory is a history of the work: the requests, the
+// changes made for them (one a commit, or the edits of a turn without
+// one, and an undo), each linked to its request and to the file it
+// changed; the pasted error, solved by its fix; the file one artifact,
+// its first version an edit of a text never shown whole.
+func TestCodingSession(t *testing.T) {
+	doc := build(t, agentSession())
+	ix := indexOf(doc)
+	req := ix.find(t, spec.NodeFact, "Add a discount field")
+	if req.Kind != spec.KindRequest || req.FirstMentioned != 2 {
+		t.Errorf("the request: kind %q, first turn %d", req.Kind, req.FirstMentioned)
+	}
+	feat := ix.find(t, spec.NodeSolution, "subtract the discount")
+	fix := ix.find(t, spec.NodeSolution, "declare the discount")
+	logged := ix.find(t, spec.NodeSolution, "Edited cart.js: Logging the total")
+	undo := ix.find(t, spec.NodeSolution, "Undid 5d6e7f8")
+	for _, n := range []*spec.Node{feat, fix, logged, undo} {
+		if n.Kind != spec.KindChange {
+			t.Errorf("%q: kind %q", n.Label, n.Kind)
+		}
+	}
+	// A change is the agent's turn that holds its edits; an undo, the
+	// tool's.
+	if feat.FirstMentioned != 3 || fix.FirstMentioned != 6 || logged.FirstMentioned != 9 || undo.FirstMentioned != 12 {
+		t.Errorf("first turns %d %d %d %d, want 3 6 9 12", feat.FirstMentioned, fix.FirstMentioned, logged.FirstMentioned, undo.FirstMentioned)
+	}
+	if !ix.edge(req.ID, feat.ID, spec.RelResultedIn) {
+		t.Error("the request does not link to the change made for it")
+	}
+	if fix.ValidTo.IsZero() {
+		t.Error("the undone commit is still valid")
+	}
+	file := ix.find(t, spec.NodeArtifact, "src/cart.js")
+	for _, n := range []*spec.Node{feat, fix, logged} {
+		if !ix.edge(n.ID, file.ID, spec.RelAbout) {
+			t.Errorf("%q does not link to the file it changed", n.Label)
+		}
+	}
+	problem := ix.find(t, spec.NodeProblem, "discount is not defined")
+	if !ix.edge(fix.ID, problem.ID, spec.RelSolves) {
+		t.Error("the fix does not solve the error pasted")
+	}
+	var arts []spec.Artifact
+	for _, a := range doc.ArtifactVault.Artifacts {
+		arts = append(arts, a)
+	}
+	if len(arts) != 1 || arts[0].Filename != "src/cart.js" {
+		t.Fatalf("artifacts %+v, want src/cart.js alone", arts)
+	}
+	vs := arts[0].Versions
+	if len(vs) != 3 || !slices.ContainsFunc(vs, func(v spec.ArtifactVersion) bool { return v.Edit }) {
+		t.Fatalf("versions %+v, want three, edits of a file never shown whole", vs)
+	}
+	if c := *vs[0].Content; c != spec.EditBlock("const total = sum(items)", "const total = sum(items) - discount") {
+		t.Errorf("the first version is %q, not the edit block", c)
+	}
+}
