@@ -128,8 +128,15 @@ func detail(n spec.Node) string {
 		}
 	case spec.NodeFact:
 		parts = append(parts, "["+n.Category+"]")
+		if n.Kind != "" {
+			parts = append(parts, string(n.Kind))
+		}
 		if n.Source == spec.SourceUser {
 			parts = append(parts, "remembered on request")
+		}
+	case spec.NodeSolution:
+		if n.Kind != "" {
+			parts = append(parts, string(n.Kind))
 		}
 	case spec.NodeProblem:
 		if c, ok := n.Metadata["code"].(string); ok {
@@ -159,6 +166,7 @@ func writeNodeView(w io.Writer, v *format.NodeView) error {
 	}
 	row(string(n.Type), n.Label)
 	row("id", n.ID)
+	row("kind", string(n.Kind))
 	row("description", n.Description)
 	row("aliases", strings.Join(n.Aliases, ", "))
 	row("outcome", n.Outcome)

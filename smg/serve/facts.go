@@ -20,6 +20,8 @@ type Fact struct {
 	Category   string    `json:"category" enum:"identity,preference,relationship,project,context"`
 	Scope      string    `json:"scope,omitempty" doc:"Whose fact it is: user, user:NAME, workspace:NAME…"`
 	Source     string    `json:"source,omitempty" doc:"Who saved it: user or ai."`
+	Origin     string    `json:"origin" enum:"conversation,assistant,user" doc:"Where it came from: found in the conversation by smg, saved by the assistant (a model's save_memory), or saved by the user."`
+	Kind       string    `json:"kind,omitempty" doc:"What else it is: instruction (a standing instruction to the assistant), goal, request."`
 	Pinned     bool      `json:"pinned" doc:"Always in context."`
 	Current    bool      `json:"current" doc:"False once a newer fact superseded it."`
 	Importance float64   `json:"importance"`
@@ -28,8 +30,21 @@ type Fact struct {
 }
 
 func factOf(n spec.Node) Fact {
-	return Fact{ID: n.ID, Content: smg.FactText(n), Category: n.Category, Scope: n.Scope, Source: n.Source, Pinned: n.Pinned,
-		Current: n.ValidTo.IsZero(), Importance: n.Importance, ValidFrom: n.ValidFrom, ValidTo: n.ValidTo}
+	return Fact{ID: n.ID, Content: smg.FactText(n), Category: n.Category, Scope: n.Scope, Source: n.Source, Origin: originOf(n), Kind: string(n.Kind),
+		Pinned: n.Pinned, Current: n.ValidTo.IsZero(), Importance: n.Importance, ValidFrom: n.ValidFrom, ValidTo: n.ValidTo}
+}
+
+// originOf is where a fact came from: saved by the user, found in the
+// conversation by smg's engine (which creates it as "smg"), or saved by
+// a model (its save_memory tool, or another program in its name).
+func originOf(n spec.Node) string {
+	switch {
+	case n.Source == spec.SourceUser:
+		return "user"
+	case n.CreatedBy == "smg":
+		return "conversation"
+	}
+	return "assistant"
 }
 
 // factProblem is problem for the errors of facts.

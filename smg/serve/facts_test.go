@@ -22,7 +22,7 @@ func TestFacts(t *testing.T) {
 	call(t, srv, "POST", "/v1/memories", map[string]any{"id": "dana"})
 	status, body, _ := call(t, srv, "POST", "/v1/memories/dana/facts", map[string]any{"content": "I prefer dark mode"})
 	fact, _ := body["fact"].(map[string]any)
-	if status != http.StatusCreated || fact["content"] != "User prefers dark mode" || fact["category"] != "preference" || fact["source"] != "user" || body["duplicate"] != false {
+	if status != http.StatusCreated || fact["content"] != "User prefers dark mode" || fact["category"] != "preference" || fact["source"] != "user" || fact["origin"] != "user" || body["duplicate"] != false {
 		t.Fatalf("remember: %d %v", status, body)
 	}
 	dark := fact["id"].(string)

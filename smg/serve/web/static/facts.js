@@ -108,13 +108,17 @@ function render(facts) {
   $('facts-clear').disabled = facts.length === 0;
 }
 
+// What a fact's origin says to a person.
+const ORIGINS = { conversation: 'found in the conversation', assistant: 'saved by the assistant', user: 'saved by the user' };
+
 function row(f) {
   const current = f.current !== false;
   const text = h('span', { class: `fact-text${current ? '' : ' struck'}`, 'data-testid': 'fact-text' }, f.content);
   const meta = h('span', { class: 'fact-meta' },
     f.scope ? h('span', { class: 'chip', title: 'Scope' }, f.scope) : null,
     f.pinned ? h('span', { class: 'chip pinned' }, 'pinned') : null,
-    f.source ? h('span', { class: 'muted' }, f.source === 'ai' ? 'saved by the assistant' : `saved by the ${f.source}`) : null,
+    f.kind ? h('span', { class: 'chip', title: 'Kind' }, f.kind) : null,
+    h('span', { class: 'muted', 'data-testid': 'fact-origin' }, ORIGINS[f.origin] || ''),
     !current ? h('span', { class: 'muted' }, `superseded${f.validTo ? ` ${fmtTime(f.validTo)}` : ''}`) : null);
   const li = h('li', { class: `fact-row${current ? '' : ' superseded'}`, 'data-testid': 'fact-row', 'data-id': f.id });
   const body = h('div', { class: 'fact-body' }, text, meta);
