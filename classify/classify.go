@@ -156,7 +156,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 	if t.Role == "tool" {
 		readToolLines(t.Text, &s)
 		if t.Coding {
-			s.Problems = findCodingProblems(t.Text, nil, "tool")
+			s.Problems = codingProblems(findCodingProblems(t.Text, nil, "tool"))
 			return s
 		}
 		// Tool output: errors and edits, not a person's words. An agent's
@@ -220,6 +220,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 					s.Problems = append(s.Problems, p)
 				}
 			}
+			s.Problems = codingProblems(s.Problems)
 		}
 	}
 	s.Solutions = findSolutions(sents, role)
@@ -233,7 +234,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 			// changes: requests and problems say what matters there.
 			s.Facts = append(s.Facts, a.statements(sents, claimedSentences(s), subjectOf(t), s.Dates)...)
 		}
-		s.Request = findRequest(t.Text, sents)
+		s.Request = findRequest(t.Text, sents, !foreign(p, ws, offs))
 	}
 	return s
 }

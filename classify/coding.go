@@ -71,40 +71,185 @@ var agentCommandLine = regexp.MustCompile(`^/[a-z][\w-]*\b`)
 
 // Request is what a user asked an assistant to do, as the turn says it.
 type Request struct {
-	// Text is the ask, its first sentence or line, as written.
+	// Text is the ask: the turn's first sentence that asks for something,
+	// as written.
 	Text string
 }
 
 // findRequest reads a user's turn to an agent for what it asks to be
 // done: not a command to the agent ("/add …", "/undo"), a confirmation
 // ("y", "yes"), the agent's own prompt to fix lint errors, or a paste of
-// an error with no words around it (a problem, found as such).
-func findRequest(text string, sents []sentence) *Request {
+// an error with no words around it (a problem, found as such). The ask is
+// the turn's first sentence that asks (an order, a question, a want),
+// past what leads to it: a role given to the assistant ("You are …"), a
+// greeting, the symptom it is about, a lead-in to a paste. A turn in
+// English that asks nothing (a complaint, pasted advice or output) is no
+// request; in another language, whose orders these cues do not know, the
+// first sentence that leads to nothing stands for it.
+func findRequest(text string, sents []sentence, english bool) *Request {
 	t := strings.TrimSpace(text)
 	lower := strings.ToLower(t)
 	switch {
 	case t == "", agentCommandLine.MatchString(t) && !strings.HasPrefix(lower, "/ask ") && !strings.HasPrefix(lower, "/architect ") && !strings.HasPrefix(lower, "/code "),
-		strings.HasPrefix(lower, "# fix any errors below"), confirmation[strings.Trim(lower, ".! ")]:
+		strings.HasPrefix(lower, "# fix any errors below"), confirmation[strings.Trim(lower, ".! ")], agentPrompt.MatchString(t):
 		return nil
 	}
-	for _, s := range sents {
-		body := strings.TrimSpace(s.text)
+	var fallback string
+	for i, s := range sents {
+		if i == maxAskLook {
+			break
+		}
+		body := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s.text), ">"))
 		for _, cmd := range []string{"/ask ", "/architect ", "/code "} {
 			body = strings.TrimSpace(strings.TrimPrefix(body, cmd))
 		}
-		if countWords(body) < 2 || traceStart.MatchString(body) {
+		if !askOpening.MatchString(strings.ToLower(body)) {
+			body = strings.TrimSpace(vocative.ReplaceAllString(body, "")) // "DeepSeek, …", not "Okay, …"
+		}
+		low := strings.ToLower(body)
+		if !strings.Contains(body, " ") || countWords(body) < 2 || traceStart.MatchString(body) || outputLine.MatchString(body) || hintLine.MatchString(low) ||
+			sourceLine.MatchString(body) || placeInFile.MatchString(body) || shellLine(low) || roleLine.MatchString(low) || agentPrompt.MatchString(body) {
 			continue
 		}
-		if len(body) > maxRequest {
-			body = strings.TrimSpace(body[:strings.LastIndexByte(body[:maxRequest], ' ')]) + "…"
+		if strings.HasSuffix(body, ":") {
+			// "Please do the following:": what it asks is what follows.
+			if rest := strings.TrimSpace(pointer.ReplaceAllString(strings.TrimSuffix(body, ":"), "")); countWords(rest) < 3 || !readsAlone(strings.ToLower(rest)) {
+				continue
+			}
 		}
-		return &Request{Text: body}
+		if asks(low) || foreignAsk.MatchString(low) {
+			if danglingLead.MatchString(low) || countWords(low) < 5 && leansOnObject(low) || vagueFix(low) {
+				return nil // "fix it", "fix the error": it names nothing
+			}
+			return &Request{Text: clipRequest(body)}
+		}
+		if fallback == "" && !strings.HasSuffix(body, ":") && countWords(body) >= 4 && proseLike(body) && !(strings.HasSuffix(body, "!") && countWords(body) < 6) {
+			fallback = body
+		}
 	}
-	return nil
+	if english || fallback == "" || !readsAlone(strings.ToLower(fallback)) {
+		return nil
+	}
+	return &Request{Text: clipRequest(fallback)}
 }
 
-// maxRequest bounds the text of a request, in bytes.
-const maxRequest = 240
+// clipRequest is the text of a request, cut at a word to maxRequest bytes.
+func clipRequest(s string) string {
+	if len(s) <= maxRequest {
+		return s
+	}
+	return strings.TrimSpace(s[:strings.LastIndexByte(s[:maxRequest], ' ')]) + "…"
+}
+
+// maxRequest bounds the text of a request, in bytes; maxAskLook, how many
+// of a turn's sentences are read for its ask.
+const (
+	maxRequest = 240
+	maxAskLook = 6
+)
+
+var (
+	// askOpening is what may come before an ask: "OK, now", "Great, next".
+	askOpening = re(`^(?:(?:ok(?:ay)?|great|good|cool|nice|perfect|thanks|thank you|awesome|alright|now|next|then|also|and|so|but|hi|hello|hey|honestly|actually|just|maybe|perhaps|instead|right|well|yes|no)\b[,!.]*\s*)+`)
+	// midAsk is an ask after what leads to it, in one sentence: "I gave
+	// you the reference, can you move …".
+	midAsk = re(`[,;:]\s*(?:(?:and|so|but|now|then)\s+)?(?:please\s+)?(?:can|could|would|will) (?:you|we)\b`)
+	// askCue is an ask that is no bare order: a question to the
+	// assistant, a want, a proposal.
+	askCue = re(`^(?:please\b|(?:can|could|would|will|do) you\b|(?:can|could|shall) we\b|(?:i|we) (?:want|need|would like|['’]d like)\b|i['’]d like\b|we (?:should|must|have to)\b|let['’]?s\b|lets\b|how (?:do|can|would|should|to)\b|is (?:it|there) (?:possible|a way)\b|why (?:is|does|doesn['’]t|isn['’]t|do|are)\b|what (?:is|are|does|should|would)\b|where (?:is|are|do|does|should)\b)`)
+	// roleLine gives the assistant a role: "You are a senior …", "Act as
+	// …", in the languages of the sessions' users.
+	roleLine = re(`^(?:you are|you['’]re|act as|acting as|as an? (?:expert|senior)|agis en tant|tu es|vous êtes|actúa como|eres|du bist|sen\s)`)
+	// vocative is the name an ask is addressed to: "DeepSeek, …".
+	vocative = regexp.MustCompile(`^[A-Z][\w.-]*, `)
+	// agentPrompt is an agent's question to the user, echoed into the
+	// user's turn with the answer: "Add src/a.py to the chat?".
+	agentPrompt = regexp.MustCompile(`^(?:Add .+ to the chat|Add URL to the chat|Create new file|Run shell commands?|Attempt to fix lint errors|Fix lint errors in .+|Allow creation of new file|Drop .+ from the chat|Allow edits to file .*|Edit the files)\?`)
+	// sourceLine is a line of source pasted without a fence: "import {
+	// a } from 'b';", "const x = 1;".
+	sourceLine = regexp.MustCompile(`(?i)^(?:import|export|from|const|let|var|def|class|function|return|public|private)\b.*(?:[;{}]\s*$|\bfrom\s+['"]|\s=\s)`)
+	// hintLine is a compiler's hint that follows its error: "Try
+	// correcting the name …", "consider borrowing here".
+	hintLine = re(`^(?:try|consider) \w+ing\b`)
+	// bareFix asks to fix what it does not say: "please fix", "fix it".
+	bareFix = re(`^(?:please\s+)?(?:fix|debug|solve|resolve)(?:\s+(?:it|this|that|them))?(?:\s+please)?[.!]*$`)
+	// placeInFile is a place a log points to: "App.js:407".
+	placeInFile = regexp.MustCompile(`[\w-]\.\w{1,6}:\d+\b`)
+	// foreignAsk is an ask in a language other than English, by its
+	// words of asking and the verbs of work a request starts with: in
+	// French, Spanish, Portuguese, Italian, German and Turkish.
+	foreignAsk = re(`(?:^|\s)(?:peux-tu|pouvez-vous|merci de|il faut|je veux|je voudrais|s'il te pla[iî]t|s'il vous pla[iî]t|corrige[zr]?|ajoute[zr]?|crée[zr]?|fais|faites|vérifie[zr]?|modifie[zr]?|supprime[zr]?|remplace[zr]?|implémente[zr]?|répare[zr]?|mets|mettez|analyse[zr]?|por favor|puedes|quiero|necesito|agrega|añade|crea|haz|cambia|elimina|corrija|adicione|crie|faça|quero|correggi|aggiungi|per favore|voglio|bitte|füge|erstelle|ändere|korrigiere|entferne|kannst du|lütfen|istiyorum|düzelt\w*|ekle\w*|oluştur\w*|değiştir\w*|kaldır\w*|yardımcı ol\w*|yap(?:ar mısın|alım|ın|)\b)`)
+	// shellWord is a command's name a shell line starts with.
+	shellWord = set("python", "python3", "py", "cat", "aider", "npm", "npx", "yarn", "pnpm", "git", "cd", "ls", "pip", "pip3", "node", "curl",
+		"sudo", "docker", "bash", "sh", "cargo", "flutter", "dart", "dotnet", "mvn", "gradle", "pytest", "uv", "poetry", "rm", "cp", "mv",
+		"mkdir", "echo", "export", "source", "conda", "brew", "apt", "wget", "chmod", "kubectl", "terraform", "gcloud", "firebase")
+	// vagueObject are the words of a fix's object that name nothing: "fix
+	// the error", "fix these issues".
+	vagueObject = set("the", "this", "that", "these", "those", "it", "them", "all", "any", "remaining", "same", "current", "following",
+		"above", "below", "error", "errors", "issue", "issues", "bug", "bugs", "problem", "problems", "backend", "frontend", "build",
+		"lint", "type", "compile", "new", "other", "last", "again", "please", "now", "now.", "and", "too", "also", "properly")
+)
+
+// asks reports whether a sentence, in lower case, asks for something: an
+// order that starts with a verb ("add …", "prevent …"), a question to the
+// assistant, a want, "please".
+func asks(low string) bool {
+	low = askOpening.ReplaceAllString(low, "")
+	if askCue.MatchString(low) || midAsk.MatchString(low) || strings.Contains(low, "please") || strings.HasSuffix(low, "?") {
+		return true
+	}
+	w, _, _ := strings.Cut(low, " ")
+	return imperatives[w] || orders[w]
+}
+
+// orders are the verbs a request for work starts with, beyond those of
+// imperatives.
+var orders = set("refactor", "rename", "move", "replace", "display", "prevent", "differentiate", "upgrade", "downgrade", "scan", "search",
+	"load", "render", "set", "build", "convert", "extract", "split", "merge", "modify", "improve", "optimize", "optimise", "handle",
+	"allow", "support", "enable", "disable", "hide", "run", "install", "read", "look", "find", "generate", "integrate", "connect",
+	"test", "debug", "clean", "simplify", "revert", "undo", "restore", "increase", "decrease", "reduce", "align", "center", "centre",
+	"sort", "filter", "limit", "review", "analyze", "analyse", "document", "insert", "append", "wire", "hook", "call", "return",
+	"log", "print", "save", "store", "export", "import", "parse", "validate", "migrate", "port", "deploy", "resolve", "solve",
+	"adjust", "apply", "configure", "setup", "set-up", "draw", "fill", "go", "continue", "proceed", "finish", "complete",
+	"get", "fetch", "pull", "push", "commit", "inspect", "identify", "verify", "confirm", "trace", "rewrite", "redo",
+	"swap", "switch", "translate", "wrap", "expose", "pass", "send", "shorten", "lengthen", "rework", "tidy", "reorganize",
+	"reorganise", "restructure", "drop", "introduce", "mark", "edit", "copy", "paste", "attach", "bind", "map", "plot", "compute",
+	"calculate", "count", "measure", "animate", "resize", "scale", "rotate", "zoom", "open", "close", "link", "unlink")
+
+// shellLine reports a line, in lower case, that is a command to a shell
+// typed into the chat: "python validate.py", "cat > a.py << 'eof'",
+// "aider --model …".
+func shellLine(low string) bool {
+	w, rest, ok := strings.Cut(low, " ")
+	if !ok || !shellWord[w] {
+		return false
+	}
+	arg, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	return strings.HasPrefix(arg, "-") || strings.ContainsAny(arg, "./<>|=") || shellWord[arg] || subcommand[arg]
+}
+
+// subcommand is a word that follows a command's name in a shell line:
+// "npm install", "git status".
+var subcommand = set("install", "run", "add", "init", "status", "diff", "log", "push", "pull", "checkout", "commit", "start", "test", "build", "sync", "clone")
+
+// vagueFix reports an ask to fix something it does not name: "fix the
+// error", "please fix these issues".
+func vagueFix(low string) bool {
+	low = askOpening.ReplaceAllString(low, "")
+	if bareFix.MatchString(low) {
+		return true
+	}
+	m := fixRequest.FindStringSubmatch(low)
+	if m == nil {
+		return false
+	}
+	for _, w := range strings.Fields(strings.Trim(m[1], ".!? ")) {
+		if !vagueObject[strings.Trim(w, ".,!?")] {
+			return false
+		}
+	}
+	return true
+}
 
 // confirmation are the answers to an agent's question that ask nothing.
 var confirmation = set("y", "n", "yes", "no", "ok", "okay", "sure", "go ahead", "continue", "proceed", "do it", "yep", "nope", "a", "s", "d", "<blank>")
@@ -171,16 +316,108 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 	for _, s := range sents {
 		text := strings.TrimSpace(s.text)
 		lower := strings.ToLower(text)
-		if m := fixRequest.FindStringSubmatchIndex(text); m != nil && troubleWord.MatchString(lower[m[2]:]) && countWords(text[m[2]:]) >= 3 {
+		if m := fixRequest.FindStringSubmatchIndex(text); m != nil && troubleWord.MatchString(lower[m[2]:]) && countWords(text[m[2]:]) >= 3 && saysWhich(text[m[2]:]) {
 			add(capitalize(text[m[2]:]), "error") // "fix the sign in error, …": the sign in error
 			continue
 		}
-		if bugCue.MatchString(lower) && !imperative(lower) && !strings.HasPrefix(lower, "if ") && countWords(lower) >= 4 {
+		if bugCue.MatchString(lower) && !imperative(lower) && !strings.HasPrefix(lower, "if ") && countWords(lower) >= 4 && readsAlone(lower) {
 			add(text, "error")
 		}
 	}
 	return out
 }
+
+// codingProblem is p as a coding session keeps it, and whether it keeps
+// it at all: not a line of code or of a list of advice, a heading, a
+// compiler's hint, a stack frame alone, or the agent's own trouble with
+// its model's provider or its tools (a rate limit, a lost connection, an
+// install of its own that failed). A provider's error keeps what its
+// message says, not the JSON around it.
+func codingProblem(p Problem) (Problem, bool) {
+	s := strings.TrimSpace(p.Summary)
+	if m := providerMessage.FindStringSubmatch(s); m != nil {
+		name := errorName.FindString(s)
+		s = strings.TrimSpace(strings.TrimSuffix(strings.ReplaceAll(m[1], `\"`, `"`), "…"))
+		if name != "" {
+			s = name + ": " + s
+		}
+		p.Summary = clip(s, 200)
+	}
+	body := listMarker.ReplaceAllString(s, "")
+	low := strings.ToLower(body)
+	w, _, _ := strings.Cut(low, " ")
+	switch {
+	case strings.HasPrefix(s, "#"), agentTrouble.MatchString(s), sourceLine.MatchString(body), codeLine(body), pastedCode.MatchString(body),
+		hint.MatchString(low), stackFrame.MatchString(body), frameAlone.MatchString(body), strings.HasSuffix(body, ":") && countWords(body) < 4,
+		body != s && (imperatives[w] || orders[w]), orderLead.MatchString(low) && (imperatives[w] || orders[w]),
+		banner.MatchString(s), placeOnly(body):
+		return p, false
+	}
+	return p, true
+}
+
+// placeOnly reports an error's header that says where and nothing of
+// what: "ERROR in ./src/Heatmap.js 21:37-44".
+func placeOnly(line string) bool {
+	n := 0
+	for _, w := range strings.Fields(line) {
+		if !strings.ContainsAny(w, "/\\0123456789") && !placeWords[strings.ToLower(strings.Trim(w, ":,.()[]"))] {
+			n++
+		}
+	}
+	return n < 2
+}
+
+// placeWords are the words of an error's header beside its place.
+var placeWords = set("error", "errors", "warning", "exception", "in", "at", "on", "line", "file", "column", "")
+
+// codingProblems are the problems of ps a coding session keeps.
+func codingProblems(ps []Problem) []Problem {
+	out := ps[:0]
+	for _, p := range ps {
+		if p, ok := codingProblem(p); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+var (
+	// providerMessage is the message of a model provider's error, in
+	// the JSON the agent prints: {"error":{"message":"…"}}.
+	providerMessage = regexp.MustCompile(`"message"\s*:\s*"((?:[^"\\]|\\.)+)(?:"|…?$)`)
+	// agentTrouble is a coding agent's own trouble, not the project's:
+	// its model's provider refused or went away, a retry, an install it
+	// ran for itself.
+	agentTrouble = regexp.MustCompile(`(?i)\b(?:rate.?limit|RateLimitError|APIConnectionError|ServiceUnavailableError|InternalServerError|overloaded|retrying in|Installation process exited|Could not install packages)\b`)
+	// pastedCode is a line of code an error was pasted with, beyond
+	// what codeLine knows: "throw new Error('…')", "\"key\": \"value\",",
+	// "Debug.LogError(\"…\")".
+	pastedCode = regexp.MustCompile(`^(?:throw|return|raise|console\.|print\()|^["'{}]|[;{,]\s*$|^[\w.]+\(.*\)\s*;?$`)
+	// hint is a line that says what to do about an error, not what went
+	// wrong: "To suppress this error, …", "Try correcting …".
+	hint = re(`^(?:to (?:suppress|fix|resolve|handle|avoid|disable|enable|ignore)\b|try \w+ing\b|consider \w+ing\b|hint:|help:|note:|see )`)
+	// frameAlone is a frame of a trace, the function and its place:
+	// "OpenAIError error.ts:5".
+	frameAlone = regexp.MustCompile(`^[\w.$<>]+ [\w./-]+\.\w{1,6}:\d+(?::\d+)?$`)
+	// orderLead is an order's opening, a verb and what it acts on: "run
+	// this to …", "check the …".
+	orderLead = re(`^\w+ (?:this|that|these|those|the|a|an|it|your|my|all)\b`)
+	// banner is a line of a framework's banner: "══╡ EXCEPTION CAUGHT … ╞══".
+	banner = regexp.MustCompile(`[═─━=*#~-]{4,}`)
+	// listMarker is the mark of an item of a list: "- ", "3. ", "* ".
+	listMarker = regexp.MustCompile(`^(?:[-*•]\s+|\d{1,2}[.)]\s+)`)
+)
+
+// saysWhich reports whether what a fix names says which error it is: a
+// code or a number, an error's name, a quote, or what it says ("it says
+// 504 gateway timeout"), beyond "the error on the settings page".
+func saysWhich(s string) bool {
+	return strings.ContainsAny(s, "0123456789:'\"`") || errorName.MatchString(s) || says.MatchString(s)
+}
+
+// says is a clause that tells what an error says.
+var says = re(`\b(?:says|saying|said|shows|showing|reads|message)\b`)
 
 // capitalize is s with its first letter in upper case.
 func capitalize(s string) string {
@@ -190,3 +427,21 @@ func capitalize(s string) string {
 	}
 	return string(r)
 }
+
+// AskTerms are the terms of a request that say what it is about: its
+// analyzed terms, once each, less the words any ask has (an order's verb,
+// "can", "please", "error"). Two requests that share most of them ask for
+// the same thing.
+func (a *Analyzer) AskTerms(text string) []string {
+	var out []string
+	for _, t := range a.termsOf(text) {
+		if !imperatives[t.Word] && !orders[t.Word] && !askWords[t.Word] && !contains(out, t.Term) {
+			out = append(out, t.Term)
+		}
+	}
+	return out
+}
+
+// askWords are words of asking, beyond the verbs of orders.
+var askWords = set("can", "could", "would", "will", "please", "want", "need", "like", "error", "errors", "issue", "issues", "problem",
+	"problems", "bug", "bugs", "now", "also", "again", "just", "sure", "code", "file", "files", "way", "something", "thing", "things")

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -34,9 +35,10 @@ You can use /undo to undo and discard each aider commit.
 	}
 }
 
-// What a user's turn asks of an agent: its first sentence that asks;
-// nothing for a command to the agent, a confirmation or the agent's own
-// lint prompt.
+// What a user's turn asks of an agent: its first sentence that asks, past
+// a role, a greeting, a symptom or a lead-in; nothing for a command to the
+// agent or a shell, a confirmation, the agent's own prompts, a paste with
+// no ask, or a fix of something unnamed.
 func TestRequest(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"add a dark mode toggle to the settings page. Keep the current colors.", "add a dark mode toggle to the settings page."},
@@ -45,9 +47,22 @@ func TestRequest(t *testing.T) {
 		{"/undo", ""},
 		{"# Fix any errors below, if possible.\n\n## Running: flake8 app.py", ""},
 		{"yes", ""},
+		{"You are a senior Go engineer.\nRewrite the cache so that it evicts by size.", "Rewrite the cache so that it evicts by size."},
+		{"Hello there! The export button does nothing. Can you wire it to the CSV writer?", "Can you wire it to the CSV writer?"},
+		{"Okay, now move the settings into their own panel", "Okay, now move the settings into their own panel"},
+		{"Assistant, the chart still shows last week. Please refresh it from the store on load.", "Please refresh it from the store on load."},
+		{"Here is the output of the run:\nDone in 3.2s", ""},
+		{"The crash happens because you free the buffer twice in the loop.", ""},
+		{"python scripts/migrate.py --dry-run", ""},
+		{"cat > notes.txt << 'EOF'", ""},
+		{"Add src/app.py to the chat? (Y)es/(N)o [Yes]: y", ""},
+		{"Fix the backend error", ""},
+		{"please fix it", ""},
+		{"Fix the error in user_service.go", "Fix the error in user_service.go"},
+		{"Corrige la fonction de tri des dates dans le tableau.", "Corrige la fonction de tri des dates dans le tableau."},
 	} {
 		got := ""
-		if r := findRequest(c.text, sentences(proseOf(c.text))); r != nil {
+		if r := findRequest(c.text, sentences(proseOf(c.text)), !strings.HasPrefix(c.text, "Corrige")); r != nil {
 			got = r.Text
 		}
 		if got != c.want {

@@ -29,11 +29,11 @@ type codingState struct {
 	// made a commit. Agent: a tool has spoken, or a turn wrote an edit
 	// block.
 	On, Agent bool
-	// Request is the node of the latest request, RequestTurn its turn;
-	// Pending, a request made before the session was known to be one.
-	Request     string
-	RequestTurn int
-	Pending     string
+	// Request is the node of the latest request;
+	// Pending are the requests made since the session was last known to
+	// be one (the latest last), each made a node once it is.
+	Request string
+	Pending []Pending
 	// Problems are the problems reported since the latest request.
 	Problems []string
 	// EditTurn is the agent's latest turn that edited files, Edited the
@@ -42,18 +42,61 @@ type codingState struct {
 	Edited   []string
 	// Changes are the change nodes by commit hash.
 	Changes map[string]string
-	// EditFix: the agent's latest turn that edited files said it fixed
-	// something; EditWhy is what it said before its first edit.
-	EditFix bool
+	// EditWhy is what the agent's latest turn that edited files said
+	// before its first edit.
 	EditWhy string
+	// Asked are the latest requests, by their terms: one asked again in
+	// other words is the same request.
+	Asked []Asked
 }
 
-// fixCommit is the message of a commit that fixes something; fixSays an
-// agent's words of a fix.
-var (
-	fixCommit = regexp.MustCompile(`(?i)^(?:fix|bugfix|hotfix)\b|\bfix(?:es|ed)?\b`)
-	fixSays   = regexp.MustCompile(`(?i)\b(?:to fix|fix (?:the|this|that|it)|fixes|resolve[sd]?|the (?:error|issue|problem|bug) (?:is|was)|i see the (?:error|issue|problem))\b`)
+// Pending is a request not yet made a node: its text and turn.
+type Pending struct {
+	Text string
+	Turn int
+}
+
+// maxPending bounds the requests a session keeps before it is known to be
+// a coding agent's: those before are not kept.
+const maxPending = 32
+
+// Asked is a request made, by its node and its analyzed terms.
+type Asked struct {
+	ID    string
+	Terms []string
+}
+
+// maxAsked is how many of the latest requests a new one is compared with;
+// askedAgain, the share of the shorter's terms two requests share when
+// one asks again for the other.
+const (
+	maxAsked   = 64
+	askedAgain = 0.75
 )
+
+// again is the node of a recent request that terms ask for again, or "".
+func (c *codingState) again(terms []string) string {
+	if len(terms) == 0 {
+		return ""
+	}
+	for i := len(c.Asked) - 1; i >= 0; i-- {
+		a := c.Asked[i]
+		shared := 0
+		for _, t := range terms {
+			if slices.Contains(a.Terms, t) {
+				shared++
+			}
+		}
+		if shared == len(terms) && shared == len(a.Terms) || shared >= 2 && float64(shared) >= askedAgain*float64(min(len(terms), len(a.Terms))) {
+			return a.ID
+		}
+	}
+	return ""
+}
+
+// notFix is a change that fixes nothing, whatever it follows: one that
+// adds logging to find a cause, a retry of an edit block that failed.
+var notFix = regexp.MustCompile(`(?i)\b(?:add(?:s|ed|ing)?|more|debug)\s+(?:\w+\s+){0,2}?(?:logging|logs|log statements|print statements|debug output)\b|\bsearch/replace\b|\bfailed (?:block|edit)`)
 
 // coding puts what a turn says of a coding session into the graph: a
 // user's request, an agent's edits, its tool's commits. arts are the
@@ -71,10 +114,13 @@ func (b *Builder) coding(ts *turnState, s classify.Signals, arts []string) {
 			}
 			return
 		}
-		c.Request, c.RequestTurn, c.Pending = "", ts.turn, strings.Clone(s.Request.Text)
 		c.Problems = b.turnNodes(ts, spec.NodeProblem)
+		c.Request = ""
+		if c.Pending = append(c.Pending, Pending{strings.Clone(s.Request.Text), ts.turn}); len(c.Pending) > maxPending {
+			c.Pending = slices.Delete(c.Pending, 0, len(c.Pending)-maxPending)
+		}
 		if c.On {
-			b.request(ts.turn)
+			b.request()
 		}
 	case spec.RoleAssistant:
 		var files []string
@@ -88,7 +134,6 @@ func (b *Builder) coding(ts *turnState, s classify.Signals, arts []string) {
 		}
 		if len(files) > 0 && edits(s.Artifacts) {
 			c.EditTurn, c.Edited = ts.turn, files
-			c.EditFix = fixSays.MatchString(ts.t.Content[:min(len(ts.t.Content), 2000)])
 			c.EditWhy = strings.Clone(editWhy(ts.t.Content, s.Artifacts))
 		}
 	case spec.RoleTool:
@@ -133,25 +178,34 @@ func (b *Builder) turnNodes(ts *turnState, typ spec.NodeType) []string {
 	return out
 }
 
-// request makes the node of the pending request, at its turn, and returns
-// it; "" when there is none.
-func (b *Builder) request(turn int) string {
+// request makes the nodes of the pending requests, each at its turn, and
+// returns the latest request's; "" when there is none. A request asked
+// again, in other words, is the same request, now of its turn too.
+func (b *Builder) request() string {
 	c := &b.code
-	if c.Request != "" || c.Pending == "" {
-		return c.Request
+	for _, p := range c.Pending {
+		terms := b.an.AskTerms(p.Text)
+		id := c.again(terms)
+		if id == "" {
+			text := capitalize(p.Text)
+			var n *spec.Node
+			id, n = b.statement(spec.NodeFact, "request:"+text, text)
+			if n != nil {
+				n.Description = strings.Clone(p.Text)
+				n.Category, n.Scope, n.Source, n.CreatedBy = spec.CategoryProject, "user", spec.SourceAI, "smg"
+				n.Confidence = 0.9
+				n.ValidFrom = b.times[p.Turn-1]
+				n.Kind = spec.KindRequest
+			}
+			if c.Asked = append(c.Asked, Asked{ID: id, Terms: terms}); len(c.Asked) > maxAsked {
+				c.Asked = slices.Delete(c.Asked, 0, len(c.Asked)-maxAsked)
+			}
+		}
+		b.mention(id, p.Turn)
+		c.Request = id
 	}
-	text := capitalize(c.Pending)
-	id, n := b.statement(spec.NodeFact, "request:"+text, text)
-	if n != nil {
-		n.Description = strings.Clone(c.Pending)
-		n.Category, n.Scope, n.Source, n.CreatedBy = spec.CategoryProject, "user", spec.SourceAI, "smg"
-		n.Confidence = 0.9
-		n.ValidFrom = b.times[turn-1]
-		n.Kind = spec.KindRequest
-	}
-	b.mention(id, turn)
-	c.Request, c.Pending = id, ""
-	return id
+	c.Pending = nil
+	return c.Request
 }
 
 // changeFiles are the files a change node changed, by its metadata.
@@ -192,14 +246,24 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 			files = c.Edited
 		}
 	}
+	// A change solves the problems reported with its request, unless it
+	// is the user's own, an undo, or by what it says fixes nothing.
+	said := cm.Message
+	if editTurn > 0 {
+		said += " " + c.EditWhy
+	}
+	fixes := len(c.Problems) > 0 && !cm.Own && !notFix.MatchString(said)
 	label := cm.Message
 	key := "change:" + cm.Hash + ":" + label
 	if label == "" {
 		// Edits applied without a commit: named by the files and what
 		// the agent said of them, one change a turn.
 		label = "Edited " + joinNames(applied)
-		if why := firstSentence(c.EditWhy); editTurn > 0 && why != "" {
+		if why := saysChange(c.EditWhy); editTurn > 0 && why != "" {
 			label += ": " + why
+		} else if fixes {
+			// What it fixed says which change it was.
+			label += " to fix: " + b.store.Node(c.Problems[0]).Label
 		}
 		key = fmt.Sprintf("change:%d:%s", ts.turn, label)
 	}
@@ -229,7 +293,7 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 		if cm.Hash != "" {
 			md["commit"] = strings.Clone(cm.Hash)
 		}
-		if len(c.Problems) > 0 || fixCommit.MatchString(cm.Message) || c.EditFix && editTurn > 0 {
+		if fixes {
 			md["fixes"] = true // what fixed something: a solution
 		}
 		if len(applied) > 0 {
@@ -252,16 +316,18 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 		b.mention(id, editTurn)
 	}
 	b.mention(id, ts.turn)
-	if req := b.request(c.RequestTurn); req != "" {
+	if req := b.request(); req != "" {
 		b.store.Link(req, id, spec.RelResultedIn, resultedIn)
 	}
 	for _, f := range files {
 		b.store.Link(id, f, spec.RelAbout, about)
 		b.info[f].artifactRel = true
 	}
-	for _, p := range c.Problems {
-		b.store.Link(id, p, spec.RelSolves, solves)
-		b.openProblems = slices.DeleteFunc(b.openProblems, func(x string) bool { return x == p })
+	if fixes {
+		for _, p := range c.Problems {
+			b.store.Link(id, p, spec.RelSolves, solves)
+			b.openProblems = slices.DeleteFunc(b.openProblems, func(x string) bool { return x == p })
+		}
 	}
 }
 
@@ -303,10 +369,38 @@ func editWhy(content string, arts []classify.Artifact) string {
 	return cut[:strings.LastIndexByte(cut, ' ')] + "…"
 }
 
-// firstSentence is the first sentence of s.
-func firstSentence(s string) string {
-	if i := strings.IndexAny(s, ".!?"); i >= 0 {
-		return s[:i+1]
+// maxWhyLabel bounds the agent's sentence a change's label gives, so that
+// the label holds it whole.
+const maxWhyLabel = 80
+
+// saysChange is the sentence of an agent's words before its edits that
+// says what it changes, for a change's label: of its first sentences, the
+// first that is whole within maxWhyLabel bytes and is no preamble (an
+// apology, "Certainly", "Let me fix that failed block") or cause alone
+// ("The error is occurring because …"); "" when none is.
+func saysChange(why string) string {
+	for i := 0; i < 3 && why != ""; i++ {
+		s := why
+		if m := sentenceEnd.FindStringIndex(why); m != nil {
+			s, why = why[:m[0]+1], strings.TrimSpace(why[m[1]:])
+		} else {
+			why = ""
+		}
+		s = strings.TrimSpace(s)
+		if len(s) <= maxWhyLabel && len(strings.Fields(s)) >= 4 && !preamble.MatchString(s) && !pronoun.MatchString(s) && !strings.HasSuffix(s, ":") {
+			return s
+		}
 	}
-	return s
+	return ""
 }
+
+var (
+	// pronoun is a word that points outside the sentence.
+	pronoun = regexp.MustCompile(`(?i)\b(?:import|use|add|fix|move|call|put|change|update|make|do|get|set|pass|wrap|remove|replace|with|from|to|of)\s+(?:it|them|this|that|these|those)\b\s*(?:[.,;:!?]|$|from|to|in|into|with|for|on|and|so)`)
+	// sentenceEnd ends a sentence: not the dot of a file's name.
+	sentenceEnd = regexp.MustCompile(`[.!?](?:\s|$)`)
+	// preamble is an agent's sentence that says nothing of the change:
+	// an apology, an assent, an offer, a word on its own edit blocks, a
+	// cause alone.
+	preamble = regexp.MustCompile(`(?i)^(?:i apologi[sz]e|sorry|my apologies|i understand|i see\b|certainly|sure\b|of course|great\b|ok(?:ay)?\b|alright|you['’]re right|thanks|thank you|i['’]ll help|i will help|i can help|here(?:['’]s| is| are)\b|let me (?:fix|try|correct|redo|retry) (?:that|the|those|this) (?:failed|search|edit)|the (?:error|issue|problem|bug|failure)s? (?:is|are|was|were|occurs?|happens?|seems?|comes?)\b)|\b(?:search/replace|search block|failed block|exactly match)`)
+)
