@@ -27,9 +27,9 @@ func extractCommand(stdout io.Writer) *cobra.Command {
 		Long: `Extract builds the graph of every conversation of the inputs (files in
 any format smg ingests; a directory is one source, its files read in
 order) and counts, by kind (decision, fact, problem, solution, goal,
-concept; request and change, of coding sessions), the items extracted and their number per 1,000 turns. It draws a
+concept; request and change, of coding sessions; artifact), the items extracted and their number per 1,000 turns. It draws a
 fixed sample of --sample items of each kind, as many from each input as
-it has, by key (see package smg/extraction), and scores it by the labels of --labels (JSON
+it has (of artifacts, --sample of each input), by key (see package smg/extraction), and scores it by the labels of --labels (JSON
 lines, written by the rubric of testdata/labels/README.md): precision by
 kind, and for facts the share of grammatical, faithful rephrasings.
 
@@ -89,7 +89,7 @@ its turns into recall labels.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().StringVar(&labelsFile, "labels", "", "the labels of the sample (JSON lines)")
-	cmd.Flags().IntVar(&sample, "sample", 60, "the items of each kind the sample takes")
+	cmd.Flags().IntVar(&sample, "sample", 60, "the items of each kind the sample takes (of artifacts, of each input)")
 	cmd.Flags().StringVar(&recallFile, "recall-labels", "", "the recall labels of the sample of turns (JSON lines)")
 	cmd.Flags().IntVar(&sampleTurns, "turns", 60, "the turns the sample of turns takes")
 	cmd.Flags().StringVar(&todo, "todo", "", "write the sample's unlabelled items and turns, with their turns' text, to this file")
@@ -252,6 +252,20 @@ func writeExtract(w io.Writer, rep extraction.Report) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	// The kinds sampled by source are scored by source too, with the
+	// items judged an assistant's prose answer.
+	for _, r := range rep.Rows {
+		if !extraction.PerSource[r.Kind] {
+			continue
+		}
+		for _, s := range r.Sources {
+			prec := "-"
+			if s.Labelled > 0 {
+				prec = fmt.Sprintf("%.3f", float64(s.Valid)/float64(s.Labelled))
+			}
+			fmt.Fprintf(w, "%s of %s: %d sampled of %d, %d labelled, %d valid (precision %s), %d from prose\n", r.Kind, s.Source, s.Sampled, s.Items, s.Labelled, s.Valid, prec, s.Prose)
+		}
 	}
 	_, err := fmt.Fprintf(w, "%d turns; %d items of the sample without a label, %d facts whose rephrasing is to judge; %d of %d sampled turns without a recall label\n",
 		rep.Turns, len(rep.Unlabelled), len(rep.Rephrase), len(rep.UnlabelledTurns), rep.SampledTurns)

@@ -92,6 +92,9 @@ func TestExtractReport(t *testing.T) {
 	if f := strings.Fields(factRow); len(f) < 7 || f[4] != "1" || f[5] != "1.000" || !strings.Contains(factRow, "1.000 (1 of 1; target 0.95)") {
 		t.Errorf("the facts' row %q: want 1 labelled, precision 1.000, rephrasings 1 of 1\n%s", factRow, out.String())
 	}
+	if !strings.Contains(out.String(), "\nartifact of checkout.json: 2 sampled of 2, 0 labelled, 0 valid (precision -), 0 from prose\n") {
+		t.Errorf("no line of checkout's artifacts:\n%s", out.String())
+	}
 	if !strings.Contains(out.String(), "42 turns; ") {
 		t.Errorf("report:\n%s", out.String())
 	}
@@ -137,8 +140,15 @@ func TestExtractLabelsCoverTheSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range rep.Rows {
-		if want := min(60, r.Items); r.Sampled != want {
-			t.Errorf("%s: a sample of %d, want %d (all when fewer than 60)", r.Kind, r.Sampled, want)
+		want := min(60, r.Items)
+		if extraction.PerSource[r.Kind] {
+			want = 0
+			for _, s := range r.Sources {
+				want += min(60, s.Items)
+			}
+		}
+		if r.Sampled != want {
+			t.Errorf("%s: a sample of %d, want %d (all when fewer than 60; of artifacts, of each source)", r.Kind, r.Sampled, want)
 		}
 	}
 	for _, it := range rep.Unlabelled {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -111,6 +112,48 @@ func TestSample(t *testing.T) {
 	if got, want := keys(extraction.Sample(rest, 5)), "64 66 c8 c9 1 2"; got != want {
 		t.Errorf("without 101: %s, want %s", got, want)
 	}
+	// Artifacts: n of each source.
+	var arts []extraction.Item
+	for i := range 4 {
+		arts = append(arts, item("a", extraction.Artifact, 100+i), item("b", extraction.Artifact, 200+i))
+	}
+	if got, want := keys(extraction.Sample(append(arts, item("c", extraction.Artifact, 1)), 3)), "64 65 66 c8 c9 ca 1"; got != want {
+		t.Errorf("artifacts: sample %s, want %s (3 of a, 3 of b, c's one)", got, want)
+	}
+}
+
+// Extract gives an artifact item for each artifact of the vault, named as
+// the graph names it, with its content to judge it by; two pieces of code
+// of one language in one turn are two items, and a second run gives the
+// same keys.
+func TestExtractArtifacts(t *testing.T) {
+	turns := []spec.Turn{
+		{Turn: 1, Role: "user", Content: "Write a script that greets me, and one that says goodbye."},
+		{Turn: 2, Role: "assistant", Content: "Here:\n\n```python\nimport sys\nname = sys.argv[1]\nprint('hello', name)\n```\n\nAnd:\n\n```python\nimport os\nuser = os.getlogin()\nprint('goodbye', user)\n```\n"},
+	}
+	c := extraction.Conversation{Source: "s", ID: "c", Turns: turns}
+	items, err := extraction.Extract(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var arts []extraction.Item
+	for _, it := range items {
+		if it.Kind == extraction.Artifact {
+			arts = append(arts, it)
+		}
+	}
+	if len(arts) != 2 || arts[0].Key == arts[1].Key {
+		t.Fatalf("artifacts %+v, want two of distinct keys", arts)
+	}
+	for _, it := range arts {
+		if it.Turn != 2 || it.Label != "python code" || !strings.HasPrefix(it.Text, "code python: import ") {
+			t.Errorf("artifact %+v: want python code of turn 2 with its content", it)
+		}
+	}
+	again, _ := extraction.Extract(c)
+	if !slices.Equal(items, again) {
+		t.Errorf("a second extraction differs")
+	}
 }
 
 // Measure counts the items and scores the labelled ones of the sample;
@@ -138,8 +181,9 @@ func TestMeasure(t *testing.T) {
 			concept = r
 		}
 	}
-	want := extraction.Row{Kind: extraction.Fact, Items: 4, PerThousand: 2, Sampled: 3, Labelled: 3, Valid: 2, Precision: 2.0 / 3, Target: 0.9, Rephrasings: 2, RephrasingsOK: 1, Recall: -1}
-	if fact != want {
+	want := extraction.Row{Kind: extraction.Fact, Items: 4, PerThousand: 2, Sampled: 3, Labelled: 3, Valid: 2, Precision: 2.0 / 3, Target: 0.9, Rephrasings: 2, RephrasingsOK: 1, Recall: -1,
+		Sources: []extraction.SourceRow{{Source: "a", Items: 4, Sampled: 3, Labelled: 3, Valid: 2}}}
+	if !reflect.DeepEqual(fact, want) {
 		t.Errorf("facts %+v, want %+v", fact, want)
 	}
 	if concept.Sampled != 1 || concept.Labelled != 0 || concept.Precision != -1 {
@@ -150,6 +194,23 @@ func TestMeasure(t *testing.T) {
 	}
 	if len(rep.Rephrase) != 1 || rep.Rephrase[0].Key != items[2].Key {
 		t.Errorf("rephrasings to judge %+v, want the third fact's", rep.Rephrase)
+	}
+
+	// Artifacts judged an assistant's prose answer are counted, by source.
+	arts := []extraction.Item{item("a", extraction.Artifact, 1), item("b", extraction.Artifact, 2), item("b", extraction.Artifact, 3)}
+	labels = extraction.Labels{}
+	for i, note := range []string{"prose: an explanation", "fragment: half an edit", ""} {
+		labels[arts[i].Key] = extraction.Label{Key: arts[i].Key, Kind: extraction.Artifact, Valid: note == "", Note: note}
+	}
+	for _, r := range extraction.Measure(arts, 10, 1, labels).Rows {
+		if r.Kind != extraction.Artifact {
+			continue
+		}
+		want := extraction.Row{Kind: extraction.Artifact, Items: 3, PerThousand: 300, Sampled: 2, Labelled: 2, Valid: 0, Precision: 0, Target: 0.9, Recall: -1, Prose: 1,
+			Sources: []extraction.SourceRow{{Source: "a", Items: 1, Sampled: 1, Labelled: 1, Prose: 1}, {Source: "b", Items: 2, Sampled: 1, Labelled: 1}}}
+		if !reflect.DeepEqual(r, want) {
+			t.Errorf("artifacts %+v, want %+v", r, want)
+		}
 	}
 }
 

@@ -1,5 +1,10 @@
 package extraction
 
+import (
+	"slices"
+	"strings"
+)
+
 // Row is what was measured of one kind.
 type Row struct {
 	Kind string `json:"kind"`
@@ -27,6 +32,22 @@ type Row struct {
 	Expected int     `json:"expected"`
 	Found    int     `json:"found"`
 	Recall   float64 `json:"recall"`
+	// Prose counts the labelled items judged an assistant's prose answer
+	// (a note starting "prose"): of artifacts, issue 36 wants none.
+	Prose int `json:"prose,omitzero"`
+	// Sources are the same counts of each source, in the order of their
+	// names.
+	Sources []SourceRow `json:"sources,omitempty"`
+}
+
+// SourceRow is what was measured of one kind in one source.
+type SourceRow struct {
+	Source   string `json:"source"`
+	Items    int    `json:"items"`
+	Sampled  int    `json:"sampled"`
+	Labelled int    `json:"labelled"`
+	Valid    int    `json:"valid"`
+	Prose    int    `json:"prose,omitzero"`
 }
 
 // Report is a measure of what the engine extracted from turns turns.
@@ -55,23 +76,39 @@ func Measure(items []Item, turns, n int, labels Labels) Report {
 	for _, k := range Kinds {
 		rows[k] = &Row{Kind: k, Target: Targets[k], Precision: -1, Recall: -1}
 	}
+	bySource := map[[2]string]*SourceRow{} // kind, source → row
+	of := func(it Item) *SourceRow {
+		k := [2]string{it.Kind, it.Source}
+		if bySource[k] == nil {
+			bySource[k] = &SourceRow{Source: it.Source}
+		}
+		return bySource[k]
+	}
 	items = distinct(items)
 	for _, it := range items {
 		if r := rows[it.Kind]; r != nil {
 			r.Items++
+			of(it).Items++
 		}
 	}
 	for _, it := range sample(items, n) {
-		r := rows[it.Kind]
+		r, s := rows[it.Kind], of(it)
 		r.Sampled++
+		s.Sampled++
 		l, ok := labels[it.Key]
 		if !ok {
 			rep.Unlabelled = append(rep.Unlabelled, it)
 			continue
 		}
 		r.Labelled++
+		s.Labelled++
 		if l.Valid {
 			r.Valid++
+			s.Valid++
+		}
+		if strings.HasPrefix(l.Note, "prose") {
+			r.Prose++
+			s.Prose++
 		}
 		switch {
 		case l.Rephrasing != nil && l.Of == Phrasing(it.Label):
@@ -91,6 +128,12 @@ func Measure(items []Item, turns, n int, labels Labels) Report {
 		if r.Labelled > 0 {
 			r.Precision = float64(r.Valid) / float64(r.Labelled)
 		}
+		for key, s := range bySource {
+			if key[0] == k {
+				r.Sources = append(r.Sources, *s)
+			}
+		}
+		slices.SortFunc(r.Sources, func(a, b SourceRow) int { return strings.Compare(a.Source, b.Source) })
 		rep.Rows = append(rep.Rows, *r)
 	}
 	return rep

@@ -157,7 +157,7 @@ func TestMeasureRecall(t *testing.T) {
 	want := map[string]string{
 		extraction.Decision: "1/5 0.20", extraction.Goal: "1/2 0.50", extraction.Fact: "1/1 1.00",
 		extraction.Problem: "0/1 0.00", extraction.Solution: "0/0 -1.00", extraction.Concept: "0/0 -1.00",
-		extraction.Request: "0/0 -1.00", extraction.Change: "0/0 -1.00", extraction.Instruction: "0/0 -1.00",
+		extraction.Request: "0/0 -1.00", extraction.Change: "0/0 -1.00", extraction.Instruction: "0/0 -1.00", extraction.Artifact: "0/0 -1.00",
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("recall %v, want %v", got, want)
