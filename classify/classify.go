@@ -221,6 +221,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 				}
 			}
 			s.Problems = codingProblems(s.Problems)
+			s.Decisions = append(s.Decisions, codingDecisions(sents)...)
 		}
 	}
 	s.Solutions = findSolutions(sents, role)

@@ -445,3 +445,60 @@ func (a *Analyzer) AskTerms(text string) []string {
 // askWords are words of asking, beyond the verbs of orders.
 var askWords = set("can", "could", "would", "will", "please", "want", "need", "like", "error", "errors", "issue", "issues", "problem",
 	"problems", "bug", "bugs", "now", "also", "again", "just", "sure", "code", "file", "files", "way", "something", "thing", "things")
+
+// A user's request to a coding agent fixes choices as it asks: the tool
+// or library to use ("Use tailwind for styling", "do the styling with
+// just grid css"), what to go back to ("go back to the horizontal
+// carousel"), the stack a specification lists ("Framework: Next.js").
+var (
+	// useChoice is an order to use something: "use X (for Y)", "do the
+	// styling with X", "build it with X", "write it in X".
+	useChoice = re(`^(?:please\s+)?(?:(?:use|using)|(?:do|build|make|write|implement|style)\s+(?:it|the\s+\w+|your\s+\w+|them)?\s*(?:with|using|in)(?:\s+just|\s+only)?)\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`)
+	// backTo is a return to what was before: "go back to X", "revert
+	// back to X".
+	backTo = re(`\b(?:go|going|switch|revert|roll)\s+back\s+to\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`)
+	// specChoice is a line of a specification that names a part of the
+	// stack: "Framework: Next.js with App Router".
+	specChoice = re(`^(?:[-*•]\s*)?(?P<key>framework|styling|language|database|db|package manager|storage|state management|backend|frontend|orm|build tool|runtime|ui library|component library|test(?:ing)? framework|hosting|deployment|auth(?:entication)?|icons|charts?|css|bundler|server|api)\s*:\s*(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`)
+)
+
+// noChoice is what an order to use names when it chooses nothing: "use
+// any libraries you need", "not required", a package pip found cached.
+var noChoice = re(`^\s*(?:any|some|whatever|whichever|not|no|none|cached|the same|one)\b`)
+
+// libraryName is a library named as its package is: "chart.js",
+// "socket.io", which vague takes for a field of an object.
+var libraryName = regexp.MustCompile(`^[\w-]+\.(?:js|jsx|ts|css|io|net|py)$`)
+
+// codingDecisions are the choices a user's turn to a coding agent fixes.
+func codingDecisions(sents []sentence) []Decision {
+	var out []Decision
+	for _, s := range sents {
+		text := strings.TrimSpace(stripListMark(s.text))
+		low := askOpening.ReplaceAllString(strings.ToLower(text), "")
+		text = text[len(text)-len(low):]
+		var obj, why string
+		for _, p := range []*regexp.Regexp{specChoice, useChoice, backTo} {
+			if m := p.FindStringSubmatch(text); m != nil {
+				obj = m[p.SubexpIndex("obj")]
+				if k := p.SubexpIndex("key"); k >= 0 {
+					why = "the project's " + strings.ToLower(m[k])
+				}
+				break
+			}
+		}
+		if obj == "" || codeLine(text) || sourceLine.MatchString(text) || strings.ContainsAny(obj, "=<>{}") || noChoice.MatchString(obj) {
+			continue
+		}
+		outcome, _ := outcomePhrase(obj, false)
+		if outcome == "" || personal(outcome) || unnamed(outcome) || vague(outcome) && !libraryName.MatchString(outcome) || countWords(outcome) > 5 {
+			continue
+		}
+		d := Decision{Sentence: s.text, Outcome: outcome, Rationale: why}
+		if why == "" {
+			d.Rationale = rationale(obj)
+		}
+		out = append(out, d)
+	}
+	return out
+}

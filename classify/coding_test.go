@@ -99,3 +99,26 @@ func TestCodingProblems(t *testing.T) {
 		}
 	}
 }
+
+// The choices a user's request to a coding agent fixes: a tool to use, a
+// return to what was, the stack a specification lists; not a use of
+// anything, code, or what an order uses without choosing.
+func TestCodingDecisions(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"Add a chart of the weekly totals. Use chart.js for the charts.", "chart.js"},
+		{"Honestly, go back to the vertical list of cards.", "vertical list of cards"},
+		{"- Framework: SvelteKit with server routes", "SvelteKit with server routes"},
+		{"Do the styling with plain CSS modules", "plain CSS modules"},
+		{"Use any libraries you need.", ""},
+		{"using total = sum(values);", ""},
+		{"Please fix the chart colours.", ""},
+	} {
+		var got []string
+		for _, d := range codingDecisions(sentences(proseOf(c.text))) {
+			got = append(got, d.Outcome)
+		}
+		if c.want == "" && len(got) > 0 || c.want != "" && !slices.Contains(got, c.want) {
+			t.Errorf("%q: decisions %q, want %q", c.text, got, c.want)
+		}
+	}
+}

@@ -94,9 +94,17 @@ func (c *codingState) again(terms []string) string {
 	return ""
 }
 
+// A change fixes something when the user asked to fix trouble
+// (troubleAsked), or it says it fixes trouble (fixSaid): an error, a bug,
+// an issue, by name or in words.
+var (
+	troubleAsked = regexp.MustCompile(`(?i)^(?:please\s+)?(?:can you\s+)?(?:fix|debug|resolve|solve|repair)\b|\b(?:corrig|répar|düzelt|arregl|behebe|korrigier)|\b(?:errors?|bugs?|issues?|problems?|crash\w*|exceptions?|fail\w*|broken|not working|doesn['’]t work|isn['’]t working)\b|\w(?:Error|Exception)\b`)
+	fixSaid      = regexp.MustCompile(`(?i)\b(?:fix|resolv|solv|understand|see|caus|correct|address)\w*\b.{0,60}?(?:\b(?:errors?|exceptions?|bugs?|crash\w*|issues?|problems?)\b|\w(?:Error|Exception)\b)`)
+)
+
 // notFix is a change that fixes nothing, whatever it follows: one that
 // adds logging to find a cause, a retry of an edit block that failed.
-var notFix = regexp.MustCompile(`(?i)\b(?:add(?:s|ed|ing)?|more|debug)\s+(?:\w+\s+){0,2}?(?:logging|logs|log statements|print statements|debug output)\b|\bsearch/replace\b|\bfailed (?:block|edit)`)
+var notFix = regexp.MustCompile(`(?i)\b(?:add|adds|added|adding|more|debug)\s+(?:\w+\s+){0,2}?(?:logging|logs|log statements|print statements|debug output)\b|\b(?:correct|fix|retry|redo)\w*\s+(?:the\s+|that\s+)?(?:search/replace|failed|search)\s+(?:block|edit)`)
 
 // coding puts what a turn says of a coding session into the graph: a
 // user's request, an agent's edits, its tool's commits. arts are the
@@ -252,7 +260,12 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 	if editTurn > 0 {
 		said += " " + c.EditWhy
 	}
-	fixes := len(c.Problems) > 0 && !cm.Own && !notFix.MatchString(said)
+	req := b.request()
+	asked := ""
+	if req != "" {
+		asked = b.store.Node(req).Description
+	}
+	fixes := !cm.Own && !notFix.MatchString(said) && (len(c.Problems) > 0 || troubleAsked.MatchString(asked) || fixSaid.MatchString(said))
 	label := cm.Message
 	key := "change:" + cm.Hash + ":" + label
 	if label == "" {
@@ -261,7 +274,7 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 		label = "Edited " + joinNames(applied)
 		if why := saysChange(c.EditWhy); editTurn > 0 && why != "" {
 			label += ": " + why
-		} else if fixes {
+		} else if fixes && len(c.Problems) > 0 {
 			// What it fixed says which change it was.
 			label += " to fix: " + b.store.Node(c.Problems[0]).Label
 		}
@@ -316,7 +329,7 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 		b.mention(id, editTurn)
 	}
 	b.mention(id, ts.turn)
-	if req := b.request(); req != "" {
+	if req != "" {
 		b.store.Link(req, id, spec.RelResultedIn, resultedIn)
 	}
 	for _, f := range files {
@@ -387,6 +400,9 @@ func saysChange(why string) string {
 			why = ""
 		}
 		s = strings.TrimSpace(s)
+		if m := agentIntent.FindStringSubmatchIndex(s); m != nil {
+			s = capitalize(s[m[2]:]) // "I'll help fix the login error.": Fix the login error.
+		}
 		if len(s) <= maxWhyLabel && len(strings.Fields(s)) >= 4 && !preamble.MatchString(s) && !pronoun.MatchString(s) && !strings.HasSuffix(s, ":") {
 			return s
 		}
@@ -397,6 +413,9 @@ func saysChange(why string) string {
 var (
 	// pronoun is a word that points outside the sentence.
 	pronoun = regexp.MustCompile(`(?i)\b(?:import|use|add|fix|move|call|put|change|update|make|do|get|set|pass|wrap|remove|replace|with|from|to|of)\s+(?:it|them|this|that|these|those)\b\s*(?:[.,;:!?]|$|from|to|in|into|with|for|on|and|so)`)
+	// agentIntent is how an agent says what it will do, before the
+	// verb that says it: "I'll help ", "Let's ", "We need to ".
+	agentIntent = regexp.MustCompile(`(?i)^(?:i['’]ll|i will|let me|let['’]s|we(?:['’]ll| will| need to| should| must)|i need to|i['’]m going to|now,? (?:let['’]s|i['’]ll))\s+(?:help (?:you )?(?:to )?)?((?:fix|add|update|change|remove|create|implement|modify|move|rename|replace|refactor|make|use|import|declare|define|correct|adjust|set|handle|convert|split|extract|install|enable|disable|increase|reduce|limit|prevent|ensure)\b)`)
 	// sentenceEnd ends a sentence: not the dot of a file's name.
 	sentenceEnd = regexp.MustCompile(`[.!?](?:\s|$)`)
 	// preamble is an agent's sentence that says nothing of the change:

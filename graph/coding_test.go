@@ -2,6 +2,7 @@ package graph
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,5 +89,57 @@ func TestCodingSession(t *testing.T) {
 	}
 	if c := *vs[0].Content; c != spec.EditBlock("const total = sum(items)", "const total = sum(items) - discount") {
 		t.Errorf("the first version is %q, not the edit block", c)
+	}
+}
+
+// What a coding session keeps of its asks and fixes: the asks made before
+// the agent's tool first spoke; an ask made again in other words, one
+// request of both turns; a change that adds logging after an error, no
+// fix of it; the agent's fix of an error the user only named, a solution,
+// labelled by what the agent said it does.
+func TestCodingRequestsAndFixes(t *testing.T) {
+	at := time.Date(2025, 7, 16, 13, 0, 0, 0, time.UTC)
+	turn := func(role, text string) spec.Turn {
+		at = at.Add(time.Minute)
+		return spec.Turn{Role: role, Content: text, Timestamp: at}
+	}
+	edit := func(why, search, replace string) spec.Turn {
+		return turn("assistant", why+"\n\nsrc/report.py\n```python\n<<<<<<< SEARCH\n"+search+"\n=======\n"+replace+"\n>>>>>>> REPLACE\n```\n")
+	}
+	doc := build(t, []spec.Turn{
+		turn("user", "Create a weekly report of the invoices."),
+		turn("user", "Can you group the weekly report by customer?"),
+		edit("I'll add the grouping.", "rows = load()", "rows = group(load())"),
+		turn("tool", "Applied edit to src/report.py\nCommit 1111111 feat: group the weekly report by customer"),
+		turn("user", "ValueError: too many values to unpack\n  File \"src/report.py\", line 3, in main"),
+		edit("Let me add logging to see the rows.", "rows = group(load())", "rows = group(load())\nprint(rows)"),
+		turn("tool", "Applied edit to src/report.py\nCommit 2222222 chore: add logging of the rows"),
+		turn("user", "Please group the weekly report by the customer, as I asked."),
+		turn("user", "fix the unpacking error in report.py"),
+		edit("I'll help fix the unpacking error in the grouping loop.", "rows = group(load())", "rows = list(group(load()))"),
+		turn("tool", "Applied edit to src/report.py"),
+	})
+	ix := indexOf(doc)
+	first := ix.find(t, spec.NodeFact, "Create a weekly report")
+	group := ix.find(t, spec.NodeFact, "Can you group the weekly report")
+	if first.Kind != spec.KindRequest || first.FirstMentioned != 1 {
+		t.Errorf("the ask made before the agent spoke: kind %q, turn %d", first.Kind, first.FirstMentioned)
+	}
+	if !slices.Contains(group.Mentions, 8) {
+		t.Errorf("the ask made again (turn 8) is not the same request: mentions %v", group.Mentions)
+	}
+	for _, n := range doc.SemanticGraph.Nodes {
+		if n.Kind == spec.KindRequest && strings.Contains(n.Label, "as I asked") {
+			t.Errorf("the ask made again is a request of its own: %q", n.Label)
+		}
+	}
+	logging := ix.find(t, spec.NodeSolution, "add logging of the rows")
+	problem := ix.find(t, spec.NodeProblem, "too many values to unpack")
+	if ix.edge(logging.ID, problem.ID, spec.RelSolves) || logging.Metadata["fixes"] == true {
+		t.Error("adding logging solves the error")
+	}
+	fix := ix.find(t, spec.NodeSolution, "Edited report.py: Fix the unpacking error in the grouping loop.")
+	if fix.Metadata["fixes"] != true {
+		t.Errorf("the fix of the error the user named is no solution: %+v", fix.Metadata)
 	}
 }

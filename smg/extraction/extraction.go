@@ -102,6 +102,9 @@ type Item struct {
 	// turn's external id.
 	Turn   int    `json:"turn"`
 	TurnID string `json:"turnId,omitempty"`
+	// Again are the later turns that asked for a request again: the
+	// graph keeps one request, of each turn that asks it.
+	Again []int `json:"again,omitempty"`
 }
 
 // Extract builds the graph of c's turns, as a memory does, and returns
@@ -168,6 +171,9 @@ func Extract(c Conversation) ([]Item, error) {
 				continue
 			}
 			add(k, n.Label, n.Description, turn)
+			if k == Request {
+				out[len(out)-1].Again = slices.DeleteFunc(slices.Clone(n.Mentions), func(t int) bool { return t == turn })
+			}
 			if k == Change && (solves[n.ID] || n.Metadata["fixes"] == true) {
 				// A change that fixed a problem is its solution.
 				add(Solution, n.Label, n.Description, turn)

@@ -40,7 +40,7 @@ func TestExtract(t *testing.T) {
 		t.Errorf("decisions %+v: no PostgreSQL with its sentence", byKind[extraction.Decision])
 	}
 	again, err := extraction.Extract(c)
-	if err != nil || !slices.Equal(items, again) {
+	if err != nil || !reflect.DeepEqual(items, again) {
 		t.Fatalf("a second extraction differs (%v)", err)
 	}
 	// A fact is known by its sentence, not by its rephrasing.
@@ -151,7 +151,7 @@ func TestExtractArtifacts(t *testing.T) {
 		}
 	}
 	again, _ := extraction.Extract(c)
-	if !slices.Equal(items, again) {
+	if !reflect.DeepEqual(items, again) {
 		t.Errorf("a second extraction differs")
 	}
 }

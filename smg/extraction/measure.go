@@ -152,8 +152,10 @@ func (rep *Report) MeasureRecall(turns []TurnRef, items []Item, labels RecallLab
 	}
 	byTurn := map[turnOf][]Item{}
 	for _, it := range items {
-		k := turnOf{it.Source, it.Conversation, it.Turn}
-		byTurn[k] = append(byTurn[k], it)
+		for _, t := range append([]int{it.Turn}, it.Again...) {
+			k := turnOf{it.Source, it.Conversation, t}
+			byTurn[k] = append(byTurn[k], it)
+		}
 	}
 	rows := map[string]*Row{}
 	for i := range rep.Rows {
