@@ -156,7 +156,7 @@ var (
 	midAsk = re(`[,;:]\s*(?:(?:and|so|but|now|then)\s+)?(?:please\s+)?(?:can|could|would|will) (?:you|we)\b`)
 	// askCue is an ask that is no bare order: a question to the
 	// assistant, a want, a proposal.
-	askCue = re(`^(?:please\b|(?:can|could|would|will|do) you\b|(?:can|could|shall) we\b|(?:i|we) (?:want|need|would like|['’]d like)\b|i['’]d like\b|we (?:should|must|have to)\b|let['’]?s\b|lets\b|how (?:do|can|would|should|to)\b|is (?:it|there) (?:possible|a way)\b|why (?:is|does|doesn['’]t|isn['’]t|do|are)\b|what (?:is|are|does|should|would)\b|where (?:is|are|do|does|should)\b)`)
+	askCue = re(`^(?:please\b|(?:can|could|would|will|do) you\b|(?:can|could|shall) we\b|(?:i|we) (?:want|need|would like|['’]d like)\b|(?:we|you) (?:can|could|should|must|need to|have to|will|['’]ll)\b|you['’]ll\b|i['’]d like\b|we (?:should|must|have to)\b|let['’]?s\b|lets\b|how (?:do|can|would|should|to)\b|is (?:it|there) (?:possible|a way)\b|why (?:is|does|doesn['’]t|isn['’]t|do|are)\b|what (?:is|are|does|should|would)\b|where (?:is|are|do|does|should)\b)`)
 	// roleLine gives the assistant a role: "You are a senior …", "Act as
 	// …", in the languages of the sessions' users.
 	roleLine = re(`^(?:you are|you['’]re|act as|acting as|as an? (?:expert|senior)|agis en tant|tu es|vous êtes|actúa como|eres|du bist|sen\s)`)
