@@ -186,7 +186,8 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 		s.Entities[i].Listed = listed[s.Entities[i].Start]
 		s.Entities[i].Self = t.Role == "user" && selfName(p, s.Entities[i])
 	}
-	if foreign(p, ws, offs) {
+	english := !foreign(p, ws, offs)
+	if !english {
 		// In another language a capital says less: its nouns ("Derece"),
 		// its headings ("Temps Réel") are no names one would look up.
 		s.Entities = slices.DeleteFunc(s.Entities, func(e Entity) bool { return e.Kind == "name" })
@@ -235,7 +236,7 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 			// changes: requests and problems say what matters there.
 			s.Facts = append(s.Facts, a.statements(sents, claimedSentences(s), subjectOf(t), s.Dates)...)
 		}
-		s.Request = findRequest(t.Text, sents, !foreign(p, ws, offs))
+		s.Request = findRequest(t.Text, sents, english)
 	}
 	return s
 }

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -69,6 +70,10 @@ func readToolLines(text string, s *Signals) {
 // words to it: "/add src/app.py", "/undo", "/run npm test".
 var agentCommandLine = regexp.MustCompile(`^/[a-z][\w-]*\b`)
 
+// chatModes are the agent's commands that carry words to it: "/ask why
+// …".
+var chatModes = []string{"/ask ", "/architect ", "/code "}
+
 // Request is what a user asked an assistant to do, as the turn says it.
 type Request struct {
 	// Text is the ask: the turn's first sentence that asks for something,
@@ -90,7 +95,7 @@ func findRequest(text string, sents []sentence, english bool) *Request {
 	t := strings.TrimSpace(text)
 	lower := strings.ToLower(t)
 	switch {
-	case t == "", agentCommandLine.MatchString(t) && !strings.HasPrefix(lower, "/ask ") && !strings.HasPrefix(lower, "/architect ") && !strings.HasPrefix(lower, "/code "),
+	case t == "", agentCommandLine.MatchString(t) && !slices.ContainsFunc(chatModes, func(m string) bool { return strings.HasPrefix(lower, m) }),
 		strings.HasPrefix(lower, "# fix any errors below"), confirmation[strings.Trim(lower, ".! ")], agentPrompt.MatchString(t):
 		return nil
 	}
@@ -100,7 +105,7 @@ func findRequest(text string, sents []sentence, english bool) *Request {
 			break
 		}
 		body := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s.text), ">"))
-		for _, cmd := range []string{"/ask ", "/architect ", "/code "} {
+		for _, cmd := range chatModes {
 			body = strings.TrimSpace(strings.TrimPrefix(body, cmd))
 		}
 		if !askOpening.MatchString(strings.ToLower(body)) {
@@ -108,7 +113,7 @@ func findRequest(text string, sents []sentence, english bool) *Request {
 		}
 		low := strings.ToLower(body)
 		if !strings.Contains(body, " ") || countWords(body) < 2 || traceStart.MatchString(body) || outputLine.MatchString(body) || hintLine.MatchString(low) ||
-			sourceLine.MatchString(body) || placeInFile.MatchString(body) || shellLine(low) || roleLine.MatchString(low) || agentPrompt.MatchString(body) {
+			sourceLine.MatchString(body) || sourceLocation.MatchString(body) || shellLine(low) || roleLine.MatchString(low) || agentPrompt.MatchString(body) {
 			continue
 		}
 		if strings.HasSuffix(body, ":") {
@@ -173,8 +178,6 @@ var (
 	hintLine = re(`^(?:try|consider) \w+ing\b`)
 	// bareFix asks to fix what it does not say: "please fix", "fix it".
 	bareFix = re(`^(?:please\s+)?(?:fix|debug|solve|resolve)(?:\s+(?:it|this|that|them))?(?:\s+please)?[.!]*$`)
-	// placeInFile is a place a log points to: "App.js:407".
-	placeInFile = regexp.MustCompile(`[\w-]\.\w{1,6}:\d+\b`)
 	// foreignAsk is an ask in a language other than English, by its
 	// words of asking and the verbs of work a request starts with: in
 	// French, Spanish, Portuguese, Italian, German and Turkish.
@@ -187,7 +190,7 @@ var (
 	// the error", "fix these issues".
 	vagueObject = set("the", "this", "that", "these", "those", "it", "them", "all", "any", "remaining", "same", "current", "following",
 		"above", "below", "error", "errors", "issue", "issues", "bug", "bugs", "problem", "problems", "backend", "frontend", "build",
-		"lint", "type", "compile", "new", "other", "last", "again", "please", "now", "now.", "and", "too", "also", "properly")
+		"lint", "type", "compile", "new", "other", "last", "again", "please", "now", "and", "too", "also", "properly")
 )
 
 // asks reports whether a sentence, in lower case, asks for something: an
@@ -348,7 +351,7 @@ func codingProblem(p Problem) (Problem, bool) {
 	w, _, _ := strings.Cut(low, " ")
 	switch {
 	case strings.HasPrefix(s, "#"), agentTrouble.MatchString(s), sourceLine.MatchString(body), codeLine(body), pastedCode.MatchString(body),
-		hint.MatchString(low), stackFrame.MatchString(body), frameAlone.MatchString(body), strings.HasSuffix(body, ":") && countWords(body) < 4,
+		hintLine.MatchString(low) || hint.MatchString(low), stackFrame.MatchString(body), frameAlone.MatchString(body), strings.HasSuffix(body, ":") && countWords(body) < 4,
 		body != s && (imperatives[w] || orders[w]), orderLead.MatchString(low) && (imperatives[w] || orders[w]),
 		banner.MatchString(s), placeOnly(body):
 		return p, false
@@ -394,9 +397,9 @@ var (
 	// what codeLine knows: "throw new Error('…')", "\"key\": \"value\",",
 	// "Debug.LogError(\"…\")".
 	pastedCode = regexp.MustCompile(`^(?:throw|return|raise|console\.|print\()|^["'{}]|[;{,]\s*$|^[\w.]+\(.*\)\s*;?$`)
-	// hint is a line that says what to do about an error, not what went
-	// wrong: "To suppress this error, …", "Try correcting …".
-	hint = re(`^(?:to (?:suppress|fix|resolve|handle|avoid|disable|enable|ignore)\b|try \w+ing\b|consider \w+ing\b|hint:|help:|note:|see )`)
+	// hint is, beside hintLine, a line that says what to do about an
+	// error, not what went wrong: "To suppress this error, …".
+	hint = re(`^(?:to (?:suppress|fix|resolve|handle|avoid|disable|enable|ignore)\b|hint:|help:|note:|see )`)
 	// frameAlone is a frame of a trace, the function and its place:
 	// "OpenAIError error.ts:5".
 	frameAlone = regexp.MustCompile(`^[\w.$<>]+ [\w./-]+\.\w{1,6}:\d+(?::\d+)?$`)

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -29,9 +28,9 @@ type codingState struct {
 	// made a commit. Agent: a tool has spoken, or a turn wrote an edit
 	// block.
 	On, Agent bool
-	// Request is the node of the latest request;
-	// Pending are the requests made since the session was last known to
-	// be one (the latest last), each made a node once it is.
+	// Request is the node of the latest request. Pending are the
+	// requests made since the session was last known to be one (the
+	// latest last), each made a node once it is.
 	Request string
 	Pending []Pending
 	// Problems are the problems reported since the latest request.
@@ -94,18 +93,6 @@ func (c *codingState) again(terms []string) string {
 	return ""
 }
 
-// A change fixes something when the user asked to fix trouble
-// (troubleAsked), or it says it fixes trouble (fixSaid): an error, a bug,
-// an issue, by name or in words.
-var (
-	troubleAsked = regexp.MustCompile(`(?i)^(?:please\s+)?(?:can you\s+)?(?:fix|debug|resolve|solve|repair)\b|\b(?:corrig|répar|düzelt|arregl|behebe|korrigier)|\b(?:errors?|bugs?|issues?|problems?|crash\w*|exceptions?|fail\w*|broken|not working|doesn['’]t work|isn['’]t working)\b|\w(?:Error|Exception)\b`)
-	fixSaid      = regexp.MustCompile(`(?i)\b(?:fix|resolv|solv|understand|see|caus|correct|address)\w*\b.{0,60}?(?:\b(?:errors?|exceptions?|bugs?|crash\w*|issues?|problems?)\b|\w(?:Error|Exception)\b)`)
-)
-
-// notFix is a change that fixes nothing, whatever it follows: one that
-// adds logging to find a cause, a retry of an edit block that failed.
-var notFix = regexp.MustCompile(`(?i)\b(?:add|adds|added|adding|more|debug)\s+(?:\w+\s+){0,2}?(?:logging|logs|log statements|print statements|debug output)\b|\b(?:correct|fix|retry|redo)\w*\s+(?:the\s+|that\s+)?(?:search/replace|failed|search)\s+(?:block|edit)`)
-
 // coding puts what a turn says of a coding session into the graph: a
 // user's request, an agent's edits, its tool's commits. arts are the
 // artifact nodes of the turn.
@@ -142,7 +129,7 @@ func (b *Builder) coding(ts *turnState, s classify.Signals, arts []string) {
 		}
 		if len(files) > 0 && edits(s.Artifacts) {
 			c.EditTurn, c.Edited = ts.turn, files
-			c.EditWhy = strings.Clone(editWhy(ts.t.Content, s.Artifacts))
+			c.EditWhy = strings.Clone(classify.EditWhy(ts.t.Content, s.Artifacts))
 		}
 	case spec.RoleTool:
 		c.Agent = true
@@ -265,14 +252,14 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 	if req != "" {
 		asked = b.store.Node(req).Description
 	}
-	fixes := !cm.Own && !notFix.MatchString(said) && (len(c.Problems) > 0 || troubleAsked.MatchString(asked) || fixSaid.MatchString(said))
+	fixes := !cm.Own && !classify.FixesNothing(said) && (len(c.Problems) > 0 || classify.AsksFix(asked) || classify.SaysFix(said))
 	label := cm.Message
 	key := "change:" + cm.Hash + ":" + label
 	if label == "" {
 		// Edits applied without a commit: named by the files and what
 		// the agent said of them, one change a turn.
 		label = "Edited " + joinNames(applied)
-		if why := saysChange(c.EditWhy); editTurn > 0 && why != "" {
+		if why := classify.ChangeSentence(c.EditWhy); editTurn > 0 && why != "" {
 			label += ": " + why
 		} else if fixes && len(c.Problems) > 0 {
 			// What it fixed says which change it was.
@@ -358,68 +345,3 @@ func joinNames(paths []string) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
-
-// maxWhy bounds what a change keeps of the agent's words before its edits.
-const maxWhy = 300
-
-// editWhy is what an agent's turn says before its first edit: why, and
-// what it changes, in its words, cut at a sentence to maxWhy bytes.
-func editWhy(content string, arts []classify.Artifact) string {
-	end := len(content)
-	for _, a := range arts {
-		if a.Edit != nil || a.Filename != "" {
-			end = min(end, a.Start)
-		}
-	}
-	prose := strings.Join(strings.Fields(content[:end]), " ")
-	if len(prose) <= maxWhy {
-		return prose
-	}
-	cut := prose[:maxWhy]
-	if i := strings.LastIndexAny(cut, ".!?"); i > maxWhy/3 {
-		return cut[:i+1]
-	}
-	return cut[:strings.LastIndexByte(cut, ' ')] + "…"
-}
-
-// maxWhyLabel bounds the agent's sentence a change's label gives, so that
-// the label holds it whole.
-const maxWhyLabel = 80
-
-// saysChange is the sentence of an agent's words before its edits that
-// says what it changes, for a change's label: of its first sentences, the
-// first that is whole within maxWhyLabel bytes and is no preamble (an
-// apology, "Certainly", "Let me fix that failed block") or cause alone
-// ("The error is occurring because …"); "" when none is.
-func saysChange(why string) string {
-	for i := 0; i < 3 && why != ""; i++ {
-		s := why
-		if m := sentenceEnd.FindStringIndex(why); m != nil {
-			s, why = why[:m[0]+1], strings.TrimSpace(why[m[1]:])
-		} else {
-			why = ""
-		}
-		s = strings.TrimSpace(s)
-		if m := agentIntent.FindStringSubmatchIndex(s); m != nil {
-			s = capitalize(s[m[2]:]) // "I'll help fix the login error.": Fix the login error.
-		}
-		if len(s) <= maxWhyLabel && len(strings.Fields(s)) >= 4 && !preamble.MatchString(s) && !pronoun.MatchString(s) && !strings.HasSuffix(s, ":") {
-			return s
-		}
-	}
-	return ""
-}
-
-var (
-	// pronoun is a word that points outside the sentence.
-	pronoun = regexp.MustCompile(`(?i)\b(?:import|use|add|fix|move|call|put|change|update|make|do|get|set|pass|wrap|remove|replace|with|from|to|of)\s+(?:it|them|this|that|these|those)\b\s*(?:[.,;:!?]|$|from|to|in|into|with|for|on|and|so)`)
-	// agentIntent is how an agent says what it will do, before the
-	// verb that says it: "I'll help ", "Let's ", "We need to ".
-	agentIntent = regexp.MustCompile(`(?i)^(?:i['’]ll|i will|let me|let['’]s|we(?:['’]ll| will| need to| should| must)|i need to|i['’]m going to|now,? (?:let['’]s|i['’]ll))\s+(?:help (?:you )?(?:to )?)?((?:fix|add|update|change|remove|create|implement|modify|move|rename|replace|refactor|make|use|import|declare|define|correct|adjust|set|handle|convert|split|extract|install|enable|disable|increase|reduce|limit|prevent|ensure)\b)`)
-	// sentenceEnd ends a sentence: not the dot of a file's name.
-	sentenceEnd = regexp.MustCompile(`[.!?](?:\s|$)`)
-	// preamble is an agent's sentence that says nothing of the change:
-	// an apology, an assent, an offer, a word on its own edit blocks, a
-	// cause alone.
-	preamble = regexp.MustCompile(`(?i)^(?:i apologi[sz]e|sorry|my apologies|i understand|i see\b|certainly|sure\b|of course|great\b|ok(?:ay)?\b|alright|you['’]re right|thanks|thank you|i['’]ll help|i will help|i can help|here(?:['’]s| is| are)\b|let me (?:fix|try|correct|redo|retry) (?:that|the|those|this) (?:failed|search|edit)|the (?:error|issue|problem|bug|failure)s? (?:is|are|was|were|occurs?|happens?|seems?|comes?)\b)|\b(?:search/replace|search block|failed block|exactly match)`)
-)
