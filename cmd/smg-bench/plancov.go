@@ -116,7 +116,7 @@ plan coverage counts them. The same chats give the same model.`,
 			if data == "" || plans == "" || out == "" {
 				return errors.New("train-statements: --data FILE, --plans DIR and -o FILE are required")
 			}
-			chats, err := readPlannedChats(data, plans)
+			chats, _, err := readPlannedChats(data, plans)
 			if err != nil {
 				return fmt.Errorf("train-statements: %w", err)
 			}
@@ -139,24 +139,24 @@ plan coverage counts them. The same chats give the same model.`,
 }
 
 // readPlannedChats reads the samples of the file data with the plans of
-// the directory plans, the NN-th sample's chat-NN.txt.
-func readPlannedChats(data, plans string) ([]extraction.PlannedChat, error) {
-	samples, convs, _, err := readLoCoMo(data)
+// the directory plans, the NN-th sample's chat-NN.txt, and the number of
+// the file's turns the importer skipped.
+func readPlannedChats(data, plans string) (chats []extraction.PlannedChat, skipped int, err error) {
+	samples, convs, skipped, err := readLoCoMo(data)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if len(samples) == 0 {
-		return nil, fmt.Errorf("%s: no LoCoMo sample", data)
+		return nil, 0, fmt.Errorf("%s: no LoCoMo sample", data)
 	}
-	var chats []extraction.PlannedChat
 	for i, s := range samples {
 		plan, err := readPlanFile(filepath.Join(plans, fmt.Sprintf("chat-%02d.txt", i+1)))
 		if err != nil {
-			return nil, fmt.Errorf("sample %d (%q): %w", i+1, s.ID, err)
+			return nil, 0, fmt.Errorf("sample %d (%q): %w", i+1, s.ID, err)
 		}
 		chats = append(chats, extraction.PlannedChat{ID: s.ID, Turns: convs[i].Turns, Plan: plan})
 	}
-	return chats, nil
+	return chats, skipped, nil
 }
 
 // measurePlanCoverage builds the memory of each sample of the file data
@@ -166,11 +166,7 @@ func measurePlanCoverage(ctx context.Context, data, plans string, threshold floa
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	_, _, skipped, err := readLoCoMo(data)
-	if err != nil {
-		return nil, fmt.Errorf("plancov: %w", err)
-	}
-	chats, err := readPlannedChats(data, plans)
+	chats, skipped, err := readPlannedChats(data, plans)
 	if err != nil {
 		return nil, fmt.Errorf("plancov: %w", err)
 	}
