@@ -32,7 +32,7 @@ var readTools = []string{"get_context", "search_memory"}
 // read is served the tools that read.
 func (s *Server) mcpHandler() http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
-		c, _ := r.Context().Value(ctxKey{}).(caller)
+		c := callerOf(r.Context())
 		f, _ := r.Context().Value(fileKey{}).(smg.Kept)
 		opts := &mcpserver.Options{Version: "1.0.0"}
 		if c.key != nil && !c.key.allows(ScopeWrite, r.PathValue("id")) {
@@ -69,7 +69,7 @@ func (s *Server) mcpHandler() http.Handler {
 			writeProblem(sw, p, h)
 			return
 		}
-		r = r.WithContext(context.WithValue(context.WithValue(ctx, ctxKey{}, c), fileKey{}, f))
+		r = r.WithContext(context.WithValue(contextWith(ctx, c), fileKey{}, f))
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		if ctx.Err() == nil {
 			h.ServeHTTP(sw, r)

@@ -125,9 +125,9 @@ type caller struct {
 	key    *Key
 }
 
-// contextWith is the context of r with the caller c.
-func contextWith(r *http.Request, c caller) context.Context {
-	return context.WithValue(r.Context(), ctxKey{}, c)
+// contextWith is ctx with the caller c, for callerOf.
+func contextWith(ctx context.Context, c caller) context.Context {
+	return context.WithValue(ctx, ctxKey{}, c)
 }
 
 // callerOf is the caller of a request that authorize let through.
