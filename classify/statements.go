@@ -286,7 +286,7 @@ func restate(text, subject string) (Fact, bool) {
 		// An instruction stays an order to the assistant; what it says
 		// of "me" is the user's.
 		body = thirdPerson(body, "the user", "")
-		body = strings.ToUpper(body[:1]) + body[1:]
+		body = capitalize(body)
 	case !firstPerson.MatchString(body):
 		if imperative(lower) {
 			return Fact{}, false // an order for now ("Add a button…"), not a standing one
