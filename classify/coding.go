@@ -116,19 +116,24 @@ func findRequest(text string, sents []sentence, english bool) *Request {
 			sourceLine.MatchString(body) || sourceLocation.MatchString(body) || shellLine(low) || roleLine.MatchString(low) || agentPrompt.MatchString(body) {
 			continue
 		}
+		if chatCommand.MatchString(low) || frameish.MatchString(body) || leadFollowing.MatchString(low) {
+			continue // "drop src/a.js" without its slash, "Factory react refresh:6", "Now do the following."
+		}
 		if strings.HasSuffix(body, ":") {
 			// "Please do the following:": what it asks is what follows.
 			if rest := strings.TrimSpace(pointer.ReplaceAllString(strings.TrimSuffix(body, ":"), "")); countWords(rest) < 3 || !readsAlone(strings.ToLower(rest)) {
 				continue
 			}
 		}
-		if asks(low) || foreignAsk.MatchString(low) {
+		if asks(low) || foreignAsk.MatchString(low) || !english && verbLast.MatchString(low) {
 			if danglingLead.MatchString(low) || countWords(low) < 5 && leansOnObject(low) || vagueFix(low) {
 				return nil // "fix it", "fix the error": it names nothing
 			}
 			return &Request{Text: clipRequest(body)}
 		}
-		if fallback == "" && !strings.HasSuffix(body, ":") && countWords(body) >= 4 && proseLike(body) && !(strings.HasSuffix(body, "!") && countWords(body) < 6) {
+		if fallback == "" && !strings.HasSuffix(body, ":") && countWords(body) >= 4 && proseLike(body) && !(strings.HasSuffix(body, "!") && countWords(body) < 6) &&
+			!bugCue.MatchString(low) && !foreignBug.MatchString(low) && !foreignState.MatchString(low) {
+			// Not a symptom: one is what the ask is about, not the ask.
 			fallback = body
 		}
 	}
@@ -181,7 +186,19 @@ var (
 	// foreignAsk is an ask in a language other than English, by its
 	// words of asking and the verbs of work a request starts with: in
 	// French, Spanish, Portuguese, Italian, German and Turkish.
-	foreignAsk = re(`(?:^|\s)(?:peux-tu|pouvez-vous|merci de|il faut|je veux|je voudrais|s'il te pla[iî]t|s'il vous pla[iî]t|corrige[zr]?|ajoute[zr]?|crée[zr]?|fais|faites|vérifie[zr]?|modifie[zr]?|supprime[zr]?|remplace[zr]?|implémente[zr]?|répare[zr]?|mets|mettez|analyse[zr]?|por favor|puedes|quiero|necesito|agrega|añade|crea|haz|cambia|elimina|corrija|adicione|crie|faça|quero|correggi|aggiungi|per favore|voglio|bitte|füge|erstelle|ändere|korrigiere|entferne|kannst du|lütfen|istiyorum|düzelt\w*|ekle\w*|oluştur\w*|değiştir\w*|kaldır\w*|yardımcı ol\w*|yap(?:ar mısın|alım|ın|)\b)`)
+	foreignAsk = re(`(?:^|\s)(?:peux-tu|pouvez-vous|merci de|il faut|je veux|je voudrais|s'il te pla[iî]t|s'il vous pla[iî]t|corrige[zr]?|ajoute[zr]?|crée[zr]?|fais|faites|vérifie[zr]?|modifie[zr]?|supprime[zr]?|remplace[zr]?|implémente[zr]?|répare[zr]?|mets|mettez|analyse[zr]?|por favor|puedes|quiero|necesito|agrega|añade|crea|haz|cambia|elimina|corrija|adicione|crie|faça|quero|correggi|aggiungi|per favore|voglio|bitte|füge|erstelle|ändere|korrigiere|entferne|kannst du|lütfen|istiyorum|düzelt\w*|ekle\w*|oluştur\w*|değiştir\w*|kaldır\w*|yardımcı ol\w*|yap(?:ar mısın|alım|ın|)|assure-toi|remets|annule[zr]?|localise[zr]?|repère|gère|utilise[zr]?|rajoute[zr]?|enlève|retire[zr]?|affiche[zr]?|ajuste[zr]?|optimise[zr]?|refais|garde[zr]?|intègre[zr]?|déplace[zr]?|renomme[zr]?)(?:[\s.,!?:;'’]|$)`)
+	// chatCommand is an agent's command to add or drop files typed
+	// without its slash: "drop src/app.js", "add a.py b.py".
+	chatCommand = re(`^(?:drop|add|read|read-only)\s+(?:\S*[/.\\]\S*\s*)+$`)
+	// frameish is a frame of a trace, its function's words and a line
+	// number: "Factory react refresh:6".
+	frameish = regexp.MustCompile(`^(?:[\w.$<>]+ ){0,3}[\w.$<>]+:\d+(?::\d+)?$`)
+	// leadFollowing is a lead-in to a list: "Now you'll do the following."
+	leadFollowing = re(`\b(?:the\s+)?following\s*[.:]?$`)
+	// verbLast is a sentence of a verb-final language (Turkish) that ends
+	// on an order: the verb's bare stem ("… kaydırma özelliği getir."), or
+	// "let's" ("… bir çözüm bulalım.").
+	verbLast = re(`(?:\s|^)(?:\pL+(?:alım|elim)|getir|çevir|uygula|kur|sağla|taşı|göster|bul|çiz|kapat|sil|yaz|yap|ekle|düzelt|kaldır|değiştir|oluştur|ayarla|güncelle|engelle|bağla|ayır|geliştir)\s*[.!:]*\s*$`)
 	// shellWord is a command's name a shell line starts with.
 	shellWord = set("python", "python3", "py", "cat", "aider", "npm", "npx", "yarn", "pnpm", "git", "cd", "ls", "pip", "pip3", "node", "curl",
 		"sudo", "docker", "bash", "sh", "cargo", "flutter", "dart", "dotnet", "mvn", "gradle", "pytest", "uv", "poetry", "rm", "cp", "mv",
@@ -285,6 +302,17 @@ var (
 	bugCue = re(`\b(?:doesn['’]t|does not|isn['’]t|is not|aren['’]t|are not|won['’]t|can['’]t|cannot|not being|never)\s+(?:\w+\s+){0,2}?(?:work|show|display|load|render|draw|drawn|appear|print|printed|open|close|save|update|respond|handle|handled|prompt|trigger|fire|run|compile|build|start|move|scroll|zoom|translate|translated|correct|properly|right|visible|found|defined|recogni[sz]ed)\w*\b|\b(?:wrong|incorrect|broken|not correct|not properly|not working|fails|failing|crash(?:es|ed|ing)?|freezes|hangs|glitch(?:es|y)?|buggy|jumps)\b`)
 )
 
+// foreignState is, beside foreignBug, how a sentence of another language
+// says how things are, a symptom or the state an ask starts from: a
+// negation ("… senkronize değil", "ce ne sont pas …"), "now" ("Şu an …").
+var foreignState = re(`(?:^|\s)(?:değil|yok|şu an|hala|hâlâ|ne\s+\S+\s+(?:pas|plus)|n['’]\S+\s+(?:pas|plus)|ce sont|c['’]est|actuellement|no (?:es|está|hay)|ist nicht|nicht mehr)(?:[\s.,!:;]|$)`)
+
+// foreignBug is, in the languages users of coding agents write most beside
+// English, a sentence that says the program misbehaves: "ne marche pas",
+// "no funciona", "funktioniert nicht", "çalışmıyor". Go's \b is ASCII's,
+// so a word starts after a space or a mark.
+var foreignBug = re(`(?:^|[\s(,;:'’])(?:ne (?:marche|fonctionne)(?:nt)? (?:pas|plus)|plante(?:nt)?\b|cass[ée]e?s?\b|no funciona|falla\b|fallan\b|roto\b|funktioniert nicht|stürzt|kaputt|não funciona|quebr|non funziona|çalışmıyor|çalışmaz|hatalı|bozuk|çök(?:üyor|tü)|donuyor)`)
+
 // maxCodingProblems bounds the error lines a pasted log gives.
 const maxCodingProblems = 2
 
@@ -305,10 +333,13 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 	lines := 0
 	for line := range strings.Lines(text) {
 		l := strings.TrimSpace(strings.Trim(strings.TrimSpace(line), "│╷╵|×>"))
-		if lines >= maxCodingProblems || len(l) < 8 || sourceExcerpt.MatchString(strings.TrimSpace(line)) || !codingError.MatchString(l) || countWords(l) < 3 {
+		if lines >= maxCodingProblems || len(l) < 8 || sourceExcerpt.MatchString(strings.TrimSpace(line)) || !codingError.MatchString(l) && !errorName.MatchString(l) || countWords(l) < 3 {
 			continue
 		}
 		if sourceLocation.MatchString(l) || lintPlace.MatchString(l) || errorName.MatchString(l) || role == "user" && outputLine.MatchString(l) {
+			if m := fixRequest.FindStringSubmatch(l); m != nil {
+				l = m[1] // "fix AxiosError: …": what to fix
+			}
 			add(l, "trace")
 			lines++
 		}
@@ -323,7 +354,7 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 			add(capitalize(text[m[2]:]), "error") // "fix the sign in error, …": the sign in error
 			continue
 		}
-		if bugCue.MatchString(lower) && !imperative(lower) && !strings.HasPrefix(lower, "if ") && countWords(lower) >= 4 && readsAlone(lower) {
+		if (bugCue.MatchString(lower) || foreignBug.MatchString(lower)) && !imperative(lower) && !strings.HasSuffix(lower, ":") && !strings.HasPrefix(lower, "if ") && countWords(lower) >= 4 && readsAlone(lower) {
 			add(text, "error")
 		}
 	}
@@ -350,10 +381,10 @@ func codingProblem(p Problem) (Problem, bool) {
 	low := strings.ToLower(body)
 	w, _, _ := strings.Cut(low, " ")
 	switch {
-	case strings.HasPrefix(s, "#"), agentTrouble.MatchString(s), sourceLine.MatchString(body), codeLine(body), pastedCode.MatchString(body),
-		hintLine.MatchString(low) || hint.MatchString(low), stackFrame.MatchString(body), frameAlone.MatchString(body), strings.HasSuffix(body, ":") && countWords(body) < 4,
-		body != s && (imperatives[w] || orders[w]), orderLead.MatchString(low) && (imperatives[w] || orders[w]),
-		banner.MatchString(s), placeOnly(body):
+	case strings.HasPrefix(s, "#"), agentTrouble.MatchString(s), sourceLine.MatchString(body), pastedCode.MatchString(body),
+		codeLine(body) && !errorSentence.MatchString(low), hintLine.MatchString(low) || hint.MatchString(low), stackFrame.MatchString(body), frameAlone.MatchString(body), strings.HasSuffix(body, ":") && countWords(body) < 4,
+		body != s && (imperatives[w] || orders[w] || requirement.MatchString(low)), orderLead.MatchString(low) && (imperatives[w] || orders[w]),
+		banner.MatchString(s), placeOnly(body), commitLine.MatchString(body), conditional.MatchString(low), danglingLead.MatchString(low) && !strings.HasPrefix(low, "there"):
 		return p, false
 	}
 	return p, true
@@ -392,7 +423,7 @@ var (
 	// agentTrouble is a coding agent's own trouble, not the project's:
 	// its model's provider refused or went away, a retry, an install it
 	// ran for itself.
-	agentTrouble = regexp.MustCompile(`(?i)\b(?:rate.?limit|RateLimitError|APIConnectionError|ServiceUnavailableError|InternalServerError|overloaded|retrying in|Installation process exited|Could not install packages)\b`)
+	agentTrouble = regexp.MustCompile(`(?i)\b(?:rate.?limit|RateLimitError|APIConnectionError|ServiceUnavailableError|InternalServerError|overloaded|retrying in|Installation process exited|Could not install packages|Read-only file)\b`)
 	// pastedCode is a line of code an error was pasted with, beyond
 	// what codeLine knows: "throw new Error('…')", "\"key\": \"value\",",
 	// "Debug.LogError(\"…\")".
@@ -408,6 +439,16 @@ var (
 	orderLead = re(`^\w+ (?:this|that|these|those|the|a|an|it|your|my|all)\b`)
 	// banner is a line of a framework's banner: "══╡ EXCEPTION CAUGHT … ╞══".
 	banner = regexp.MustCompile(`[═─━=*#~-]{4,}`)
+	// errorSentence is what an error message says in words, which a line
+	// that starts as code may still be: "export 'Heatmap' was not found in
+	// 'recharts'".
+	errorSentence = re(`\b(?:was|were|is|are|does|do|has|have|could|can)(?: not|n['’]t)\b`)
+	// requirement is what an item of a specification or a test's criteria
+	// says must hold: "2. Convergence: the error must shrink by 16x".
+	requirement = re(`\b(?:must|should|shall|needs? to|(?:not )?allowed|required|expected to|(?:flag|report|list|check|verify|ensure)\s+(?:any|all|missing|each|every|that))\b`)
+	// conditional is a line that says what to do if trouble comes, not
+	// trouble met: "If the log contains 'error', fix the code."
+	conditional = re(`^(?:if|unless|in case)\b[^,]{0,120},\s*(?:then\s+)?(?:fix|run|try|check|retry|make|do|update|repeat|rerun|add|use|stop|report|tell)\b`)
 	// listMarker is the mark of an item of a list: "- ", "3. ", "* ".
 	listMarker = regexp.MustCompile(`^(?:[-*•]\s+|\d{1,2}[.)]\s+)`)
 )
@@ -462,7 +503,21 @@ var (
 	backTo = re(`\b(?:go|going|switch|revert|roll)\s+back\s+to\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`)
 	// specChoice is a line of a specification that names a part of the
 	// stack: "Framework: Next.js with App Router".
-	specChoice = re(`^(?:[-*•]\s*)?(?P<key>framework|styling|language|database|db|package manager|storage|state management|backend|frontend|orm|build tool|runtime|ui library|component library|test(?:ing)? framework|hosting|deployment|auth(?:entication)?|icons|charts?|css|bundler|server|api)\s*:\s*(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`)
+	// usesChoice is a thing asked for by what it uses: "one function
+	// trace_ray(…) that uses kgeo's raytracer".
+	usesChoice = re(`\b(?:that|which)\s+(?:uses|relies on|is built on)\s+(?P<obj>(?:[^.;!?,\n—–]|\.[\w/])+)`)
+	// onlyChoice is a sentence that opens on what alone may be used:
+	// "Flat numpy only — no classes".
+	onlyChoice = re(`^(?P<obj>[\w][\w .+#/-]{1,30}?)\s+only\s*(?:[—–,;:.!]|-\s|$)`)
+	// insteadChoice is one thing chosen over another in passing: "AI
+	// Assessment (instead of analysis)", "…, a list rather than a grid".
+	insteadChoice = re(`(?:^|[,(;:]\s*)(?P<obj>[^,(;:.!?]{2,40}?)\s*\(?\s*(?:instead of|rather than)\s+(?P<alt>[^,();:.!?]{2,40})`)
+	// nameChoice is a name given: "call it jugb", "name the app Pixie".
+	nameChoice = re(`\b(?:call|name)\s+(?:it|id|them|this|the\s+(?:\w+\s+){0,2}?)\s*["'\x60]?(?P<obj>[\pL\d][\pL\d_.-]*)["'\x60]?\s*[.!]?$`)
+	// gluedSentence is a sentence's end with no space after it, and the
+	// next one's first letters.
+	gluedSentence = regexp.MustCompile(`[a-z)]\.[A-Z][a-z]`)
+	specChoice    = re(`^(?:[-*•]\s*)?(?P<key>framework|styling|language|database|db|package manager|storage|state management|backend|frontend|orm|build tool|runtime|ui library|component library|test(?:ing)? framework|hosting|deployment|auth(?:entication)?|icons|charts?|css|bundler|server|api)\s*:\s*(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`)
 )
 
 // noChoice is what an order to use names when it chooses nothing: "use
@@ -476,32 +531,69 @@ var libraryName = regexp.MustCompile(`^[\w-]+\.(?:js|jsx|ts|css|io|net|py)$`)
 // codingDecisions are the choices a user's turn to a coding agent fixes.
 func codingDecisions(sents []sentence) []Decision {
 	var out []Decision
-	for _, s := range sents {
-		text := strings.TrimSpace(stripListMark(s.text))
-		low := askOpening.ReplaceAllString(strings.ToLower(text), "")
-		text = text[len(text)-len(low):]
-		var obj, why string
-		for _, p := range []*regexp.Regexp{specChoice, useChoice, backTo} {
-			if m := p.FindStringSubmatch(text); m != nil {
-				obj = m[p.SubexpIndex("obj")]
-				if k := p.SubexpIndex("key"); k >= 0 {
-					why = "the project's " + strings.ToLower(m[k])
-				}
-				break
+	for _, whole := range sents {
+		// "…the application.Use tailwind for styling": two sentences.
+		for _, part := range splitGlued(whole.text) {
+			if d, ok := codingDecision(part); ok {
+				out = append(out, d)
 			}
 		}
-		if obj == "" || codeLine(text) || sourceLine.MatchString(text) || strings.ContainsAny(obj, "=<>{}") || noChoice.MatchString(obj) {
-			continue
-		}
-		outcome, _ := outcomePhrase(obj, false)
-		if outcome == "" || personal(outcome) || unnamed(outcome) || vague(outcome) && !libraryName.MatchString(outcome) || countWords(outcome) > 5 {
-			continue
-		}
-		d := Decision{Sentence: s.text, Outcome: outcome, Rationale: why}
-		if why == "" {
-			d.Rationale = rationale(obj)
-		}
-		out = append(out, d)
 	}
 	return out
+}
+
+// splitGlued splits text where a sentence ends with no space after it.
+func splitGlued(text string) []string {
+	var out []string
+	for {
+		m := gluedSentence.FindStringIndex(text)
+		if m == nil {
+			return append(out, text)
+		}
+		out, text = append(out, text[:m[0]+2]), text[m[0]+2:]
+	}
+}
+
+// codingDecision is the choice a sentence of a request fixes, if any.
+func codingDecision(sent string) (Decision, bool) {
+	text := strings.TrimSpace(stripListMark(sent))
+	low := askOpening.ReplaceAllString(strings.ToLower(text), "")
+	text = text[len(text)-len(low):]
+	if codeLine(text) || sourceLine.MatchString(text) {
+		return Decision{}, false
+	}
+	if m := nameChoice.FindStringSubmatch(text); m != nil {
+		// "call it jugb": a name is a choice of one word, whatever it is.
+		name := m[nameChoice.SubexpIndex("obj")]
+		return Decision{Sentence: sent, Outcome: "the name " + name}, true
+	}
+	var obj, why string
+	var alts []string
+	for _, p := range []*regexp.Regexp{specChoice, useChoice, backTo, usesChoice, onlyChoice, insteadChoice} {
+		if m := p.FindStringSubmatch(text); m != nil {
+			obj = m[p.SubexpIndex("obj")]
+			if k := p.SubexpIndex("key"); k >= 0 {
+				why = "the project's " + strings.ToLower(m[k])
+			}
+			if k := p.SubexpIndex("alt"); k >= 0 {
+				alts = append(alts, strings.TrimSpace(m[k]))
+			}
+			break
+		}
+	}
+	if obj == "" || strings.ContainsAny(obj, "=<>{}") || noChoice.MatchString(obj) {
+		return Decision{}, false
+	}
+	if w, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(obj)), " "); strings.HasPrefix(text, strings.TrimSpace(obj)) && (imperatives[w] || orders[w] || w == "let" || w == "keep") {
+		return Decision{}, false // "let the API handle it instead of …": an order, not a thing
+	}
+	outcome, _ := outcomePhrase(obj, false)
+	if outcome == "" || personal(outcome) || unnamed(outcome) || vague(outcome) && !libraryName.MatchString(outcome) || countWords(outcome) > 5 {
+		return Decision{}, false
+	}
+	d := Decision{Sentence: sent, Outcome: outcome, Rationale: why, Alternatives: alts}
+	if why == "" {
+		d.Rationale = rationale(obj)
+	}
+	return d, true
 }

@@ -60,9 +60,18 @@ func TestRequest(t *testing.T) {
 		{"please fix it", ""},
 		{"Fix the error in user_service.go", "Fix the error in user_service.go"},
 		{"Corrige la fonction de tri des dates dans le tableau.", "Corrige la fonction de tri des dates dans le tableau."},
+		// Another language: the ask, not the symptom before it, nor a
+		// word that only starts as an order does ("affichent").
+		{"Les boutons sont cassés depuis hier. Remets le style des boutons comme avant.", "Remets le style des boutons comme avant."},
+		{"Mes liens affichent une page vide et ne fonctionnent plus.", ""},
+		{"Menü ekranın dışına taşıyor. Menüye kaydırma özelliği getir.", "Menüye kaydırma özelliği getir."},
+		{"drop client/package.json", ""},
+		{"Factory react refresh:6", ""},
+		{"Now you'll do the following.", ""},
 	} {
 		got := ""
-		if r := findRequest(c.text, sentences(proseOf(c.text)), !strings.HasPrefix(c.text, "Corrige")); r != nil {
+		english := !strings.HasPrefix(c.text, "Corrige") && !strings.HasPrefix(c.text, "Les ") && !strings.HasPrefix(c.text, "Mes ") && !strings.HasPrefix(c.text, "Menü")
+		if r := findRequest(c.text, sentences(proseOf(c.text)), english); r != nil {
 			got = r.Text
 		}
 		if got != c.want {
@@ -89,9 +98,20 @@ func TestCodingProblems(t *testing.T) {
 		{"fix the sign in error, it says 504 gateway timeout", "user", []string{"Sign in error, it says 504 gateway timeout"}},
 		{"Make sure it doesn't crash when the file is empty.", "user", nil},
 		{"Tokens: 11k sent, 144 received. Cost: $0.03 message.", "tool", nil},
+		// An error told in another language; a message that starts as
+		// code; an error named in a fix; not a commit line, a rule for
+		// errors to come, a criterion of a test, or a line that leans on
+		// the one before.
+		{"Le formulaire plante quand le champ est vide.", "user", []string{"Le formulaire plante quand le champ est vide."}},
+		{"export 'Heatmap' (imported as 'Heatmap') was not found in 'recharts'", "user", []string{"export 'Heatmap' (imported as 'Heatmap') was not found in 'recharts'"}},
+		{"fix AxiosError in api.ts: getaddrinfo ENOTFOUND example.invalid", "user", []string{"AxiosError in api.ts: getaddrinfo ENOTFOUND example.invalid"}},
+		{"Commit 0dee54e fix: resolve AxiosError by using the right URL", "tool", nil},
+		{"5. If build.log contains 'error', fix the code until it compiles.", "user", nil},
+		{"2. Convergence: the error against the fine run must shrink by 16x.", "user", nil},
+		{"- It's expected as a string type error", "user", nil},
 	} {
 		var got []string
-		for _, p := range findCodingProblems(c.text, sentences(proseOf(c.text)), c.role) {
+		for _, p := range codingProblems(findCodingProblems(c.text, sentences(proseOf(c.text)), c.role)) {
 			got = append(got, p.Summary)
 		}
 		if !slices.Equal(got, c.want) {
@@ -112,6 +132,15 @@ func TestCodingDecisions(t *testing.T) {
 		{"Use any libraries you need.", ""},
 		{"using total = sum(values);", ""},
 		{"Please fix the chart colours.", ""},
+		{"create a go project in this directory. call it pixie", "the name pixie"},
+		{"Write one function fetch_all(urls) that uses httpx's async client — follow its docs.", "httpx's async client"},
+		{"Plain CSS only — no frameworks, no build step.", "Plain CSS"},
+		{"can we make three cards (upload, Review (instead of analysis), done) like the title", "Review"},
+		{"keep it consistent with the rest of the app.Use bulma for styling", "bulma"},
+		{"I only want the totals shown.", ""},
+		{"What would you call it?", ""},
+		{"Rotating column only in s in [0.3, 0.7], zero outside.", ""},
+		{"Let the API handle URL encoding instead of doing it twice.", ""},
 	} {
 		var got []string
 		for _, d := range codingDecisions(sentences(proseOf(c.text))) {

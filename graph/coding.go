@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -42,8 +43,10 @@ type codingState struct {
 	// Changes are the change nodes by commit hash.
 	Changes map[string]string
 	// EditWhy is what the agent's latest turn that edited files said
-	// before its first edit.
-	EditWhy string
+	// before its first edit, EditSaid what its edits change when they
+	// are small; NoEdit, its edits change nothing.
+	EditWhy, EditSaid string
+	NoEdit            bool
 	// Asked are the latest requests, by their terms: one asked again in
 	// other words is the same request.
 	Asked []Asked
@@ -86,12 +89,24 @@ func (c *codingState) again(terms []string) string {
 				shared++
 			}
 		}
-		if shared == len(terms) && shared == len(a.Terms) || shared >= 2 && float64(shared) >= askedAgain*float64(min(len(terms), len(a.Terms))) {
+		shorter := terms
+		if len(a.Terms) < len(terms) {
+			shorter = a.Terms
+		}
+		short := len(shorter)
+		if shared == len(terms) && shared == len(a.Terms) || shared >= 2 && float64(shared) >= askedAgain*float64(short) ||
+			shared == short && max(len(terms), len(a.Terms)) <= short+1 && slices.ContainsFunc(shorter, isFileTerm) {
+			// The same words, most of them, or the same file with a word
+			// more ("fix the error in a.ts", "fix the backend error in
+			// a.ts").
 			return a.ID
 		}
 	}
 	return ""
 }
+
+// isFileTerm reports whether an analyzed term is a file's name or path.
+func isFileTerm(t string) bool { return strings.ContainsAny(t, "./\\") }
 
 // coding puts what a turn says of a coding session into the graph: a
 // user's request, an agent's edits, its tool's commits. arts are the
@@ -130,6 +145,8 @@ func (b *Builder) coding(ts *turnState, s classify.Signals, arts []string) {
 		if len(files) > 0 && edits(s.Artifacts) {
 			c.EditTurn, c.Edited = ts.turn, files
 			c.EditWhy = strings.Clone(classify.EditWhy(ts.t.Content, s.Artifacts))
+			c.EditSaid = strings.Clone(classify.EditSentence(s.Artifacts))
+			c.NoEdit = classify.NoEdit(s.Artifacts)
 		}
 	case spec.RoleTool:
 		c.Agent = true
@@ -241,8 +258,14 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 			files = c.Edited
 		}
 	}
+	if editTurn > 0 && c.NoEdit && cm.Hash == "" {
+		return // edits that change nothing
+	}
 	// A change solves the problems reported with its request, unless it
-	// is the user's own, an undo, or by what it says fixes nothing.
+	// is the user's own, an undo, or by what it says fixes nothing; one
+	// whose commit says it fixes does. One its commit types as a feature
+	// or a tidying fixes only what was reported, not what the request or
+	// its words call trouble.
 	said := cm.Message
 	if editTurn > 0 {
 		said += " " + c.EditWhy
@@ -252,14 +275,14 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 	if req != "" {
 		asked = b.store.Node(req).Description
 	}
-	fixes := !cm.Own && !classify.FixesNothing(said) && (len(c.Problems) > 0 || classify.AsksFix(asked) || classify.SaysFix(said))
+	fixes := !cm.Own && !classify.FixesNothing(said) && (len(c.Problems) > 0 || classify.CommitFixes(cm.Message) || !classify.Tidies(cm.Message) && (classify.AsksFix(asked) || classify.SaysFix(said)))
 	label := cm.Message
 	key := "change:" + cm.Hash + ":" + label
 	if label == "" {
 		// Edits applied without a commit: named by the files and what
 		// the agent said of them, one change a turn.
 		label = "Edited " + joinNames(applied)
-		if why := classify.ChangeSentence(c.EditWhy); editTurn > 0 && why != "" {
+		if why := cmp.Or(classify.ChangeSentence(c.EditWhy), c.EditSaid); editTurn > 0 && why != "" {
 			label += ": " + why
 		} else if fixes && len(c.Problems) > 0 {
 			// What it fixed says which change it was.

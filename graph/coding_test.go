@@ -143,3 +143,59 @@ func TestCodingRequestsAndFixes(t *testing.T) {
 		t.Errorf("the fix of the error the user named is no solution: %+v", fix.Metadata)
 	}
 }
+
+// What a change is in a session of tasks: a feature committed for a
+// request that names issues, beside a rule for errors to come ("if the
+// build fails, fix it"), fixes nothing; edits that replace their text with itself are no
+// change; a small edit the agent says nothing of is labelled by the lines
+// it changes and, made for a pasted error, solves it; a fix asked again of
+// the same file with a word more is the same request.
+func TestCodingTasksAndSmallFixes(t *testing.T) {
+	at := time.Date(2025, 7, 16, 13, 0, 0, 0, time.UTC)
+	turn := func(role, text string) spec.Turn {
+		at = at.Add(time.Minute)
+		return spec.Turn{Role: role, Content: text, Timestamp: at}
+	}
+	edit := func(why, search, replace string) spec.Turn {
+		return turn("assistant", why+"\n\nsrc/ship.cs\n```csharp\n<<<<<<< SEARCH\n"+search+"\n=======\n"+replace+"\n>>>>>>> REPLACE\n```\n")
+	}
+	doc := build(t, []spec.Turn{
+		turn("user", "Read TODO.md and work through its open issues.\n5. If build.log contains 'error', fix the code until it compiles."),
+		edit("I'll add the ship class.", "class Ship {}", "class Ship { int gold; }"),
+		turn("tool", "Applied edit to src/ship.cs\nCommit 1111111 feat: add gold to the ship"),
+		edit("The file is already right.", "class Ship { int gold; }", "class Ship { int gold; }"),
+		turn("tool", "Applied edit to src/ship.cs"),
+		turn("user", "fix the error in ship.cs"),
+		turn("user", "error CS0103: The name 'cargo' does not exist in the current context"),
+		edit("", "class Ship { int gold; }", "class Ship { int gold; int cargo; }"),
+		turn("tool", "Applied edit to src/ship.cs"),
+		turn("user", "fix the compile error in ship.cs"),
+	})
+	ix := indexOf(doc)
+	feat := ix.find(t, spec.NodeSolution, "feat: add gold to the ship")
+	if feat.Metadata["fixes"] == true {
+		t.Error("a feature of a task list fixes the rule's 'error'")
+	}
+	small := ix.find(t, spec.NodeSolution, "Edited ship.cs: Changed `class Ship { int gold; }` to `class Ship { int gold; int cargo; }`.")
+	problem := ix.find(t, spec.NodeProblem, "The name 'cargo' does not exist")
+	if !ix.edge(small.ID, problem.ID, spec.RelSolves) {
+		t.Error("the small edit made for the pasted error does not solve it")
+	}
+	changes, asks := 0, 0
+	for _, n := range doc.SemanticGraph.Nodes {
+		switch n.Kind {
+		case spec.KindChange:
+			changes++
+		case spec.KindRequest:
+			if strings.Contains(n.Label, "ship.cs") {
+				asks++
+			}
+		}
+	}
+	if changes != 2 {
+		t.Errorf("%d changes, want 2: the commit and the small fix, not the edit that changed nothing", changes)
+	}
+	if asks != 1 {
+		t.Errorf("%d requests to fix ship.cs, want 1: asked again with a word more", asks)
+	}
+}

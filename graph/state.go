@@ -18,7 +18,7 @@ import (
 // stateVersion names the layout of a builder's state: a state of another
 // version is refused ([ErrState]), and its memory replayed instead.
 // Changing what the builder keeps between turns must change it.
-const stateVersion = "smg-builder 5"
+const stateVersion = "smg-builder 6"
 
 func init() {
 	// The values of a node's free-form metadata besides JSON's scalars.

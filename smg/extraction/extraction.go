@@ -102,8 +102,9 @@ type Item struct {
 	// turn's external id.
 	Turn   int    `json:"turn"`
 	TurnID string `json:"turnId,omitempty"`
-	// Again are the later turns that asked for a request again: the
-	// graph keeps one request, of each turn that asks it.
+	// Again are the later turns that asked for a request again, or met a
+	// problem again: the graph keeps one request, or problem, of each turn
+	// that tells it.
 	Again []int `json:"again,omitempty"`
 }
 
@@ -171,7 +172,7 @@ func Extract(c Conversation) ([]Item, error) {
 				continue
 			}
 			add(k, n.Label, n.Description, turn)
-			if k == Request {
+			if k == Request || k == Problem {
 				out[len(out)-1].Again = slices.DeleteFunc(slices.Clone(n.Mentions), func(t int) bool { return t == turn })
 			}
 			if k == Change && (solves[n.ID] || n.Metadata["fixes"] == true) {
