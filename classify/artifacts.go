@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Artifact is a piece of code or structured text in a turn.
@@ -55,8 +56,15 @@ func findArtifacts(text string, segs []segment) []Artifact {
 		}
 		lang, file := infoLanguage(g.info)
 		body := g.body
-		if file == "" && i > 0 && !segs[i-1].code {
-			file = pathLine(lastLine(segs[i-1].text))
+		intro := ""
+		if i > 0 && !segs[i-1].code {
+			intro = segs[i-1].text
+		}
+		if file == "" && intro != "" {
+			file = pathLine(lastLine(intro))
+		}
+		if file == "" && intro != "" {
+			file = introFile(intro)
 		}
 		if file == "" {
 			// diff-fenced: the path is the block's first line.
@@ -78,6 +86,9 @@ func findArtifacts(text string, segs []segment) []Artifact {
 		base := Artifact{Kind: kindOf(lang), Language: lang, Filename: file, Content: body, Start: g.start, End: g.start + len(g.text)}
 		edits := editBlocks(body)
 		if len(edits) == 0 {
+			if file == "" && answerBlock(lang, body, intro) {
+				continue // the answer's example output, prose or figure: a turn's
+			}
 			if strings.TrimSpace(body) != "" {
 				out = append(out, base) // an empty block holds nothing to keep
 			}
@@ -264,4 +275,118 @@ func structured(g segment) []Artifact {
 		return []Artifact{{Kind: "data", Language: "json", Content: t, Start: s, End: s + len(t)}}
 	}
 	return nil
+}
+
+// introLines is how many lines before a fence introFile reads.
+const introLines = 3
+
+// introFile is the file a block is, by the lines before it: a heading that
+// is the file's path ("#### `app/__init__.py`", then a line that says what
+// it does), or an order to create it ("Create `models.py` to define …").
+// A block after "In `app.py`, add …" is a piece of the file, not it.
+func introFile(intro string) string {
+	lines := strings.Split(strings.TrimRight(intro, "\n"), "\n")
+	seen := 0
+	for i := len(lines) - 1; i >= 0 && seen < introLines; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l == "" {
+			continue
+		}
+		seen++
+		if h, ok := strings.CutPrefix(l, "#"); ok {
+			h = strings.TrimSpace(listMarker.ReplaceAllString(strings.TrimLeft(h, "#"), ""))
+			return pathLine(h) // a heading ends what introduces the block
+		}
+		if m := createFile.FindStringSubmatch(l); m != nil {
+			if p := pathLine(m[1]); p != "" && strings.Contains(path.Base(p), ".") {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// createFile is an order to create a file named in backticks or bold.
+var createFile = regexp.MustCompile(`(?i)^(?:\d+[.)]\s*)?(?:first,?\s+|next,?\s+|then,?\s+)?(?:create|make|add|write)\s+(?:a\s+(?:new\s+)?(?:file\s+)?(?:called|named)\s+|(?:the|a new)\s+(?:file\s+)?|(?:a\s+)?file\s+)?[\x60*]+([^\x60*\s]+)[\x60*]+`)
+
+// answerBlock reports whether a block unnamed by any file is part of an
+// assistant's answer rather than something written to keep: what the
+// answer's example prints or returns ("### Output", "the response will
+// look like this:"), comments alone, a table, a figure drawn in
+// characters, a few lines of prose in a fence.
+func answerBlock(lang, body, intro string) bool {
+	if introducesOutput(intro) {
+		return true
+	}
+	var lines, comments, rows, prose, letters, marks int
+	for l := range strings.Lines(body) {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		lines++
+		switch {
+		case commentLine.MatchString(l):
+			comments++
+		case strings.HasPrefix(l, "|"):
+			rows++
+		case proseLike(l) && countWords(l) >= 5 && !strings.HasSuffix(l, ":") && !codeLine(l):
+			prose++
+		}
+		for _, r := range l {
+			switch {
+			case unicode.IsLetter(r) || unicode.IsDigit(r):
+				letters++
+			case !unicode.IsSpace(r):
+				marks++
+			}
+		}
+	}
+	bare := lang == "" || lang == "text" || lang == "plaintext" || lang == "txt"
+	switch {
+	case lines == 0:
+		return false
+	case comments == lines:
+		return true // comments alone: words, not code
+	case bare && 2*rows >= lines:
+		return true // a table of the answer
+	case bare && lines >= 3 && letters < marks:
+		return true // a figure drawn in characters
+	case lines <= maxProseBlock && 2*prose > lines && (bare || lang != "markdown" && lang != "md"):
+		return true // a few lines of prose in a fence
+	}
+	return false
+}
+
+// maxProseBlock is how many lines a fenced block of prose may have and be
+// the answer's example: longer prose in a fence is a document.
+const maxProseBlock = 12
+
+var (
+	// outputIntro is what says a block is what code prints or returns.
+	outputIntro = regexp.MustCompile(`(?i)^#+\s*(?:example |sample |expected )?(?:output|response|result)s?\b|\b(?:output|response|result|log)s?\s+(?:will|would|should|might|may)\s+(?:look|be)\b|\byou(?:['’]ll| will| should)(?: then)? see\b|\b(?:example|sample|expected) (?:output|response|result)s?\b|^(?:output|result|response)s?\s*:`)
+	// commentLine is a line of a comment in the common languages.
+	commentLine = regexp.MustCompile(`^(?://|#(?:[^!\w{]|$)|--\s|/\*|\*|<!--|;)`)
+)
+
+// introducesOutput reports whether the last lines of prose before a block
+// (the last, or a heading and the line after it) say it is what code
+// prints or returns.
+func introducesOutput(intro string) bool {
+	lines := strings.Split(strings.TrimRight(intro, "\n \t"), "\n")
+	seen := 0
+	for i := len(lines) - 1; i >= 0 && seen < 2; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l == "" {
+			continue
+		}
+		seen++
+		if outputIntro.MatchString(l) {
+			return true
+		}
+		if strings.HasPrefix(l, "#") {
+			break
+		}
+	}
+	return false
 }

@@ -226,6 +226,9 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 		}
 	}
 	s.Solutions = findSolutions(sents, role)
+	if t.Coding && role == "user" {
+		s.Solutions = append(s.Solutions, prescribedFixes(sents)...)
+	}
 	s.Goals = findGoals(sents, role)
 	if role != "assistant" && t.Role != "system" {
 		s.Facts = findFacts(sents, subjectOf(t), t.Listener, s.Dates, a.stop)

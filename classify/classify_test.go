@@ -333,6 +333,39 @@ func TestArtifacts(t *testing.T) {
 	if as := analyze(data).Artifacts; len(as) != 1 || as[0].Kind != "data" {
 		t.Errorf("a JSON value in prose: %+v", as)
 	}
+	// A block the turn introduces as a file is that file: under a heading
+	// that is its path, or after an order to create it; after "In x, add"
+	// it is a piece of it, unnamed.
+	for _, c := range []struct{ text, file string }{
+		{"#### `app/__init__.py`\n\nThis file initializes the app.\n\n```python\nfrom flask import Flask\n```", "app/__init__.py"},
+		{"#### 1. Setup\n\nCreate `models.py` to define your models:\n\n```python\nclass User: pass\n```", "models.py"},
+		{"In `app.py`, register the blueprint:\n\n```python\napp.register_blueprint(bp)\n```", ""},
+		{"### Running it\n\nCreate a virtual environment first:\n\n```bash\npython -m venv .venv\n```", ""},
+	} {
+		if as := analyze(c.text).Artifacts; len(as) != 1 || as[0].Filename != c.file {
+			t.Errorf("%q: %+v, want one artifact of file %q", c.text, as, c.file)
+		}
+	}
+	// What an answer shows in a fence without writing anything to keep:
+	// the output of its example, comments alone, a table, a figure, a few
+	// lines of prose; code, and a long document, are kept.
+	for _, c := range []struct {
+		text string
+		kept bool
+	}{
+		{"### Output\n\n```\nHashed password: pbkdf2:sha256:260000$zL6y\n```", false},
+		{"If it works, the response will look like this:\n```json\n{\"message\": \"created\", \"id\": 1}\n```", false},
+		{"```python\n# Go to the dashboard and set up an alert rule\n# for errors above 5 percent.\n```", false},
+		{"```\n| Date | Time | Feeling |\n|------|------|---------|\n| 5/1 | 7 PM | calm |\n```", false},
+		{"```\n      Start\n        |\n        v\n     /     \\\n   -->   <--\n```", false},
+		{"Example:\n```sh\nfeat(budget): Add a feature for tracking expenses\n\nThis feature lets users track their daily expenses and see where the money goes.\n```", false},
+		{"Here is the loop that prints the total:\n```python\nfor x in items:\n    print(total(x))\n```", true},
+		{"```plaintext\n" + strings.Repeat("Dear hiring manager, I am writing to apply for the role of producer at your studio.\n", 14) + "```", true},
+	} {
+		if got := len(analyze(c.text).Artifacts) == 1; got != c.kept {
+			t.Errorf("%q: kept %v, want %v", c.text, got, c.kept)
+		}
+	}
 	// "####" and ">" lines inside a fence are code.
 	if as := analyze("```md\n#### not a heading\n> not a quote\n```"); len(as.Artifacts) != 1 {
 		t.Error("a fence with markdown inside")

@@ -597,3 +597,47 @@ func codingDecision(sent string) (Decision, bool) {
 	}
 	return d, true
 }
+
+// maxPrescribed bounds the fixes a user's turn prescribes.
+const maxPrescribed = 6
+
+// prescribedFixes are the fixes a user's turn to a coding agent prescribes
+// as it asks for a fix: after "Fix X:", each sentence or item that says
+// how it must be ("it should compare against a 4000-step run", "S0 should
+// be zero", "transfer_matrix comes from coeffs, not integrate"). A fix
+// first told by the user is the solution there; the change that applies
+// it is a change.
+func prescribedFixes(sents []sentence) []Solution {
+	var out []Solution
+	subject, asked := "", false
+	for _, s := range sents {
+		body := strings.TrimSpace(stripListMark(strings.TrimSpace(s.text)))
+		if m := fixLead.FindStringSubmatch(body); m != nil {
+			asked, subject, body = true, strings.TrimSpace(m[1]), strings.TrimSpace(m[2])
+		}
+		if !asked || body == "" {
+			continue
+		}
+		low := strings.ToLower(body)
+		if strings.HasPrefix(low, "it ") && subject != "" {
+			body = subject + body[2:] // "Fix the check: it should …": the check should …
+			low = strings.ToLower(body)
+		}
+		if !prescription.MatchString(low) || countWords(body) < 4 || strings.HasSuffix(body, "?") || strings.HasSuffix(body, ":") ||
+			danglingLead.MatchString(low) || codeLine(body) {
+			continue
+		}
+		if out = append(out, Solution{Sentence: clip(capitalize(body), 200)}); len(out) == maxPrescribed {
+			break
+		}
+	}
+	return out
+}
+
+var (
+	// fixLead opens an ask to fix something with how: "Fix X: …".
+	fixLead = re(`^(?:please\s+)?(?:fix|correct)\s+([^:]{2,80}):\s*(.*)$`)
+	// prescription is how a thing must be: "should", "must", "comes from
+	// X, not Y", "instead of".
+	prescription = re(`\b(?:should|must|needs? to|has to|have to|instead of|rather than|comes? from)\b|,\s*not\s+\w`)
+)

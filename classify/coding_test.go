@@ -151,3 +151,27 @@ func TestCodingDecisions(t *testing.T) {
 		}
 	}
 }
+
+// A fix the user prescribes as they ask for it is a solution: each part
+// after "Fix X:" that says how things must be, "it" said as what is fixed;
+// not the orders beside them, nor prescriptions without an ask to fix.
+func TestPrescribedFixes(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"Fix the retry check in sync.py: it should compare the count with the limit, not the delay.",
+			[]string{"The retry check in sync.py should compare the count with the limit, not the delay."}},
+		{"Fix loader.py:\n1. The cache key must include the locale.\n2. Log the misses.\n3. The parser comes from utils, not core.",
+			[]string{"The cache key must include the locale.", "The parser comes from utils, not core."}},
+		{"Add a settings page. It should list the user's keys.", nil},
+	} {
+		var got []string
+		for _, s := range prescribedFixes(sentences(proseOf(c.text))) {
+			got = append(got, s.Sentence)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q:\n got %q\nwant %q", c.text, got, c.want)
+		}
+	}
+}

@@ -150,26 +150,35 @@ func (b *Builder) coding(ts *turnState, s classify.Signals, arts []string) {
 		}
 	case spec.RoleTool:
 		c.Agent = true
-		if len(s.Applied) == 0 && len(s.Commits) == 0 && len(s.Undone) == 0 {
-			return
+		if len(s.Applied) > 0 || len(s.Commits) > 0 || len(s.Undone) > 0 {
+			c.On = true
+			b.changes(ts, s)
 		}
-		c.On = true
-		for _, cm := range s.Commits {
-			b.change(ts, cm)
-		}
-		if len(s.Uncommitted) > 0 {
-			b.change(ts, classify.Commit{Files: s.Uncommitted})
-		}
-		for _, u := range s.Undone {
-			// Undoing a commit is a change of its own, which ends the
-			// one it undid.
-			if id := c.Changes[u.Hash]; id != "" {
-				if n := b.store.Node(id); n.ValidTo.IsZero() {
-					n.ValidTo = ts.t.Timestamp
-				}
+		// What the tool reports after its commits (a lint run, a failed
+		// build) is what the next change fixes.
+		c.Problems = append(c.Problems, b.turnNodes(ts, spec.NodeProblem)...)
+	}
+}
+
+// changes makes the changes a tool's turn tells: its commits, the edits
+// it applied without one, the commits it undid.
+func (b *Builder) changes(ts *turnState, s classify.Signals) {
+	c := &b.code
+	for _, cm := range s.Commits {
+		b.change(ts, cm)
+	}
+	if len(s.Uncommitted) > 0 {
+		b.change(ts, classify.Commit{Files: s.Uncommitted})
+	}
+	for _, u := range s.Undone {
+		// Undoing a commit is a change of its own, which ends the one it
+		// undid.
+		if id := c.Changes[u.Hash]; id != "" {
+			if n := b.store.Node(id); n.ValidTo.IsZero() {
+				n.ValidTo = ts.t.Timestamp
 			}
-			b.change(ts, classify.Commit{Message: "Undid " + u.Hash + ": " + u.Message, Own: true, Files: b.changeFiles(c.Changes[u.Hash])})
 		}
+		b.change(ts, classify.Commit{Message: "Undid " + u.Hash + ": " + u.Message, Own: true, Files: b.changeFiles(c.Changes[u.Hash])})
 	}
 }
 

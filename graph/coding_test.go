@@ -170,6 +170,10 @@ func TestCodingTasksAndSmallFixes(t *testing.T) {
 		edit("", "class Ship { int gold; }", "class Ship { int gold; int cargo; }"),
 		turn("tool", "Applied edit to src/ship.cs"),
 		turn("user", "fix the compile error in ship.cs"),
+		edit("I'll add a sail.", "class Ship { int gold; int cargo; }", "class Ship { int gold; int cargo; Sail sail; }"),
+		turn("tool", "Applied edit to src/ship.cs\nCommit 3333333 feat: add a sail to the ship\n\n# Fix any errors below, if possible.\n\nsrc/ship.cs(1,35): error CS0246: The type or namespace name 'Sail' could not be found"),
+		edit("I'll declare the type.", "class Ship {", "class Sail {}\nclass Ship {"),
+		turn("tool", "Applied edit to src/ship.cs\nCommit 4444444 refactor: declare the Sail type"),
 	})
 	ix := indexOf(doc)
 	feat := ix.find(t, spec.NodeSolution, "feat: add gold to the ship")
@@ -180,6 +184,12 @@ func TestCodingTasksAndSmallFixes(t *testing.T) {
 	problem := ix.find(t, spec.NodeProblem, "The name 'cargo' does not exist")
 	if !ix.edge(small.ID, problem.ID, spec.RelSolves) {
 		t.Error("the small edit made for the pasted error does not solve it")
+	}
+	lint := ix.find(t, spec.NodeProblem, "error CS0246")
+	declare := ix.find(t, spec.NodeSolution, "refactor: declare the Sail type")
+	sail := ix.find(t, spec.NodeSolution, "feat: add a sail")
+	if !ix.edge(declare.ID, lint.ID, spec.RelSolves) || ix.edge(sail.ID, lint.ID, spec.RelSolves) {
+		t.Error("the error the tool reported after a commit is not solved by the next change, and only by it")
 	}
 	changes, asks := 0, 0
 	for _, n := range doc.SemanticGraph.Nodes {
@@ -192,8 +202,8 @@ func TestCodingTasksAndSmallFixes(t *testing.T) {
 			}
 		}
 	}
-	if changes != 2 {
-		t.Errorf("%d changes, want 2: the commit and the small fix, not the edit that changed nothing", changes)
+	if changes != 4 {
+		t.Errorf("%d changes, want 4: the commits and the small fix, not the edit that changed nothing", changes)
 	}
 	if asks != 1 {
 		t.Errorf("%d requests to fix ship.cs, want 1: asked again with a word more", asks)
