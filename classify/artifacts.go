@@ -64,7 +64,7 @@ func findArtifacts(text string, segs []segment) []Artifact {
 			file = pathLine(lastLine(intro))
 		}
 		if file == "" && intro != "" {
-			file = introFile(intro)
+			file = introFile(intro, lang)
 		}
 		if file == "" {
 			// diff-fenced: the path is the block's first line.
@@ -280,11 +280,15 @@ func structured(g segment) []Artifact {
 // introLines is how many lines before a fence introFile reads.
 const introLines = 3
 
-// introFile is the file a block is, by the lines before it: a heading that
-// is the file's path ("#### `app/__init__.py`", then a line that says what
-// it does), or an order to create it ("Create `models.py` to define …").
-// A block after "In `app.py`, add …" is a piece of the file, not it.
-func introFile(intro string) string {
+// introFile is the file a block in lang is, by the lines before it: a
+// heading that is the file's path or names one file ("#### `app/__init__.py`",
+// "#### Custom CSS (`styles.css`)"), then perhaps a line that says what it
+// does; an order to create it ("Create `models.py` to define …"); a line
+// that shows or defines it ("Here's my current `config.py` file:", "Define
+// the models in `app/models.py`:"). A block after a line that changes a
+// part of a file ("In `app.py`, add …", "Update `app.py`:") is a piece of
+// it, not the file.
+func introFile(intro, lang string) string {
 	lines := strings.Split(strings.TrimRight(intro, "\n"), "\n")
 	seen := 0
 	for i := len(lines) - 1; i >= 0 && seen < introLines; i-- {
@@ -295,19 +299,89 @@ func introFile(intro string) string {
 		seen++
 		if h, ok := strings.CutPrefix(l, "#"); ok {
 			h = strings.TrimSpace(listMarker.ReplaceAllString(strings.TrimLeft(h, "#"), ""))
-			return pathLine(h) // a heading ends what introduces the block
+			if p := pathLine(h); p != "" {
+				return p
+			}
+			return oneFile(h, lang) // a heading ends what introduces the block
 		}
 		if m := createFile.FindStringSubmatch(l); m != nil {
 			if p := pathLine(m[1]); p != "" && strings.Contains(path.Base(p), ".") {
 				return p
 			}
 		}
+		if seen == 1 && showsFile.MatchString(l) && !partOfFile.MatchString(l) {
+			return oneFile(l, lang)
+		}
 	}
 	return ""
 }
 
-// createFile is an order to create a file named in backticks or bold.
-var createFile = regexp.MustCompile(`(?i)^(?:\d+[.)]\s*)?(?:first,?\s+|next,?\s+|then,?\s+)?(?:create|make|add|write)\s+(?:a\s+(?:new\s+)?(?:file\s+)?(?:called|named)\s+|(?:the|a new)\s+(?:file\s+)?|(?:a\s+)?file\s+)?[\x60*]+([^\x60*\s]+)[\x60*]+`)
+// oneFile is the one file a line names in backticks, when it names one
+// and its language is lang's; "" otherwise.
+func oneFile(line, lang string) string {
+	found := ""
+	for _, m := range quotedName.FindAllStringSubmatch(line, -1) {
+		p := pathLine(m[1])
+		if p == "" && dotFile.MatchString(m[1]) {
+			p = m[1]
+		}
+		if p == "" || !strings.Contains(path.Base(p), ".") {
+			continue
+		}
+		if found != "" && found != p {
+			return ""
+		}
+		found = p
+	}
+	if found != "" && !sameLanguage(lang, languageOf(found)) {
+		return ""
+	}
+	return found
+}
+
+// sameLanguage reports whether a fence's language and a file's agree, or
+// either is unknown.
+func sameLanguage(a, b string) bool {
+	a, b = languageAlias(a), languageAlias(b)
+	return a == "" || b == "" || a == b
+}
+
+// languageAlias is the name languageOf gives the language a fence calls
+// lang.
+func languageAlias(lang string) string {
+	switch l := strings.ToLower(lang); l {
+	case "js", "jsx", "javascript", "mjs", "cjs":
+		return "javascript"
+	case "ts", "tsx", "typescript":
+		return "typescript"
+	case "yml", "yaml":
+		return "yaml"
+	case "sh", "bash", "shell", "zsh", "console":
+		return "bash"
+	case "py", "python", "python3":
+		return "python"
+	case "text", "txt", "plaintext", "plain", "dotenv", "env", "ini", "properties":
+		return "" // plain text: any file of settings or words
+	default:
+		return l
+	}
+}
+
+var (
+	// createFile is an order to create a file named in backticks or bold.
+	createFile = regexp.MustCompile(`(?i)^(?:\d+[.)]\s*)?(?:\*\*)?(?:first,?\s+|next,?\s+|then,?\s+)?(?:create|make|add|write)\s+(?:a\s+(?:new\s+)?(?:file\s+)?(?:called|named)\s+|(?:the|a new|a)\s+(?:file\s+)?|(?:a\s+)?file\s+)?[\x60*]+([^\x60*\s]+)[\x60*]+`)
+	// showsFile is a line that shows or defines a whole file: "Here's my
+	// current `config.py` file:", "Your `netlify.toml` should look like
+	// this:", "Define the models in `app/models.py`:".
+	showsFile = regexp.MustCompile(`(?i)\b(?:here(?:['’]s| is)|this is|below is|my|your|a sample|an example|the (?:full|complete|whole|final|current|updated) (?:file|contents?)|should look like|define|initialize|set up|create|contents? of|ensure you have|make sure you have)\b`)
+	// partOfFile is a line that changes a part of a file: "In `app.py`,
+	// add …", "Update your `app.py`:".
+	partOfFile = regexp.MustCompile(`(?i)^(?:in|inside|within|to)\s+(?:your\s+|the\s+)?\x60|\b(?:update|add|modify|change|replace|insert|append|edit|remove|tweak|adjust|extend)\b|\b(?:part|section|snippet|excerpt|portion|relevant)\b`)
+	// quotedName is a name in backticks.
+	quotedName = regexp.MustCompile(`\x60([^\x60\s]+)\x60`)
+	// dotFile is a file whose name starts with a dot: ".env".
+	dotFile = regexp.MustCompile(`^\.\w[\w.-]*$`)
+)
 
 // answerBlock reports whether a block unnamed by any file is part of an
 // assistant's answer rather than something written to keep: what the
@@ -318,7 +392,8 @@ func answerBlock(lang, body, intro string) bool {
 	if introducesOutput(intro) {
 		return true
 	}
-	var lines, comments, rows, prose, letters, marks int
+	bare := lang == "" || lang == "text" || lang == "plaintext" || lang == "txt"
+	var lines, comments, rows, headings, prose, letters, marks int
 	for l := range strings.Lines(body) {
 		l = strings.TrimSpace(l)
 		if l == "" {
@@ -326,11 +401,13 @@ func answerBlock(lang, body, intro string) bool {
 		}
 		lines++
 		switch {
+		case strings.HasPrefix(l, "#") && (bare || lang == "markdown" || lang == "md"):
+			headings++ // markdown's, not a comment
 		case commentLine.MatchString(l):
 			comments++
 		case strings.HasPrefix(l, "|"):
 			rows++
-		case proseLike(l) && countWords(l) >= 5 && !strings.HasSuffix(l, ":") && !codeLine(l):
+		case proseLike(strings.TrimLeft(l, `"'“‘*_>`)) && countWords(l) >= 5 && !strings.HasSuffix(l, ":") && !codeLine(l):
 			prose++
 		}
 		for _, r := range l {
@@ -342,7 +419,6 @@ func answerBlock(lang, body, intro string) bool {
 			}
 		}
 	}
-	bare := lang == "" || lang == "text" || lang == "plaintext" || lang == "txt"
 	switch {
 	case lines == 0:
 		return false
@@ -352,7 +428,7 @@ func answerBlock(lang, body, intro string) bool {
 		return true // a table of the answer
 	case bare && lines >= 3 && letters < marks:
 		return true // a figure drawn in characters
-	case lines <= maxProseBlock && 2*prose > lines && (bare || lang != "markdown" && lang != "md"):
+	case lines <= maxProseBlock && 2*prose > lines && headings == 0:
 		return true // a few lines of prose in a fence
 	}
 	return false
@@ -364,7 +440,7 @@ const maxProseBlock = 12
 
 var (
 	// outputIntro is what says a block is what code prints or returns.
-	outputIntro = regexp.MustCompile(`(?i)^#+\s*(?:example |sample |expected )?(?:output|response|result)s?\b|\b(?:output|response|result|log)s?\s+(?:will|would|should|might|may)\s+(?:look|be)\b|\byou(?:['’]ll| will| should)(?: then)? see\b|\b(?:example|sample|expected) (?:output|response|result)s?\b|^(?:output|result|response)s?\s*:`)
+	outputIntro = regexp.MustCompile(`(?i)^#+\s*(?:example |sample |expected )?(?:output|response|result)s?\b|\b(?:output|response|result|log)s?\s+(?:will|would|should|might|may)\s+(?:look|be)\b|\byou(?:['’]ll| will| should| would)?(?: then)? (?:see|receive|get back)\b|\b(?:show|print|display|log|return)s? something like\b|\b(?:example|sample|expected) (?:output|response|result)s?\b|^(?:output|result|response)s?\s*:`)
 	// commentLine is a line of a comment in the common languages.
 	commentLine = regexp.MustCompile(`^(?://|#(?:[^!\w{]|$)|--\s|/\*|\*|<!--|;)`)
 )

@@ -72,7 +72,7 @@ func ChangeSentence(why string) string {
 				s = capitalize(verb) + s[m[3]:] // "Fix this by moving …": Move …
 			}
 		}
-		if len(s) <= maxWhyLabel && len(strings.Fields(s)) >= 4 && !changePreamble.MatchString(s) && !pointsOut.MatchString(s) && !leadIn.MatchString(s) {
+		if len(s) <= maxWhyLabel && len(strings.Fields(s)) >= 4 && !changePreamble.MatchString(s) && !pointsOut.MatchString(s) && !leadIn.MatchString(s) && !restated.MatchString(s) {
 			if c, ok := strings.CutSuffix(s, ":"); ok {
 				s = c + "." // "First, fix the types and drop the copy:": what it does
 			}
@@ -112,6 +112,10 @@ var (
 	// fixBy is an order to fix something by doing what its gerund says:
 	// "Fix this by moving …".
 	fixBy = regexp.MustCompile(`(?i)^(?:fix|resolve|solve|address|correct|handle)\b[^.:;]{0,60}?\bby\s+(\w+ing)\b`)
+	// restated is an order to fix trouble named by its kind alone, which
+	// says what went wrong, not what changes: "Fix the `cn` function
+	// error."
+	restated = regexp.MustCompile(`(?i)^(?:fix|resolve|address|correct|solve|handle)\s+(?:the|this|these|that|an?|all)?\s*(?:[\w\x60'".()-]+\s+){0,4}?(?:errors?|issues?|problems?|bugs?|warnings?)(?:\s+(?:in|of|on)\s+(?:the\s+)?[\w\x60./-]+(?:\s+(?:file|component|function))?)?\s*[.!]?$`)
 	// leadIn is a sentence that leads to what follows, not what changes:
 	// it ends at a colon or a list's first number, goes "step by step",
 	// or orders changes it does not name.

@@ -5,10 +5,11 @@ import "testing"
 // The sentence a change is labelled by says what the agent changes: an
 // intent said as an order, "fix this by moving …" as "Move …", an item of
 // its list; not an apology, a cause or a guess alone, a lead-in, changes
-// it does not name.
+// it does not name, trouble named by its kind ("fix the login error").
 func TestChangeSentence(t *testing.T) {
 	for _, c := range []struct{ why, want string }{
-		{"I'll help fix the login error in auth.ts.", "Fix the login error in auth.ts."},
+		{"I'll help move the token check into auth.ts.", "Move the token check into auth.ts."},
+		{"I'll help fix the login error in auth.ts.", ""},
 		{"I apologize for the oversight. This error occurs because the provider has no project. Let's fix this by updating the module to pass the project id.", "Update the module to pass the project id."},
 		{"Now I can see the duplicate provider issue. Let's fix this by: 1. Moving all provider blocks to `provider.tf` 2. Removing the copy from `backend.tf`", "Move all provider blocks to `provider.tf`"},
 		{"I'll help implement these UX improvements with properly formatted changes. Let's break this down into steps: 1. First, let's update the type:", ""},
@@ -16,6 +17,8 @@ func TestChangeSentence(t *testing.T) {
 		{"I'll help modify the route.ts file to handle this properly.", ""},
 		{"First, let's fix the type definitions and remove the duplicate report display:", "Fix the type definitions and remove the duplicate report display."},
 		{"Certainly!", ""},
+		{"I'll help fix the `cn` function error. We need to import it from the utils file.", ""},
+		{"I'll fix the syntax error in the route.ts file. There's an extra closing parenthesis that needs to be removed.", "There's an extra closing parenthesis that needs to be removed."},
 	} {
 		if got := ChangeSentence(c.why); got != c.want {
 			t.Errorf("%q:\n got %q\nwant %q", c.why, got, c.want)
@@ -62,6 +65,7 @@ func TestWhatAChangeSays(t *testing.T) {
 		{"fix: show the button for ten rows only", false, false, false},
 		{"fix: import PointerScrollEvent to fix the type error", false, true, false},
 		{"refactor: simülasyon mantığını düzelt", true, true, false},
+		{"fix: ComponentPalette layout çakışmasını düzelt", false, true, false},
 		{"fix: add error handling to the roster page", false, false, true},
 		{"fix: import Router to investigate the redirect", false, false, true},
 		{"fix: handle network errors in fetchState", false, false, true},

@@ -341,6 +341,13 @@ func TestArtifacts(t *testing.T) {
 		{"#### 1. Setup\n\nCreate `models.py` to define your models:\n\n```python\nclass User: pass\n```", "models.py"},
 		{"In `app.py`, register the blueprint:\n\n```python\napp.register_blueprint(bp)\n```", ""},
 		{"### Running it\n\nCreate a virtual environment first:\n\n```bash\npython -m venv .venv\n```", ""},
+		{"Here's my current `config.py` file:\n```python\nDEBUG = True\n```", "config.py"},
+		{"#### Custom CSS (`styles.css`)\n```css\nbody { margin: 0; }\n```", "styles.css"},
+		{"Ensure you have a `.env` file in your project root with your key:\n```plaintext\nKEY=abc\n```", ".env"},
+		{"Define the models in `app/models.py`:\n```python\nclass User: pass\n```", "app/models.py"},
+		{"Update `app.py` to add the route:\n```python\n@app.get('/')\ndef home(): pass\n```", ""},
+		{"Here's my `index.html` and `app.js`:\n```javascript\nlet x = 1\n```", ""},
+		{"Here's my current `styles.css` file:\n```python\nx = 1\n```", ""},
 	} {
 		if as := analyze(c.text).Artifacts; len(as) != 1 || as[0].Filename != c.file {
 			t.Errorf("%q: %+v, want one artifact of file %q", c.text, as, c.file)
@@ -360,6 +367,9 @@ func TestArtifacts(t *testing.T) {
 		{"```\n      Start\n        |\n        v\n     /     \\\n   -->   <--\n```", false},
 		{"Example:\n```sh\nfeat(budget): Add a feature for tracking expenses\n\nThis feature lets users track their daily expenses and see where the money goes.\n```", false},
 		{"Here is the loop that prints the total:\n```python\nfor x in items:\n    print(total(x))\n```", true},
+		{"You should receive a text response:\n```\nSynchronous route works\n```", false},
+		{"For example:\n```markdown\n\"Her projects consistently exceed expectations, and her team trusts her judgement.\"\n```", false},
+		{"```markdown\n# Setup\n\nInstall the tool and run it once to create the config file.\n```", true},
 		{"```plaintext\n" + strings.Repeat("Dear hiring manager, I am writing to apply for the role of producer at your studio.\n", 14) + "```", true},
 	} {
 		if got := len(analyze(c.text).Artifacts) == 1; got != c.kept {

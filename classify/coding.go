@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -87,10 +88,10 @@ type Request struct {
 // an error with no words around it (a problem, found as such). The ask is
 // the turn's first sentence that asks (an order, a question, a want),
 // past what leads to it: a role given to the assistant ("You are …"), a
-// greeting, the symptom it is about, a lead-in to a paste. A turn in
-// English that asks nothing (a complaint, pasted advice or output) is no
-// request; in another language, whose orders these cues do not know, the
-// first sentence that leads to nothing stands for it.
+// greeting, the symptom it is about, a lead-in to a paste or a list, an
+// ask of work it does not name ("make these changes:"). A turn that asks
+// nothing by these cues (a complaint, pasted advice or output, a symptom
+// or a plan announced in another language) is no request.
 func findRequest(text string, sents []sentence, english bool) *Request {
 	t := strings.TrimSpace(text)
 	lower := strings.ToLower(t)
@@ -99,7 +100,6 @@ func findRequest(text string, sents []sentence, english bool) *Request {
 		strings.HasPrefix(lower, "# fix any errors below"), confirmation[strings.Trim(lower, ".! ")], agentPrompt.MatchString(t):
 		return nil
 	}
-	var fallback string
 	for i, s := range sents {
 		if i == maxAskLook {
 			break
@@ -116,14 +116,13 @@ func findRequest(text string, sents []sentence, english bool) *Request {
 			sourceLine.MatchString(body) || sourceLocation.MatchString(body) || shellLine(low) || roleLine.MatchString(low) || agentPrompt.MatchString(body) {
 			continue
 		}
-		if chatCommand.MatchString(low) || frameish.MatchString(body) || leadFollowing.MatchString(low) {
-			continue // "drop src/a.js" without its slash, "Factory react refresh:6", "Now do the following."
-		}
-		if strings.HasSuffix(body, ":") {
-			// "Please do the following:": what it asks is what follows.
-			if rest := strings.TrimSpace(pointer.ReplaceAllString(strings.TrimSuffix(body, ":"), "")); countWords(rest) < 3 || !readsAlone(strings.ToLower(rest)) {
-				continue
-			}
+		if chatCommand.MatchString(low) || frameish.MatchString(body) || leadFollowing.MatchString(low) || strings.HasSuffix(body, ":") ||
+			unnamedWork.MatchString(low) || logLabel.MatchString(body) || answerHow.MatchString(low) {
+			// "drop src/a.js" without its slash, "Factory react
+			// refresh:6", "Now do the following.", "Make these changes:",
+			// "update it accordingly", "Debug message: ERROR: …", "think
+			// out loud": what it asks is what follows, or nothing.
+			continue
 		}
 		if asks(low) || foreignAsk.MatchString(low) || !english && verbLast.MatchString(low) {
 			if danglingLead.MatchString(low) || countWords(low) < 5 && leansOnObject(low) || vagueFix(low) {
@@ -131,16 +130,8 @@ func findRequest(text string, sents []sentence, english bool) *Request {
 			}
 			return &Request{Text: clipRequest(body)}
 		}
-		if fallback == "" && !strings.HasSuffix(body, ":") && countWords(body) >= 4 && proseLike(body) && !(strings.HasSuffix(body, "!") && countWords(body) < 6) &&
-			!bugCue.MatchString(low) && !foreignBug.MatchString(low) && !foreignState.MatchString(low) {
-			// Not a symptom: one is what the ask is about, not the ask.
-			fallback = body
-		}
 	}
-	if english || fallback == "" || !readsAlone(strings.ToLower(fallback)) {
-		return nil
-	}
-	return &Request{Text: clipRequest(fallback)}
+	return nil
 }
 
 // clipRequest is the text of a request, cut at a word to maxRequest bytes.
@@ -195,6 +186,16 @@ var (
 	frameish = regexp.MustCompile(`^(?:[\w.$<>]+ ){0,3}[\w.$<>]+:\d+(?::\d+)?$`)
 	// leadFollowing is a lead-in to a list: "Now you'll do the following."
 	leadFollowing = re(`\b(?:the\s+)?following\s*[.:]?$`)
+	// unnamedWork is an ask of work it does not name, which the lines
+	// after it give: "Add these imports at the top:", "update it
+	// accordingly", "fais ces modifs", "şu düzeltmeleri yap".
+	unnamedWork = re(`\b(?:this|these|those|that|the following|the above)\s+(?:\w+\s+)?(?:description|changes?|imports?|fixes|modifications|revisions|updates|instructions|steps|documentation|suggestions|items|points|requirements|specification|spec|plan|improvements|tasks?)\b|\baccordingly\b|\b(?:write|make|apply|do|implement) the changes\b|(?:^|\s)(?:ces|cette|ceci|cela)\s+(?:modifs?|modifications|changements|corrections|étapes|points|instructions)\b|(?:^|\s)(?:şu|bu|aşağıdaki)\s+(?:\S+\s+){0,3}?(?:güncelleme|düzeltme|revizyon|değişiklik|adım|madde)`)
+	// logLabel is a line of a log, a label and its level: "Debug message:
+	// ERROR : …".
+	logLabel = regexp.MustCompile(`^[\w ]{1,30}:\s*(?:ERROR|FATAL|Error|Exception)\b`)
+	// answerHow is an ask about how to answer, not what to do: "think
+	// out loud".
+	answerHow = re(`\b(?:think (?:out loud|aloud|step by step)|chain of thought)\b`)
 	// verbLast is a sentence of a verb-final language (Turkish) that ends
 	// on an order: the verb's bare stem ("… kaydırma özelliği getir."), or
 	// "let's" ("… bir çözüm bulalım.").
@@ -302,16 +303,14 @@ var (
 	bugCue = re(`\b(?:doesn['’]t|does not|isn['’]t|is not|aren['’]t|are not|won['’]t|can['’]t|cannot|not being|never)\s+(?:\w+\s+){0,2}?(?:work|show|display|load|render|draw|drawn|appear|print|printed|open|close|save|update|respond|handle|handled|prompt|trigger|fire|run|compile|build|start|move|scroll|zoom|translate|translated|correct|properly|right|visible|found|defined|recogni[sz]ed)\w*\b|\b(?:wrong|incorrect|broken|not correct|not properly|not working|fails|failing|crash(?:es|ed|ing)?|freezes|hangs|glitch(?:es|y)?|buggy|jumps)\b`)
 )
 
-// foreignState is, beside foreignBug, how a sentence of another language
-// says how things are, a symptom or the state an ask starts from: a
-// negation ("… senkronize değil", "ce ne sont pas …"), "now" ("Şu an …").
-var foreignState = re(`(?:^|\s)(?:değil|yok|şu an|hala|hâlâ|ne\s+\S+\s+(?:pas|plus)|n['’]\S+\s+(?:pas|plus)|ce sont|c['’]est|actuellement|no (?:es|está|hay)|ist nicht|nicht mehr)(?:[\s.,!:;]|$)`)
-
 // foreignBug is, in the languages users of coding agents write most beside
 // English, a sentence that says the program misbehaves: "ne marche pas",
 // "no funciona", "funktioniert nicht", "çalışmıyor". Go's \b is ASCII's,
 // so a word starts after a space or a mark.
 var foreignBug = re(`(?:^|[\s(,;:'’])(?:ne (?:marche|fonctionne)(?:nt)? (?:pas|plus)|plante(?:nt)?\b|cass[ée]e?s?\b|no funciona|falla\b|fallan\b|roto\b|funktioniert nicht|stürzt|kaputt|não funciona|quebr|non funziona|çalışmıyor|çalışmaz|hatalı|bozuk|çök(?:üyor|tü)|donuyor)`)
+
+// maxLabel is how long a node's label is before the graph clips it.
+const maxLabel = 100
 
 // maxCodingProblems bounds the error lines a pasted log gives.
 const maxCodingProblems = 2
@@ -325,7 +324,8 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 	seen := map[string]bool{}
 	add := func(line, kind string) {
 		line = clip(strings.TrimSpace(strings.Trim(strings.TrimSpace(line), "│╷╵|>")), 200)
-		if k := strings.ToLower(line); line != "" && !seen[k] && len(out) < maxCodingProblems+len(sents) {
+		// One error at two places is one problem.
+		if k := strings.ToLower(placeOf.ReplaceAllString(logStamp.ReplaceAllString(line, ""), "")); line != "" && !seen[k] && len(out) < maxCodingProblems+len(sents) {
 			seen[k] = true
 			out = append(out, Problem{Summary: line, Kind: kind, Code: errorCode(line)})
 		}
@@ -333,10 +333,13 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 	lines := 0
 	for line := range strings.Lines(text) {
 		l := strings.TrimSpace(strings.Trim(strings.TrimSpace(line), "│╷╵|×>"))
-		if lines >= maxCodingProblems || len(l) < 8 || sourceExcerpt.MatchString(strings.TrimSpace(line)) || !codingError.MatchString(l) && !errorName.MatchString(l) || countWords(l) < 3 {
+		if lines >= maxCodingProblems || len(l) < 8 || sourceExcerpt.MatchString(strings.TrimSpace(line)) || !codingError.MatchString(l) && !errorMessage.MatchString(l) && !(errorName.MatchString(l) && errorMet.MatchString(l)) || countWords(l) < 3 {
 			continue
 		}
-		if sourceLocation.MatchString(l) || lintPlace.MatchString(l) || errorName.MatchString(l) || role == "user" && outputLine.MatchString(l) {
+		// A line of a list or a heading is output only when it reads as
+		// an error: "1. max error < 0.5%" is a criterion.
+		output := role == "user" && outputLine.MatchString(l) && !listMarker.MatchString(l) && !strings.HasPrefix(l, "**") && !strings.HasPrefix(l, "#")
+		if sourceLocation.MatchString(l) || lintPlace.MatchString(l) || errorName.MatchString(l) || output {
 			if m := fixRequest.FindStringSubmatch(l); m != nil {
 				l = m[1] // "fix AxiosError: …": what to fix
 			}
@@ -354,9 +357,16 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 			add(capitalize(text[m[2]:]), "error") // "fix the sign in error, …": the sign in error
 			continue
 		}
-		if (bugCue.MatchString(lower) || foreignBug.MatchString(lower)) && !imperative(lower) && !strings.HasSuffix(lower, ":") && !strings.HasPrefix(lower, "if ") && countWords(lower) >= 4 && readsAlone(lower) {
-			add(text, "error")
+		english := bugCue.MatchString(lower)
+		if !english && !foreignBug.MatchString(lower) || imperative(lower) || strings.HasSuffix(lower, ":") || ifLead.MatchString(lower) || countWords(lower) < 4 || !readsAlone(lower) {
+			continue
 		}
+		if !english && len(text) > maxLabel {
+			// Cut to a label at its end, a sentence of a verb-final
+			// language would lose its verb: its middle goes instead.
+			text = clipMiddle(text, maxLabel)
+		}
+		add(text, "error")
 	}
 	return out
 }
@@ -377,6 +387,8 @@ func codingProblem(p Problem) (Problem, bool) {
 		}
 		p.Summary = clip(s, 200)
 	}
+	s = compactError(s)
+	p.Summary = s
 	body := listMarker.ReplaceAllString(s, "")
 	low := strings.ToLower(body)
 	w, _, _ := strings.Cut(low, " ")
@@ -384,7 +396,7 @@ func codingProblem(p Problem) (Problem, bool) {
 	case strings.HasPrefix(s, "#"), agentTrouble.MatchString(s), sourceLine.MatchString(body), pastedCode.MatchString(body),
 		codeLine(body) && !errorSentence.MatchString(low), hintLine.MatchString(low) || hint.MatchString(low), stackFrame.MatchString(body), frameAlone.MatchString(body), strings.HasSuffix(body, ":") && countWords(body) < 4,
 		body != s && (imperatives[w] || orders[w] || requirement.MatchString(low)), orderLead.MatchString(low) && (imperatives[w] || orders[w]),
-		banner.MatchString(s), placeOnly(body), commitLine.MatchString(body), conditional.MatchString(low), danglingLead.MatchString(low) && !strings.HasPrefix(low, "there"):
+		banner.MatchString(s), placeOnly(body), commitLine.MatchString(body), commentLine.MatchString(body), conditional.MatchString(low), danglingLead.MatchString(low) && !strings.HasPrefix(low, "there"):
 		return p, false
 	}
 	return p, true
@@ -406,6 +418,52 @@ func placeOnly(line string) bool {
 var placeWords = set("error", "errors", "warning", "exception", "in", "at", "on", "line", "file", "column", "")
 
 // codingProblems are the problems of ps a coding session keeps.
+// clipMiddle cuts s to at most n bytes by words of its middle: "its
+// first words … its last words".
+func clipMiddle(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	head := s[:n/2]
+	if i := strings.LastIndexByte(head, ' '); i > 0 {
+		head = head[:i]
+	}
+	tail := s[len(s)-(n-len(head)-len(" … ")):]
+	if i := strings.IndexByte(tail, ' '); i >= 0 {
+		tail = tail[i+1:]
+	}
+	return head + " … " + tail
+}
+
+// compactError says an error line message first, so that a label clipped
+// to its first words keeps what went wrong: a log's time stamp dropped,
+// the file and place it starts with moved to its end, a long quoted type
+// shortened ("Argument of type '{ id?: string; …' is not assignable to
+// parameter of type 'Item' (src/a.tsx(25,13))").
+func compactError(s string) string {
+	s = logStamp.ReplaceAllString(s, "")
+	if m := leadingPlace.FindStringSubmatch(s); m != nil {
+		s = m[2] + " (" + path.Base(strings.ReplaceAll(m[1], "\\", "/")) + ")" // the file's name says which
+	}
+	return longQuote.ReplaceAllStringFunc(s, func(q string) string {
+		r := []rune(q)
+		return string(r[:maxQuote]) + "…" + string(r[len(r)-1])
+	})
+}
+
+// maxQuote is how much of a long quoted span an error line keeps.
+const maxQuote = 24
+
+var (
+	// logStamp is a log line's time stamp: "[  +16 ms] ".
+	logStamp = regexp.MustCompile(`^\[[^\]]{1,24}\]\s*`)
+	// leadingPlace is an error line that starts with the file and place:
+	// "lib/main.dart:82:33: Error: …", "src/a.tsx(25,13): error TS2345: …".
+	leadingPlace = regexp.MustCompile(`^((?:\.{0,2}/)?[\w./\\@-]+\.\w{1,6}(?::\d+(?::\d+)?|\(\d+,\d+\)))\s*:?\s+(\S.{8,})$`)
+	// longQuote is a quoted span longer than two maxQuote.
+	longQuote = regexp.MustCompile(`'[^'\n]{48,}'`)
+)
+
 func codingProblems(ps []Problem) []Problem {
 	out := ps[:0]
 	for _, p := range ps {
@@ -423,7 +481,7 @@ var (
 	// agentTrouble is a coding agent's own trouble, not the project's:
 	// its model's provider refused or went away, a retry, an install it
 	// ran for itself.
-	agentTrouble = regexp.MustCompile(`(?i)\b(?:rate.?limit|RateLimitError|APIConnectionError|ServiceUnavailableError|InternalServerError|overloaded|retrying in|Installation process exited|Could not install packages|Read-only file)\b`)
+	agentTrouble = regexp.MustCompile(`(?i)\b(?:rate.?limit|RateLimitError|APIConnectionError|ServiceUnavailableError|InternalServerError|overloaded|retrying in|Installation process exited|Could not install packages|Read-only file|Failed to retrieve content|Provider returned error)\b`)
 	// pastedCode is a line of code an error was pasted with, beyond
 	// what codeLine knows: "throw new Error('…')", "\"key\": \"value\",",
 	// "Debug.LogError(\"…\")".
@@ -446,6 +504,16 @@ var (
 	// requirement is what an item of a specification or a test's criteria
 	// says must hold: "2. Convergence: the error must shrink by 16x".
 	requirement = re(`\b(?:must|should|shall|needs? to|(?:not )?allowed|required|expected to|(?:flag|report|list|check|verify|ensure)\s+(?:any|all|missing|each|every|that))\b`)
+	// errorMessage is an error told by its name: "AxiosError: …".
+	errorMessage = regexp.MustCompile(`\b[A-Z]?\w*(?:Error|Exception)\s*:`)
+	// errorMet is how a line tells an error named in it was met: "I get a
+	// TypeError when …".
+	errorMet = re(`\b(?:get|gets|got|getting|throws?|threw|thrown|raised?|raises|see|seeing|shows?|showing|hit|hitting)\b`)
+	// placeOf is where an error is: "app.py:12:5", "(25,13)".
+	placeOf = regexp.MustCompile(`\S+:\d+(?::\d+)?:?|\(\d+,\d+\):?`)
+	// ifLead is a sentence that opens on a condition: "so if the API
+	// answers sooner, …".
+	ifLead = re(`^(?:(?:so|and|but|then|also),?\s+)?if\s`)
 	// conditional is a line that says what to do if trouble comes, not
 	// trouble met: "If the log contains 'error', fix the code."
 	conditional = re(`^(?:if|unless|in case)\b[^,]{0,120},\s*(?:then\s+)?(?:fix|run|try|check|retry|make|do|update|repeat|rerun|add|use|stop|report|tell)\b`)

@@ -91,9 +91,15 @@ func TestCodingProblems(t *testing.T) {
 		{"Failed to compile\n./app/route.ts\nError: Unsupported argument in module main\n  17 │ const data = await fetch(url) // error here", "user",
 			[]string{"Failed to compile", "Error: Unsupported argument in module main"}},
 		{"Applied edit to polarized_blob.py\n\npolarized_blob.py:67:10: F821 undefined name 'time'\nt0 = time.time()", "tool",
-			[]string{"polarized_blob.py:67:10: F821 undefined name 'time'"}},
+			[]string{"F821 undefined name 'time' (polarized_blob.py:67:10)"}},
 		{"src/components/Item.tsx(26,25): error TS2554: Expected 1 arguments, but got 2.", "tool",
-			[]string{"src/components/Item.tsx(26,25): error TS2554: Expected 1 arguments, but got 2."}},
+			[]string{"error TS2554: Expected 1 arguments, but got 2. (Item.tsx(26,25))"}},
+		// Said message first: a log's stamp dropped, a long quoted type
+		// shortened; one error at two places is one problem.
+		{"[  +16 ms] lib/main.dart:82:33: Error: The getter 'buttons' isn't defined for the class 'PointerEvent'.\nlib/main.dart:90:12: Error: The getter 'buttons' isn't defined for the class 'PointerEvent'.", "tool",
+			[]string{"Error: The getter 'buttons' isn't defined for the class 'PointerEvent'. (main.dart:82:33)"}},
+		{"src/a.tsx(25,13): error TS2345: Argument of type '{ obtainedAt: string; id?: string; name: string; rarity: string; }' is not assignable to parameter of type 'Item'.", "tool",
+			[]string{"error TS2345: Argument of type '{ obtainedAt: string; i…' is not assignable to parameter of type 'Item'. (a.tsx(25,13))"}},
 		{"Single clicks are not handled for some reason.", "user", []string{"Single clicks are not handled for some reason."}},
 		{"fix the sign in error, it says 504 gateway timeout", "user", []string{"Sign in error, it says 504 gateway timeout"}},
 		{"Make sure it doesn't crash when the file is empty.", "user", nil},
@@ -109,6 +115,11 @@ func TestCodingProblems(t *testing.T) {
 		{"5. If build.log contains 'error', fix the code until it compiles.", "user", nil},
 		{"2. Convergence: the error against the fine run must shrink by 16x.", "user", nil},
 		{"- It's expected as a string type error", "user", nil},
+		{"Kural: pass veya NotImplementedError bırakma.", "user", nil},
+		{"1. max relative error of p vs theory < 0.5% away from the nulls.", "user", nil},
+		{"**Native Extension Compilation Failing**", "user", nil},
+		{"// Replace toast with error state", "user", nil},
+		{"so if the API answers sooner, never display the output until it is done", "user", nil},
 	} {
 		var got []string
 		for _, p := range codingProblems(findCodingProblems(c.text, sentences(proseOf(c.text)), c.role)) {
@@ -173,5 +184,17 @@ func TestPrescribedFixes(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%q:\n got %q\nwant %q", c.text, got, c.want)
 		}
+	}
+}
+
+// A long sentence is cut in its middle, by words, to keep its end.
+func TestClipMiddle(t *testing.T) {
+	s := "verilog_generator.py (veya export modülü) SR Latch ve diğer kompleks elemanları (Flip-Flop'lar, sayaçlar) doğru şekilde Verilog koduna dönüştürmüyor."
+	got := clipMiddle(s, 100)
+	if len(got) > 100 || !strings.HasPrefix(got, "verilog_generator.py (veya export") || !strings.HasSuffix(got, "koduna dönüştürmüyor.") || !strings.Contains(got, " … ") {
+		t.Errorf("%q (%d bytes)", got, len(got))
+	}
+	if clipMiddle("short enough", 100) != "short enough" {
+		t.Error("a short sentence is cut")
 	}
 }

@@ -273,8 +273,8 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 	// A change solves the problems reported with its request, unless it
 	// is the user's own, an undo, or by what it says fixes nothing; one
 	// whose commit says it fixes does. One its commit types as a feature
-	// or a tidying fixes only what was reported, not what the request or
-	// its words call trouble.
+	// or a tidying fixes only what was reported, not what its message,
+	// the request or the agent's words call trouble.
 	said := cm.Message
 	if editTurn > 0 {
 		said += " " + c.EditWhy
@@ -284,7 +284,7 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 	if req != "" {
 		asked = b.store.Node(req).Description
 	}
-	fixes := !cm.Own && !classify.FixesNothing(said) && (len(c.Problems) > 0 || classify.CommitFixes(cm.Message) || !classify.Tidies(cm.Message) && (classify.AsksFix(asked) || classify.SaysFix(said)))
+	fixes := !cm.Own && !classify.FixesNothing(said) && (len(c.Problems) > 0 || !classify.Tidies(cm.Message) && (classify.CommitFixes(cm.Message) || classify.AsksFix(asked) || classify.SaysFix(said)))
 	label := cm.Message
 	key := "change:" + cm.Hash + ":" + label
 	if label == "" {

@@ -92,20 +92,28 @@ func TestCodingSession(t *testing.T) {
 	}
 }
 
+// agentTurns makes the turns of a coding session a minute apart: turn one
+// of any role, edit an agent's turn that says why, then edits file (in
+// lang) by one SEARCH/REPLACE block.
+func agentTurns(file, lang string) (turn func(role, text string) spec.Turn, edit func(why, search, replace string) spec.Turn) {
+	at := time.Date(2025, 7, 16, 13, 0, 0, 0, time.UTC)
+	turn = func(role, text string) spec.Turn {
+		at = at.Add(time.Minute)
+		return spec.Turn{Role: role, Content: text, Timestamp: at}
+	}
+	edit = func(why, search, replace string) spec.Turn {
+		return turn("assistant", why+"\n\n"+file+"\n```"+lang+"\n<<<<<<< SEARCH\n"+search+"\n=======\n"+replace+"\n>>>>>>> REPLACE\n```\n")
+	}
+	return turn, edit
+}
+
 // What a coding session keeps of its asks and fixes: the asks made before
 // the agent's tool first spoke; an ask made again in other words, one
 // request of both turns; a change that adds logging after an error, no
 // fix of it; the agent's fix of an error the user only named, a solution,
 // labelled by what the agent said it does.
 func TestCodingRequestsAndFixes(t *testing.T) {
-	at := time.Date(2025, 7, 16, 13, 0, 0, 0, time.UTC)
-	turn := func(role, text string) spec.Turn {
-		at = at.Add(time.Minute)
-		return spec.Turn{Role: role, Content: text, Timestamp: at}
-	}
-	edit := func(why, search, replace string) spec.Turn {
-		return turn("assistant", why+"\n\nsrc/report.py\n```python\n<<<<<<< SEARCH\n"+search+"\n=======\n"+replace+"\n>>>>>>> REPLACE\n```\n")
-	}
+	turn, edit := agentTurns("src/report.py", "python")
 	doc := build(t, []spec.Turn{
 		turn("user", "Create a weekly report of the invoices."),
 		turn("user", "Can you group the weekly report by customer?"),
@@ -151,14 +159,7 @@ func TestCodingRequestsAndFixes(t *testing.T) {
 // it changes and, made for a pasted error, solves it; a fix asked again of
 // the same file with a word more is the same request.
 func TestCodingTasksAndSmallFixes(t *testing.T) {
-	at := time.Date(2025, 7, 16, 13, 0, 0, 0, time.UTC)
-	turn := func(role, text string) spec.Turn {
-		at = at.Add(time.Minute)
-		return spec.Turn{Role: role, Content: text, Timestamp: at}
-	}
-	edit := func(why, search, replace string) spec.Turn {
-		return turn("assistant", why+"\n\nsrc/ship.cs\n```csharp\n<<<<<<< SEARCH\n"+search+"\n=======\n"+replace+"\n>>>>>>> REPLACE\n```\n")
-	}
+	turn, edit := agentTurns("src/ship.cs", "csharp")
 	doc := build(t, []spec.Turn{
 		turn("user", "Read TODO.md and work through its open issues.\n5. If build.log contains 'error', fix the code until it compiles."),
 		edit("I'll add the ship class.", "class Ship {}", "class Ship { int gold; }"),
@@ -207,5 +208,31 @@ func TestCodingTasksAndSmallFixes(t *testing.T) {
 	}
 	if asks != 1 {
 		t.Errorf("%d requests to fix ship.cs, want 1: asked again with a word more", asks)
+	}
+}
+
+// A file shown by its name alone ("Header.js") after the session named it
+// by its path is the same file, one version chain; a name two paths end
+// with is neither.
+func TestFileByItsName(t *testing.T) {
+	turn, edit := agentTurns("src/components/Header.js", "jsx")
+	doc := build(t, []spec.Turn{
+		turn("user", "add a header component"),
+		edit("I'll create it.", "", "const Header = () => null\nexport default Header"),
+		turn("tool", "Applied edit to src/components/Header.js\nCommit 1111111 feat: add the header"),
+		turn("user", "show me the header with a title"),
+		turn("assistant", "Here it is:\n\nHeader.js\n```jsx\nconst Header = () => <h1>Title</h1>\nexport default Header\n```\n"),
+	})
+	var files []string
+	for id, a := range doc.ArtifactVault.Artifacts {
+		if strings.HasSuffix(a.Filename, "Header.js") {
+			files = append(files, id)
+			if len(a.Versions) != 2 {
+				t.Errorf("%s: %d versions, want 2", a.Filename, len(a.Versions))
+			}
+		}
+	}
+	if len(files) != 1 {
+		t.Errorf("the header is %d artifacts, want 1: %v", len(files), files)
 	}
 }

@@ -59,6 +59,25 @@ func (v *vaultState) isFile(id string) bool {
 	return v.arts[id] != nil && v.arts[id].art.Filename != ""
 }
 
+// fileID is the vault id of the file named name: by its path, or, for a
+// name without a directory ("Header.js"), the one file the vault knows of
+// that name in a directory; "" when there is none, or several.
+func (v *vaultState) fileID(name string) string {
+	if id := v.byFile[name]; id != "" || strings.ContainsAny(name, "/\\") {
+		return id
+	}
+	found := ""
+	for p, id := range v.byFile {
+		if strings.HasSuffix(p, "/"+name) {
+			if found != "" {
+				return ""
+			}
+			found = id
+		}
+	}
+	return found
+}
+
 // addToVault stores an artifact of a turn: a new artifact, or a new version
 // of the one it continues (same file, or the same unnamed code much
 // changed). It returns the vault id, the version number, whether the
@@ -68,7 +87,7 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 	v := &b.vault
 	content := a.Content
 	if a.Filename != "" {
-		id = v.byFile[a.Filename]
+		id = v.fileID(a.Filename)
 	} else if a.Edit == nil {
 		id = v.similar(a.Language, content)
 	}
