@@ -565,7 +565,7 @@ var askWords = set("can", "could", "would", "will", "please", "want", "need", "l
 var (
 	// useChoice is an order to use something: "use X (for Y)", "do the
 	// styling with X", "build it with X", "write it in X".
-	useChoice = re(`^(?:please\s+)?(?:(?:use|using)|(?:do|build|make|write|implement|style)\s+(?:it|the\s+\w+|your\s+\w+|them)?\s*(?:with|using|in)(?:\s+just|\s+only)?)\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`)
+	useChoice = re(`^(?:please\s+)?(?:use|(?:do|build|make|write|implement|style)\s+(?:it|the\s+\w+|your\s+\w+|them)?\s*(?:with|using|in)(?:\s+just|\s+only)?)\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`)
 	// backTo is a return to what was before: "go back to X", "revert
 	// back to X".
 	backTo = re(`\b(?:go|going|switch|revert|roll)\s+back\s+to\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`)
@@ -580,6 +580,9 @@ var (
 	// insteadChoice is one thing chosen over another in passing: "AI
 	// Assessment (instead of analysis)", "…, a list rather than a grid".
 	insteadChoice = re(`(?:^|[,(;:]\s*)(?P<obj>[^,(;:.!?]{2,40}?)\s*\(?\s*(?:instead of|rather than)\s+(?P<alt>[^,();:.!?]{2,40})`)
+	// qualityOnly is an outcome that asks for a quality, not a thing:
+	// "proper TypeScript types", "defined interfaces".
+	qualityOnly = re(`^(?:proper|properly|correct|correctly|defined|appropriate|better|good|clean|cleaner|consistent|robust|clear)\b`)
 	// nameChoice is a name given: "call it jugb", "name the app Pixie".
 	nameChoice = re(`\b(?:call|name)\s+(?:it|id|them|this|the\s+(?:\w+\s+){0,2}?)\s*["'\x60]?(?P<obj>[\pL\d][\pL\d_.-]*)["'\x60]?\s*[.!]?$`)
 	// gluedSentence is a sentence's end with no space after it, and the
@@ -627,8 +630,8 @@ func codingDecision(sent string) (Decision, bool) {
 	text := strings.TrimSpace(stripListMark(sent))
 	low := askOpening.ReplaceAllString(strings.ToLower(text), "")
 	text = text[len(text)-len(low):]
-	if codeLine(text) || sourceLine.MatchString(text) {
-		return Decision{}, false
+	if codeLine(text) || sourceLine.MatchString(text) || strings.HasSuffix(strings.TrimSpace(text), "?") || answerHow.MatchString(low) {
+		return Decision{}, false // a question, or how to answer: nothing chosen
 	}
 	if m := nameChoice.FindStringSubmatch(text); m != nil {
 		// "call it jugb": a name is a choice of one word, whatever it is.
@@ -656,8 +659,9 @@ func codingDecision(sent string) (Decision, bool) {
 		return Decision{}, false // "let the API handle it instead of …": an order, not a thing
 	}
 	outcome, _ := outcomePhrase(obj, false)
-	if outcome == "" || personal(outcome) || unnamed(outcome) || vague(outcome) && !libraryName.MatchString(outcome) || countWords(outcome) > 5 {
-		return Decision{}, false
+	if outcome == "" || personal(outcome) || unnamed(outcome) || vague(outcome) && !libraryName.MatchString(outcome) || countWords(outcome) > 5 ||
+		strings.Count(outcome, "`")%2 == 1 || qualityOnly.MatchString(outcome) {
+		return Decision{}, false // a broken name, or a quality asked for ("proper types"), not a thing chosen
 	}
 	d := Decision{Sentence: sent, Outcome: outcome, Rationale: why, Alternatives: alts}
 	if why == "" {

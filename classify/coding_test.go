@@ -152,6 +152,9 @@ func TestCodingDecisions(t *testing.T) {
 		{"What would you call it?", ""},
 		{"Rotating column only in s in [0.3, 0.7], zero outside.", ""},
 		{"Let the API handle URL encoding instead of doing it twice.", ""},
+		{"how to run on macos? using flutter command", ""},
+		{"Use chain of thought reasoning, and think out loud.", ""},
+		{"Use proper TypeScript types for the props.", ""},
 	} {
 		var got []string
 		for _, d := range codingDecisions(sentences(proseOf(c.text))) {
