@@ -309,8 +309,9 @@ var (
 // so a word starts after a space or a mark.
 var foreignBug = re(`(?:^|[\s(,;:'’])(?:ne (?:marche|fonctionne)(?:nt)? (?:pas|plus)|plante(?:nt)?\b|cass[ée]e?s?\b|no funciona|falla\b|fallan\b|roto\b|funktioniert nicht|stürzt|kaputt|não funciona|quebr|non funziona|çalışmıyor|çalışmaz|hatalı|bozuk|çök(?:üyor|tü)|donuyor)`)
 
-// maxLabel is how long a node's label is before the graph clips it.
-const maxLabel = 100
+// MaxLabel is how long a node's label is, in bytes: the graph clips a
+// longer one after its first words.
+const MaxLabel = 100
 
 // maxCodingProblems bounds the error lines a pasted log gives.
 const maxCodingProblems = 2
@@ -361,10 +362,10 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 		if !english && !foreignBug.MatchString(lower) || imperative(lower) || strings.HasSuffix(lower, ":") || ifLead.MatchString(lower) || countWords(lower) < 4 || !readsAlone(lower) {
 			continue
 		}
-		if !english && len(text) > maxLabel {
+		if !english && len(text) > MaxLabel {
 			// Cut to a label at its end, a sentence of a verb-final
 			// language would lose its verb: its middle goes instead.
-			text = clipMiddle(text, maxLabel)
+			text = clipMiddle(text, MaxLabel)
 		}
 		add(text, "error")
 	}

@@ -714,15 +714,18 @@ func firstWords(s string, n int) string {
 	return strings.Join(f, " ")
 }
 
-// clipLabel shortens a sentence to a label of at most 100 bytes.
+// maxLabel is how long a label is, in bytes, before clipLabel cuts it.
+const maxLabel = classify.MaxLabel
+
+// clipLabel shortens a sentence to a label of at most maxLabel bytes.
 func clipLabel(s string) string {
 	s = strings.TrimSpace(s)
-	if len(s) <= 100 {
+	if len(s) <= maxLabel {
 		return s
 	}
-	cut := strings.LastIndexByte(s[:100], ' ')
-	if cut < 50 {
-		cut = 100
+	cut := strings.LastIndexByte(s[:maxLabel], ' ')
+	if cut < maxLabel/2 {
+		cut = maxLabel
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}

@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -177,9 +176,33 @@ func (b *Builder) changes(ts *turnState, s classify.Signals) {
 			if n := b.store.Node(id); n.ValidTo.IsZero() {
 				n.ValidTo = ts.t.Timestamp
 			}
+			c.Problems = append(c.Problems, b.unsolve(id)...)
 		}
 		b.change(ts, classify.Commit{Message: "Undid " + u.Hash + ": " + u.Message, Own: true, Files: b.changeFiles(c.Changes[u.Hash])})
 	}
+}
+
+// unsolve makes a change undone no fix: what it solved is open again, and
+// returned.
+func (b *Builder) unsolve(id string) []string {
+	n := b.store.Node(id)
+	if n.Metadata["fixes"] != true {
+		return nil
+	}
+	delete(n.Metadata, "fixes")
+	var open []string
+	for _, to := range b.store.Out(id) {
+		if _, ok := b.store.Strength(id, to, spec.RelSolves); ok {
+			open = append(open, to)
+		}
+	}
+	for _, p := range open {
+		b.store.Unlink(id, p, spec.RelSolves)
+		if !slices.Contains(b.openProblems, p) {
+			b.openProblems = append(b.openProblems, p)
+		}
+	}
+	return open
 }
 
 // edits reports whether a turn's artifacts edit files: an edit block, or
@@ -291,7 +314,11 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 		// Edits applied without a commit: named by the files and what
 		// the agent said of them, one change a turn.
 		label = "Edited " + joinNames(applied)
-		if why := cmp.Or(classify.ChangeSentence(c.EditWhy), c.EditSaid); editTurn > 0 && why != "" {
+		why := classify.ChangeSentence(c.EditWhy)
+		if why == "" && len(label)+len(": ")+len(c.EditSaid) <= maxLabel {
+			why = c.EditSaid // the lines it changed, when the label holds them whole
+		}
+		if editTurn > 0 && why != "" {
 			label += ": " + why
 		} else if fixes && len(c.Problems) > 0 {
 			// What it fixed says which change it was.
@@ -360,6 +387,7 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 			b.store.Link(id, p, spec.RelSolves, solves)
 			b.openProblems = slices.DeleteFunc(b.openProblems, func(x string) bool { return x == p })
 		}
+		c.Problems = nil // solved: the next change fixes what is reported next
 	}
 }
 

@@ -37,7 +37,7 @@ func agentSession() []spec.Turn {
 // A coding session's memory is a history of the work: the requests, the
 // changes made for them (one a commit, or the edits of a turn without
 // one, and an undo), each linked to its request and to the file it
-// changed; the pasted error, solved by its fix; the file one artifact,
+// changed; the pasted error, solved by no fix once its fix is undone; the file one artifact,
 // its first version an edit of a text never shown whole.
 func TestCodingSession(t *testing.T) {
 	doc := build(t, agentSession())
@@ -72,9 +72,10 @@ func TestCodingSession(t *testing.T) {
 			t.Errorf("%q does not link to the file it changed", n.Label)
 		}
 	}
+	// The fix of the error pasted was undone: it solves nothing now.
 	problem := ix.find(t, spec.NodeProblem, "discount is not defined")
-	if !ix.edge(fix.ID, problem.ID, spec.RelSolves) {
-		t.Error("the fix does not solve the error pasted")
+	if ix.edge(fix.ID, problem.ID, spec.RelSolves) || fix.Metadata["fixes"] == true {
+		t.Error("the undone fix still solves the error pasted")
 	}
 	var arts []spec.Artifact
 	for _, a := range doc.ArtifactVault.Artifacts {
@@ -186,8 +187,8 @@ func TestCodingTasksAndSmallFixes(t *testing.T) {
 	if !ix.edge(small.ID, problem.ID, spec.RelSolves) {
 		t.Error("the small edit made for the pasted error does not solve it")
 	}
-	lint := ix.find(t, spec.NodeProblem, "error CS0246")
 	declare := ix.find(t, spec.NodeSolution, "refactor: declare the Sail type")
+	lint := ix.find(t, spec.NodeProblem, "error CS0246")
 	sail := ix.find(t, spec.NodeSolution, "feat: add a sail")
 	if !ix.edge(declare.ID, lint.ID, spec.RelSolves) || ix.edge(sail.ID, lint.ID, spec.RelSolves) {
 		t.Error("the error the tool reported after a commit is not solved by the next change, and only by it")
@@ -234,5 +235,28 @@ func TestFileByItsName(t *testing.T) {
 	}
 	if len(files) != 1 {
 		t.Errorf("the header is %d artifacts, want 1: %v", len(files), files)
+	}
+}
+
+// A problem solved is solved once: the agent's next change, made with no
+// new report, fixes nothing.
+func TestSolvedOnce(t *testing.T) {
+	turn, edit := agentTurns("src/hud.cs", "csharp")
+	doc := build(t, []spec.Turn{
+		turn("user", "add a gold counter to the HUD"),
+		edit("I'll add the counter.", "class Hud {}", "class Hud { Text counter; }"),
+		turn("tool", "Applied edit to src/hud.cs\nCommit 1111111 feat: add a gold counter"),
+		turn("user", "error CS0103: The name 'gold' does not exist in the current context"),
+		edit("I'll declare it.", "class Hud { Text counter; }", "class Hud { int gold; Text counter; }"),
+		turn("tool", "Applied edit to src/hud.cs\nCommit 2222222 fix: declare gold in the HUD"),
+		edit("Now the display.", "class Hud { int gold; Text counter; }", "class Hud { int gold; Text counter; void Show() {} }"),
+		turn("tool", "Applied edit to src/hud.cs\nCommit 3333333 feat: show the gold on the HUD"),
+	})
+	ix := indexOf(doc)
+	problem := ix.find(t, spec.NodeProblem, "The name 'gold' does not exist")
+	fix := ix.find(t, spec.NodeSolution, "fix: declare gold")
+	show := ix.find(t, spec.NodeSolution, "feat: show the gold")
+	if !ix.edge(fix.ID, problem.ID, spec.RelSolves) || ix.edge(show.ID, problem.ID, spec.RelSolves) || show.Metadata["fixes"] == true {
+		t.Error("the error is solved by its fix alone")
 	}
 }
