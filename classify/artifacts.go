@@ -457,7 +457,7 @@ func introducesOutput(intro string) bool {
 			continue
 		}
 		seen++
-		if outputIntro.MatchString(l) {
+		if low := strings.ToLower(l); hasAny(low, "output", "response", "result", "log", "see", "receive", "get back", "something like") && outputIntro.MatchString(l) {
 			return true
 		}
 		if strings.HasPrefix(l, "#") {

@@ -49,6 +49,11 @@ type Turn struct {
 	// applies edits: a user's turn reports problems of the program, asks
 	// for changes.
 	Coding bool
+	// Asks: a user's turn to an assistant is read for what it asks an
+	// agent to do (Signals.Request): in a coding session, and in a chat's
+	// first turns, before its tool first speaks. (A chat's requests are
+	// of no use to its memory: reading every turn for them costs.)
+	Asks bool
 }
 
 // Signals is what a turn says.
@@ -239,7 +244,9 @@ func (a *Analyzer) Analyze(t Turn) Signals {
 			// changes: requests and problems say what matters there.
 			s.Facts = append(s.Facts, a.statements(sents, claimedSentences(s), subjectOf(t), s.Dates)...)
 		}
-		s.Request = findRequest(t.Text, sents, english)
+		if t.Asks {
+			s.Request = findRequest(t.Text, sents, english)
+		}
 	}
 	return s
 }

@@ -116,6 +116,9 @@ func findRequest(text string, sents []sentence, english bool) *Request {
 			sourceLine.MatchString(body) || sourceLocation.MatchString(body) || shellLine(low) || roleLine.MatchString(low) || agentPrompt.MatchString(body) {
 			continue
 		}
+		if !asks(low) && !foreignAsk.MatchString(low) && (english || !verbLast.MatchString(low)) {
+			continue
+		}
 		if chatCommand.MatchString(low) || frameish.MatchString(body) || leadFollowing.MatchString(low) || strings.HasSuffix(body, ":") ||
 			unnamedWork.MatchString(low) || logLabel.MatchString(body) || answerHow.MatchString(low) {
 			// "drop src/a.js" without its slash, "Factory react
@@ -124,12 +127,10 @@ func findRequest(text string, sents []sentence, english bool) *Request {
 			// out loud": what it asks is what follows, or nothing.
 			continue
 		}
-		if asks(low) || foreignAsk.MatchString(low) || !english && verbLast.MatchString(low) {
-			if danglingLead.MatchString(low) || countWords(low) < 5 && leansOnObject(low) || vagueFix(low) {
-				return nil // "fix it", "fix the error": it names nothing
-			}
-			return &Request{Text: clipRequest(body)}
+		if danglingLead.MatchString(low) || countWords(low) < 5 && leansOnObject(low) || vagueFix(low) {
+			return nil // "fix it", "fix the error": it names nothing
 		}
+		return &Request{Text: clipRequest(body)}
 	}
 	return nil
 }
@@ -177,29 +178,29 @@ var (
 	// foreignAsk is an ask in a language other than English, by its
 	// words of asking and the verbs of work a request starts with: in
 	// French, Spanish, Portuguese, Italian, German and Turkish.
-	foreignAsk = re(`(?:^|\s)(?:peux-tu|pouvez-vous|merci de|il faut|je veux|je voudrais|s'il te pla[iî]t|s'il vous pla[iî]t|corrige[zr]?|ajoute[zr]?|crée[zr]?|fais|faites|vérifie[zr]?|modifie[zr]?|supprime[zr]?|remplace[zr]?|implémente[zr]?|répare[zr]?|mets|mettez|analyse[zr]?|por favor|puedes|quiero|necesito|agrega|añade|crea|haz|cambia|elimina|corrija|adicione|crie|faça|quero|correggi|aggiungi|per favore|voglio|bitte|füge|erstelle|ändere|korrigiere|entferne|kannst du|lütfen|istiyorum|düzelt\w*|ekle\w*|oluştur\w*|değiştir\w*|kaldır\w*|yardımcı ol\w*|yap(?:ar mısın|alım|ın|)|assure-toi|remets|annule[zr]?|localise[zr]?|repère|gère|utilise[zr]?|rajoute[zr]?|enlève|retire[zr]?|affiche[zr]?|ajuste[zr]?|optimise[zr]?|refais|garde[zr]?|intègre[zr]?|déplace[zr]?|renomme[zr]?)(?:[\s.,!?:;'’]|$)`)
+	foreignAsk = regexp.MustCompile(`(?:^|\s)(?:peux-tu|pouvez-vous|merci de|il faut|je veux|je voudrais|s'il te pla[iî]t|s'il vous pla[iî]t|corrige[zr]?|ajoute[zr]?|crée[zr]?|fais|faites|vérifie[zr]?|modifie[zr]?|supprime[zr]?|remplace[zr]?|implémente[zr]?|répare[zr]?|mets|mettez|analyse[zr]?|por favor|puedes|quiero|necesito|agrega|añade|crea|haz|cambia|elimina|corrija|adicione|crie|faça|quero|correggi|aggiungi|per favore|voglio|bitte|füge|erstelle|ändere|korrigiere|entferne|kannst du|lütfen|istiyorum|düzelt\w*|ekle\w*|oluştur\w*|değiştir\w*|kaldır\w*|yardımcı ol\w*|yap(?:ar mısın|alım|ın|)|assure-toi|remets|annule[zr]?|localise[zr]?|repère|gère|utilise[zr]?|rajoute[zr]?|enlève|retire[zr]?|affiche[zr]?|ajuste[zr]?|optimise[zr]?|refais|garde[zr]?|intègre[zr]?|déplace[zr]?|renomme[zr]?)(?:[\s.,!?:;'’]|$)`)
 	// chatCommand is an agent's command to add or drop files typed
 	// without its slash: "drop src/app.js", "add a.py b.py".
-	chatCommand = re(`^(?:drop|add|read|read-only)\s+(?:\S*[/.\\]\S*\s*)+$`)
+	chatCommand = regexp.MustCompile(`^(?:drop|add|read|read-only)\s+(?:\S*[/.\\]\S*\s*)+$`)
 	// frameish is a frame of a trace, its function's words and a line
 	// number: "Factory react refresh:6".
 	frameish = regexp.MustCompile(`^(?:[\w.$<>]+ ){0,3}[\w.$<>]+:\d+(?::\d+)?$`)
 	// leadFollowing is a lead-in to a list: "Now you'll do the following."
-	leadFollowing = re(`\b(?:the\s+)?following\s*[.:]?$`)
+	leadFollowing = regexp.MustCompile(`\b(?:the\s+)?following\s*[.:]?$`)
 	// unnamedWork is an ask of work it does not name, which the lines
 	// after it give: "Add these imports at the top:", "update it
 	// accordingly", "fais ces modifs", "şu düzeltmeleri yap".
-	unnamedWork = re(`\b(?:this|these|those|that|the following|the above)\s+(?:\w+\s+)?(?:description|changes?|imports?|fixes|modifications|revisions|updates|instructions|steps|documentation|suggestions|items|points|requirements|specification|spec|plan|improvements|tasks?)\b|\baccordingly\b|\b(?:write|make|apply|do|implement) the changes\b|(?:^|\s)(?:ces|cette|ceci|cela)\s+(?:modifs?|modifications|changements|corrections|étapes|points|instructions)\b|(?:^|\s)(?:şu|bu|aşağıdaki)\s+(?:\S+\s+){0,3}?(?:güncelleme|düzeltme|revizyon|değişiklik|adım|madde)`)
+	unnamedWork = regexp.MustCompile(`\b(?:this|these|those|that|the following|the above)\s+(?:\w+\s+)?(?:description|changes?|imports?|fixes|modifications|revisions|updates|instructions|steps|documentation|suggestions|items|points|requirements|specification|spec|plan|improvements|tasks?)\b|\baccordingly\b|\b(?:write|make|apply|do|implement) the changes\b|(?:^|\s)(?:ces|cette|ceci|cela)\s+(?:modifs?|modifications|changements|corrections|étapes|points|instructions)\b|(?:^|\s)(?:şu|bu|aşağıdaki)\s+(?:\S+\s+){0,3}?(?:güncelleme|düzeltme|revizyon|değişiklik|adım|madde)`)
 	// logLabel is a line of a log, a label and its level: "Debug message:
 	// ERROR : …".
 	logLabel = regexp.MustCompile(`^[\w ]{1,30}:\s*(?:ERROR|FATAL|Error|Exception)\b`)
 	// answerHow is an ask about how to answer, not what to do: "think
 	// out loud".
-	answerHow = re(`\b(?:think (?:out loud|aloud|step by step)|chain of thought)\b`)
+	answerHow = regexp.MustCompile(`\b(?:think (?:out loud|aloud|step by step)|chain of thought)\b`)
 	// verbLast is a sentence of a verb-final language (Turkish) that ends
 	// on an order: the verb's bare stem ("… kaydırma özelliği getir."), or
 	// "let's" ("… bir çözüm bulalım.").
-	verbLast = re(`(?:\s|^)(?:\pL+(?:alım|elim)|getir|çevir|uygula|kur|sağla|taşı|göster|bul|çiz|kapat|sil|yaz|yap|ekle|düzelt|kaldır|değiştir|oluştur|ayarla|güncelle|engelle|bağla|ayır|geliştir)\s*[.!:]*\s*$`)
+	verbLast = regexp.MustCompile(`(?:\s|^)(?:\pL+(?:alım|elim)|getir|çevir|uygula|kur|sağla|taşı|göster|bul|çiz|kapat|sil|yaz|yap|ekle|düzelt|kaldır|değiştir|oluştur|ayarla|güncelle|engelle|bağla|ayır|geliştir)\s*[.!:]*\s*$`)
 	// shellWord is a command's name a shell line starts with.
 	shellWord = set("python", "python3", "py", "cat", "aider", "npm", "npx", "yarn", "pnpm", "git", "cd", "ls", "pip", "pip3", "node", "curl",
 		"sudo", "docker", "bash", "sh", "cargo", "flutter", "dart", "dotnet", "mvn", "gradle", "pytest", "uv", "poetry", "rm", "cp", "mv",
@@ -281,8 +282,13 @@ var confirmation = set("y", "n", "yes", "no", "ok", "okay", "sure", "go ahead", 
 // the program does not do what it should ("single clicks are not
 // handled", "the button doesn't open the picker").
 var (
-	// codingError is a line of output that reports an error.
-	codingError = re(`\b(?:error|exception|fails|failed|failure|cannot|can['’]t|couldn['’]t|unable to|not found|is not defined|not defined|undefined|expected|unexpected|invalid|denied|refused|missing|duplicate|already declared|already defined|defined multiple times|isn['’]t defined|no such|timed out|not allowed|not permitted)\b`)
+	// codingErrorWords are what codingError needs, one of them: a quick
+	// look before it runs.
+	codingErrorWords = []string{"error", "exception", "fail", "cannot", "can't", "can’t", "couldn", "unable", "not found", "defined",
+		"expected", "invalid", "denied", "refused", "missing", "duplicate", "already", "no such", "timed out", "not allowed", "not permitted"}
+	// codingError is a line of output that reports an error, in lower
+	// case (matched on the line lowered: faster than case folding).
+	codingError = regexp.MustCompile(`\b(?:error|exception|fails|failed|failure|cannot|can['’]t|couldn['’]t|unable to|not found|is not defined|not defined|undefined|expected|unexpected|invalid|denied|refused|missing|duplicate|already declared|already defined|defined multiple times|isn['’]t defined|no such|timed out|not allowed|not permitted)\b`)
 	// errorName is an error's name ("TypeError", "AuthenticationError").
 	errorName = regexp.MustCompile(`\b[A-Z]?\w*(?:Error|Exception)\b`)
 	// outputLine is a line a program wrote rather than a person: it
@@ -299,15 +305,15 @@ var (
 	// troubleWord is a word of what went wrong, which a thing to fix must
 	// name beyond "the error".
 	troubleWord = re(`\b(?:error|errors|bug|issue|problem|crash|exception|timeout|fails?|failing|broken|\d{3})\b`)
-	// bugCue is a sentence that says the program misbehaves.
-	bugCue = re(`\b(?:doesn['’]t|does not|isn['’]t|is not|aren['’]t|are not|won['’]t|can['’]t|cannot|not being|never)\s+(?:\w+\s+){0,2}?(?:work|show|display|load|render|draw|drawn|appear|print|printed|open|close|save|update|respond|handle|handled|prompt|trigger|fire|run|compile|build|start|move|scroll|zoom|translate|translated|correct|properly|right|visible|found|defined|recogni[sz]ed)\w*\b|\b(?:wrong|incorrect|broken|not correct|not properly|not working|fails|failing|crash(?:es|ed|ing)?|freezes|hangs|glitch(?:es|y)?|buggy|jumps)\b`)
+	// bugCue is a sentence that says the program misbehaves, lowered.
+	bugCue = regexp.MustCompile(`\b(?:doesn['’]t|does not|isn['’]t|is not|aren['’]t|are not|won['’]t|can['’]t|cannot|not being|never)\s+(?:\w+\s+){0,2}?(?:work|show|display|load|render|draw|drawn|appear|print|printed|open|close|save|update|respond|handle|handled|prompt|trigger|fire|run|compile|build|start|move|scroll|zoom|translate|translated|correct|properly|right|visible|found|defined|recogni[sz]ed)\w*\b|\b(?:wrong|incorrect|broken|not correct|not properly|not working|fails|failing|crash(?:es|ed|ing)?|freezes|hangs|glitch(?:es|y)?|buggy|jumps)\b`)
 )
 
-// foreignBug is, in the languages users of coding agents write most beside
-// English, a sentence that says the program misbehaves: "ne marche pas",
-// "no funciona", "funktioniert nicht", "çalışmıyor". Go's \b is ASCII's,
-// so a word starts after a space or a mark.
-var foreignBug = re(`(?:^|[\s(,;:'’])(?:ne (?:marche|fonctionne)(?:nt)? (?:pas|plus)|plante(?:nt)?\b|cass[ée]e?s?\b|no funciona|falla\b|fallan\b|roto\b|funktioniert nicht|stürzt|kaputt|não funciona|quebr|non funziona|çalışmıyor|çalışmaz|hatalı|bozuk|çök(?:üyor|tü)|donuyor)`)
+// foreignBug is, in the languages users of coding agents write most
+// beside English, a sentence (lowered) that says the program misbehaves:
+// "ne marche pas", "no funciona", "funktioniert nicht", "çalışmıyor".
+// Go's \b is ASCII's, so a word starts after a space or a mark.
+var foreignBug = regexp.MustCompile(`(?:^|[\s(,;:'’])(?:ne (?:marche|fonctionne)(?:nt)? (?:pas|plus)|plante(?:nt)?\b|cass[ée]e?s?\b|no funciona|falla\b|fallan\b|roto\b|funktioniert nicht|stürzt|kaputt|não funciona|quebr|non funziona|çalışmıyor|çalışmaz|hatalı|bozuk|çök(?:üyor|tü)|donuyor)`)
 
 // MaxLabel is how long a node's label is, in bytes: the graph clips a
 // longer one after its first words.
@@ -334,7 +340,7 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 	lines := 0
 	for line := range strings.Lines(text) {
 		l := strings.TrimSpace(strings.Trim(strings.TrimSpace(line), "│╷╵|×>"))
-		if lines >= maxCodingProblems || len(l) < 8 || sourceExcerpt.MatchString(strings.TrimSpace(line)) || !codingError.MatchString(l) && !errorMessage.MatchString(l) && !(errorName.MatchString(l) && errorMet.MatchString(l)) || countWords(l) < 3 {
+		if lines >= maxCodingProblems || len(l) < 8 || !errorLine(l) || sourceExcerpt.MatchString(strings.TrimSpace(line)) || countWords(l) < 3 {
 			continue
 		}
 		// A line of a list or a heading is output only when it reads as
@@ -419,6 +425,19 @@ func placeOnly(line string) bool {
 var placeWords = set("error", "errors", "warning", "exception", "in", "at", "on", "line", "file", "column", "")
 
 // codingProblems are the problems of ps a coding session keeps.
+// errorLine reports whether a line says an error: in words ("cannot
+// find", "failed"), by its name and message ("AxiosError: …"), or by its
+// name where the line says it was met ("I get a TypeError").
+func errorLine(l string) bool {
+	if low := strings.ToLower(l); hasAny(low, codingErrorWords...) && codingError.MatchString(low) {
+		return true
+	}
+	if !hasAny(l, "Error", "Exception") {
+		return false // what the patterns below need, found fast
+	}
+	return errorMessage.MatchString(l) || errorName.MatchString(l) && errorMet.MatchString(l)
+}
+
 // clipMiddle cuts s to at most n bytes by words of its middle: "its
 // first words … its last words".
 func clipMiddle(s string, n int) string {
@@ -514,7 +533,7 @@ var (
 	placeOf = regexp.MustCompile(`\S+:\d+(?::\d+)?:?|\(\d+,\d+\):?`)
 	// ifLead is a sentence that opens on a condition: "so if the API
 	// answers sooner, …".
-	ifLead = re(`^(?:(?:so|and|but|then|also),?\s+)?if\s`)
+	ifLead = regexp.MustCompile(`^(?:(?:so|and|but|then|also),?\s+)?if\s`)
 	// conditional is a line that says what to do if trouble comes, not
 	// trouble met: "If the log contains 'error', fix the code."
 	conditional = re(`^(?:if|unless|in case)\b[^,]{0,120},\s*(?:then\s+)?(?:fix|run|try|check|retry|make|do|update|repeat|rerun|add|use|stop|report|tell)\b`)
@@ -614,6 +633,30 @@ func codingDecisions(sents []sentence) []Decision {
 	return out
 }
 
+// A choice is a pattern of a choice a request makes, and the words it
+// needs (in the sentence lowered): a quick look before the pattern runs.
+type choice struct {
+	p   *regexp.Regexp
+	may func(low string) bool
+}
+
+// choices are the patterns of the choices of a request, most specific
+// first.
+var choices = []choice{
+	{specChoice, func(low string) bool { return strings.Contains(low, ":") }},
+	{useChoice, func(low string) bool {
+		w, _, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(low, "please")), " ")
+		return useVerbs[w]
+	}},
+	{backTo, func(low string) bool { return strings.Contains(low, "back") }},
+	{usesChoice, func(low string) bool { return hasAny(low, "uses", "relies", "built") }},
+	{onlyChoice, func(low string) bool { return strings.Contains(low, "only") }},
+	{insteadChoice, func(low string) bool { return hasAny(low, "instead", "rather") }},
+}
+
+// useVerbs are the words useChoice starts with.
+var useVerbs = set("use", "do", "build", "make", "write", "implement", "style")
+
 // splitGlued splits text where a sentence ends with no space after it.
 func splitGlued(text string) []string {
 	var out []string
@@ -631,17 +674,26 @@ func codingDecision(sent string) (Decision, bool) {
 	text := strings.TrimSpace(stripListMark(sent))
 	low := askOpening.ReplaceAllString(strings.ToLower(text), "")
 	text = text[len(text)-len(low):]
+	named := hasAny(low, "call", "name")
+	if !named && !slices.ContainsFunc(choices, func(c choice) bool { return c.may(low) }) {
+		return Decision{}, false // no word any choice needs: most sentences, found fast
+	}
 	if codeLine(text) || sourceLine.MatchString(text) || strings.HasSuffix(strings.TrimSpace(text), "?") || answerHow.MatchString(low) {
 		return Decision{}, false // a question, or how to answer: nothing chosen
 	}
-	if m := nameChoice.FindStringSubmatch(text); m != nil {
-		// "call it jugb": a name is a choice of one word, whatever it is.
-		name := m[nameChoice.SubexpIndex("obj")]
-		return Decision{Sentence: sent, Outcome: "the name " + name}, true
+	if named {
+		if m := nameChoice.FindStringSubmatch(text); m != nil {
+			// "call it jugb": a name is a choice of one word, whatever it is.
+			return Decision{Sentence: sent, Outcome: "the name " + m[nameChoice.SubexpIndex("obj")]}, true
+		}
 	}
 	var obj, why string
 	var alts []string
-	for _, p := range []*regexp.Regexp{specChoice, useChoice, backTo, usesChoice, onlyChoice, insteadChoice} {
+	for _, c := range choices {
+		p := c.p
+		if !c.may(low) {
+			continue
+		}
 		if m := p.FindStringSubmatch(text); m != nil {
 			obj = m[p.SubexpIndex("obj")]
 			if k := p.SubexpIndex("key"); k >= 0 {

@@ -18,6 +18,11 @@ import (
 // agent's once its tool applies an edit or makes a commit: a request made
 // before that is kept until then.
 
+// askWindow is how many of a chat's first turns are read for requests
+// before a coding agent's tool speaks: a session that starts with asks
+// keeps them; a chat with an assistant is not read for them after.
+const askWindow = 64
+
 // editWindow is how many turns back a change looks for the agent's turn
 // that holds its edits.
 const editWindow = 3
