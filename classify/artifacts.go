@@ -202,7 +202,7 @@ func isWord(s string) bool {
 func pathLine(line string) string {
 	l := strings.TrimSpace(line)
 	l = strings.TrimSuffix(l, ":")
-	l = strings.Trim(l, "`*_ ")
+	l = unmark(l)
 	l = strings.TrimSuffix(l, ":")
 	if l == "" || len(l) > 200 || !strings.Contains(l, ".") && !strings.ContainsAny(l, "/\\") {
 		return ""
@@ -211,6 +211,18 @@ func pathLine(line string) string {
 		return ""
 	}
 	return cleanPath(l)
+}
+
+// unmark is a name without the markdown around it: "`__init__.py`" is
+// "__init__.py", "**app.py**" is "app.py"; a name's own underscores stay.
+func unmark(l string) string {
+	l = strings.TrimSpace(l)
+	for _, m := range []string{"**", "__", "`", "*", "_"} {
+		if len(l) > 2*len(m) && strings.HasPrefix(l, m) && strings.HasSuffix(l, m) {
+			return unmark(l[len(m) : len(l)-len(m)]) // "**`app.py`**"
+		}
+	}
+	return l
 }
 
 func cleanPath(p string) string {
@@ -284,10 +296,11 @@ const introLines = 3
 // heading that is the file's path or names one file ("#### `app/__init__.py`",
 // "#### Custom CSS (`styles.css`)"), then perhaps a line that says what it
 // does; an order to create it ("Create `models.py` to define …"); a line
-// that shows or defines it ("Here's my current `config.py` file:", "Define
-// the models in `app/models.py`:"). A block after a line that changes a
-// part of a file ("In `app.py`, add …", "Update `app.py`:") is a piece of
-// it, not the file.
+// that shows, defines or rewrites it ("Here's my current `config.py` file:",
+// "Define the models in `app/models.py`:", "Update `app/routes.py` to
+// include the login route:"). A block after a line that adds to a part
+// of a file ("In `app.py`, add …", "the relevant part of `app.py`:") is
+// a piece of it, not the file.
 func introFile(intro, lang string) string {
 	lines := strings.Split(strings.TrimRight(intro, "\n"), "\n")
 	seen := 0
@@ -305,12 +318,14 @@ func introFile(intro, lang string) string {
 			return oneFile(h, lang) // a heading ends what introduces the block
 		}
 		if m := createFile.FindStringSubmatch(l); m != nil {
-			if p := pathLine(m[1]); p != "" && strings.Contains(path.Base(p), ".") {
+			if p := pathLine(m[1]); p != "" && languageOf(p) != "" {
 				return p
 			}
 		}
 		if seen == 1 && showsFile.MatchString(l) && !partOfFile.MatchString(l) {
-			return oneFile(l, lang)
+			if f := oneFile(l, lang); f != "" {
+				return f
+			}
 		}
 	}
 	return ""
@@ -325,8 +340,8 @@ func oneFile(line, lang string) string {
 		if p == "" && dotFile.MatchString(m[1]) {
 			p = m[1]
 		}
-		if p == "" || !strings.Contains(path.Base(p), ".") {
-			continue
+		if p == "" || languageOf(p) == "" {
+			continue // not a file of a kind known: "chat.completions.create"
 		}
 		if found != "" && found != p {
 			return ""
@@ -373,10 +388,10 @@ var (
 	// showsFile is a line that shows or defines a whole file: "Here's my
 	// current `config.py` file:", "Your `netlify.toml` should look like
 	// this:", "Define the models in `app/models.py`:".
-	showsFile = regexp.MustCompile(`(?i)\b(?:here(?:['’]s| is)|this is|below is|my|your|a sample|an example|the (?:full|complete|whole|final|current|updated) (?:file|contents?)|should look like|define|initialize|set up|create|contents? of|ensure you have|make sure you have)\b`)
+	showsFile = regexp.MustCompile(`(?i)\b(?:here(?:['’]s| is)|this is|below is|my|your|a sample|an example|the (?:full|complete|whole|final|current|updated) (?:file|contents?)|should look like|define|initialize|set up|create|write|update|modify|contents? of|ensure you have|make sure you have)\b`)
 	// partOfFile is a line that changes a part of a file: "In `app.py`,
-	// add …", "Update your `app.py`:".
-	partOfFile = regexp.MustCompile(`(?i)^(?:in|inside|within|to)\s+(?:your\s+|the\s+)?\x60|\b(?:update|add|modify|change|replace|insert|append|edit|remove|tweak|adjust|extend)\b|\b(?:part|section|snippet|excerpt|portion|relevant)\b`)
+	// add …", "the relevant part of `app.py`:".
+	partOfFile = regexp.MustCompile(`(?i)^(?:in|inside|within|to)\s+(?:your\s+|the\s+)?\x60|\b(?:add|insert|append|remove|tweak|extend)\b|\b(?:part|section|snippet|excerpt|portion|relevant)\b`)
 	// quotedName is a name in backticks.
 	quotedName = regexp.MustCompile(`\x60([^\x60\s]+)\x60`)
 	// dotFile is a file whose name starts with a dot: ".env".

@@ -345,8 +345,14 @@ func TestArtifacts(t *testing.T) {
 		{"#### Custom CSS (`styles.css`)\n```css\nbody { margin: 0; }\n```", "styles.css"},
 		{"Ensure you have a `.env` file in your project root with your key:\n```plaintext\nKEY=abc\n```", ".env"},
 		{"Define the models in `app/models.py`:\n```python\nclass User: pass\n```", "app/models.py"},
-		{"Update `app.py` to add the route:\n```python\n@app.get('/')\ndef home(): pass\n```", ""},
+		{"### `models.py`\n\nDefine your `User` model.\n\n```python\nclass User: pass\n```", "models.py"},
+		{"### `__init__.py`\n\nInitialize the app.\n\n```python\napp = Flask(__name__)\n```", "__init__.py"},
+		{"**`app.py`**:\n```python\napp = Flask(__name__)\n```", "app.py"},
+		{"In `app.py`, add the route:\n```python\n@app.get('/')\ndef home(): pass\n```", ""},
+		{"Update `app/routes.py` to include the login route:\n```python\n@app.get('/login')\ndef login(): pass\n```", "app/routes.py"},
+		{"Write unit tests in `tests/test_routes.py`:\n```python\nimport unittest\n```", "tests/test_routes.py"},
 		{"Here's my `index.html` and `app.js`:\n```javascript\nlet x = 1\n```", ""},
+		{"Here's the call to `chat.completions.create`:\n```javascript\nawait openai.chat.completions.create({})\n```", ""},
 		{"Here's my current `styles.css` file:\n```python\nx = 1\n```", ""},
 	} {
 		if as := analyze(c.text).Artifacts; len(as) != 1 || as[0].Filename != c.file {

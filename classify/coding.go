@@ -120,11 +120,13 @@ func findRequest(text string, sents []sentence, english bool) *Request {
 			continue
 		}
 		if chatCommand.MatchString(low) || frameish.MatchString(body) || leadFollowing.MatchString(low) || strings.HasSuffix(body, ":") ||
-			unnamedWork.MatchString(low) || logLabel.MatchString(body) || answerHow.MatchString(low) {
+			unnamedWork.MatchString(low) || logLabel.MatchString(body) || answerHow.MatchString(low) || codeLine(body) ||
+			strings.HasSuffix(low, "?") && (countWords(low) <= 4 || deixisQuestion.MatchString(low)) || triedReport.MatchString(low) {
 			// "drop src/a.js" without its slash, "Factory react
 			// refresh:6", "Now do the following.", "Make these changes:",
 			// "update it accordingly", "Debug message: ERROR: …", "think
-			// out loud": what it asks is what follows, or nothing.
+			// out loud", a line of code, "What does this mean?", "run -v
+			// does not help": what it asks is what follows, or nothing.
 			continue
 		}
 		if danglingLead.MatchString(low) || countWords(low) < 5 && leansOnObject(low) || vagueFix(low) {
@@ -190,10 +192,16 @@ var (
 	// unnamedWork is an ask of work it does not name, which the lines
 	// after it give: "Add these imports at the top:", "update it
 	// accordingly", "fais ces modifs", "şu düzeltmeleri yap".
-	unnamedWork = regexp.MustCompile(`\b(?:this|these|those|that|the following|the above)\s+(?:\w+\s+)?(?:description|changes?|imports?|fixes|modifications|revisions|updates|instructions|steps|documentation|suggestions|items|points|requirements|specification|spec|plan|improvements|tasks?)\b|\baccordingly\b|\b(?:write|make|apply|do|implement) the changes\b|(?:^|\s)(?:ces|cette|ceci|cela)\s+(?:modifs?|modifications|changements|corrections|étapes|points|instructions)\b|(?:^|\s)(?:şu|bu|aşağıdaki)\s+(?:\S+\s+){0,3}?(?:güncelleme|düzeltme|revizyon|değişiklik|adım|madde)`)
+	unnamedWork = regexp.MustCompile(`\b(?:this|these|those|that|the following|the above)\s+(?:\w+\s+)?(?:description|changes?|imports?|fixes|modifications|revisions|updates|instructions|steps|documentation|suggestions|items|points|requirements|specification|spec|plan|improvements|tasks?)\b|\baccordingly\b|\b(?:write|make|apply|do|implement) the changes\b|(?:^|\s)(?:ces|cette|ceci|cela)\s+(?:modifs?|modifications|changements|corrections|étapes|points|instructions)\b|(?:^|\s)(?:şu|bu|aşağıdaki)\s+(?:\S+\s+){0,3}?(?:güncelleme|düzeltme|revizyon|değişiklik|adım|madde)|(?:^|\s)(?:bunu|bunları|şunu|şunları|onu|onları)\s|\b(?:this|that|these|those)\s+(?:diagram|output|one|ones|example|log|logs|screenshot|image|thing|things|stuff)\b`)
 	// logLabel is a line of a log, a label and its level: "Debug message:
 	// ERROR : …".
-	logLabel = regexp.MustCompile(`^[\w ]{1,30}:\s*(?:ERROR|FATAL|Error|Exception)\b`)
+	logLabel = regexp.MustCompile(`^[\w ]{1,30}:\s*(?:ERROR|FATAL|Error|Exception)\b|^(?i:info|warn|warning|error|debug|note|hint)\s+-\s`)
+	// deixisQuestion is a question about what another turn shows: "What
+	// does this mean?", "does this help?", "what is happening here?".
+	deixisQuestion = regexp.MustCompile(`\b(?:this|that|it|here|these|those)\s*\??$|\b(?:does|do|did|is|was|are) (?:this|that|it)\b`)
+	// triedReport is a report that what was tried did not help: "run -v
+	// does not help".
+	triedReport = regexp.MustCompile(`\b(?:does not|doesn['’]t|did not|didn['’]t) (?:help|change anything|work either)\b`)
 	// answerHow is an ask about how to answer, not what to do: "think
 	// out loud".
 	answerHow = regexp.MustCompile(`\b(?:think (?:out loud|aloud|step by step)|chain of thought)\b`)
@@ -204,7 +212,8 @@ var (
 	// shellWord is a command's name a shell line starts with.
 	shellWord = set("python", "python3", "py", "cat", "aider", "npm", "npx", "yarn", "pnpm", "git", "cd", "ls", "pip", "pip3", "node", "curl",
 		"sudo", "docker", "bash", "sh", "cargo", "flutter", "dart", "dotnet", "mvn", "gradle", "pytest", "uv", "poetry", "rm", "cp", "mv",
-		"mkdir", "echo", "export", "source", "conda", "brew", "apt", "wget", "chmod", "kubectl", "terraform", "gcloud", "firebase")
+		"mkdir", "echo", "export", "source", "conda", "brew", "apt", "wget", "chmod", "kubectl", "terraform", "gcloud", "firebase",
+		"grep", "find", "sed", "awk", "tail", "head", "touch", "make", "go", "javac", "bundle", "rails", "composer", "xcodebuild", "deno", "bun")
 	// vagueObject are the words of a fix's object that name nothing: "fix
 	// the error", "fix these issues".
 	vagueObject = set("the", "this", "that", "these", "those", "it", "them", "all", "any", "remaining", "same", "current", "following",
@@ -359,6 +368,9 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 	}
 	for _, s := range sents {
 		text := strings.TrimSpace(s.text)
+		for _, cmd := range chatModes {
+			text = strings.TrimSpace(strings.TrimPrefix(text, cmd)) // "/ask it is not printed": it
+		}
 		lower := strings.ToLower(text)
 		if m := fixRequest.FindStringSubmatchIndex(text); m != nil && troubleWord.MatchString(lower[m[2]:]) && countWords(text[m[2]:]) >= 3 && saysWhich(text[m[2]:]) {
 			add(capitalize(text[m[2]:]), "error") // "fix the sign in error, …": the sign in error
@@ -370,8 +382,13 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 		}
 		if !english && len(text) > MaxLabel {
 			// Cut to a label at its end, a sentence of a verb-final
-			// language would lose its verb: its middle goes instead.
-			text = clipMiddle(text, MaxLabel)
+			// language would lose its verb: the clause after its colon
+			// that says it, or its middle, goes instead.
+			if _, after, ok := strings.Cut(text, ": "); ok && len(after) <= MaxLabel && foreignBug.MatchString(strings.ToLower(after)) {
+				text = capitalize(after)
+			} else {
+				text = clipMiddle(text, MaxLabel)
+			}
 		}
 		add(text, "error")
 	}
@@ -403,7 +420,8 @@ func codingProblem(p Problem) (Problem, bool) {
 	case strings.HasPrefix(s, "#"), agentTrouble.MatchString(s), sourceLine.MatchString(body), pastedCode.MatchString(body),
 		codeLine(body) && !errorSentence.MatchString(low), hintLine.MatchString(low) || hint.MatchString(low), stackFrame.MatchString(body), frameAlone.MatchString(body), strings.HasSuffix(body, ":") && countWords(body) < 4,
 		body != s && (imperatives[w] || orders[w] || requirement.MatchString(low)), orderLead.MatchString(low) && (imperatives[w] || orders[w]),
-		banner.MatchString(s), placeOnly(body), commitLine.MatchString(body), commentLine.MatchString(body), conditional.MatchString(low), danglingLead.MatchString(low) && !strings.HasPrefix(low, "there"):
+		banner.MatchString(s), placeOnly(body), commitLine.MatchString(body), commentLine.MatchString(body), strings.HasSuffix(body, ":"),
+		genericHeader.MatchString(low), shellLine(low), body != s && foreignAsk.MatchString(low), conditional.MatchString(low), danglingLead.MatchString(low) && !strings.HasPrefix(low, "there"):
 		return p, false
 	}
 	return p, true
@@ -475,8 +493,10 @@ func compactError(s string) string {
 const maxQuote = 24
 
 var (
-	// logStamp is a log line's time stamp: "[  +16 ms] ".
-	logStamp = regexp.MustCompile(`^\[[^\]]{1,24}\]\s*`)
+	// logStamp is a log line's stamp: "[  +16 ms] ", "[ERROR:flutter/…(41)] ".
+	logStamp = regexp.MustCompile(`^\[[^\]]{1,64}\]\s*`)
+	// trailingPlace is the place compactError puts at a message's end.
+	trailingPlace = regexp.MustCompile(`\s\([^()]*(?:\([^()]*\))?[^()]*\)$`)
 	// leadingPlace is an error line that starts with the file and place:
 	// "lib/main.dart:82:33: Error: …", "src/a.tsx(25,13): error TS2345: …".
 	leadingPlace = regexp.MustCompile(`^((?:\.{0,2}/)?[\w./\\@-]+\.\w{1,6}(?::\d+(?::\d+)?|\(\d+,\d+\)))\s*:?\s+(\S.{8,})$`)
@@ -486,12 +506,22 @@ var (
 
 func codingProblems(ps []Problem) []Problem {
 	out := ps[:0]
+	seen := map[string]bool{}
 	for _, p := range ps {
-		if p, ok := codingProblem(p); ok {
+		// One error at two places, found twice, is one problem.
+		if p, ok := codingProblem(p); ok && !seen[messageKey(p.Summary)] {
+			seen[messageKey(p.Summary)] = true
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// messageKey is an error's message without where it is, to tell the same
+// error at two places.
+func messageKey(s string) string {
+	s = strings.TrimSpace(trailingPlace.ReplaceAllString(s, ""))
+	return strings.ToLower(placeOf.ReplaceAllString(logStamp.ReplaceAllString(s, ""), ""))
 }
 
 var (
@@ -501,7 +531,7 @@ var (
 	// agentTrouble is a coding agent's own trouble, not the project's:
 	// its model's provider refused or went away, a retry, an install it
 	// ran for itself.
-	agentTrouble = regexp.MustCompile(`(?i)\b(?:rate.?limit|RateLimitError|APIConnectionError|ServiceUnavailableError|InternalServerError|overloaded|retrying in|Installation process exited|Could not install packages|Read-only file|Failed to retrieve content|Provider returned error)\b`)
+	agentTrouble = regexp.MustCompile(`(?i)\b(?:rate.?limit|RateLimitError|APIConnectionError|ServiceUnavailableError|InternalServerError|overloaded|retrying in|Installation process exited|Could not install packages|Read-only file|Failed to retrieve content|Provider returned error|HTTP error occurred)\b`)
 	// pastedCode is a line of code an error was pasted with, beyond
 	// what codeLine knows: "throw new Error('…')", "\"key\": \"value\",",
 	// "Debug.LogError(\"…\")".
@@ -534,6 +564,9 @@ var (
 	// ifLead is a sentence that opens on a condition: "so if the API
 	// answers sooner, …".
 	ifLead = regexp.MustCompile(`^(?:(?:so|and|but|then|also),?\s+)?if\s`)
+	// genericHeader is the header of an error report alone, which says
+	// not what failed: "Failed to compile", "Unhandled Runtime Error".
+	genericHeader = regexp.MustCompile(`^(?:failed to compile|unhandled runtime error|runtime error|build failed|compilation failed|compile error|syntax error|type error|errors?|exception|error occurred|an error occurred)[.!]?$`)
 	// conditional is a line that says what to do if trouble comes, not
 	// trouble met: "If the log contains 'error', fix the code."
 	conditional = re(`^(?:if|unless|in case)\b[^,]{0,120},\s*(?:then\s+)?(?:fix|run|try|check|retry|make|do|update|repeat|rerun|add|use|stop|report|tell)\b`)

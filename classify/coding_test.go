@@ -66,11 +66,17 @@ func TestRequest(t *testing.T) {
 		{"Mes liens affichent une page vide et ne fonctionnent plus.", ""},
 		{"Menü ekranın dışına taşıyor. Menüye kaydırma özelliği getir.", "Menüye kaydırma özelliği getir."},
 		{"drop client/package.json", ""},
+		{"Hataları gördün ve bunları düzelt.", ""},
 		{"Factory react refresh:6", ""},
 		{"Now you'll do the following.", ""},
+		{"What does this mean?", ""},
+		{"What's wrong? Fix the import in loader.py.", "Fix the import in loader.py."},
+		{"Run -v does not help.", ""},
+		{"Info  - Need to disable some ESLint rules?", ""},
+		{"Save that diagram in a file called mermaid.txt", ""},
 	} {
 		got := ""
-		english := !strings.HasPrefix(c.text, "Corrige") && !strings.HasPrefix(c.text, "Les ") && !strings.HasPrefix(c.text, "Mes ") && !strings.HasPrefix(c.text, "Menü")
+		english := !strings.HasPrefix(c.text, "Corrige") && !strings.HasPrefix(c.text, "Les ") && !strings.HasPrefix(c.text, "Mes ") && !strings.HasPrefix(c.text, "Menü") && !strings.HasPrefix(c.text, "Hataları")
 		if r := findRequest(c.text, sentences(proseOf(c.text)), english); r != nil {
 			got = r.Text
 		}
@@ -82,14 +88,16 @@ func TestRequest(t *testing.T) {
 
 // The problems of a coding session: the error lines of pasted output or a
 // lint report, a sentence that says the program misbehaves, and what a
-// "fix …" request names; not an order, a source excerpt, a banner.
+// "fix …" request names; not an order, a source excerpt, a banner, a
+// report's header alone, a line that leads to the error after it, a
+// shell command.
 func TestCodingProblems(t *testing.T) {
 	for _, c := range []struct {
 		text, role string
 		want       []string
 	}{
 		{"Failed to compile\n./app/route.ts\nError: Unsupported argument in module main\n  17 │ const data = await fetch(url) // error here", "user",
-			[]string{"Failed to compile", "Error: Unsupported argument in module main"}},
+			[]string{"Error: Unsupported argument in module main"}},
 		{"Applied edit to polarized_blob.py\n\npolarized_blob.py:67:10: F821 undefined name 'time'\nt0 = time.time()", "tool",
 			[]string{"F821 undefined name 'time' (polarized_blob.py:67:10)"}},
 		{"src/components/Item.tsx(26,25): error TS2554: Expected 1 arguments, but got 2.", "tool",
@@ -119,6 +127,14 @@ func TestCodingProblems(t *testing.T) {
 		{"1. max relative error of p vs theory < 0.5% away from the nulls.", "user", nil},
 		{"**Native Extension Compilation Failing**", "user", nil},
 		{"// Replace toast with error state", "user", nil},
+		{"Unhandled Runtime Error", "user", nil},
+		{"/ask it is not printed in the console during flutter run.", "user", nil},
+		{"DeepSeek, on a un problème : les pages villes plantent car 'src/components/VilleTemplate.astro' n'existe pas.", "user",
+			[]string{"Les pages villes plantent car 'src/components/VilleTemplate.astro' n'existe pas."}},
+		{"The following RangeError was thrown during paint():", "user", nil},
+		{"grep -E \"(error:|failed:|Error:)\" build.log", "user", nil},
+		{"[ERROR:flutter/runtime/dart_vm_initializer.cc(41)] Unhandled Exception: Exception: Codec failed to produce an image", "tool",
+			[]string{"Unhandled Exception: Exception: Codec failed to produce an image"}},
 		{"so if the API answers sooner, never display the output until it is done", "user", nil},
 	} {
 		var got []string
