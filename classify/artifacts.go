@@ -64,7 +64,7 @@ func findArtifacts(text string, segs []segment) []Artifact {
 			file = pathLine(lastLine(intro))
 		}
 		if file == "" && intro != "" {
-			file = introFile(intro, lang)
+			file = introFile(intro, lang, strings.HasPrefix(g.text, " "))
 		}
 		if file == "" {
 			// diff-fenced: the path is the block's first line.
@@ -298,10 +298,11 @@ const introLines = 3
 // does; an order to create it ("Create `models.py` to define …"); a line
 // that shows, defines or rewrites it ("Here's my current `config.py` file:",
 // "Define the models in `app/models.py`:", "Update `app/routes.py` to
-// include the login route:"). A block after a line that adds to a part
+// include the login route:"), or an item of a list that is its name, the
+// block indented under it (inItem). A block after a line that adds to a part
 // of a file ("In `app.py`, add …", "the relevant part of `app.py`:") is
 // a piece of it, not the file.
-func introFile(intro, lang string) string {
+func introFile(intro, lang string, inItem bool) string {
 	lines := strings.Split(strings.TrimRight(intro, "\n"), "\n")
 	seen := 0
 	for i := len(lines) - 1; i >= 0 && seen < introLines; i-- {
@@ -316,6 +317,11 @@ func introFile(intro, lang string) string {
 				return p
 			}
 			return oneFile(h, lang) // a heading ends what introduces the block
+		}
+		if item := listMarker.ReplaceAllString(l, ""); inItem && item != l {
+			if p := pathLine(item); p != "" && languageOf(p) != "" {
+				return p // "1. **netlify.toml**:" and the block indented under it
+			}
 		}
 		if m := createFile.FindStringSubmatch(l); m != nil {
 			if p := pathLine(m[1]); p != "" && languageOf(p) != "" {
@@ -337,10 +343,9 @@ func oneFile(line, lang string) string {
 	found := ""
 	for _, m := range quotedName.FindAllStringSubmatch(line, -1) {
 		p := pathLine(m[1])
-		if p == "" && dotFile.MatchString(m[1]) {
-			p = m[1]
-		}
-		if p == "" || languageOf(p) == "" {
+		if dotFile.MatchString(m[1]) {
+			p = m[1] // ".prettierrc": a file of settings, whatever its language
+		} else if p == "" || languageOf(p) == "" {
 			continue // not a file of a kind known: "chat.completions.create"
 		}
 		if found != "" && found != p {
@@ -348,7 +353,7 @@ func oneFile(line, lang string) string {
 		}
 		found = p
 	}
-	if found != "" && !sameLanguage(lang, languageOf(found)) {
+	if found != "" && !dotFile.MatchString(found) && !sameLanguage(lang, languageOf(found)) {
 		return ""
 	}
 	return found
@@ -394,7 +399,7 @@ var (
 	partOfFile = regexp.MustCompile(`(?i)^(?:in|inside|within|to)\s+(?:your\s+|the\s+)?\x60|\b(?:add|insert|append|remove|tweak|extend)\b|\b(?:part|section|snippet|excerpt|portion|relevant)\b`)
 	// quotedName is a name in backticks.
 	quotedName = regexp.MustCompile(`\x60([^\x60\s]+)\x60`)
-	// dotFile is a file whose name starts with a dot: ".env".
+	// dotFile is a file whose name starts with a dot: ".env", ".prettierrc".
 	dotFile = regexp.MustCompile(`^\.\w[\w.-]*$`)
 )
 

@@ -348,6 +348,8 @@ func TestArtifacts(t *testing.T) {
 		{"### `models.py`\n\nDefine your `User` model.\n\n```python\nclass User: pass\n```", "models.py"},
 		{"### `__init__.py`\n\nInitialize the app.\n\n```python\napp = Flask(__name__)\n```", "__init__.py"},
 		{"**`app.py`**:\n```python\napp = Flask(__name__)\n```", "app.py"},
+		{"Here's my current `.prettierrc` file:\n```javascript\nmodule.exports = { tabWidth: 2 };\n```", ".prettierrc"},
+		{"1. **netlify.toml**:\n   ```toml\n   [build]\n   command = \"npm run build\"\n   ```", "netlify.toml"},
 		{"In `app.py`, add the route:\n```python\n@app.get('/')\ndef home(): pass\n```", ""},
 		{"Update `app/routes.py` to include the login route:\n```python\n@app.get('/login')\ndef login(): pass\n```", "app/routes.py"},
 		{"Write unit tests in `tests/test_routes.py`:\n```python\nimport unittest\n```", "tests/test_routes.py"},
