@@ -427,7 +427,7 @@ func answerBlock(lang, body, intro string) bool {
 			comments++
 		case strings.HasPrefix(l, "|"):
 			rows++
-		case proseLike(strings.TrimLeft(l, `"'“‘*_>`)) && countWords(l) >= 5 && !strings.HasSuffix(l, ":") && !codeLine(l):
+		case lines <= maxProseBlock && proseLike(strings.TrimLeft(l, `"'“‘*_>`)) && countWords(l) >= 5 && !strings.HasSuffix(l, ":") && !codeLine(l):
 			prose++
 		}
 		for _, r := range l {

@@ -314,9 +314,15 @@ var (
 	// troubleWord is a word of what went wrong, which a thing to fix must
 	// name beyond "the error".
 	troubleWord = re(`\b(?:error|errors|bug|issue|problem|crash|exception|timeout|fails?|failing|broken|\d{3})\b`)
+	// bugWords are what bugCue needs, one of them: a quick look first.
+	bugWords = []string{"n't", "n’t", "not", "never", "cannot", "wrong", "incorrect", "broken", "fail", "crash", "freez", "hang", "glitch", "bug", "jump"}
 	// bugCue is a sentence that says the program misbehaves, lowered.
 	bugCue = regexp.MustCompile(`\b(?:doesn['’]t|does not|isn['’]t|is not|aren['’]t|are not|won['’]t|can['’]t|cannot|not being|never)\s+(?:\w+\s+){0,2}?(?:work|show|display|load|render|draw|drawn|appear|print|printed|open|close|save|update|respond|handle|handled|prompt|trigger|fire|run|compile|build|start|move|scroll|zoom|translate|translated|correct|properly|right|visible|found|defined|recogni[sz]ed)\w*\b|\b(?:wrong|incorrect|broken|not correct|not properly|not working|fails|failing|crash(?:es|ed|ing)?|freezes|hangs|glitch(?:es|y)?|buggy|jumps)\b`)
 )
+
+// foreignBugWords are what foreignBug needs, one of them.
+var foreignBugWords = []string{"marche", "fonctionne", "plante", "cass", "funciona", "fall", "roto", "funktioniert", "stürzt", "kaputt",
+	"quebr", "funziona", "çalış", "hatalı", "bozuk", "çök", "donuyor"}
 
 // foreignBug is, in the languages users of coding agents write most
 // beside English, a sentence (lowered) that says the program misbehaves:
@@ -376,8 +382,8 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 			add(capitalize(text[m[2]:]), "error") // "fix the sign in error, …": the sign in error
 			continue
 		}
-		english := bugCue.MatchString(lower)
-		if !english && !foreignBug.MatchString(lower) || imperative(lower) || strings.HasSuffix(lower, ":") || ifLead.MatchString(lower) || countWords(lower) < 4 || !readsAlone(lower) {
+		english := hasAny(lower, bugWords...) && bugCue.MatchString(lower)
+		if !english && !(hasAny(lower, foreignBugWords...) && foreignBug.MatchString(lower)) || imperative(lower) || strings.HasSuffix(lower, ":") || ifLead.MatchString(lower) || countWords(lower) < 4 || !readsAlone(lower) {
 			continue
 		}
 		if !english && len(text) > MaxLabel {
