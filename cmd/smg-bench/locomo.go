@@ -195,13 +195,6 @@ type evidenceCounts struct {
 	Valid, Repaired, Dropped, Duplicates int
 }
 
-func (c *evidenceCounts) add(d evidenceCounts) {
-	c.Valid += d.Valid
-	c.Repaired += d.Repaired
-	c.Dropped += d.Dropped
-	c.Duplicates += d.Duplicates
-}
-
 // diaID is a LoCoMo dialogue id, "D<session>:<turn>", as the quirks of the
 // evidence lists spell it too: "D:11:26", "D30:05".
 var diaID = regexp.MustCompile(`^[Dd]:?0*(\d+):0*(\d+)$`)

@@ -12,9 +12,6 @@ import (
 	"github.com/smg-memory/smg/smg"
 )
 
-// envPassword returns SMG_PASSWORD, or nil when it is unset or empty.
-func (a *app) envPassword() []byte { return a.env(passwordEnv) }
-
 // env returns the environment variable key, or nil when it is unset or
 // empty.
 func (a *app) env(key string) []byte {
