@@ -515,17 +515,17 @@ func codingProblems(ps []Problem) []Problem {
 	seen := map[string]bool{}
 	for _, p := range ps {
 		// One error at two places, found twice, is one problem.
-		if p, ok := codingProblem(p); ok && !seen[messageKey(p.Summary)] {
-			seen[messageKey(p.Summary)] = true
+		if p, ok := codingProblem(p); ok && !seen[MessageKey(p.Summary)] {
+			seen[MessageKey(p.Summary)] = true
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// messageKey is an error's message without where it is, to tell the same
-// error at two places.
-func messageKey(s string) string {
+// MessageKey is an error's message without where it is, to tell the same
+// error at two places, or reported again.
+func MessageKey(s string) string {
 	s = strings.TrimSpace(trailingPlace.ReplaceAllString(s, ""))
 	return strings.ToLower(placeOf.ReplaceAllString(logStamp.ReplaceAllString(s, ""), ""))
 }

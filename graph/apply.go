@@ -477,7 +477,11 @@ func capitalize(s string) string {
 
 // problem puts a problem into the graph and opens it.
 func (b *Builder) problem(ts *turnState, p classify.Problem) {
-	id, n := b.statement(spec.NodeProblem, p.Summary, clipLabel(p.Summary))
+	key := p.Summary
+	if p.Kind == "trace" {
+		key = classify.MessageKey(key) // the same error met again, at another place: the same problem
+	}
+	id, n := b.statement(spec.NodeProblem, key, clipLabel(p.Summary))
 	if n != nil {
 		n.Description = strings.Clone(p.Summary)
 		md := map[string]any{"kind": p.Kind}

@@ -260,3 +260,24 @@ func TestSolvedOnce(t *testing.T) {
 		t.Error("the error is solved by its fix alone")
 	}
 }
+
+// An error met again at another place of the file is the same problem,
+// of both turns.
+func TestErrorMetAgain(t *testing.T) {
+	turn, edit := agentTurns("lib/main.dart", "dart")
+	doc := build(t, []spec.Turn{
+		turn("user", "add zoom to the canvas"),
+		turn("tool", "lib/main.dart:52:53: Error: The method 'inverted' isn't defined for the class 'Matrix4'."),
+		edit("I'll use the static method.", "final m = t.inverted();", "final m = Matrix4.inverted(t);"),
+		turn("tool", "Applied edit to lib/main.dart\nlib/main.dart:58:53: Error: The method 'inverted' isn't defined for the class 'Matrix4'."),
+	})
+	var found []*spec.Node
+	for i, n := range doc.SemanticGraph.Nodes {
+		if n.Type == spec.NodeProblem && strings.Contains(n.Label, "'inverted' isn't defined") {
+			found = append(found, &doc.SemanticGraph.Nodes[i])
+		}
+	}
+	if len(found) != 1 || !slices.Contains(found[0].Mentions, 2) || !slices.Contains(found[0].Mentions, 4) {
+		t.Errorf("the error met twice is %d problems (want one, of turns 2 and 4)", len(found))
+	}
+}
