@@ -347,7 +347,7 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 	add := func(line, kind string) {
 		line = clip(strings.TrimSpace(strings.Trim(strings.TrimSpace(line), "│╷╵|>")), 200)
 		// One error at two places is one problem.
-		if k := strings.ToLower(placeOf.ReplaceAllString(logStamp.ReplaceAllString(line, ""), "")); line != "" && !seen[k] && len(out) < maxCodingProblems+len(sents) {
+		if k := MessageKey(line); line != "" && !seen[k] && len(out) < maxCodingProblems+len(sents) {
 			seen[k] = true
 			out = append(out, Problem{Summary: line, Kind: kind, Code: errorCode(line)})
 		}
