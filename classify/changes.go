@@ -72,7 +72,7 @@ func ChangeSentence(why string) string {
 				s = capitalize(verb) + s[m[3]:] // "Fix this by moving …": Move …
 			}
 		}
-		if len(s) <= maxWhyLabel && len(strings.Fields(s)) >= 4 && !changePreamble.MatchString(s) && !pointsOut.MatchString(s) && !leadIn.MatchString(s) && !restated.MatchString(s) {
+		if len(s) <= maxWhyLabel && len(strings.Fields(s)) >= 4 && !changePreamble.MatchString(s) && !pointsOut.MatchString(s) && !pronounSubject.MatchString(s) && !leadIn.MatchString(s) && !restated.MatchString(s) {
 			if c, ok := strings.CutSuffix(s, ":"); ok {
 				s = c + "." // "First, fix the types and drop the copy:": what it does
 			}
@@ -106,6 +106,10 @@ var (
 	// pointsOut is a pronoun after a verb or a preposition that points
 	// outside the sentence: "import it from …".
 	pointsOut = regexp.MustCompile(`(?i)\b(?:import|use|add|fix|move|call|put|change|update|make|do|get|set|pass|wrap|remove|replace|handle|with|from|to|of)\s+(?:it|them|this|that|these|those)\b\s*(?:[.,;:!?]|$|from|to|in|into|with|for|on|and|so|properly|correctly|too|as well)`)
+	// pronounSubject is a sentence whose subject is a pronoun that
+	// points outside it: "This typically happens when …", "It's because
+	// …".
+	pronounSubject = regexp.MustCompile(`(?i)^(?:this|that|it)(?:['’]s\b|\s+(?:\w+ly\s+)?(?:is|was|happens|occurs|means|seems|looks|should|will|can|would|could|might|may)\b)`)
 	// agentIntent is how an agent says what it will do, before the
 	// verb that says it: "I'll help ", "Let's ", "We need to ".
 	agentIntent = regexp.MustCompile(`(?i)^(?:(?:first|now|next|so|then),?\s+)?(?:i['’]ll|i will|let me|let['’]s|we(?:['’]ll| will| need to| should| must| can)|i need to|i['’]m going to|now,? (?:let['’]s|i['’]ll))\s+(?:help (?:you )?(?:to )?)?((?:` + strings.ReplaceAll(changeVerbs, " ", "|") + `)\b)`)
@@ -164,6 +168,18 @@ var commitType = regexp.MustCompile(`^(?i:feat|feature|refactor|style|chore|docs
 // Tidies reports whether a commit's message types it as a feature or a
 // tidying, not a fix.
 func Tidies(message string) bool { return commitType.MatchString(message) }
+
+// bundle is a commit's message that joins several pieces of work: a
+// list, or two joined by "and" in the languages users of coding agents
+// write most.
+var bundle = regexp.MustCompile(`(?i),\s|\s(?:and|et|y|e|und|ve|ile|en|i|og|och|и)\s`)
+
+// Bundles reports whether a commit's message, past its type, joins
+// several pieces of work: "feat: add the palette, the clock and the
+// logo".
+func Bundles(message string) bool {
+	return bundle.MatchString(commitPrefix.ReplaceAllString(message, ""))
+}
 
 // fixCommit is a commit's message that says it fixes by its verb, in
 // English or another language, beyond its type: "fix: …" is also what an

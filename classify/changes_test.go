@@ -17,6 +17,9 @@ func TestChangeSentence(t *testing.T) {
 		{"I'll help modify the route.ts file to handle this properly.", ""},
 		{"First, let's fix the type definitions and remove the duplicate report display:", "Fix the type definitions and remove the duplicate report display."},
 		{"Certainly!", ""},
+		{"This typically happens when the provider is defined in multiple files.", ""},
+		{"It's because the module block passes a provider argument. Remove the provider argument from both module blocks.", "Remove the provider argument from both module blocks."},
+		{"This change moves the provider block into provider.tf.", "This change moves the provider block into provider.tf."},
 		{"I'll help fix the `cn` function error. We need to import it from the utils file.", ""},
 		{"I'll fix the syntax error in the route.ts file. There's an extra closing parenthesis that needs to be removed.", "There's an extra closing parenthesis that needs to be removed."},
 	} {
@@ -72,6 +75,23 @@ func TestWhatAChangeSays(t *testing.T) {
 	} {
 		if Tidies(c.message) != c.tidies || CommitFixes(c.message) != c.fixes || FixesNothing(c.message) != c.fixesNot {
 			t.Errorf("%q: tidies %v, fixes %v, fixes nothing %v", c.message, Tidies(c.message), CommitFixes(c.message), FixesNothing(c.message))
+		}
+	}
+}
+
+// A commit that joins several pieces of work bundles them, in the
+// languages agents' users write; one piece of work does not.
+func TestBundles(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"feat: add the palette, the clock and the logo":                true,
+		"feat: VCC, GROUND bileşenleri ve global clock generator ekle": true,
+		"chore: Hyprland uyumluluğu ve UI geliştirmeleri":              true,
+		"feat: Add mouse wheel zoom functionality":                     false,
+		"refactor: Migre le template de Chartres vers BaseLayout":      false,
+		"feat: Add NSAppTransportSecurity to Info.plist":               false,
+	} {
+		if got := Bundles(msg); got != want {
+			t.Errorf("Bundles(%q) = %v, want %v", msg, got, want)
 		}
 	}
 }

@@ -315,10 +315,26 @@ var (
 	// name beyond "the error".
 	troubleWord = re(`\b(?:error|errors|bug|issue|problem|crash|exception|timeout|fails?|failing|broken|\d{3})\b`)
 	// bugWords are what bugCue needs, one of them: a quick look first.
-	bugWords = []string{"n't", "n’t", "not", "never", "cannot", "wrong", "incorrect", "broken", "fail", "crash", "freez", "hang", "glitch", "bug", "jump"}
+	bugWords = []string{"n't", "n’t", "not", "never", "cannot", "wrong", "incorrect", "broken", "fail", "crash", "freez", "hang", "glitch", "bug", "jump",
+		"unable", "slow", "lag", "choppy", "stutter", "flicker", "warp", "stretch", "distort", "misalign", "overlap", "cut off", "off-screen", "off screen",
+		"division by zero", "out of range", "out of bounds", "infinite loop", "memory leak"}
 	// bugCue is a sentence that says the program misbehaves, lowered.
-	bugCue = regexp.MustCompile(`\b(?:doesn['’]t|does not|isn['’]t|is not|aren['’]t|are not|won['’]t|can['’]t|cannot|not being|never)\s+(?:\w+\s+){0,2}?(?:work|show|display|load|render|draw|drawn|appear|print|printed|open|close|save|update|respond|handle|handled|prompt|trigger|fire|run|compile|build|start|move|scroll|zoom|translate|translated|correct|properly|right|visible|found|defined|recogni[sz]ed)\w*\b|\b(?:wrong|incorrect|broken|not correct|not properly|not working|fails|failing|crash(?:es|ed|ing)?|freezes|hangs|glitch(?:es|y)?|buggy|jumps)\b`)
+	bugCue = regexp.MustCompile(`\b(?:doesn['’]t|does not|didn['’]t|did not|isn['’]t|is not|aren['’]t|are not|wasn['’]t|was not|weren['’]t|were not|won['’]t|can['’]t|cannot|not being|never)\s+(?:\w+\s+){0,2}?(?:work|show|display|load|render|draw|drawn|appear|print|printed|open|close|save|update|respond|handle|handled|prompt|trigger|fire|run|compile|build|start|move|scroll|zoom|translate|translated|correct|properly|right|visible|found|defined|recogni[sz]ed)\w*\b|\b(?:wrong|incorrect|broken|not correct|not properly|not working|fails|failing|crash(?:es|ed|ing)?|freezes|hangs|glitch(?:es|y)?|buggy|jumps)\b|\bunable to \w+|\b(?:very|too|really|so|extremely|super) (?:slow|laggy|choppy)\b|\b(?:lags|laggy|lagging|stutter(?:s|ing)?|flicker(?:s|ing)?|warped|stretched|distorted|misaligned|overlapp?ing|cut off|off[- ]screen|division by zero|out of (?:range|bounds)|infinite loop|memory leak)\b`)
 )
+
+// announced is a line that announces the error on the next one: a bare
+// "Error:" (SWC, Rust), Flutter's "The following RangeError was thrown
+// during paint():"; its first group "Error", or its second the thrown
+// type.
+var announced = regexp.MustCompile(`^(?:\[[^\]]{1,20}\]\s*)?(?:(Error):?|The following (\w+)(?: object)? was thrown\b.*:)$`)
+
+// trailingFix is an ask to fix that ends a sentence saying the symptom:
+// ", please fix", ", fix the error", ". How to fix?".
+var trailingFix = re(`[,;:.]?\s+(?:so\s+)?(?:please\s+)?(?:(?:fix|solve|resolve)(?:\s+(?:it|this|that|the (?:error|issue|problem|bug)s?))?|how (?:to|do i|can i) fix(?: it| this)?)\s*(?:please)?\s*[.!?]*$`)
+
+// framedPlace is the place a framed excerpt of source names (SWC's, in
+// Next.js builds): "╭─[/app/route.ts:17:1]".
+var framedPlace = regexp.MustCompile(`^╭─\[([^\]]+)\]`)
 
 // foreignBugWords are what foreignBug needs, one of them.
 var foreignBugWords = []string{"marche", "fonctionne", "plante", "cass", "funciona", "fall", "roto", "funktioniert", "stürzt", "kaputt",
@@ -332,7 +348,7 @@ var foreignBug = regexp.MustCompile(`(?:^|[\s(,;:'’])(?:ne (?:marche|fonctionn
 
 // MaxLabel is how long a node's label is, in bytes: the graph clips a
 // longer one after its first words.
-const MaxLabel = 100
+const MaxLabel = 200
 
 // maxCodingProblems bounds the error lines a pasted log gives.
 const maxCodingProblems = 2
@@ -353,10 +369,45 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 		}
 	}
 	lines := 0
+	next := ""   // what a header line ("Error:", "The following assertion was thrown …:") names, the line after it
+	placed := -1 // the problem whose place the next line may show ("╭─[app/route.ts:17:1]")
 	for line := range strings.Lines(text) {
 		l := strings.TrimSpace(strings.Trim(strings.TrimSpace(line), "│╷╵|×>"))
+		if i := placed; i >= 0 && l != "" {
+			placed = -1
+			if m := framedPlace.FindStringSubmatch(l); m != nil && i < len(out) {
+				out[i].Summary += " (" + path.Base(m[1]) + ")"
+				continue
+			}
+		}
+		if header := next; header != "" && l != "" {
+			// The message a header announced: "Error:" then "× Expected a
+			// semicolon"; Flutter's "The following assertion was thrown
+			// building X:" then "Incorrect GestureDetector arguments.".
+			next = ""
+			if lines < maxCodingProblems && countWords(l) >= 3 && !errorName.MatchString(l) && !sourceExcerpt.MatchString(strings.TrimSpace(line)) {
+				if header != "Error" {
+					l = header + ": " + l
+				}
+				if _, ok := codingProblem(Problem{Summary: l}); ok {
+					n := len(out)
+					if add(l, "trace"); len(out) > n {
+						placed = n
+					}
+					lines++
+					continue
+				}
+			}
+		}
+		if m := announced.FindStringSubmatch(l); m != nil {
+			next = m[1] + capitalize(m[2])
+			continue
+		}
 		if lines >= maxCodingProblems || len(l) < 8 || !errorLine(l) || sourceExcerpt.MatchString(strings.TrimSpace(line)) || countWords(l) < 3 {
 			continue
+		}
+		if _, ok := codingProblem(Problem{Summary: l}); !ok {
+			continue // a line refused does not take a problem's place
 		}
 		// A line of a list or a heading is output only when it reads as
 		// an error: "1. max error < 0.5%" is a criterion.
@@ -377,6 +428,9 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 		for _, cmd := range chatModes {
 			text = strings.TrimSpace(strings.TrimPrefix(text, cmd)) // "/ask it is not printed": it
 		}
+		if m := trailingFix.FindStringIndex(text); m != nil && m[0] > 0 {
+			text = text[:m[0]] // "I am unable to stay on the page, fix the error": the symptom
+		}
 		lower := strings.ToLower(text)
 		if m := fixRequest.FindStringSubmatchIndex(text); m != nil && troubleWord.MatchString(lower[m[2]:]) && countWords(text[m[2]:]) >= 3 && saysWhich(text[m[2]:]) {
 			add(capitalize(text[m[2]:]), "error") // "fix the sign in error, …": the sign in error
@@ -386,13 +440,15 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 		if !english && !(hasAny(lower, foreignBugWords...) && foreignBug.MatchString(lower)) || imperative(lower) || strings.HasSuffix(lower, ":") || ifLead.MatchString(lower) || countWords(lower) < 4 || !readsAlone(lower) {
 			continue
 		}
-		if !english && len(text) > MaxLabel {
-			// Cut to a label at its end, a sentence of a verb-final
-			// language would lose its verb: the clause after its colon
-			// that says it, or its middle, goes instead.
+		if !english {
+			// The clause after a colon that says it is the problem
+			// ("DeepSeek, on a un problème : les pages plantent …"); a
+			// sentence too long for a label is cut in its middle, as cut
+			// at its end, one of a verb-final language would lose its
+			// verb.
 			if _, after, ok := strings.Cut(text, ": "); ok && len(after) <= MaxLabel && foreignBug.MatchString(strings.ToLower(after)) {
 				text = capitalize(after)
-			} else {
+			} else if len(text) > MaxLabel {
 				text = clipMiddle(text, MaxLabel)
 			}
 		}
@@ -409,7 +465,9 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 // message says, not the JSON around it.
 func codingProblem(p Problem) (Problem, bool) {
 	s := strings.TrimSpace(p.Summary)
+	p.Setup = strings.Contains(s, "litellm.") || providerException.MatchString(s)
 	if m := providerMessage.FindStringSubmatch(s); m != nil {
+		p.Setup = true
 		name := errorName.FindString(s)
 		s = strings.TrimSpace(strings.TrimSuffix(strings.ReplaceAll(m[1], `\"`, `"`), "…"))
 		if name != "" {
@@ -423,7 +481,7 @@ func codingProblem(p Problem) (Problem, bool) {
 	low := strings.ToLower(body)
 	w, _, _ := strings.Cut(low, " ")
 	switch {
-	case strings.HasPrefix(s, "#"), agentTrouble.MatchString(s), sourceLine.MatchString(body), pastedCode.MatchString(body),
+	case strings.HasPrefix(s, "#"), strings.HasPrefix(s, ":"), checkLead.MatchString(low), agentTrouble.MatchString(s), sourceLine.MatchString(body), pastedCode.MatchString(body),
 		codeLine(body) && !errorSentence.MatchString(low), hintLine.MatchString(low) || hint.MatchString(low), stackFrame.MatchString(body), frameAlone.MatchString(body), strings.HasSuffix(body, ":") && countWords(body) < 4,
 		body != s && (imperatives[w] || orders[w] || requirement.MatchString(low)), orderLead.MatchString(low) && (imperatives[w] || orders[w]),
 		banner.MatchString(s), placeOnly(body), commitLine.MatchString(body), commentLine.MatchString(body), strings.HasSuffix(body, ":"),
@@ -534,6 +592,9 @@ var (
 	// providerMessage is the message of a model provider's error, in
 	// the JSON the agent prints: {"error":{"message":"…"}}.
 	providerMessage = regexp.MustCompile(`"message"\s*:\s*"((?:[^"\\]|\\.)+)(?:"|…?$)`)
+	// providerException is the error of a model provider's client, as
+	// the agent's model library names it: "OpenrouterException - …".
+	providerException = regexp.MustCompile(`\b[A-Z][a-z]+Exception - `)
 	// agentTrouble is a coding agent's own trouble, not the project's:
 	// its model's provider refused or went away, a retry, an install it
 	// ran for itself.
@@ -559,6 +620,9 @@ var (
 	errorSentence = re(`\b(?:was|were|is|are|does|do|has|have|could|can)(?: not|n['’]t)\b`)
 	// requirement is what an item of a specification or a test's criteria
 	// says must hold: "2. Convergence: the error must shrink by 16x".
+	// checkLead is an item of a checklist, what to verify, not what
+	// went wrong: "Verify: no flickering", "Expected: …".
+	checkLead   = re(`^(?:verify|check|expected|expect|goal|test|acceptance|criteria)\s*:`)
 	requirement = re(`\b(?:must|should|shall|needs? to|(?:not )?allowed|required|expected to|(?:flag|report|list|check|verify|ensure)\s+(?:any|all|missing|each|every|that))\b`)
 	// errorMessage is an error told by its name: "AxiosError: …".
 	errorMessage = regexp.MustCompile(`\b[A-Z]?\w*(?:Error|Exception)\s*:`)

@@ -136,6 +136,16 @@ func TestCodingProblems(t *testing.T) {
 		{"[ERROR:flutter/runtime/dart_vm_initializer.cc(41)] Unhandled Exception: Exception: Codec failed to produce an image", "tool",
 			[]string{"Unhandled Exception: Exception: Codec failed to produce an image"}},
 		{"so if the API answers sooner, never display the output until it is done", "user", nil},
+		{"Verify: Faster response without flickering scale levels", "user", nil},
+		{"interface UploadStatus {\n  [filename: string]: 'pending' | 'uploading' | 'completed' | 'failed'\n}", "user", nil},
+		{"I am unable to stay on roster page, fix the error", "user", []string{"I am unable to stay on roster page"}},
+		{"my frame rate is very slow. Maybe there's a way to batch drawing?", "user", []string{"my frame rate is very slow."}},
+		{"Failed to compile\n./app/route.ts\nError:\n  × Expected a semicolon\n    ╭─[/work/app/route.ts:17:1]\n 17 │ const data = await r.json()", "user",
+			[]string{"Expected a semicolon (route.ts:17:1)"}},
+		{"══╡ EXCEPTION CAUGHT BY WIDGETS LIBRARY ╞═══════════\nThe following assertion was thrown building Painter(dirty):\nIncorrect GestureDetector arguments.", "tool",
+			[]string{"Assertion: Incorrect GestureDetector arguments."}},
+		{"══╡ EXCEPTION CAUGHT BY RENDERING LIBRARY ╞═════\nThe following RangeError was thrown during paint():\nRangeError (length): Invalid value: Not in inclusive range 0..99: 103", "user",
+			[]string{"RangeError (length): Invalid value: Not in inclusive range 0..99: 103"}},
 	} {
 		var got []string
 		for _, p := range codingProblems(findCodingProblems(c.text, sentences(proseOf(c.text)), c.role)) {
@@ -143,6 +153,25 @@ func TestCodingProblems(t *testing.T) {
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%q:\n got %q\nwant %q", c.text, got, c.want)
+		}
+	}
+}
+
+// The agent's trouble with its model's provider is a problem of its
+// set-up; the project's errors are not.
+func TestSetupProblems(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		setup bool
+	}{
+		{"litellm.AuthenticationError: Missing Anthropic API Key - A call is being made to anthropic but no key is set", true},
+		{`litellm.BadRequestError: OpenrouterException - {"error":{"message":"acme/model-9 is not a valid model ID","code":400}}`, true},
+		{"lib/main.dart:58:53: Error: The method 'inverted' isn't defined for the class 'Matrix4'.", false},
+		{"TypeError: Cannot read properties of undefined (reading 'map')", false},
+	} {
+		ps := codingProblems(findCodingProblems(c.text, nil, "tool"))
+		if len(ps) != 1 || ps[0].Setup != c.setup {
+			t.Errorf("%q: %+v, want one problem, of the set-up %v", c.text, ps, c.setup)
 		}
 	}
 }

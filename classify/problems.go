@@ -16,6 +16,11 @@ type Problem struct {
 	// Code is the error code or name it carries, when there is one
 	// ("HTTP 401", "TypeError", "ENOENT").
 	Code string
+	// Setup: it is a coding agent's own, of its set-up: its model's
+	// provider refused the call (a missing key, an unknown model, a
+	// prompt too long). It is the user's problem, but no change of the
+	// project's code fixes it.
+	Setup bool
 }
 
 // Solution is a turn's statement that something is fixed, or how.

@@ -488,6 +488,9 @@ func (b *Builder) problem(ts *turnState, p classify.Problem) {
 		if p.Code != "" {
 			md["code"] = strings.Clone(p.Code)
 		}
+		if p.Setup {
+			md["setup"] = true // the agent's own: no change of the code fixes it
+		}
 		n.Metadata = md
 	}
 	b.mention(id, ts.turn)

@@ -124,11 +124,11 @@ func (b *Builder) coding(ts *turnState, s classify.Signals, arts []string) {
 		}
 		if s.Request == nil {
 			if len(s.Problems) > 0 {
-				c.Problems = append(c.Problems, b.turnNodes(ts, spec.NodeProblem)...)
+				c.Problems = append(c.Problems, b.fixable(ts)...)
 			}
 			return
 		}
-		c.Problems = b.turnNodes(ts, spec.NodeProblem)
+		c.Problems = b.fixable(ts)
 		c.Request = ""
 		if c.Pending = append(c.Pending, Pending{strings.Clone(s.Request.Text), ts.turn}); len(c.Pending) > maxPending {
 			c.Pending = slices.Delete(c.Pending, 0, len(c.Pending)-maxPending)
@@ -160,7 +160,7 @@ func (b *Builder) coding(ts *turnState, s classify.Signals, arts []string) {
 		}
 		// What the tool reports after its commits (a lint run, a failed
 		// build) is what the next change fixes.
-		c.Problems = append(c.Problems, b.turnNodes(ts, spec.NodeProblem)...)
+		c.Problems = append(c.Problems, b.fixable(ts)...)
 	}
 }
 
@@ -190,11 +190,7 @@ func (b *Builder) changes(ts *turnState, s classify.Signals) {
 // unsolve makes a change undone no fix: what it solved is open again, and
 // returned.
 func (b *Builder) unsolve(id string) []string {
-	n := b.store.Node(id)
-	if n.Metadata["fixes"] != true {
-		return nil
-	}
-	delete(n.Metadata, "fixes")
+	delete(b.store.Node(id).Metadata, "fixes")
 	var open []string
 	for _, to := range b.store.Out(id) {
 		if _, ok := b.store.Strength(id, to, spec.RelSolves); ok {
@@ -214,6 +210,13 @@ func (b *Builder) unsolve(id string) []string {
 // a file written whole.
 func edits(arts []classify.Artifact) bool {
 	return slices.ContainsFunc(arts, func(a classify.Artifact) bool { return a.Edit != nil || a.Filename != "" })
+}
+
+// fixable are the problems the turn being applied touched that a change
+// of the code may fix: not those of the agent's own set-up (its model's
+// provider refused the call).
+func (b *Builder) fixable(ts *turnState) []string {
+	return slices.DeleteFunc(b.turnNodes(ts, spec.NodeProblem), func(id string) bool { return b.store.Node(id).Metadata["setup"] == true })
 }
 
 // turnNodes are the nodes of type typ the turn being applied touched.
@@ -312,7 +315,18 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 	if req != "" {
 		asked = b.store.Node(req).Description
 	}
-	fixes := !cm.Own && !classify.FixesNothing(said) && (len(c.Problems) > 0 || !classify.Tidies(cm.Message) && (classify.CommitFixes(cm.Message) || classify.AsksFix(asked) || classify.SaysFix(said)))
+	// A feature's or a tidying's commit that bundles several pieces of
+	// work is work of its own, not the fix of what was reported.
+	problems := c.Problems
+	if classify.Tidies(cm.Message) && classify.Bundles(cm.Message) {
+		problems = nil
+	}
+	solved := !cm.Own && !classify.FixesNothing(said) && (len(problems) > 0 || !classify.Tidies(cm.Message) && (classify.CommitFixes(cm.Message) || classify.AsksFix(asked) || classify.SaysFix(said)))
+	// It is a solution, one of what the memory knows fixed something, when
+	// it says what it changed: its commit's message, or the agent's
+	// words. Edits that say nothing ("Edited a.ts") solve the problem
+	// they fixed all the same.
+	stated := cm.Message != ""
 	label := cm.Message
 	key := "change:" + cm.Hash + ":" + label
 	if label == "" {
@@ -325,15 +339,17 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 		}
 		if editTurn > 0 && why != "" {
 			label += ": " + why
-		} else if fixes && len(c.Problems) > 0 {
+			stated = true
+		} else if solved && len(problems) > 0 {
 			// What it fixed says which change it was.
-			label += " to fix: " + b.store.Node(c.Problems[0]).Label
+			label += " to fix: " + b.store.Node(problems[0]).Label
 		}
 		key = fmt.Sprintf("change:%d:%s", ts.turn, label)
 	}
 	if cm.Hash != "" && c.Changes[cm.Hash] != "" {
 		return // the same commit, told again
 	}
+	fixes := solved && stated
 	id, n := b.statement(spec.NodeSolution, key, clipLabel(label))
 	if n != nil {
 		desc := "Changed " + joinNames(applied)
@@ -387,8 +403,8 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 		b.store.Link(id, f, spec.RelAbout, about)
 		b.info[f].artifactRel = true
 	}
-	if fixes {
-		for _, p := range c.Problems {
+	if solved {
+		for _, p := range problems {
 			b.store.Link(id, p, spec.RelSolves, solves)
 			b.openProblems = slices.DeleteFunc(b.openProblems, func(x string) bool { return x == p })
 		}

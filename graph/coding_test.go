@@ -281,3 +281,42 @@ func TestErrorMetAgain(t *testing.T) {
 		t.Errorf("the error met twice is %d problems (want one, of turns 2 and 4)", len(found))
 	}
 }
+
+// What a change fixed is its solution only when it says how: edits that
+// say nothing ("Edited a.ts") solve the error all the same, a change of
+// no solution; a feature's commit that bundles several pieces of work
+// fixes nothing; the agent's trouble with its model's provider is the
+// user's problem, which no change of the code fixes.
+func TestSolutionsSayHow(t *testing.T) {
+	turn, edit := agentTurns("app/route.ts", "typescript")
+	doc := build(t, []spec.Turn{
+		turn("tool", "Aider v0.86.2\nMain model: claude-sonnet-4-5 with diff edit format"),
+		turn("user", "add the upload route"),
+		turn("tool", "litellm.AuthenticationError: Missing Anthropic API Key - A call is being made to anthropic but no key is set either in the environment variables or via params.\nThe API provider is not able to authenticate you. Check your API key."),
+		edit("I'll add the route.", "export {}", "export async function POST() {}"),
+		turn("tool", "Applied edit to app/route.ts\nCommit 1111111 feat: add the upload route"),
+		turn("user", "405 Method Not Allowed when I upload a file"),
+		edit("", "export async function POST() {}", "export async function POST(req: Request) { return handle(req) }\nexport async function PUT(req: Request) { return handle(req) }"),
+		turn("tool", "Applied edit to app/route.ts"),
+		turn("user", "the upload page crashes when the file is empty"),
+		edit("I'll add a size check, the progress bar and the retry button.", "export async function PUT", "if (size === 0) return\nexport async function PUT"),
+		turn("tool", "Applied edit to app/route.ts\nCommit 3333333 feat: add a size check, a progress bar and a retry button"),
+	})
+	ix := indexOf(doc)
+	key := ix.find(t, spec.NodeProblem, "Missing Anthropic API Key")
+	feat := ix.find(t, spec.NodeSolution, "feat: add the upload route")
+	if key.Metadata["setup"] != true || ix.edge(feat.ID, key.ID, spec.RelSolves) || feat.Metadata["fixes"] == true {
+		t.Error("the provider's refusal is solved by a change of the code")
+	}
+	method := ix.find(t, spec.NodeProblem, "405 Method Not Allowed")
+	edited := ix.find(t, spec.NodeSolution, "Edited route.ts")
+	if !ix.edge(edited.ID, method.ID, spec.RelSolves) || edited.Metadata["fixes"] == true {
+		t.Errorf("edits that say nothing of how (%q): solves the 405 %v, a solution %v; want true, false",
+			edited.Label, ix.edge(edited.ID, method.ID, spec.RelSolves), edited.Metadata["fixes"])
+	}
+	crash := ix.find(t, spec.NodeProblem, "the upload page crashes")
+	bundle := ix.find(t, spec.NodeSolution, "feat: add a size check")
+	if ix.edge(bundle.ID, crash.ID, spec.RelSolves) || bundle.Metadata["fixes"] == true {
+		t.Error("a feature's commit of three pieces of work fixes the crash")
+	}
+}

@@ -133,12 +133,6 @@ func Extract(c Conversation) ([]Item, error) {
 		out = append(out, it)
 	}
 	doc := b.Document()
-	solves := map[string]bool{} // nodes that solve a problem
-	for _, e := range doc.SemanticGraph.Edges {
-		if e.Relation == spec.RelSolves {
-			solves[e.From] = true
-		}
-	}
 	content := graph.VaultContent(&doc.ArtifactVault)
 	for _, n := range doc.SemanticGraph.Nodes {
 		switch k := NodeKind(n); k {
@@ -175,8 +169,9 @@ func Extract(c Conversation) ([]Item, error) {
 			if k == Request || k == Problem {
 				out[len(out)-1].Again = slices.DeleteFunc(slices.Clone(n.Mentions), func(t int) bool { return t == turn })
 			}
-			if k == Change && (solves[n.ID] || n.Metadata["fixes"] == true) {
-				// A change that fixed a problem is its solution.
+			if k == Change && n.Metadata["fixes"] == true {
+				// A change that fixed a problem, and says how, is its
+				// solution.
 				add(Solution, n.Label, n.Description, turn)
 			}
 		}
