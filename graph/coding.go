@@ -321,7 +321,15 @@ func (b *Builder) change(ts *turnState, cm classify.Commit) {
 	if classify.Tidies(cm.Message) && classify.Bundles(cm.Message) {
 		problems = nil
 	}
-	solved := !cm.Own && !classify.FixesNothing(said) && (len(problems) > 0 || !classify.Tidies(cm.Message) && (classify.CommitFixes(cm.Message) || classify.AsksFix(asked) || classify.SaysFix(said)))
+	// What fixes nothing (logging, error handling) is read in the
+	// commit's message, which says what the change is, and in the
+	// agent's words only without one: "remove the parameter and handle
+	// errors differently" is a fix its commit names.
+	what := cm.Message
+	if what == "" {
+		what = said
+	}
+	solved := !cm.Own && !classify.FixesNothing(what) && (len(problems) > 0 || !classify.Tidies(cm.Message) && (classify.CommitFixes(cm.Message) || classify.AsksFix(asked) || classify.SaysFix(said)))
 	// It is a solution, one of what the memory knows fixed something, when
 	// it says what it changed: its commit's message, or the agent's
 	// words. Edits that say nothing ("Edited a.ts") solve the problem

@@ -286,7 +286,9 @@ func TestErrorMetAgain(t *testing.T) {
 // say nothing ("Edited a.ts") solve the error all the same, a change of
 // no solution; a feature's commit that bundles several pieces of work
 // fixes nothing; the agent's trouble with its model's provider is the
-// user's problem, which no change of the code fixes.
+// user's problem, which no change of the code fixes; what fixes nothing
+// (error handling) is read in the commit's message before the agent's
+// words.
 func TestSolutionsSayHow(t *testing.T) {
 	turn, edit := agentTurns("app/route.ts", "typescript")
 	doc := build(t, []spec.Turn{
@@ -301,6 +303,9 @@ func TestSolutionsSayHow(t *testing.T) {
 		turn("user", "the upload page crashes when the file is empty"),
 		edit("I'll add a size check, the progress bar and the retry button.", "export async function PUT", "if (size === 0) return\nexport async function PUT"),
 		turn("tool", "Applied edit to app/route.ts\nCommit 3333333 feat: add a size check, a progress bar and a retry button"),
+		turn("user", "app/route.ts:3:9: Error: No named parameter with the name 'onError'."),
+		edit("The function has no onError parameter, so we need to remove it and handle errors differently.", "if (size === 0) return", "if (!size) return"),
+		turn("tool", "Applied edit to app/route.ts\nCommit 4444444 fix: remove the onError parameter"),
 	})
 	ix := indexOf(doc)
 	key := ix.find(t, spec.NodeProblem, "Missing Anthropic API Key")
@@ -318,5 +323,10 @@ func TestSolutionsSayHow(t *testing.T) {
 	bundle := ix.find(t, spec.NodeSolution, "feat: add a size check")
 	if ix.edge(bundle.ID, crash.ID, spec.RelSolves) || bundle.Metadata["fixes"] == true {
 		t.Error("a feature's commit of three pieces of work fixes the crash")
+	}
+	param := ix.find(t, spec.NodeProblem, "No named parameter")
+	remove := ix.find(t, spec.NodeSolution, "fix: remove the onError parameter")
+	if !ix.edge(remove.ID, param.ID, spec.RelSolves) || remove.Metadata["fixes"] != true {
+		t.Error("a fix whose agent says it handles errors differently is not the solution its commit names")
 	}
 }
