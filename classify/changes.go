@@ -184,7 +184,7 @@ func Bundles(message string) bool {
 // fixCommit is a commit's message that says it fixes by its verb, in
 // English or another language, beyond its type: "fix: …" is also what an
 // agent calls a change of behaviour it was asked for.
-var fixCommit = regexp.MustCompile(`(?i)\b(?:fix|fixes|fixed|resolve[sd]?|repair(?:s|ed)?)\b|\b(?:corrig|répar|düzelt|arregl|behebe|korrigier)`)
+var fixCommit = regexp.MustCompile(`(?i)\b(?:fix|fixes|fixed|resolve[sd]?|repair(?:s|ed)?)\b|\b(?:corrig|répar|düzelt|arregl|behebe|korrigier|soluciona|risolv|corregg)|(?:^|\s)çöz`)
 
 // CommitFixes reports whether a commit's message says it fixes something.
 func CommitFixes(message string) bool {

@@ -69,6 +69,8 @@ func TestWhatAChangeSays(t *testing.T) {
 		{"fix: import PointerScrollEvent to fix the type error", false, true, false},
 		{"refactor: simülasyon mantığını düzelt", true, true, false},
 		{"fix: ComponentPalette layout çakışmasını düzelt", false, true, false},
+		{"fix: PyQt6 QSvgWidget import hatasını QSvgRenderer ile çöz", false, true, false},
+		{"fix: risolve il crash del menu", false, true, false},
 		{"fix: add error handling to the roster page", false, false, true},
 		{"fix: import Router to investigate the redirect", false, false, true},
 		{"fix: handle network errors in fetchState", false, false, true},

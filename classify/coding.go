@@ -191,8 +191,9 @@ var (
 	leadFollowing = regexp.MustCompile(`\b(?:the\s+)?following\s*[.:]?$`)
 	// unnamedWork is an ask of work it does not name, which the lines
 	// after it give: "Add these imports at the top:", "update it
-	// accordingly", "fais ces modifs", "şu düzeltmeleri yap".
-	unnamedWork = regexp.MustCompile(`\b(?:this|these|those|that|the following|the above)\s+(?:\w+\s+)?(?:description|changes?|imports?|fixes|modifications|revisions|updates|instructions|steps|documentation|suggestions|items|points|requirements|specification|spec|plan|improvements|tasks?)\b|\baccordingly\b|\b(?:write|make|apply|do|implement) the changes\b|(?:^|\s)(?:ces|cette|ceci|cela)\s+(?:modifs?|modifications|changements|corrections|étapes|points|instructions)\b|(?:^|\s)(?:şu|bu|aşağıdaki)\s+(?:\S+\s+){0,3}?(?:güncelleme|düzeltme|revizyon|değişiklik|adım|madde)|(?:^|\s)(?:bunu|bunları|şunu|şunları|onu|onları)\s|\b(?:this|that|these|those)\s+(?:diagram|output|one|ones|example|log|logs|screenshot|image|thing|things|stuff)\b`)
+	// accordingly", "fais ces modifs", "şu düzeltmeleri yap", "fix this
+	// error", "you saw the errors, fix them" ("hataları gördün").
+	unnamedWork = regexp.MustCompile(`\b(?:this|these|those|that|the following|the above)\s+(?:\w+\s+)?(?:description|changes?|imports?|fixes|modifications|revisions|updates|instructions|steps|documentation|suggestions|items|points|requirements|specification|spec|plan|improvements|tasks?)\b|\b(?:this|these|those|the above)\s+(?:issues?|problems?|matter|errors?|bugs?)\b|\baccordingly\b|\byou (?:saw|see|can see)\b|(?:^|\s)(?:gördün|gördüğün)\b|(?:^|\s)bu\s+konu\w*|\b(?:write|make|apply|do|implement) the changes\b|(?:^|\s)(?:ces|cette|ceci|cela)\s+(?:modifs?|modifications|changements|corrections|étapes|points|instructions)\b|(?:^|\s)(?:şu|bu|aşağıdaki)\s+(?:\S+\s+){0,3}?(?:güncelleme|düzeltme|revizyon|değişiklik|adım|madde)|(?:^|\s)(?:bunu|bunları|şunu|şunları|onu|onları)\s|\b(?:this|that|these|those)\s+(?:diagram|output|one|ones|example|log|logs|screenshot|image|thing|things|stuff)\b`)
 	// logLabel is a line of a log, a label and its level: "Debug message:
 	// ERROR : …".
 	logLabel = regexp.MustCompile(`^[\w ]{1,30}:\s*(?:ERROR|FATAL|Error|Exception)\b|^(?i:info|warn|warning|error|debug|note|hint)\s+-\s`)

@@ -74,6 +74,9 @@ func TestRequest(t *testing.T) {
 		{"Run -v does not help.", ""},
 		{"Info  - Need to disable some ESLint rules?", ""},
 		{"Save that diagram in a file called mermaid.txt", ""},
+		{"Can you help me fix this error?", ""},
+		{"You saw the error code, help me fix it.", ""},
+		{"The pdf URL works now, please fix ONLY the pdf file upload that has issues.", "The pdf URL works now, please fix ONLY the pdf file upload that has issues."},
 	} {
 		got := ""
 		english := !strings.HasPrefix(c.text, "Corrige") && !strings.HasPrefix(c.text, "Les ") && !strings.HasPrefix(c.text, "Mes ") && !strings.HasPrefix(c.text, "Menü") && !strings.HasPrefix(c.text, "Hataları")
