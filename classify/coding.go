@@ -400,26 +400,29 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 				}
 			}
 		}
-		if m := announced.FindStringSubmatch(l); m != nil {
-			next = m[1] + capitalize(m[2])
-			continue
+		if strings.HasSuffix(l, ":") || l == "Error" { // a header may be: the quick look before the pattern
+			if m := announced.FindStringSubmatch(l); m != nil {
+				next = m[1] + capitalize(m[2])
+				continue
+			}
 		}
 		if lines >= maxCodingProblems || len(l) < 8 || !errorLine(l) || sourceExcerpt.MatchString(strings.TrimSpace(line)) || countWords(l) < 3 {
 			continue
 		}
-		if _, ok := codingProblem(Problem{Summary: l}); !ok {
-			continue // a line refused does not take a problem's place
-		}
 		// A line of a list or a heading is output only when it reads as
 		// an error: "1. max error < 0.5%" is a criterion.
 		output := role == "user" && outputLine.MatchString(l) && !listMarker.MatchString(l) && !strings.HasPrefix(l, "**") && !strings.HasPrefix(l, "#")
-		if sourceLocation.MatchString(l) || lintPlace.MatchString(l) || errorName.MatchString(l) || output {
-			if m := fixRequest.FindStringSubmatch(l); m != nil {
-				l = m[1] // "fix AxiosError: …": what to fix
-			}
-			add(l, "trace")
-			lines++
+		if !sourceLocation.MatchString(l) && !lintPlace.MatchString(l) && !errorName.MatchString(l) && !output {
+			continue
 		}
+		if m := fixRequest.FindStringSubmatch(l); m != nil {
+			l = m[1] // "fix AxiosError: …": what to fix
+		}
+		if _, ok := codingProblem(Problem{Summary: l}); !ok {
+			continue // a line refused does not take a problem's place
+		}
+		add(l, "trace")
+		lines++
 	}
 	if role != "user" {
 		return out
@@ -429,8 +432,10 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 		for _, cmd := range chatModes {
 			text = strings.TrimSpace(strings.TrimPrefix(text, cmd)) // "/ask it is not printed": it
 		}
-		if m := trailingFix.FindStringIndex(text); m != nil && m[0] > 0 {
-			text = text[:m[0]] // "I am unable to stay on the page, fix the error": the symptom
+		if strings.Contains(strings.ToLower(text), "fix") { // the quick look before the pattern
+			if m := trailingFix.FindStringIndex(text); m != nil && m[0] > 0 {
+				text = text[:m[0]] // "I am unable to stay on the page, fix the error": the symptom
+			}
 		}
 		lower := strings.ToLower(text)
 		if m := fixRequest.FindStringSubmatchIndex(text); m != nil && troubleWord.MatchString(lower[m[2]:]) && countWords(text[m[2]:]) >= 3 && saysWhich(text[m[2]:]) {
