@@ -11,7 +11,7 @@ import (
 // says what it changes, whether it fixes something.
 
 // maxWhy bounds what a change keeps of the agent's words before its edits.
-const maxWhy = 300
+const maxWhy = 600
 
 // EditWhy is what an agent's turn says before its first edit: why, and
 // what it changes, in its words, cut at a sentence to maxWhy bytes.
@@ -26,10 +26,14 @@ func EditWhy(content string, arts []Artifact) string {
 	if len(prose) <= maxWhy {
 		return prose
 	}
-	cut := prose[:maxWhy]
-	if i := strings.LastIndexAny(cut, ".!?"); i > maxWhy/3 {
-		return cut[:i+1]
+	// Cut after the last sentence that ends within maxWhy: a mark and a
+	// space, not the dot of a path ("module/main.tf").
+	for i := maxWhy - 1; i > maxWhy/3; i-- {
+		if strings.IndexByte(".!?", prose[i]) >= 0 && prose[i+1] == ' ' {
+			return prose[:i+1]
+		}
 	}
+	cut := prose[:maxWhy]
 	return cut[:strings.LastIndexByte(cut, ' ')] + "…"
 }
 
@@ -112,7 +116,7 @@ var (
 	pronounSubject = regexp.MustCompile(`(?i)^(?:this|that|it)(?:['’]s\b|\s+(?:\w+ly\s+)?(?:is|was|happens|occurs|means|seems|looks|should|will|can|would|could|might|may)\b)`)
 	// agentIntent is how an agent says what it will do, before the
 	// verb that says it: "I'll help ", "Let's ", "We need to ".
-	agentIntent = regexp.MustCompile(`(?i)^(?:(?:first|now|next|so|then),?\s+)?(?:i['’]ll|i will|let me|let['’]s|we(?:['’]ll| will| need to| should| must| can)|i need to|i['’]m going to|now,? (?:let['’]s|i['’]ll))\s+(?:help (?:you )?(?:to )?)?((?:` + strings.ReplaceAll(changeVerbs, " ", "|") + `)\b)`)
+	agentIntent = regexp.MustCompile(`(?i)^(?:(?:first|now|next|so|then|however|instead|also|additionally|finally|alternatively),?\s+)?(?:i['’]ll|i will|let me|let['’]s|we(?:['’]ll| will| need to| should| must| can)|i need to|i['’]m going to|now,? (?:let['’]s|i['’]ll))\s+(?:help (?:you )?(?:to )?)?((?:` + strings.ReplaceAll(changeVerbs, " ", "|") + `)\b)`)
 	// fixBy is an order to fix something by doing what its gerund says:
 	// "Fix this by moving …".
 	fixBy = regexp.MustCompile(`(?i)^(?:fix|resolve|solve|address|correct|handle)\b[^.:;]{0,60}?\bby\s+(\w+ing)\b`)
@@ -132,7 +136,7 @@ var (
 	// changePreamble is an agent's sentence that says nothing of the change:
 	// an apology, an assent, an offer, a word on its own edit blocks, a
 	// cause alone.
-	changePreamble = regexp.MustCompile(`(?i)^(?:i apologi[sz]e|sorry|my apologies|i understand|i see\b|certainly|sure\b|of course|great\b|ok(?:ay)?\b|alright|you['’]re right|thanks|thank you|i['’]ll help|i will help|i can help|here(?:['’]s| is| are)\b|let me (?:fix|try|correct|redo|retry) (?:that|the|those|this) (?:failed|search|edit)|(?:the|this|that|these) (?:\w+ )?(?:error|issue|problem|bug|failure|exception)s? (?:is|are|was|were|occurs?|occurring|happens?|seems?|comes?)\b|(?:it|this) (?:seems|looks|appears)\b|(?:now )?i (?:can )?see\b|looking at\b|based on\b|to (?:fix|resolve|address) (?:this|that|these|the (?:\w+ )?(?:error|issue|problem)s?)\b[^.]{0,40}:)|\b(?:search/replace|search block|failed block|exactly match)`)
+	changePreamble = regexp.MustCompile(`(?i)^(?:i apologi[sz]e|sorry|my apologies|i understand|i see\b|certainly|sure\b|of course|great\b|ok(?:ay)?\b|alright|you['’]re right|thanks|thank you|i['’]ll help|i will help|i can help|here(?:['’]s| is| are)\b|let me (?:fix|try|correct|redo|retry) (?:that|the|those|this) (?:failed|search|edit)|(?:the|this|that|these) (?:\w+ )?(?:error|issue|problem|bug|failure|exception)s? (?:is|are|was|were|occurs?|occurring|happens?|seems?|comes?)\b|(?:it|this) (?:seems|looks|appears)\b|(?:now )?i (?:can )?see\b|looking at\b|based on\b|to (?:fix|resolve|address) (?:this|that|these|the (?:\w+ )?(?:error|issue|problem)s?)\b[^.]{0,40}:)|\b(?:search/replace|search block|failed block|exactly match)|^since i (?:don['’]t|do not|can['’]t|cannot)\b|\bi['’]ll assume\b|^assuming\b|\b(?:implement|make|apply|do|with|of|for)\s+(?:this|that|these|those) changes?\b`)
 )
 
 // A change fixes something when the user asked to fix trouble

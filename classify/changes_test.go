@@ -1,6 +1,9 @@
 package classify
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The sentence a change is labelled by says what the agent changes: an
 // intent said as an order, "fix this by moving …" as "Move …", an item of
@@ -20,6 +23,9 @@ func TestChangeSentence(t *testing.T) {
 		{"This typically happens when the provider is defined in multiple files.", ""},
 		{"It's because the module block passes a provider argument. Remove the provider argument from both module blocks.", "Remove the provider argument from both module blocks."},
 		{"This change moves the provider block into provider.tf.", "This change moves the provider block into provider.tf."},
+		{"Since I don't have access to that file, I'll assume a typical structure for the call.", ""},
+		{"Modify the `main.tf` file to implement this change.", ""},
+		{"However, we can make a small improvement to main.tf to expose the service URL as an output.", "Make a small improvement to main.tf to expose the service URL as an output."},
 		{"I'll help fix the `cn` function error. We need to import it from the utils file.", ""},
 		{"I'll fix the syntax error in the route.ts file. There's an extra closing parenthesis that needs to be removed.", "There's an extra closing parenthesis that needs to be removed."},
 	} {
@@ -95,5 +101,19 @@ func TestBundles(t *testing.T) {
 		if got := Bundles(msg); got != want {
 			t.Errorf("Bundles(%q) = %v, want %v", msg, got, want)
 		}
+	}
+}
+
+// What the agent said before its edits is cut after its last whole
+// sentence, not at the dot of a path in it.
+func TestEditWhy(t *testing.T) {
+	cause := "The error is occurring because we're using `assertion` in the condition, which is not the correct syntax for service account IAM policies."
+	long := "I apologize for the confusion. " + strings.Repeat(cause+" ", 3) +
+		"Let's modify the `google_service_account_iam_member` resource in the `gcp-github-docker-module/main.tf` file to use the correct syntax for the attribute condition and the provider."
+	content := long + "\n\nmain.tf\n```hcl\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n"
+	arts := findArtifacts(content, segments(content))
+	got := EditWhy(content, arts)
+	if want := "I apologize for the confusion. " + strings.Repeat(cause+" ", 2) + cause; got != want {
+		t.Errorf("EditWhy:\n got %q\nwant %q", got, want)
 	}
 }
