@@ -102,9 +102,9 @@ type Item struct {
 	// turn's external id.
 	Turn   int    `json:"turn"`
 	TurnID string `json:"turnId,omitempty"`
-	// Again are the later turns that asked for a request again, or met a
-	// problem again: the graph keeps one request, or problem, of each turn
-	// that tells it.
+	// Again are the later turns that asked for a request again, met a
+	// problem again or took a decision again: the graph keeps one
+	// request, problem or decision, of each turn that tells it.
 	Again []int `json:"again,omitempty"`
 }
 
@@ -166,7 +166,7 @@ func Extract(c Conversation) ([]Item, error) {
 				continue
 			}
 			add(k, n.Label, n.Description, turn)
-			if k == Request || k == Problem {
+			if k == Request || k == Problem || k == Decision {
 				out[len(out)-1].Again = slices.DeleteFunc(slices.Clone(n.Mentions), func(t int) bool { return t == turn })
 			}
 			if k == Change && n.Metadata["fixes"] == true {

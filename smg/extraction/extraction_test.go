@@ -88,6 +88,28 @@ func TestExtractGoalOnce(t *testing.T) {
 	}
 }
 
+// A decision taken again is one decision, of the turn that first took it
+// and again of each turn that takes it again.
+func TestExtractDecisionAgain(t *testing.T) {
+	var turns []spec.Turn
+	for i, text := range []string{"Let's go with PostgreSQL for the orders.", "The weather is nice.", "Decided: we'll go with PostgreSQL for the orders."} {
+		turns = append(turns, spec.Turn{Turn: i + 1, Role: "user", Content: text})
+	}
+	items, err := extraction.Extract(extraction.Conversation{Source: "s", ID: "c", Turns: turns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decisions []extraction.Item
+	for _, it := range items {
+		if it.Kind == extraction.Decision {
+			decisions = append(decisions, it)
+		}
+	}
+	if len(decisions) != 1 || decisions[0].Turn != 1 || !slices.Equal(decisions[0].Again, []int{3}) {
+		t.Errorf("decisions %+v, want one, of turn 1 and again of turn 3", decisions)
+	}
+}
+
 func TestSample(t *testing.T) {
 	var items []extraction.Item
 	for i := range 10 {
