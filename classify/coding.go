@@ -695,6 +695,9 @@ var (
 	// useChoice is an order to use something: "use X (for Y)", "do the
 	// styling with X", "build it with X", "write it in X".
 	useChoice = re(`^(?:please\s+)?(?:use|(?:do|build|make|write|implement|style)\s+(?:it|the\s+\w+|your\s+\w+|them)?\s*(?:with|using|in)(?:\s+just|\s+only)?)\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`)
+	// switchChoice is a move from one thing to another: "switch from
+	// Redux to Zustand", "passer de State à AdministrativeArea".
+	switchChoice = re(`\b(?:switch(?:ing)?|migrat(?:e|ing)|passer|pasar|cambiar|wechseln|umsteigen)\s+(?:\w+\s+){0,3}?(?:from|de|von)\s+(?P<alt>[^,;.!?:]{1,40}?)\s+(?:to|à|a|zu|auf)\s+(?P<obj>(?:[^.;!?,:\n]|\.[\w/])+)`)
 	// backTo is a return to what was before: "go back to X", "revert
 	// back to X".
 	backTo = re(`\b(?:go|going|switch|revert|roll)\s+back\s+to\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`)
@@ -757,6 +760,7 @@ var choices = []choice{
 		w, _, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(low, "please")), " ")
 		return useVerbs[w]
 	}},
+	{switchChoice, func(low string) bool { return hasAny(low, "from ", " de ", " von ") }},
 	{backTo, func(low string) bool { return strings.Contains(low, "back") }},
 	{usesChoice, func(low string) bool { return hasAny(low, "uses", "relies", "built") }},
 	{onlyChoice, func(low string) bool { return strings.Contains(low, "only") }},

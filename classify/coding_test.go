@@ -188,6 +188,8 @@ func TestCodingDecisions(t *testing.T) {
 		{"Honestly, go back to the vertical list of cards.", "vertical list of cards"},
 		{"- Framework: SvelteKit with server routes", "SvelteKit with server routes"},
 		{"Do the styling with plain CSS modules", "plain CSS modules"},
+		{"Let's switch from Redux to Zustand for the store.", "Zustand"},
+		{"nous devons passer de '@type': 'State' à '@type': 'AdministrativeArea'", ""},
 		{"Use any libraries you need.", ""},
 		{"using total = sum(values);", ""},
 		{"Please fix the chart colours.", ""},
