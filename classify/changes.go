@@ -116,7 +116,7 @@ var (
 	pronounSubject = regexp.MustCompile(`(?i)^(?:this|that|it)(?:['’]s\b|\s+(?:\w+ly\s+)?(?:is|was|happens|occurs|means|seems|looks|should|will|can|would|could|might|may)\b)`)
 	// agentIntent is how an agent says what it will do, before the
 	// verb that says it: "I'll help ", "Let's ", "We need to ".
-	agentIntent = regexp.MustCompile(`(?i)^(?:(?:first|now|next|so|then|however|instead|also|additionally|finally|alternatively),?\s+)?(?:i['’]ll|i will|let me|let['’]s|we(?:['’]ll| will| need to| should| must| can)|i need to|i['’]m going to|now,? (?:let['’]s|i['’]ll))\s+(?:help (?:you )?(?:to )?)?((?:` + strings.ReplaceAll(changeVerbs, " ", "|") + `)\b)`)
+	agentIntent = regexp.MustCompile(`(?i)^(?:(?:first|now|next|so|then|however|instead|also|additionally|finally|alternatively),?\s+|to (?:fix|resolve|solve|address|handle) (?:this|that|it|these|the (?:\w+ )?(?:errors?|issues?|problems?)),?\s+)?(?:i['’]ll|i will|let me|let['’]s|we(?:['’]ll| will| need to| should| must| can)|i need to|i['’]m going to|now,? (?:let['’]s|i['’]ll))\s+(?:help (?:you )?(?:to )?)?((?:` + strings.ReplaceAll(changeVerbs, " ", "|") + `)\b)`)
 	// fixBy is an order to fix something by doing what its gerund says:
 	// "Fix this by moving …".
 	fixBy = regexp.MustCompile(`(?i)^(?:fix|resolve|solve|address|correct|handle)\b[^.:;]{0,60}?\bby\s+(\w+ing)\b`)

@@ -24,6 +24,7 @@ func TestChangeSentence(t *testing.T) {
 		{"It's because the module block passes a provider argument. Remove the provider argument from both module blocks.", "Remove the provider argument from both module blocks."},
 		{"This change moves the provider block into provider.tf.", "This change moves the provider block into provider.tf."},
 		{"Since I don't have access to that file, I'll assume a typical structure for the call.", ""},
+		{"To resolve this, we need to enable the Artifact Registry API before creating the repository.", "Enable the Artifact Registry API before creating the repository."},
 		{"Modify the `main.tf` file to implement this change.", ""},
 		{"However, we can make a small improvement to main.tf to expose the service URL as an output.", "Make a small improvement to main.tf to expose the service URL as an output."},
 		{"I'll help fix the `cn` function error. We need to import it from the utils file.", ""},
