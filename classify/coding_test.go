@@ -140,6 +140,7 @@ func TestCodingProblems(t *testing.T) {
 			[]string{"Unhandled Exception: Exception: Codec failed to produce an image"}},
 		{"so if the API answers sooner, never display the output until it is done", "user", nil},
 		{"Verify: Faster response without flickering scale levels", "user", nil},
+		{"ok now i see a weird default blue highlight in the sidebar nav.", "user", []string{"ok now i see a weird default blue highlight in the sidebar nav."}},
 		{"interface UploadStatus {\n  [filename: string]: 'pending' | 'uploading' | 'completed' | 'failed'\n}", "user", nil},
 		{"I am unable to stay on roster page, fix the error", "user", []string{"I am unable to stay on roster page"}},
 		{"my frame rate is very slow. Maybe there's a way to batch drawing?", "user", []string{"my frame rate is very slow."}},
