@@ -594,6 +594,23 @@ func MessageKey(s string) string {
 	return strings.ToLower(placeOf.ReplaceAllString(logStamp.ReplaceAllString(s, ""), ""))
 }
 
+// PlaceFile is the file an error's place names ("main.dart" of "…
+// (lib/main.dart:58:53)" or of "lib/main.dart:58:53: Error: …"), or "":
+// the same message in two files is two problems, at two places of one
+// file one.
+func PlaceFile(s string) string {
+	f := strings.TrimSpace(trailingPlace.FindString(s))
+	if f != "" {
+		f = f[1:]
+	} else if f = placeOf.FindString(s); f == "" || f[0] == '(' {
+		return ""
+	}
+	if i := strings.IndexAny(f, ":("); i >= 0 {
+		f = f[:i]
+	}
+	return path.Base(strings.TrimSpace(f))
+}
+
 var (
 	// providerMessage is the message of a model provider's error, in
 	// the JSON the agent prints: {"error":{"message":"…"}}.

@@ -479,7 +479,9 @@ func capitalize(s string) string {
 func (b *Builder) problem(ts *turnState, p classify.Problem) {
 	key := p.Summary
 	if p.Kind == "trace" {
-		key = classify.MessageKey(key) // the same error met again, at another place: the same problem
+		// The same error met again, at another place of its file: the
+		// same problem; in another file, another.
+		key = classify.MessageKey(key) + " @" + classify.PlaceFile(key)
 	}
 	id, n := b.statement(spec.NodeProblem, key, clipLabel(p.Summary))
 	if n != nil {

@@ -262,7 +262,7 @@ func TestSolvedOnce(t *testing.T) {
 }
 
 // An error met again at another place of the file is the same problem,
-// of both turns.
+// of both turns; in another file, another problem.
 func TestErrorMetAgain(t *testing.T) {
 	turn, edit := agentTurns("lib/main.dart", "dart")
 	doc := build(t, []spec.Turn{
@@ -270,14 +270,25 @@ func TestErrorMetAgain(t *testing.T) {
 		turn("tool", "lib/main.dart:52:53: Error: The method 'inverted' isn't defined for the class 'Matrix4'."),
 		edit("I'll use the static method.", "final m = t.inverted();", "final m = Matrix4.inverted(t);"),
 		turn("tool", "Applied edit to lib/main.dart\nlib/main.dart:58:53: Error: The method 'inverted' isn't defined for the class 'Matrix4'."),
+		turn("tool", "lib/zoom.dart:7:11: Error: The method 'inverted' isn't defined for the class 'Matrix4'."),
 	})
 	var found []*spec.Node
 	for i, n := range doc.SemanticGraph.Nodes {
-		if n.Type == spec.NodeProblem && strings.Contains(n.Label, "'inverted' isn't defined") {
+		if n.Type == spec.NodeProblem && strings.Contains(n.Label, "'inverted' isn't defined") && !strings.Contains(n.Label, "zoom.dart") {
 			found = append(found, &doc.SemanticGraph.Nodes[i])
 		}
 	}
+	other := false
+	for _, n := range doc.SemanticGraph.Nodes {
+		other = other || n.Type == spec.NodeProblem && strings.Contains(n.Label, "zoom.dart") && slices.Equal(n.Mentions, []int{5})
+	}
+	if !other {
+		t.Error("the error in another file is not a problem of its own")
+	}
 	if len(found) != 1 || !slices.Contains(found[0].Mentions, 2) || !slices.Contains(found[0].Mentions, 4) {
+		for _, n := range found {
+			t.Logf("%q %q %v", n.Label, n.Description, n.Mentions)
+		}
 		t.Errorf("the error met twice is %d problems (want one, of turns 2 and 4)", len(found))
 	}
 }
