@@ -414,12 +414,15 @@ func answerBlock(lang, body, intro string) bool {
 	}
 	bare := lang == "" || lang == "text" || lang == "plaintext" || lang == "txt"
 	var lines, comments, rows, headings, prose, letters, marks int
+	quoted := false // the line before is a quotation
 	for l := range strings.Lines(body) {
 		l = strings.TrimSpace(l)
 		if l == "" {
 			continue
 		}
 		lines++
+		wasQuoted := quoted
+		quoted = strings.HasPrefix(l, `"`) || strings.HasPrefix(l, "“")
 		switch {
 		case strings.HasPrefix(l, "#") && (bare || lang == "markdown" || lang == "md"):
 			headings++ // markdown's, not a comment
@@ -427,8 +430,9 @@ func answerBlock(lang, body, intro string) bool {
 			comments++
 		case strings.HasPrefix(l, "|"):
 			rows++
-		case lines <= maxProseBlock && proseLike(strings.TrimLeft(l, `"'“‘*_>`)) && countWords(l) >= 5 && !strings.HasSuffix(l, ":") && !codeLine(l):
-			prose++
+		case lines <= maxProseBlock && proseLike(strings.TrimLeft(l, `"'“‘*_>`)) && countWords(l) >= 5 && !strings.HasSuffix(l, ":") && !codeLine(l),
+			wasQuoted && attribution.MatchString(l):
+			prose++ // a sentence, or who said the quotation before it ("- Jane Doe, CEO of Acme")
 		}
 		for _, r := range l {
 			switch {
@@ -453,6 +457,10 @@ func answerBlock(lang, body, intro string) bool {
 	}
 	return false
 }
+
+// attribution is the line after a quotation that says who said it: "-
+// Jane Doe, CEO of Acme", "— Jane Doe".
+var attribution = regexp.MustCompile(`^(?:-|–|—|--)\s*\p{Lu}[\pL.'’-]+(?:\s+\p{Lu}[\pL.'’-]+){0,3}(?:,\s+\S.*)?$`)
 
 // maxProseBlock is how many lines a fenced block of prose may have and be
 // the answer's example: longer prose in a fence is a document.

@@ -377,6 +377,8 @@ func TestArtifacts(t *testing.T) {
 		{"Here is the loop that prints the total:\n```python\nfor x in items:\n    print(total(x))\n```", true},
 		{"You should receive a text response:\n```\nSynchronous route works\n```", false},
 		{"For example:\n```markdown\n\"Her projects consistently exceed expectations, and her team trusts her judgement.\"\n```", false},
+		{"**Example Testimonial:**\n```\n\"Crystal's work on the series raised retention to 85% and engagement to 30%.\"\n- John Doe, CEO of XYZ Media\n```", false},
+		{"```yaml\nauthors:\n  - Jane Doe\n  - John Roe\n```", true},
 		{"```markdown\n# Setup\n\nInstall the tool and run it once to create the config file.\n```", true},
 		{"```plaintext\n" + strings.Repeat("Dear hiring manager, I am writing to apply for the role of producer at your studio.\n", 14) + "```", true},
 	} {
