@@ -69,20 +69,7 @@ func item(source, kind string, n int) extraction.Item {
 // sample that goes is replaced by the next.
 // A goal stated again is one goal, from the turn that first stated it.
 func TestExtractGoalOnce(t *testing.T) {
-	var turns []spec.Turn
-	for i, text := range []string{"We need to add rate limiting to the API.", "The weather is nice.", "We still need to add rate limiting to the API."} {
-		turns = append(turns, spec.Turn{Turn: i + 1, Role: "user", Content: text})
-	}
-	items, err := extraction.Extract(extraction.Conversation{Source: "s", ID: "c", Turns: turns})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var goals []extraction.Item
-	for _, it := range items {
-		if it.Kind == extraction.Goal {
-			goals = append(goals, it)
-		}
-	}
+	goals := extractKind(t, extraction.Goal, "We need to add rate limiting to the API.", "The weather is nice.", "We still need to add rate limiting to the API.")
 	if len(goals) != 1 || goals[0].Turn != 1 {
 		t.Errorf("goals %+v, want one, of turn 1", goals)
 	}
@@ -91,23 +78,30 @@ func TestExtractGoalOnce(t *testing.T) {
 // A decision taken again is one decision, of the turn that first took it
 // and again of each turn that takes it again.
 func TestExtractDecisionAgain(t *testing.T) {
+	decisions := extractKind(t, extraction.Decision, "Let's go with PostgreSQL for the orders.", "The weather is nice.", "Decided: we'll go with PostgreSQL for the orders.")
+	if len(decisions) != 1 || decisions[0].Turn != 1 || !slices.Equal(decisions[0].Again, []int{3}) {
+		t.Errorf("decisions %+v, want one, of turn 1 and again of turn 3", decisions)
+	}
+}
+
+// extractKind is the items of kind extracted from a user's turns texts.
+func extractKind(t *testing.T, kind string, texts ...string) []extraction.Item {
+	t.Helper()
 	var turns []spec.Turn
-	for i, text := range []string{"Let's go with PostgreSQL for the orders.", "The weather is nice.", "Decided: we'll go with PostgreSQL for the orders."} {
+	for i, text := range texts {
 		turns = append(turns, spec.Turn{Turn: i + 1, Role: "user", Content: text})
 	}
 	items, err := extraction.Extract(extraction.Conversation{Source: "s", ID: "c", Turns: turns})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var decisions []extraction.Item
+	var out []extraction.Item
 	for _, it := range items {
-		if it.Kind == extraction.Decision {
-			decisions = append(decisions, it)
+		if it.Kind == kind {
+			out = append(out, it)
 		}
 	}
-	if len(decisions) != 1 || decisions[0].Turn != 1 || !slices.Equal(decisions[0].Again, []int{3}) {
-		t.Errorf("decisions %+v, want one, of turn 1 and again of turn 3", decisions)
-	}
+	return out
 }
 
 func TestSample(t *testing.T) {
