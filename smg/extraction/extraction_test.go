@@ -63,10 +63,6 @@ func item(source, kind string, n int) extraction.Item {
 	return extraction.Item{Key: fmt.Sprintf("%016x", n), Source: source, Kind: kind, Label: fmt.Sprint(n)}
 }
 
-// The sample takes n items of a kind from the sources in turn, the
-// smallest keys first; a source with fewer leaves its share to the
-// others; an item with a larger key changes nothing, and one of the
-// sample that goes is replaced by the next.
 // A goal stated again is one goal, from the turn that first stated it.
 func TestExtractGoalOnce(t *testing.T) {
 	goals := extractKind(t, extraction.Goal, "We need to add rate limiting to the API.", "The weather is nice.", "We still need to add rate limiting to the API.")
@@ -104,6 +100,10 @@ func extractKind(t *testing.T, kind string, texts ...string) []extraction.Item {
 	return out
 }
 
+// The sample takes n items of a kind from the sources in turn, the
+// smallest keys first; a source with fewer leaves its share to the
+// others; an item with a larger key changes nothing, and one of the
+// sample that goes is replaced by the next.
 func TestSample(t *testing.T) {
 	var items []extraction.Item
 	for i := range 10 {
