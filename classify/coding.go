@@ -879,7 +879,7 @@ func prescribedFixes(sents []sentence) []Solution {
 			low = strings.ToLower(body)
 		}
 		if !prescription.MatchString(low) || countWords(body) < 4 || strings.HasSuffix(body, "?") || strings.HasSuffix(body, ":") ||
-			danglingLead.MatchString(low) || codeLine(body) {
+			danglingLead.MatchString(low) || pastedLead.MatchString(low) || codeLine(body) {
 			continue
 		}
 		if out = append(out, Solution{Sentence: clip(capitalize(body), 200)}); len(out) == maxPrescribed {
@@ -892,6 +892,10 @@ func prescribedFixes(sents []sentence) []Solution {
 var (
 	// fixLead opens an ask to fix something with how: "Fix X: …".
 	fixLead = re(`^(?:please\s+)?(?:fix|correct)\s+([^:]{2,80}):\s*(.*)$`)
+	// pastedLead is a sentence about what was pasted with it, not a fix:
+	// "The example response shows the format we should validate
+	// against."
+	pastedLead = re(`^(?:the|this|that) (?:example|above|following|previous)\b`)
 	// prescription is how a thing must be: "should", "must", "comes from
 	// X, not Y", "instead of".
 	prescription = re(`\b(?:should|must|needs? to|has to|have to|instead of|rather than|comes? from)\b|,\s*not\s+\w`)

@@ -230,6 +230,8 @@ func TestPrescribedFixes(t *testing.T) {
 		{"Fix loader.py:\n1. The cache key must include the locale.\n2. Log the misses.\n3. The parser comes from utils, not core.",
 			[]string{"The cache key must include the locale.", "The parser comes from utils, not core."}},
 		{"Add a settings page. It should list the user's keys.", nil},
+		{"Fix the upload endpoint: the example response shows a specific format we should validate against. The form field must be named file.",
+			[]string{"The form field must be named file."}},
 	} {
 		var got []string
 		for _, s := range prescribedFixes(sentences(proseOf(c.text))) {
