@@ -247,6 +247,7 @@ func TestWholeInputErrors(t *testing.T) {
 		{Transcript, "[\n {\"role\": \"user\", \"content\": \"hi\"},\n ]", "in:3:2: not JSON: invalid character ']' looking for the beginning of a value"},
 		{Transcript, `[{"role": "user", "content": "hi"}`, "in:1:35: not JSON: unexpected end of JSON input"},
 		{Transcript, `[{"role": "user", "content": "hi"}] [`, "in:1:37: not JSON: more text after the JSON value"},
+		{Transcript, "[{\"role\": \"user\", \"content\": \"a \\ucard\"}]", "in:1:33: not JSON: invalid escape sequence `\\ucar` in string"},
 		{Transcript, "hello", "in:1:1: not JSON: want a JSON array or JSON Lines of objects"},
 		{Transcript, "  \n", "in:2:1: empty input: want a JSON array or JSON Lines of objects"},
 		{Transcript, "{\"role\": \"user\",\n \"content\": \"pretty-printed\"}\n", "in:1:17: not JSON: the line ends inside a JSON value"},

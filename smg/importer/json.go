@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -168,6 +169,10 @@ var wants = []struct{ where, msg string }{
 	{"after array element (expecting ',' or ']')", "want ',' or ']'"},
 }
 
+// badEscape is the decoder's quote of an invalid \u escape, its first
+// group the escape to its first character that is not a hex digit.
+var badEscape = regexp.MustCompile("invalid escape sequence `(\\\\u[0-9A-Fa-f]{0,3}[^0-9A-Fa-f`]?)[^`]*`")
+
 // syntaxError places and words an error of a decoder of data[base:]: the
 // end of the input, or the decoder's message, for the few errors about
 // structure in the package's words. Inside a string, a number or a literal
@@ -182,6 +187,10 @@ func (t *text) syntaxError(base int, err error) *jsonSyntaxError {
 		return t.errAt(base, err.Error()) // not expected from a bytes.Buffer
 	}
 	msg := serr.Err.Error()
+	// An invalid \u escape is quoted to its first character that is not a
+	// hex digit: the decoder quotes as much of it as its buffer holds,
+	// which a stream read a few bytes at a time cuts sooner.
+	msg = badEscape.ReplaceAllString(msg, "invalid escape sequence `$1`")
 	if m, ok := strings.CutSuffix(msg, " at start of value"); ok {
 		msg = m + " looking for the beginning of a value"
 	}
