@@ -641,11 +641,11 @@ var (
 	// that starts as code may still be: "export 'Heatmap' was not found in
 	// 'recharts'".
 	errorSentence = re(`\b(?:was|were|is|are|does|do|has|have|could|can)(?: not|n['’]t)\b`)
-	// requirement is what an item of a specification or a test's criteria
-	// says must hold: "2. Convergence: the error must shrink by 16x".
 	// checkLead is an item of a checklist, what to verify, not what
 	// went wrong: "Verify: no flickering", "Expected: …".
-	checkLead   = re(`^(?:verify|check|expected|expect|goal|test|acceptance|criteria)\s*:`)
+	checkLead = re(`^(?:verify|check|expected|expect|goal|test|acceptance|criteria)\s*:`)
+	// requirement is what an item of a specification or a test's criteria
+	// says must hold: "2. Convergence: the error must shrink by 16x".
 	requirement = re(`\b(?:must|should|shall|needs? to|(?:not )?allowed|required|expected to|(?:flag|report|list|check|verify|ensure)\s+(?:any|all|missing|each|every|that))\b`)
 	// errorMessage is an error told by its name: "AxiosError: …".
 	errorMessage = regexp.MustCompile(`\b[A-Z]?\w*(?:Error|Exception)\s*:`)
@@ -713,7 +713,7 @@ var (
 	// styling with X", "build it with X", "write it in X".
 	useChoice = re(`^(?:please\s+)?(?:use|(?:do|build|make|write|implement|style)\s+(?:it|the\s+\w+|your\s+\w+|them)?\s*(?:with|using|in)(?:\s+just|\s+only)?)\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`)
 	// switchChoice is a move from one thing to another: "switch from
-	// Redux to Zustand", "passer de State à AdministrativeArea".
+	// Redux to Zustand", "migrer de Webpack à Vite".
 	switchChoice = re(`\b(?:switch(?:ing)?|migrat(?:e|ing)|passer|pasar|cambiar|wechseln|umsteigen)\s+(?:\w+\s+){0,3}?(?:from|de|von)\s+(?P<alt>[^,;.!?:]{1,40}?)\s+(?:to|à|a|zu|auf)\s+(?P<obj>(?:[^.;!?,:\n]|\.[\w/])+)`)
 	// backTo is a return to what was before: "go back to X", "revert
 	// back to X".
