@@ -713,7 +713,7 @@ var (
 	// styling with X", "build it with X", "write it in X".
 	useChoice = re(`^(?:please\s+)?(?:use|(?:do|build|make|write|implement|style)\s+(?:it|the\s+\w+|your\s+\w+|them)?\s*(?:with|using|in)(?:\s+just|\s+only)?)\s+(?P<obj>(?:[^.;!?\n]|\.[\w/])+)`)
 	// switchChoice is a move from one thing to another: "switch from
-	// Redux to Zustand", "migrer de Webpack à Vite".
+	// Redux to Zustand", "passer de Webpack à Vite".
 	switchChoice = re(`\b(?:switch(?:ing)?|migrat(?:e|ing)|passer|pasar|cambiar|wechseln|umsteigen)\s+(?:\w+\s+){0,3}?(?:from|de|von)\s+(?P<alt>[^,;.!?:]{1,40}?)\s+(?:to|à|a|zu|auf)\s+(?P<obj>(?:[^.;!?,:\n]|\.[\w/])+)`)
 	// backTo is a return to what was before: "go back to X", "revert
 	// back to X".

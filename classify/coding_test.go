@@ -190,6 +190,7 @@ func TestCodingDecisions(t *testing.T) {
 		{"- Framework: SvelteKit with server routes", "SvelteKit with server routes"},
 		{"Do the styling with plain CSS modules", "plain CSS modules"},
 		{"Let's switch from Redux to Zustand for the store.", "Zustand"},
+		{"Il faut passer de Webpack à Vite.", "Vite"},
 		{"nous devons passer de '@type': 'State' à '@type': 'AdministrativeArea'", ""},
 		{"Use any libraries you need.", ""},
 		{"using total = sum(values);", ""},
