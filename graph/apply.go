@@ -655,6 +655,9 @@ func (b *Builder) fact(ts *turnState, f classify.Fact) {
 		}
 	}
 	b.topics(id, f.Sentence)
+	if n != nil {
+		b.reconcile(id, ts.turn)
+	}
 	// A newer fact of the same exclusive predicate supersedes the older.
 	if p := b.info[id].predicate; p != "" {
 		for _, old := range b.factPreds[p] {

@@ -195,6 +195,7 @@ type nodeInfo struct {
 	kind        string
 	predicate   string              // for facts: their predicateKey
 	statement   *classify.Statement // for facts: how classify reads it, once asked
+	topic       *factTopic          // for facts: what its clauses are about, once asked
 	outcomeKey  string              // for decisions
 	artifactRel bool                // linked to an artifact
 }

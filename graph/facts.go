@@ -301,7 +301,7 @@ func (b *Builder) EditFact(id, content string, at time.Time) (spec.Node, error) 
 	if n.Label != st.Text {
 		n.Description = st.Text
 	}
-	b.info[id].statement = &st
+	b.info[id].statement, b.info[id].topic = &st, nil
 	b.touchMeta(at)
 	return b.factNode(id), nil
 }

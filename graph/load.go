@@ -89,7 +89,7 @@ func (b *Builder) overlay(doc *spec.Document) {
 		n.PreviousSummaries = slices.Clone(dn.PreviousSummaries)
 		n.Metadata = cloneMap(dn.Metadata)
 		if n.Type == spec.NodeFact {
-			b.info[dn.ID].statement = nil
+			b.info[dn.ID].statement, b.info[dn.ID].topic = nil, nil
 			if p := predicateKey(n.Scope, n.Label, ""); p != "" && !slices.Contains(b.factPreds[p], n.ID) {
 				b.factPreds[p] = append(b.factPreds[p], n.ID)
 			}

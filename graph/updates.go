@@ -1,0 +1,366 @@
+package graph
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/smg-memory/smg/spec"
+)
+
+// Updates and contradictions. A fact that says a value has changed ("the
+// first sprint now targets completion by March 31") supersedes the current
+// fact of its scope that gave the value before ("the first sprint ends on
+// March 29"). A fact that denies what a current one says ("User has never
+// written any Flask routes" after "User implemented the homepage route with
+// Flask") is kept, and the two are linked as contradicting: both stay
+// current, in conflict, until one of them is superseded or forgotten.
+//
+// A fact found in a turn often joins several clauses ("User is trying to
+// update the timeline, and the first sprint now targets …"). What a
+// statement is about is read from the clause that carries its cue, as its
+// terms, each weighed by how rare it is among the current facts of the
+// scope; another fact is about the same thing when one of its clauses holds
+// most of that weight. An update must also give another value of the same
+// kind (a date for a date, a percentage for a percentage, minutes for
+// minutes) than the clause it replaces.
+
+// contradicts is the strength of a contradicts edge.
+const contradicts = 1.0
+
+// sameShare is the least share of a cue clause's weight that a clause of
+// another fact must hold to be about the same thing. It must also hold
+// updateShared of an update's terms, denialShared of a denial's: an update
+// is the more often said in passing, among other words.
+const (
+	sameShare    = 0.5
+	updateShared = 3
+	denialShared = 2
+)
+
+var (
+	// updateCue says that a value changed: "now", "new", "no longer", or
+	// a verb of change before the new value ("moved to", "rescheduling the
+	// session to", "has grown to", "was extended through").
+	updateCue = regexp.MustCompile(`(?i)\b(?:now|new|no longer|(?:mov(?:ed|ing)|resched\w*|postpon\w*|push(?:ed|ing)|shift\w*|chang(?:ed|ing)|adjust(?:ed|ing)|updat(?:ed|ing)|extend(?:ed|ing)|increas(?:ed|ing)|decreas(?:ed|ing)|reduc(?:ed|ing)|rais(?:ed|ing)|lower(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|expand(?:ed|ing)|grown|grew|growing|improv(?:ed|ing)|dropp(?:ed|ing)|revis(?:ed|ing)|bump(?:ed|ing)|delay(?:ed|ing)|switch(?:ed|ing)|risen|rose|rising|fallen|fell|falling|climb(?:ed|ing)|narrow(?:ed|ing)|reach(?:ed|ing))\s+(?:[\w’'-]+\s+){0,5}?(?:to|from|by|through|until)\b)`)
+	// denialCue denies an experience: "has never written", "never
+	// met", "hasn't ever used".
+	denialCue = regexp.MustCompile(`(?i)\b(?:never|(?:has|have|had|did)(?:n't|n’t| not) ever|not once)\b`)
+	// clauseEnd ends a clause of a fact: a comma or semicolon before a
+	// conjunction or a relative ("…, and", "…, but", "…, which"), or a
+	// sentence's end.
+	clauseEnd = regexp.MustCompile(`(?i)(?:[,;]\s+(?:and|but|so|which|who|while|because|since|as|although|though|yet|or)\b|[;.!?](?:\s|$))`)
+	// clauseStart starts a clause: after a boundary of clauseEnd (its
+	// submatch: a relative), or after a subordinator.
+	clauseStart = regexp.MustCompile(`(?i)(?:[,;]\s+(?:(which|who)|and|but|so|while|because|since|as|although|though|yet|or)\b|[;.!?](?:\s|$)|\b(?:that|since|because|although|though|while|especially|considering)\s)`)
+)
+
+// clauseAt is the clause of text that holds text[at[0]:at[1]]: from the
+// last clause boundary or subordinator before it ("…, and", "…, but",
+// "that", "since") to the next boundary after it. A relative clause ("…,
+// which has now reached 165") keeps the clause before it, which names what
+// it is about.
+func clauseAt(text string, at []int) string {
+	start := 0
+	for _, e := range clauseStart.FindAllStringSubmatchIndex(text[:at[0]], -1) {
+		if e[2] < 0 { // not a relative
+			start = e[1]
+		}
+	}
+	end := len(text)
+	if e := clauseEnd.FindStringIndex(text[at[1]:]); e != nil {
+		end = at[1] + e[0]
+	}
+	return strings.TrimSpace(text[start:end])
+}
+
+// cueClause is the clause of text that holds the first match of cue, or ""
+// when none does.
+func cueClause(text string, cue *regexp.Regexp) string {
+	if loc := cue.FindStringIndex(text); loc != nil {
+		return clauseAt(text, loc)
+	}
+	return ""
+}
+
+// newValueSpan is how many bytes after an update's cue its new value may
+// begin: "now targets completion by March 31", "has grown to 165".
+const newValueSpan = 40
+
+// newValues is the part of an update's clause that gives the new values:
+// from its cue to a few words after it. A value before the cue names the
+// thing that changed ("the July 25 workshop was expanded to include a
+// panel"), not its new value.
+func newValues(clause string) string {
+	loc := updateCue.FindStringIndex(clause)
+	if loc == nil {
+		return ""
+	}
+	end := min(len(clause), loc[1]+newValueSpan)
+	for end < len(clause) && clause[end] != ' ' {
+		end++
+	}
+	return clause[loc[0]:end]
+}
+
+// A quantity is a value a fact gives, with its kind: "date" (March 29),
+// "time" (3 PM), "year", "percent", "money", a unit ("ms", "minute",
+// "word"), or "count".
+type quantity struct{ kind, value string }
+
+var quantityRe = regexp.MustCompile(`(?i)(\$\s?\d[\d,.]*)|(\d[\d,.]*\s?%)|(\d{1,2}(?::\d\d)?\s?[ap]\.?m\b\.?)|\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)|\b((?:19|20)\d\d)\b|(\d[\d,.:]*)(?:\s?-?\s?([a-z]+))?`)
+
+// units are the words after a number that make it a measure: their kind,
+// by the word as written.
+var units = func() map[string]string {
+	m := map[string]string{}
+	for kind, words := range map[string]string{
+		"ms": "ms millisecond milliseconds", "second": "s sec secs second seconds", "minute": "min mins minute minutes",
+		"hour": "h hr hrs hour hours", "day": "day days", "week": "week weeks", "month": "month months", "year": "year years",
+		"byte": "kb mb gb tb bytes", "px": "px pixels", "length": "cm mm km m inch inches", "weight": "kg g lb lbs",
+		"word": "word words", "page": "page pages", "line": "line lines", "star": "star stars",
+	} {
+		for _, w := range strings.Fields(words) {
+			m[w] = kind
+		}
+	}
+	return m
+}()
+
+// quantities are the values of text, with their kinds.
+func quantities(text string) []quantity {
+	var out []quantity
+	for _, m := range quantityRe.FindAllStringSubmatch(text, -1) {
+		q := quantity{value: strings.ToLower(strings.Join(strings.Fields(m[0]), " "))}
+		switch {
+		case m[1] != "":
+			q.kind = "money"
+		case m[2] != "":
+			q.kind = "percent"
+		case m[3] != "":
+			q.kind = "time"
+		case m[4] != "":
+			q.kind = "date"
+		case m[5] != "":
+			q.kind = "year"
+		default:
+			q.kind, q.value = "count", m[6]
+			if u := units[strings.ToLower(m[7])]; u != "" {
+				q.kind = u
+			}
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// changedValue tells whether some quantity of now is of a kind that some of
+// before has, with another value.
+func changedValue(now, before []quantity) bool {
+	for _, q := range now {
+		for _, p := range before {
+			if q.kind == p.kind && q.value != p.value && !slices.Contains(before, q) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// clauses are the clauses of text, each with the clause before it when it
+// is a relative.
+func clauses(text string) []string {
+	var out []string
+	start := 0
+	for _, e := range clauseEnd.FindAllStringIndex(text, -1) {
+		out = append(out, text[start:e[0]])
+		start = e[0]
+	}
+	out = append(out, text[start:])
+	for i := range out {
+		if i > 0 && relative.MatchString(out[i]) {
+			out[i] = out[i-1] + out[i]
+		}
+	}
+	return out
+}
+
+var relative = regexp.MustCompile(`(?i)^[,;]\s+(?:which|who)\b`)
+
+// topicTerms are what text says something about: the terms of the
+// statement it makes (without its subject, the words of liking and
+// negation, and the generic nouns), without numbers and without the words
+// of the cues.
+func (b *Builder) topicTerms(text string) []string {
+	text = updateCue.ReplaceAllString(denialCue.ReplaceAllString(text, " "), " ")
+	var out []string
+	for _, t := range b.an.Statement(text, FactSubject).Terms {
+		if !strings.ContainsAny(t, "0123456789") && !cueTerms[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// cueTerms are terms that say how a fact is known, wanted or changed, not
+// what it is about.
+var cueTerms = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range strings.Fields(`recent notic realiz realis ensur sure make try actual current alreadi
+		still need wonder know understand help worri
+		reach growth grow grown increas decreas improv reduc chang adjust move extend updat shift upgrad
+		expand drop rais lower delai reschedul postpon revis bump switch`) {
+		m[t] = true
+	}
+	return m
+}()
+
+// A sameness weighs the terms of the current facts of a scope by how rare
+// they are among them, and finds the fact one of whose clauses is about
+// what a clause is about.
+type sameness struct {
+	b      *Builder
+	n      int // the facts the weights are counted over
+	facts  []string
+	clause [][]string   // of each fact, its clauses
+	terms  [][][]string // of each fact, the topic terms of each clause
+	df     map[string]int
+}
+
+func (b *Builder) sameness(facts []string) *sameness {
+	s := &sameness{b: b, n: len(facts), facts: facts, df: map[string]int{}}
+	for _, id := range facts {
+		ft := b.topicOf(id)
+		seen := map[string]bool{}
+		for _, ts := range ft.terms {
+			for _, t := range ts {
+				if !seen[t] {
+					seen[t] = true
+					s.df[t]++
+				}
+			}
+		}
+		s.clause = append(s.clause, ft.clauses)
+		s.terms = append(s.terms, ft.terms)
+	}
+	return s
+}
+
+// A factTopic is what a fact's clauses are about, read once: its clauses,
+// their topic terms, and the clause of its denial, if it denies.
+type factTopic struct {
+	clauses []string
+	terms   [][]string
+	denial  string
+}
+
+// topicOf is what the clauses of the fact id are about.
+func (b *Builder) topicOf(id string) *factTopic {
+	info := b.info[id]
+	if info.topic == nil {
+		text := wholeText(b.store.Node(id))
+		ft := &factTopic{clauses: clauses(text), denial: cueClause(text, denialCue)}
+		for _, c := range ft.clauses {
+			ft.terms = append(ft.terms, b.topicTerms(c))
+		}
+		info.topic = ft
+	}
+	return info.topic
+}
+
+func (s *sameness) weight(t string) float64 {
+	return math.Log(1 + float64(s.n+1)/float64(1+s.df[t]))
+}
+
+// best is the fact one of whose clauses, accepted by keep, holds the
+// largest share of the weight of clause's topic terms, at least sameShare
+// and least of them; "" when none does.
+func (s *sameness) best(clause string, least int, keep func(i int, clause string) bool) string {
+	// Of the clause's terms, those no fact has tell nothing of which fact
+	// it is about.
+	ct := slices.DeleteFunc(s.b.topicTerms(clause), func(t string) bool { return s.df[t] == 0 })
+	total := 0.0
+	for _, t := range ct {
+		total += s.weight(t)
+	}
+	if total == 0 {
+		return ""
+	}
+	pick, top := "", sameShare
+	for i := range s.facts {
+		for j, c := range s.clause[i] {
+			shared, w := 0, 0.0
+			for _, t := range ct {
+				if slices.Contains(s.terms[i][j], t) {
+					shared++
+					w += s.weight(t)
+				}
+			}
+			if shared >= least && w/total >= top && keep(i, c) {
+				pick, top = s.facts[i], w/total
+			}
+		}
+	}
+	return pick
+}
+
+// wholeText is the whole text of a fact: its label, or, when the label was
+// cut short, its description (the sentence it was found in, or its text
+// before the label cut it).
+func wholeText(n *spec.Node) string {
+	if strings.HasSuffix(n.Label, "…") && n.Description != "" {
+		return n.Description
+	}
+	return n.Label
+}
+
+// reconcile links the fact id, just found at turn, to the current facts of
+// its scope found before that it updates or contradicts, or that
+// contradict it.
+func (b *Builder) reconcile(id string, turn int) {
+	n := b.store.Node(id)
+	text := wholeText(n)
+	update := cueClause(text, updateCue)
+	denial := b.topicOf(id).denial
+	var others, denials []string
+	for _, o := range b.store.IDs() {
+		on := b.store.Node(o)
+		if o != id && on.Type == spec.NodeFact && on.Scope == n.Scope && on.ValidTo.IsZero() && on.FirstMentioned < turn {
+			others = append(others, o)
+			if b.topicOf(o).denial != "" {
+				denials = append(denials, o)
+			}
+		}
+	}
+	if len(others) == 0 || update == "" && denial == "" && len(denials) == 0 {
+		return
+	}
+	s := b.sameness(others)
+	if qs := quantities(newValues(update)); len(qs) > 0 {
+		old := s.best(update, updateShared, func(_ int, c string) bool {
+			return !denialCue.MatchString(c) && changedValue(qs, quantities(c))
+		})
+		if old != "" {
+			b.store.Node(old).ValidTo = n.ValidFrom
+			b.store.Link(id, old, spec.RelSupersedes, supersedes)
+		}
+	}
+	if denial != "" {
+		if old := s.best(denial, denialShared, func(i int, _ string) bool { return b.topicOf(others[i]).denial == "" }); old != "" {
+			b.store.Link(id, old, spec.RelContradicts, contradicts)
+		}
+		return
+	}
+	// A fact that says what a current denial denies contradicts it.
+	if len(denials) == 0 {
+		return
+	}
+	this := b.sameness([]string{id})
+	this.n, this.df = s.n, s.df
+	for _, o := range denials {
+		if this.best(b.topicOf(o).denial, updateShared, func(int, string) bool { return true }) != "" {
+			b.store.Link(id, o, spec.RelContradicts, contradicts)
+		}
+	}
+}
