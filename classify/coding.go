@@ -362,7 +362,7 @@ func findCodingProblems(text string, sents []sentence, role string) []Problem {
 	var out []Problem
 	seen := map[string]bool{}
 	add := func(line, kind string) {
-		line = clip(strings.TrimSpace(strings.Trim(strings.TrimSpace(line), "│╷╵|>")), 200)
+		line = Clip(strings.TrimSpace(strings.Trim(strings.TrimSpace(line), "│╷╵|>")), 200)
 		// One error at two places is one problem.
 		if k := MessageKey(line); line != "" && !seen[k] && len(out) < maxCodingProblems+len(sents) {
 			seen[k] = true
@@ -479,7 +479,7 @@ func codingProblem(p Problem) (Problem, bool) {
 		if name != "" {
 			s = name + ": " + s
 		}
-		p.Summary = clip(s, 200)
+		p.Summary = Clip(s, 200)
 	}
 	s = compactError(s)
 	p.Summary = s
@@ -882,7 +882,7 @@ func prescribedFixes(sents []sentence) []Solution {
 			danglingLead.MatchString(low) || pastedLead.MatchString(low) || codeLine(body) {
 			continue
 		}
-		if out = append(out, Solution{Sentence: clip(capitalize(body), 200)}); len(out) == maxPrescribed {
+		if out = append(out, Solution{Sentence: Clip(capitalize(body), 200)}); len(out) == maxPrescribed {
 			break
 		}
 	}

@@ -96,7 +96,7 @@ func findProblems(text string, sents []sentence, decisions map[string]bool) []Pr
 		if strings.HasSuffix(line, ":") || strings.ContainsAny(line, "═╡╞─") || strings.Count(line, "[") != strings.Count(line, "]") || !saysWhat(line) {
 			continue // "ERROR: Exception:", a banner, a cut line, a bare place: says nothing on its own
 		}
-		add(Problem{Summary: clip(line, 200), Kind: "trace", Code: errorCode(line)})
+		add(Problem{Summary: Clip(line, 200), Kind: "trace", Code: errorCode(line)})
 	}
 	for _, s := range sents {
 		if strings.HasSuffix(s.text, "?") && !strings.Contains(s.lower, "why") || decisions[s.text] {
@@ -111,7 +111,7 @@ func findProblems(text string, sents []sentence, decisions map[string]bool) []Pr
 		if !reportsTrouble(s.text) {
 			continue
 		}
-		add(Problem{Summary: clip(s.text, 200), Kind: "error", Code: errorCode(s.text)})
+		add(Problem{Summary: Clip(s.text, 200), Kind: "error", Code: errorCode(s.text)})
 	}
 	return out
 }
@@ -246,7 +246,7 @@ func findSolutions(sents []sentence, role string) []Solution {
 		default:
 			continue
 		}
-		out = append(out, Solution{Sentence: clip(s.text, 200), Confirmation: confirmed})
+		out = append(out, Solution{Sentence: Clip(s.text, 200), Confirmation: confirmed})
 	}
 	return out
 }
@@ -362,8 +362,9 @@ func goalPhrase(s string, plan bool) string {
 	return s
 }
 
-// clip shortens s to at most n bytes, at a word boundary.
-func clip(s string, n int) string {
+// Clip shortens s to at most n bytes, at a word boundary, and marks the cut
+// with "…".
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -407,7 +408,7 @@ func Fix(reply string) (fix, rest string) {
 			others = append(others, s.text)
 		}
 	}
-	return trim(stripListMark(sents[at].text)), clip(trim(strings.Join(strings.Fields(strings.Join(others, " ")), " ")), 400)
+	return trim(stripListMark(sents[at].text)), Clip(trim(strings.Join(strings.Fields(strings.Join(others, " ")), " ")), 400)
 }
 
 // tells reports whether a sentence says what to do: it starts with a verb

@@ -101,7 +101,8 @@ type cand struct {
 	beside bool
 	src    int
 	// note, when set, follows text: what superseded the facts a turn
-	// stated (supersededNote). Its tokens are counted apart, since a
+	// stated (supersededNote), and what contradicts them (conflictNote).
+	// Its tokens are counted apart, since a
 	// turn's are counted once for every question.
 	note string
 	// parts, when set, become item.Parts, rounded, if the candidate is
@@ -428,6 +429,10 @@ func (e *Engine) nodeLine(n *spec.Node) cand {
 	if s, ok := e.sup.by[n.ID]; ok {
 		it.SupersededBy = []Supersession{s}
 		line.WriteString(" " + supersededNote(it.SupersededBy))
+	}
+	if cs := e.con.of[n.ID]; len(cs) > 0 {
+		it.ConflictsWith = cs
+		line.WriteString(" " + conflictNote(cs))
 	}
 	return cand{key: "n:" + n.ID, text: line.String(), item: it, fact: n.Type == spec.NodeFact, must: guaranteed(n)}
 }

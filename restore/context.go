@@ -107,6 +107,11 @@ type Item struct {
 	// longer current: the node, or facts its turn stated, were
 	// superseded, and by what. The item's line in the text says so too.
 	SupersededBy []Supersession `json:"supersededBy,omitempty"`
+	// ConflictsWith, when set, says that what the item states is
+	// contradicted by another current node (the node, or facts its turn
+	// stated): neither replaced the other, and a person should say which
+	// holds. The item's line in the text says so too.
+	ConflictsWith []Conflict `json:"conflictsWith,omitempty"`
 	// Text is what a search found: a node's label, a turn's content, a
 	// block's summary. A context's items leave it out: their text is the
 	// context's.

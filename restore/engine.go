@@ -52,6 +52,7 @@ type Engine struct {
 	source map[string]int
 	// sup are the nodes no longer current, and what replaced them.
 	sup superseded
+	con conflicts
 	// always are the nodes a context loads unfound (loadedUnfound), by
 	// id.
 	always []string
@@ -217,6 +218,7 @@ func (e *Engine) setGraph(doc *spec.Document, turns *turnStore) {
 	slices.Sort(e.always)
 	e.setEdges(doc.SemanticGraph.Edges)
 	e.sup = newSuperseded(e.nodes, doc.SemanticGraph.Edges, e.source)
+	e.con = newConflicts(e.nodes, doc.SemanticGraph.Edges, e.source)
 	if e.cfg.Embedder != nil {
 		e.vecs = newVectorIndex(doc, e.vecs)
 	}

@@ -132,7 +132,7 @@ func (g *gathering) turnCands() {
 		if shown.small {
 			continue // "thanks", "You're welcome.": nothing to show
 		}
-		sup := g.e.sup.stated[n]
+		sup, con := g.e.sup.stated[n], g.e.con.stated[n]
 		if p := g.passages[n]; p != nil {
 			text, _ := excerptOf(t, p.span)
 			span := p.span
@@ -141,9 +141,9 @@ func (g *gathering) turnCands() {
 				text:  excerptLine(t, span, text),
 				group: shown.group,
 				item: Item{Section: secHistory, Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp,
-					Excerpt: &span, Score: round4(g.turnScore(parts)), SupersededBy: sup},
+					Excerpt: &span, Score: round4(g.turnScore(parts)), SupersededBy: sup, ConflictsWith: con},
 				parts: parts,
-				note:  supersededNote(sup),
+				note:  notes(supersededNote(sup), conflictNote(con)),
 			})
 			continue
 		}
@@ -151,9 +151,9 @@ func (g *gathering) turnCands() {
 			key:   turnKey(n),
 			text:  shown.line,
 			group: shown.group,
-			item:  Item{Section: secHistory, Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp, Score: round4(g.turnScore(parts)), SupersededBy: sup},
+			item:  Item{Section: secHistory, Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp, Score: round4(g.turnScore(parts)), SupersededBy: sup, ConflictsWith: con},
 			parts: parts,
-			note:  supersededNote(sup),
+			note:  notes(supersededNote(sup), conflictNote(con)),
 		})
 	}
 }

@@ -1,0 +1,90 @@
+package restore
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/smg-memory/smg/classify"
+	"github.com/smg-memory/smg/spec"
+)
+
+// Conflict says that something a context includes is contradicted by
+// another current node: node NodeID (the item's node, or a fact the item's
+// turn stated) and node With, whose label is Label, contradict each other,
+// and neither has been superseded. Which one holds is for the person to
+// say; a context gives both.
+type Conflict struct {
+	NodeID string `json:"nodeId"`
+	With   string `json:"with"`
+	Label  string `json:"label"`
+}
+
+// conflicts is what the engine knows of the nodes in conflict, worked out
+// by setGraph for each version of the graph.
+type conflicts struct {
+	// of are, for each node in conflict, the conflicts it is in, by the id
+	// of the other node.
+	of map[string][]Conflict
+	// stated are, by turn, the conflicts of the nodes the turn stated.
+	stated map[int][]Conflict
+}
+
+// newConflicts finds the conflicts of a graph: its contradicts edges
+// between two current nodes; source gives the turn each node was stated in.
+func newConflicts(nodes map[string]*spec.Node, edges []spec.Edge, source map[string]int) conflicts {
+	c := conflicts{of: map[string][]Conflict{}, stated: map[int][]Conflict{}}
+	add := func(a, b *spec.Node) {
+		cf := Conflict{NodeID: a.ID, With: b.ID, Label: b.Label}
+		if !slices.Contains(c.of[a.ID], cf) {
+			c.of[a.ID] = append(c.of[a.ID], cf)
+		}
+	}
+	for _, ed := range edges {
+		if ed.Relation != spec.RelContradicts || ed.From == ed.To {
+			continue
+		}
+		a, b := nodes[ed.From], nodes[ed.To]
+		if a == nil || b == nil || !a.ValidTo.IsZero() || !b.ValidTo.IsZero() {
+			continue
+		}
+		add(a, b)
+		add(b, a)
+	}
+	for _, id := range sortedKeys(c.of) {
+		slices.SortFunc(c.of[id], func(x, y Conflict) int { return strings.Compare(x.With, y.With) })
+		if t, ok := source[id]; ok {
+			for _, cf := range c.of[id] {
+				// A turn that stated both sides of a conflict says so
+				// itself.
+				if source[cf.With] != t {
+					c.stated[t] = append(c.stated[t], cf)
+				}
+			}
+		}
+	}
+	return c
+}
+
+// noteLabel is the most bytes of a label a note quotes.
+const noteLabel = 100
+
+// conflictNote is what a context's line says of the current nodes that
+// contradict it: "(contradicted by: User has never met Bryan)".
+func conflictNote(cs []Conflict) string {
+	if len(cs) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(cs))
+	for _, c := range cs {
+		p := classify.Clip(strings.TrimSuffix(c.Label, "."), noteLabel)
+		if !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
+	}
+	return "(contradicted by: " + strings.Join(parts, "; ") + ")"
+}
+
+// notes joins the notes of a line that are not empty.
+func notes(ns ...string) string {
+	return strings.Join(slices.DeleteFunc(ns, func(s string) bool { return s == "" }), " ")
+}
