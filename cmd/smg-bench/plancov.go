@@ -41,6 +41,8 @@ type plancovChat struct {
 	Sample string `json:"sample,omitempty"`
 	Turns  int    `json:"turns"`
 	extraction.PlanCoverage
+	// Links are the plan's updates and contradictions the memory links.
+	Links extraction.PlanLinks `json:"links"`
 	// TypedPer1k is the typed nodes per 1,000 turns.
 	TypedPer1k float64 `json:"typedNodesPer1000Turns"`
 }
@@ -183,8 +185,10 @@ func measurePlanCoverage(ctx context.Context, data, plans string, threshold floa
 			return nil, fmt.Errorf("plancov: sample %d (%q): %w", i+1, c.ID, err)
 		}
 		chat := plancovChat{Chat: fmt.Sprintf("%02d", i+1), Sample: c.ID, Turns: len(c.Turns),
-			PlanCoverage: extraction.CoverPlan(c.Plan, doc.SemanticGraph.Nodes, threshold)}
+			PlanCoverage: extraction.CoverPlan(c.Plan, doc.SemanticGraph.Nodes, threshold),
+			Links:        extraction.LinkPlan(c.Plan, doc.SemanticGraph, threshold)}
 		chat.finish()
+		rep.Total.Links.Add(chat.Links)
 		rep.Chats = append(rep.Chats, chat)
 		rep.Total.Turns += chat.Turns
 		all = append(all, chat.PlanCoverage)
@@ -258,6 +262,16 @@ func writePlanCoverage(w io.Writer, rep *plancovReport) error {
 		cats(fmt.Sprintf("chat %s (%s)", c.Chat, c.Sample), c)
 	}
 	cats("all", rep.Total)
+	fmt.Fprintln(w, "\nupdates that supersede what they update, contradictions in conflict with what they contradict (covered by a node linked to one about the same thing):")
+	for _, c := range append(slices.Clone(rep.Chats), rep.Total) {
+		name := "chat " + c.Chat
+		if c.Chat == "" {
+			name = "all"
+		}
+		l := c.Links
+		fmt.Fprintf(w, "  %s: updates %d/%d, contradictions %d/%d (supersedes edges %d, contradicts edges %d)\n",
+			name, l.UpdatesLinked, l.Updates, l.ContradictionsLinked, l.Contradictions, l.Supersedes, l.Contradicts)
+	}
 	chats := "chats"
 	if len(rep.Chats) == 1 {
 		chats = "chat"

@@ -278,3 +278,124 @@ func pyLines(s string) []string {
 	}
 	return lines
 }
+
+// The categories of plan bullets that change what a memory holds.
+const (
+	UpdateCategory        = "Information Update"
+	ContradictionCategory = "Logical Contradiction"
+)
+
+// PlanLinks counts a plan's Information Updates and Logical Contradictions
+// and those a memory links: an update is linked when a typed node that
+// covers it (as CoverPlan counts) supersedes a node about the same thing; a
+// contradiction, when a typed node that covers it and a node about the same
+// thing contradict each other, both current (in conflict). A node is about
+// the same thing as a bullet when it holds at least two of the bullet's
+// words that are not numbers. Supersedes and Contradicts count the edges of
+// each relation between two distinct nodes, whatever the plan says: what
+// the measure's precision is to be judged on.
+type PlanLinks struct {
+	Updates              int `json:"updates"`
+	UpdatesLinked        int `json:"updatesLinked"`
+	Contradictions       int `json:"contradictions"`
+	ContradictionsLinked int `json:"contradictionsLinked"`
+	Supersedes           int `json:"supersedesEdges"`
+	Contradicts          int `json:"contradictsEdges"`
+}
+
+// LinkPlan measures the links of the updates and contradictions of a plan
+// in a graph.
+func LinkPlan(plan []PlanBullet, g spec.SemanticGraph, threshold float64) PlanLinks {
+	words := map[string]map[string]bool{}
+	current := map[string]bool{}
+	for _, n := range g.Nodes {
+		if n.Type != spec.NodeConcept && n.Type != spec.NodeArtifact {
+			words[n.ID] = planWords(n.Label + " " + n.Description)
+			current[n.ID] = n.ValidTo.IsZero()
+		}
+	}
+	var l PlanLinks
+	linked := map[string][]string{} // node → the nodes it supersedes; or, both ways, is in conflict with
+	conflict := map[string][]string{}
+	for _, e := range g.Edges {
+		if e.From == e.To {
+			continue
+		}
+		switch e.Relation {
+		case spec.RelSupersedes:
+			l.Supersedes++
+			linked[e.From] = append(linked[e.From], e.To)
+		case spec.RelContradicts:
+			l.Contradicts++
+			if current[e.From] && current[e.To] {
+				conflict[e.From] = append(conflict[e.From], e.To)
+				conflict[e.To] = append(conflict[e.To], e.From)
+			}
+		}
+	}
+	for _, b := range plan {
+		var rel map[string][]string
+		switch b.Category {
+		case UpdateCategory:
+			l.Updates++
+			rel = linked
+		case ContradictionCategory:
+			l.Contradictions++
+			rel = conflict
+		default:
+			continue
+		}
+		bw := planWords(b.Text)
+		ok := false
+		for id, nw := range words {
+			if ok || share(bw, nw) < threshold {
+				continue
+			}
+			for _, other := range rel[id] {
+				if sameThing(bw, words[other]) {
+					ok = true
+					break
+				}
+			}
+		}
+		if ok && b.Category == UpdateCategory {
+			l.UpdatesLinked++
+		} else if ok {
+			l.ContradictionsLinked++
+		}
+	}
+	return l
+}
+
+// Add adds the counts of o to l.
+func (l *PlanLinks) Add(o PlanLinks) {
+	l.Updates += o.Updates
+	l.UpdatesLinked += o.UpdatesLinked
+	l.Contradictions += o.Contradictions
+	l.ContradictionsLinked += o.ContradictionsLinked
+	l.Supersedes += o.Supersedes
+	l.Contradicts += o.Contradicts
+}
+
+// share is the share of the words of bullet that node holds (0 of none).
+func share(bullet, node map[string]bool) float64 {
+	n := 0
+	for w := range bullet {
+		if node[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(max(1, len(bullet)))
+}
+
+// sameThing tells whether node holds two of the words of bullet that are
+// not numbers.
+func sameThing(bullet, node map[string]bool) bool {
+	n := 0
+	for w := range bullet {
+		if node[w] && !strings.ContainsAny(w, "0123456789") {
+			n++
+		}
+	}
+	return n >= 2
+}
