@@ -252,7 +252,7 @@ func orEmpty[M ~map[K]V, K comparable, V any](m M) M {
 }
 
 // builderState is a [Builder] in gob: every field but the analyzer, the
-// clock and what is made again on demand (a fact's statement, the open
+// clock and what is made again on demand (a fact's statement and topic, the open
 // block compressed, the turn being applied).
 type builderState struct {
 	Version          string
