@@ -1,6 +1,7 @@
 package restore
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -65,8 +66,12 @@ func newConflicts(nodes map[string]*spec.Node, edges []spec.Edge, source map[str
 	return c
 }
 
-// noteLabel is the most bytes of a label a note quotes.
-const noteLabel = 100
+// noteLabel is the most bytes of a label a note quotes, noteLabels the
+// most labels: a note costs tokens of the budget.
+const (
+	noteLabel  = 60
+	noteLabels = 2
+)
 
 // conflictNote is what a context's line says of the current nodes that
 // contradict it: "(contradicted by: User has never met Bryan)".
@@ -81,7 +86,12 @@ func conflictNote(cs []Conflict) string {
 			parts = append(parts, p)
 		}
 	}
-	return "(contradicted by: " + strings.Join(parts, "; ") + ")"
+	more := ""
+	if len(parts) > noteLabels {
+		more = fmt.Sprintf("; and %d more", len(parts)-noteLabels)
+		parts = parts[:noteLabels]
+	}
+	return "(contradicted by: " + strings.Join(parts, "; ") + more + ")"
 }
 
 // notes joins the notes of a line that are not empty.

@@ -62,12 +62,16 @@ func TestContextMarksConflicts(t *testing.T) {
 	}
 }
 
-// A note quotes each label once, cut short.
+// A note quotes each label once, cut short, and two at most.
 func TestConflictNote(t *testing.T) {
 	long := strings.Repeat("word ", 40) + "end."
 	got := conflictNote([]Conflict{{Label: "User has never met Bryan."}, {Label: "User has never met Bryan"}, {Label: long}})
-	if !strings.HasPrefix(got, "(contradicted by: User has never met Bryan; word word") || !strings.HasSuffix(got, "…)") || len(got) > 150 {
+	if !strings.HasPrefix(got, "(contradicted by: User has never met Bryan; word word") || !strings.HasSuffix(got, "…)") || len(got) > 120 {
 		t.Errorf("conflictNote = %q", got)
+	}
+	got = conflictNote([]Conflict{{Label: "A one."}, {Label: "A two."}, {Label: "A three."}, {Label: "A four."}})
+	if got != "(contradicted by: A one; A two; and 2 more)" {
+		t.Errorf("conflictNote of four = %q", got)
 	}
 	if conflictNote(nil) != "" {
 		t.Error("a note of no conflict")
