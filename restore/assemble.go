@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/smg-memory/smg/classify"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -468,7 +469,27 @@ func turnLine(t spec.Turn) string {
 	if who == "" {
 		who = t.Role
 	}
-	return who + ": " + strings.TrimSpace(t.Content)
+	return who + ": " + strings.TrimSpace(shownContent(t))
+}
+
+// shownContent is a turn's content as a context shows it: a coding agent's
+// tool turn without its lines of chatter (classify.ToolChatter), a user's
+// without the commands to the agent they typed (classify.WithoutCommands);
+// both stay in the archive.
+func shownContent(t spec.Turn) string {
+	return shownText(t, t.Content)
+}
+
+// shownText is text, the content of turn t or a part of it, as a context
+// shows it (shownContent).
+func shownText(t spec.Turn, text string) string {
+	switch t.Role {
+	case spec.RoleTool:
+		return classify.WithoutChatter(text)
+	case spec.RoleUser:
+		return classify.WithoutCommands(text)
+	}
+	return text
 }
 
 // pack chooses what fits: first each pool up to its share of the budget,

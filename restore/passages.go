@@ -193,7 +193,7 @@ func excerptLine(t spec.Turn, p Span, text string) string {
 	if strings.TrimSpace(t.Content[:p.Start]) != "" {
 		sb.WriteString("…")
 	}
-	sb.WriteString(text)
+	sb.WriteString(shownText(t, text))
 	if strings.TrimSpace(t.Content[p.End:]) != "" {
 		sb.WriteString("…")
 	}

@@ -51,8 +51,8 @@ type turnEntry struct {
 
 // shownTurn is how a context shows a turn: its line, the line of its
 // date it goes under ("" when it has none), whether it is long, shown in
-// passages, and whether it is small talk or a coding agent's account of
-// its own work, never shown. Worked out once,
+// passages, and whether it is small talk or a coding session's chatter (a
+// command to the agent, the agent's account of its own work), never shown. Worked out once,
 // when its block is read.
 type shownTurn struct {
 	line, group string
@@ -60,7 +60,7 @@ type shownTurn struct {
 }
 
 func showTurn(t spec.Turn) shownTurn {
-	small := classify.SmallTalk(t.Content) || t.Role == spec.RoleTool && classify.AgentStatus(t.Content)
+	small := classify.SmallTalk(t.Content) || (t.Role == spec.RoleTool || t.Role == spec.RoleUser) && classify.AllChatter(t.Content)
 	st := shownTurn{line: turnLine(t), long: isLong(t.Content), small: small}
 	if d := dateOf(t.Timestamp); d != "" {
 		st.group = "[" + d + "]"
