@@ -45,6 +45,9 @@ type locomoQuestion struct {
 	// Category is 1 to 5, or 0 when the file gives none or one that is not
 	// a number.
 	Category int
+	// Ability is what a BEAM question tests ("knowledge_update"), an
+	// extra field of beam-dev.json; "" elsewhere.
+	Ability string
 	// Evidence are the strings of the evidence list; a member that is not
 	// a string is an empty string here, and is dropped by repairEvidence.
 	Evidence []string
@@ -87,7 +90,7 @@ func readLoCoMoQA(data []byte) ([]locomoSample, error) {
 			ls.HasConversation = false
 		}
 		for j, q := range s.QA {
-			lq := locomoQuestion{Question: scalar(q.Question), Category: category(q.Category)}
+			lq := locomoQuestion{Question: scalar(q.Question), Category: category(q.Category), Ability: scalar(q.Ability)}
 			switch q.Evidence.Kind() {
 			case '[':
 				var ev []jsontext.Value
@@ -160,6 +163,7 @@ type rawQA struct {
 	Question jsontext.Value `json:"question"`
 	Evidence jsontext.Value `json:"evidence"`
 	Category jsontext.Value `json:"category"`
+	Ability  jsontext.Value `json:"ability"`
 }
 
 // scalar is a JSON string's value, or a number's text; "" otherwise.

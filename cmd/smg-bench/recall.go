@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -85,7 +86,11 @@ type recallRow struct {
 	System string         `json:"system"`
 	Budget int            `json:"budget"`
 	Recall categoryRecall `json:"recall"`
-	Error  string         `json:"error,omitzero"`
+	// ByAbility is the mean recall by BEAM ability, when the questions
+	// have abilities; "knowledge_update (newest)" is the share of
+	// knowledge updates whose newest evidence turn is in the context.
+	ByAbility map[string]float64 `json:"by_ability,omitempty"`
+	Error     string             `json:"error,omitzero"`
 }
 
 // categoryRecall is a mean recall per category: null for a category
@@ -182,6 +187,9 @@ type question struct {
 	text     string
 	category int
 	evidence []string // valid turn ids, each once
+	// ability is the question's BEAM ability, or ""; newest is, of its
+	// evidence, the id of the turn said last.
+	ability, newest string
 }
 
 // recallSums accumulates the recall of the questions, per system, budget
@@ -190,25 +198,80 @@ type recallSums struct {
 	budgets []int
 	n       map[int]int                  // questions per category
 	sum     map[string]map[int][]float64 // system → category → sum per budget
+	// abilityN are the questions per BEAM ability, ability their sums as
+	// sum's (system → ability → sum per budget).
+	abilityN map[string]int
+	ability  map[string]map[string][]float64
 }
 
 func newRecallSums(budgets []int) *recallSums {
-	s := &recallSums{budgets: budgets, n: map[int]int{}, sum: map[string]map[int][]float64{}}
+	s := &recallSums{budgets: budgets, n: map[int]int{}, sum: map[string]map[int][]float64{},
+		ability: map[string]map[string][]float64{}, abilityN: map[string]int{}}
 	for _, sys := range recallSystems {
 		s.sum[sys] = map[int][]float64{}
 	}
 	return s
 }
 
-// add counts the recall r of a question of category cat for system at
-// the budget of index b.
-func (s *recallSums) add(system string, cat, b int, r float64) {
-	v := s.sum[system][cat]
+// add counts the recall of question q for system at the budget of index
+// b, found the turn ids its context held: by category, and by ability when
+// q has one (and, of a knowledge update, whether the newest evidence was
+// found).
+func (s *recallSums) add(system string, q question, b int, found map[string]bool) {
+	r := evidenceRecall(q.evidence, found)
+	v := s.sum[system][q.category]
 	if v == nil {
 		v = make([]float64, len(s.budgets))
-		s.sum[system][cat] = v
+		s.sum[system][q.category] = v
 	}
 	v[b] += r
+	if q.ability == "" {
+		return
+	}
+	keys := []string{q.ability}
+	if q.ability == abilityUpdate {
+		keys = append(keys, abilityUpdateNewest)
+	}
+	for _, k := range keys {
+		if s.ability[system] == nil {
+			s.ability[system] = map[string][]float64{}
+		}
+		v := s.ability[system][k]
+		if v == nil {
+			v = make([]float64, len(s.budgets))
+			s.ability[system][k] = v
+		}
+		if k == abilityUpdateNewest {
+			if found[q.newest] {
+				v[b]++
+			}
+			continue
+		}
+		v[b] += r
+	}
+}
+
+// The abilities of BEAM recall reports apart: knowledge updates are also
+// scored by whether the newest evidence turn is in the context.
+const (
+	abilityUpdate       = "knowledge_update"
+	abilityUpdateNewest = "knowledge_update (newest)"
+)
+
+// abilityRow is the mean recall of system at the budget of index b, by
+// ability; nil without questions of any.
+func (s *recallSums) abilityRow(system string, b int) map[string]float64 {
+	if len(s.abilityN) == 0 {
+		return nil
+	}
+	out := map[string]float64{}
+	for k, v := range s.ability[system] {
+		n := s.abilityN[strings.TrimSuffix(k, " (newest)")]
+		if n > 0 {
+			out[k] = v[b] / float64(n)
+		}
+	}
+	return out
 }
 
 // row is the mean recall of system at the budget of index b.
@@ -235,6 +298,18 @@ func (s *recallSums) row(system string, b int) categoryRecall {
 		OneToFour:   mean(multiHop, temporal, openDomain, singleHop),
 		Adversarial: mean(adversarial),
 	}
+}
+
+// newestOf is, of the turn ids evidence, the one of the turn said last in
+// ids, the conversation's turns in order.
+func newestOf(evidence, ids []string) string {
+	newest, at := "", -1
+	for _, e := range evidence {
+		if i := slices.Index(ids, e); i > at {
+			newest, at = e, i
+		}
+	}
+	return newest
 }
 
 // evidenceRecall is the share of evidence among found.
@@ -315,8 +390,11 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 			case len(ev) == 0:
 				rep.Skipped++
 			default:
-				questions = append(questions, question{text: q.Question, category: q.Category, evidence: ev})
+				questions = append(questions, question{text: q.Question, category: q.Category, evidence: ev, ability: q.Ability, newest: newestOf(ev, ids)})
 				sums.n[q.Category]++
+				if q.Ability != "" {
+					sums.abilityN[q.Ability]++
+				}
 				rep.ByCategory[strconv.Itoa(q.Category)]++
 				rep.Evaluated++
 			}
@@ -360,7 +438,7 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 				found[conv.Turns[i].ExternalID] = true
 			}
 			for _, q := range questions {
-				sums.add(systemRecent, q.category, b, evidenceRecall(q.evidence, found))
+				sums.add(systemRecent, q, b, found)
 			}
 		}
 	}
@@ -375,6 +453,7 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 				row.Error = "vectors are off"
 			default:
 				row.Recall = sums.row(sys, b)
+				row.ByAbility = sums.abilityRow(sys, b)
 			}
 			rep.Results = append(rep.Results, row)
 		}
@@ -463,7 +542,7 @@ func askEngine(ctx context.Context, e contextEngine, turns []spec.Turn, question
 					found[byNumber[it.Turn]] = true
 				}
 			}
-			sums.add(systemSMG, q.category, b, evidenceRecall(q.evidence, found))
+			sums.add(systemSMG, q, b, found)
 		}
 	}
 	return calls, over, nil
@@ -548,7 +627,7 @@ func askRanked(ctx context.Context, system string, newRanker func() (ranker, err
 	if len(docTurn) == 0 {
 		for _, q := range questions {
 			for b := range budgets {
-				sums.add(system, q.category, b, 0)
+				sums.add(system, q, b, nil)
 			}
 		}
 		return nil
@@ -568,7 +647,7 @@ func askRanked(ctx context.Context, system string, newRanker func() (ranker, err
 			for _, i := range packOrder(order, costs, sep, budget, fill) {
 				found[turns[docTurn[i]].ExternalID] = true
 			}
-			sums.add(system, q.category, b, evidenceRecall(q.evidence, found))
+			sums.add(system, q, b, found)
 		}
 	}
 	return nil
@@ -670,6 +749,9 @@ func writeRecall(w io.Writer, rep *recallReport) error {
 			break
 		}
 	}
+	if err := writeAbilities(w, rep); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "%s: %d conversations, %d turns, %d questions (%d evaluated, %d skipped without valid evidence, %d of an unknown category)\n",
 		rep.Data, rep.Conversations, rep.Turns, rep.Questions, rep.Evaluated, rep.Skipped, rep.UnknownCategory)
 	if rep.ImporterSkipped > 0 {
@@ -682,6 +764,46 @@ func writeRecall(w io.Writer, rep *recallReport) error {
 	}
 	_, err := fmt.Fprintf(w, "\ningest %.0f turns/s, build (ingest, document, index) %.0f ms, peak RSS %.0f MB\n", rep.IngestTurnsPerS, rep.BuildMs, rep.PeakRSSMB)
 	return err
+}
+
+// writeAbilities prints the recall by ability, when the questions have
+// abilities: a row per ability, a column per system and budget.
+func writeAbilities(w io.Writer, rep *recallReport) error {
+	var abilities []string
+	for _, r := range rep.Results {
+		for k := range r.ByAbility {
+			if !slices.Contains(abilities, k) {
+				abilities = append(abilities, k)
+			}
+		}
+	}
+	if len(abilities) == 0 {
+		return nil
+	}
+	slices.Sort(abilities)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "\nby ability\t")
+	for _, r := range rep.Results {
+		if r.Error == "" && r.System != systemRecent {
+			fmt.Fprintf(tw, "%s %d\t", r.System, r.Budget)
+		}
+	}
+	fmt.Fprintln(tw)
+	for _, a := range abilities {
+		fmt.Fprintf(tw, "%s\t", a)
+		for _, r := range rep.Results {
+			if r.Error == "" && r.System != systemRecent {
+				cell := "-"
+				if v, ok := r.ByAbility[a]; ok {
+					cell = fmt.Sprintf("%.3f", v)
+				}
+				fmt.Fprintf(tw, "%s\t", cell)
+			}
+		}
+		fmt.Fprintln(tw)
+	}
+	fmt.Fprintln(tw)
+	return tw.Flush()
 }
 
 // fmtRecall prints a mean recall, or "-" for a category without

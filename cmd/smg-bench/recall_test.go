@@ -183,10 +183,19 @@ func TestRecallArithmetic(t *testing.T) {
 	// 1-4 is the mean over the questions of 1 to 4, not over the
 	// categories' means.
 	s := newRecallSums([]int{10, 20})
+	ev := []string{"a", "b", "c", "d"}
+	foundOf := func(r float64) map[string]bool { // r of ev found
+		f := map[string]bool{}
+		for _, id := range ev[:int(r*4)] {
+			f[id] = true
+		}
+		return f
+	}
 	add := func(cat int, r10, r20 float64) {
 		s.n[cat]++
-		s.add(systemBM25, cat, 0, r10)
-		s.add(systemBM25, cat, 1, r20)
+		q := question{category: cat, evidence: ev}
+		s.add(systemBM25, q, 0, foundOf(r10))
+		s.add(systemBM25, q, 1, foundOf(r20))
 	}
 	add(multiHop, 0, 0.5)
 	add(singleHop, 1, 1)
@@ -202,6 +211,29 @@ func TestRecallArithmetic(t *testing.T) {
 	}
 	if r := s.row(systemRecent, 0); *r.SingleHop != 0 || *r.OneToFour != 0 || r.Temporal != nil {
 		t.Errorf("a system without recall: %s", recallString(r))
+	}
+
+	if s.abilityRow(systemBM25, 0) != nil {
+		t.Error("recall by ability of questions without abilities")
+	}
+	// By ability: a knowledge update also counts whether its newest
+	// evidence was found.
+	for _, q := range []struct {
+		ability string
+		found   []string
+	}{{abilityUpdate, []string{"a", "b"}}, {abilityUpdate, []string{"d"}}, {"summarization", nil}} {
+		s.abilityN[q.ability]++
+		f := map[string]bool{}
+		for _, id := range q.found {
+			f[id] = true
+		}
+		s.add(systemSMG, question{category: singleHop, evidence: ev, ability: q.ability, newest: "d"}, 0, f)
+	}
+	if got := s.abilityRow(systemSMG, 0); got[abilityUpdate] != 0.375 || got[abilityUpdateNewest] != 0.5 || got["summarization"] != 0 || len(got) != 3 {
+		t.Errorf("by ability %v", got)
+	}
+	if got := newestOf([]string{"D2:9", "D1:3"}, []string{"D1:3", "D1:4", "D2:9"}); got != "D2:9" {
+		t.Errorf("newestOf = %q", got)
 	}
 
 	ds := []time.Duration{}
