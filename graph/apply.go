@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -715,8 +716,18 @@ func predicateOf(text, subject string) string {
 			return p
 		}
 	}
+	// A preference for a purpose: one at a time, for the same purpose
+	// ("prefers Go for all backend work", then "prefers Rust for all
+	// backend work").
+	if m := preferenceFor.FindStringSubmatch(strings.TrimSuffix(rest, ".")); m != nil {
+		return "prefers for " + NameKey(m[1])
+	}
 	return ""
 }
+
+// preferenceFor is a preference of one thing for a purpose, in the third
+// person, lower case: its submatch is the purpose.
+var preferenceFor = regexp.MustCompile(`^(?:prefers|favou?rs|would rather use|likes best)\s+(?:using\s+|to use\s+)?\S+(?:\s+\S+)?\s+for\s+(.+)$`)
 
 func firstWords(s string, n int) string {
 	f := strings.Fields(s)

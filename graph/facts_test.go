@@ -378,3 +378,20 @@ func TestFactTopics(t *testing.T) {
 		t.Errorf("the facts about turtles %v are not linked", facts)
 	}
 }
+
+// A preference for a purpose is one at a time: "Dana prefers Rust for all
+// backend work" supersedes "Dana prefers Go for all backend work", not her
+// preference for another purpose.
+func TestRememberPreferenceFor(t *testing.T) {
+	b := New(Config{}, Options{})
+	goBackend := remember(t, b, Fact{Content: "Dana prefers Go for all backend work."}).Fact
+	tsFrontend := remember(t, b, Fact{Content: "Dana prefers TypeScript for frontend work."}).Fact
+	r := remember(t, b, Fact{Content: "Dana prefers Rust for all backend work."})
+	if r.Duplicate || !slices.Equal(r.Supersedes, []string{goBackend.ID}) {
+		t.Fatalf("Rust for the backend: %+v", r)
+	}
+	ix := indexOf(b.Document())
+	if ix.nodes[goBackend.ID].ValidTo.IsZero() || !ix.nodes[tsFrontend.ID].ValidTo.IsZero() {
+		t.Error("the superseded preference is current, or the frontend's is not")
+	}
+}
