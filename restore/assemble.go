@@ -26,7 +26,7 @@ const (
 	secHistory   = "From earlier conversations"
 )
 
-var sectionOrder = []string{secWorking, secUser, secSpace, secKnowledge, secDecisions, secArtifacts, secHistory}
+var sectionOrder = []string{secInstructions, secWorking, secUser, secSpace, secKnowledge, secDecisions, secArtifacts, secHistory}
 
 // The pools of the budget, each section drawing on one.
 const (
@@ -38,7 +38,7 @@ const (
 )
 
 var poolOf = map[string]int{
-	secWorking: poolWorking, secUser: poolWorking, secSpace: poolWorking,
+	secInstructions: poolWorking, secWorking: poolWorking, secUser: poolWorking, secSpace: poolWorking,
 	secKnowledge: poolKnowledge, secDecisions: poolKnowledge,
 	secArtifacts: poolArtifacts, secHistory: poolHistory,
 }
@@ -263,7 +263,7 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 				return nil, err
 			}
 		}
-		cs := e.candidates(query, hits, opts.Scopes, e.vectorTurns(qvs[i]))
+		cs := e.instructions(e.candidates(query, hits, opts.Scopes, e.vectorTurns(qvs[i])), qvs[i], opts.Scopes)
 		boost := s.Boost
 		if boost == 0 {
 			boost = 1

@@ -53,6 +53,8 @@ type Engine struct {
 	// sup are the nodes no longer current, and what replaced them.
 	sup superseded
 	con conflicts
+	// instr are the current standing instructions (instructions.go).
+	instr []string
 	// always are the nodes a context loads unfound (loadedUnfound), by
 	// id.
 	always []string
@@ -219,6 +221,7 @@ func (e *Engine) setGraph(doc *spec.Document, turns *turnStore) {
 	e.setEdges(doc.SemanticGraph.Edges)
 	e.sup = newSuperseded(e.nodes, doc.SemanticGraph.Edges, e.source)
 	e.con = newConflicts(e.nodes, doc.SemanticGraph.Edges, e.source)
+	e.instr = instructionIDs(e.nodes)
 	if e.cfg.Embedder != nil {
 		e.vecs = newVectorIndex(doc, e.vecs)
 	}

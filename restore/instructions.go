@@ -1,0 +1,111 @@
+package restore
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/smg-memory/smg/restore/vec"
+	"github.com/smg-memory/smg/spec"
+)
+
+// Standing instructions. A user's standing instruction ("Always include
+// version numbers when I ask about software dependencies") is honoured
+// when the question bears on it, and a question seldom names it: "Which
+// libraries are used in this project?". A context gives the instructions
+// that bear on its question a section of their own, first, so that the
+// model that reads it knows which apply.
+//
+// An instruction bears on a question by meaning, when the memory has
+// vectors of the question's model: the cosine of the question with the
+// instruction's turn. Measured with the built-in encoder on beam-dev's
+// questions (instruction_following against the rest), the cosine of the
+// instruction a question follows is 0.27–0.66, that of the best
+// instruction of the other questions 0.26 and up (median 0.35): no
+// threshold tells them apart, but the instruction a question follows is
+// the nearest in 18 of 20. So the nearest instruction applies when its
+// cosine is at least instructionFloor, and any other at least
+// instructionNear; at most maxInstructions. Without vectors, the
+// instructions the search found apply.
+const (
+	instructionFloor = 0.25
+	instructionNear  = 0.40
+	maxInstructions  = 2
+)
+
+// secInstructions is the section of the standing instructions that bear
+// on a question.
+const secInstructions = "Standing instructions that apply"
+
+// instructionIDs are the current standing instructions of the graph, in
+// id order.
+func instructionIDs(nodes map[string]*spec.Node) []string {
+	var out []string
+	for id, n := range nodes {
+		if n.Kind == spec.KindInstruction && n.ValidTo.IsZero() {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// instructions makes the standing instructions that bear on the question
+// candidates that must go in, in their section: of cs, the candidates
+// made so far, an instruction's own is replaced.
+func (e *Engine) instructions(cs []cand, q *queryVector, scopes []string) []cand {
+	if len(e.instr) == 0 {
+		return cs
+	}
+	type scored struct {
+		id  string
+		cos float64
+	}
+	var apply []scored
+	if x := e.vecs; q != nil && x != nil && x.model == q.model && x.dims == len(q.v) {
+		var all []scored
+		for _, id := range e.instr {
+			if t, ok := e.source[id]; ok {
+				if c, ok := x.turnCos(t, q.v); ok {
+					all = append(all, scored{id, c})
+				}
+			}
+		}
+		sort.SliceStable(all, func(i, j int) bool { return all[i].cos > all[j].cos })
+		for i, s := range all {
+			if i == 0 && s.cos >= instructionFloor || s.cos >= instructionNear {
+				apply = append(apply, s)
+			}
+		}
+	} else {
+		for _, c := range cs {
+			if c.item.Kind == "node" && slices.Contains(e.instr, c.item.NodeID) && c.parts["search"] > 0 {
+				apply = append(apply, scored{c.item.NodeID, c.parts["search"]})
+			}
+		}
+		sort.SliceStable(apply, func(i, j int) bool { return apply[i].cos > apply[j].cos })
+	}
+	if len(apply) > maxInstructions {
+		apply = apply[:maxInstructions]
+	}
+	for _, s := range apply {
+		cs = slices.DeleteFunc(cs, func(c cand) bool { return c.key == "n:"+s.id })
+		c, ok := e.nodeCand(e.nodes[s.id], s.cos, map[string]float64{"instruction": s.cos}, scopes)
+		if !ok {
+			continue
+		}
+		c.item.Section, c.must = secInstructions, true
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+// turnCos is the cosine of q with turn t's vector, or the best of its
+// passages'; false when the turn has none.
+func (x *vectorIndex) turnCos(t int, q []float32) (float64, bool) {
+	i, _ := slices.BinarySearch(x.turns, t)
+	best, ok := float32(-2), false
+	for ; i < len(x.turns) && x.turns[i] == t; i++ {
+		best, ok = max(best, vec.Dot(q, x.rows[i])), true
+	}
+	return float64(best), ok
+}

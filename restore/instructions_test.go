@@ -1,0 +1,96 @@
+package restore
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/smg-memory/smg/graph"
+	"github.com/smg-memory/smg/spec"
+)
+
+// instructionMemory is a memory of a few turns with two standing
+// instructions, and the fake's vectors of every turn when emb is set.
+func instructionMemory(t *testing.T, emb *fakeEmbedder) *spec.Document {
+	t.Helper()
+	b := graph.New(graph.Config{}, graph.Options{ID: "instructions"})
+	for i, c := range []string{
+		"Always include mileage details when I ask about a car purchase.",
+		"The garden needs watering twice a week in summer.",
+		"Always format the watering schedule as a table when I ask about the garden.",
+		"We bought a sedan last spring, a red car with leather seats.",
+		"My sister plays the violin in an orchestra.",
+	} {
+		if err := b.Add(spec.Turn{Role: spec.RoleUser, Content: c}); err != nil {
+			t.Fatal(err)
+		}
+		if emb != nil {
+			if err := b.SetExcerptEmbedding(i+1, 0, 0, emb.model, fakeVector(c)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	doc := b.Document()
+	n := 0
+	for _, nd := range doc.SemanticGraph.Nodes {
+		if nd.Kind == spec.KindInstruction {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d instructions, want 2", n)
+	}
+	return doc
+}
+
+// A context gives the standing instructions that bear on its question a
+// section of their own, first, also when the question does not name them
+// (by meaning, with vectors), and leaves out those that do not.
+func TestContextInstructions(t *testing.T) {
+	emb := &fakeEmbedder{model: "fake-64"}
+	e := newEngine(t, instructionMemory(t, emb), &Config{Embedder: emb})
+	r, err := e.Context(context.Background(), vectorQuestion, Options{Budget: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sec := section(r.Text, secInstructions); !strings.HasPrefix(sec, "- Always include mileage details") || strings.Contains(sec, "watering schedule") || !strings.HasPrefix(r.Text, "## "+secInstructions) {
+		t.Errorf("the context of %q:\n%s", vectorQuestion, r.Text)
+	}
+	var found bool
+	for _, it := range r.Items {
+		if it.Section == secInstructions {
+			found = it.Turn == 1 && it.Parts["instruction"] > 0
+		}
+	}
+	if !found {
+		t.Errorf("no item of the instruction of turn 1: %+v", r.Items)
+	}
+	r, err = e.Context(context.Background(), "Who plays the violin?", Options{Budget: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(r.Text, secInstructions) {
+		t.Errorf("an instruction applies to a question about the violin:\n%s", r.Text)
+	}
+
+	// Without vectors, those the search finds apply.
+	e = newEngine(t, instructionMemory(t, nil), nil)
+	r, err = e.Context(context.Background(), "How often does the garden need watering?", Options{Budget: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sec := section(r.Text, secInstructions); !strings.HasPrefix(sec, "- Always format the watering schedule as a table") || strings.Contains(sec, "mileage") {
+		t.Errorf("without vectors:\n%s", r.Text)
+	}
+}
+
+// section is the text of the section of a context's text with this title,
+// "" when it has none.
+func section(text, title string) string {
+	_, rest, ok := strings.Cut(text, "## "+title+"\n\n")
+	if !ok {
+		return ""
+	}
+	sec, _, _ := strings.Cut(rest, "\n## ")
+	return sec
+}
