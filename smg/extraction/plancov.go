@@ -291,7 +291,7 @@ const (
 // contradiction, when a typed node that covers it and a node about the same
 // thing contradict each other, both current (in conflict). A node is about
 // the same thing as a bullet when it holds at least two of the bullet's
-// words that are not numbers. Supersedes and Contradicts count the edges of
+// words that are not numbers, by their first five letters (sameThing). Supersedes and Contradicts count the edges of
 // each relation between two distinct nodes, whatever the plan says: what
 // the measure's precision is to be judged on.
 type PlanLinks struct {
@@ -389,13 +389,27 @@ func share(bullet, node map[string]bool) float64 {
 }
 
 // sameThing tells whether node holds two of the words of bullet that are
-// not numbers.
+// not numbers, a word held when the node has one of the same first five
+// letters (a crude stem: "components" and "component", "bootstrap's" and
+// "bootstrap").
 func sameThing(bullet, node map[string]bool) bool {
+	stems := map[string]bool{}
+	for w := range node {
+		stems[stem5(w)] = true
+	}
 	n := 0
 	for w := range bullet {
-		if node[w] && !strings.ContainsAny(w, "0123456789") {
+		if stems[stem5(w)] && !strings.ContainsAny(w, "0123456789") {
 			n++
 		}
 	}
 	return n >= 2
+}
+
+// stem5 is the first five bytes of a word, or the word.
+func stem5(w string) string {
+	if len(w) > 5 {
+		return w[:5]
+	}
+	return w
 }
