@@ -264,6 +264,9 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 			}
 		}
 		cs := e.instructions(e.candidates(query, hits, opts.Scopes, e.vectorTurns(qvs[i])), qvs[i], opts.Scopes)
+		if !opts.At.IsZero() {
+			cs = e.asOf(cs, opts.At)
+		}
 		boost := s.Boost
 		if boost == 0 {
 			boost = 1
@@ -277,6 +280,9 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 				}
 			} else {
 				c.item.Tokens = e.count(tk, c.key, c.text) + 1
+				if c.note != "" {
+					c.item.Tokens += tk.Count(c.note) + 1
+				}
 			}
 			if c.item.Kind == "turn" {
 				f := lengthFactor(c.item.Tokens)
@@ -429,13 +435,10 @@ func (e *Engine) nodeLine(n *spec.Node) cand {
 	}
 	if s, ok := e.sup.by[n.ID]; ok {
 		it.SupersededBy = []Supersession{s}
-		line.WriteString(" " + supersededNote(it.SupersededBy))
 	}
-	if cs := e.con.of[n.ID]; len(cs) > 0 {
-		it.ConflictsWith = cs
-		line.WriteString(" " + conflictNote(cs))
-	}
-	return cand{key: "n:" + n.ID, text: line.String(), item: it, fact: n.Type == spec.NodeFact, must: guaranteed(n)}
+	it.ConflictsWith = e.con.of[n.ID]
+	return cand{key: "n:" + n.ID, text: line.String(), item: it, fact: n.Type == spec.NodeFact, must: guaranteed(n),
+		note: notes(supersededNote(it.SupersededBy), conflictNote(it.ConflictsWith))}
 }
 
 // artifactCand is an artifact node's content, at the version it points at.

@@ -31,6 +31,11 @@ type Options struct {
 	// Left is how many of the candidates that did not go in for lack of
 	// room the result tells (Result.Left), best first; none when 0.
 	Left int
+	// At, when set, answers from what the memory held then: the turns
+	// said by then, the nodes that existed, current as they were (a fact
+	// superseded later is current, one stated later is not there), and
+	// no working memory, which is of now.
+	At time.Time
 }
 
 // DefaultFactBudget is the most tokens facts take in a context, unless

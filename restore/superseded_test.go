@@ -99,11 +99,11 @@ func TestContextMarksSuperseded(t *testing.T) {
 
 	// The fact's own line.
 	c := e.nodeLine(e.nodes[madrid])
-	if !strings.HasPrefix(c.text, "- Ana lives in Madrid.") || !strings.Contains(c.text, "(superseded on 2 May 2024 by: Ana lives in Lisbon now") ||
+	if !strings.HasPrefix(c.text, "- Ana lives in Madrid.") || !strings.HasPrefix(c.note, "(superseded on 2 May 2024 by: Ana lives in Lisbon now") ||
 		len(c.item.SupersededBy) != 1 || c.item.SupersededBy[0].By != lisbon {
 		t.Errorf("the superseded fact's line: %q, %+v", c.text, c.item.SupersededBy)
 	}
-	if c := e.nodeLine(e.nodes[lisbon]); strings.Contains(c.text, "superseded") || c.item.SupersededBy != nil {
+	if c := e.nodeLine(e.nodes[lisbon]); strings.Contains(c.text+c.note, "superseded") || c.item.SupersededBy != nil {
 		t.Errorf("the current fact's line: %q", c.text)
 	}
 }
@@ -138,5 +138,33 @@ func TestFactsAboutOthersGoInWhenFound(t *testing.T) {
 	}
 	if _, nodes := itemsOf(r); nodes["fact-ben-has-a-dog-named-rex"].NodeID == "" {
 		t.Errorf("the fact the question found is missing:\n%s", r.Text)
+	}
+}
+
+// A context as of a date answers from what was current then: before Ana
+// moved, Madrid is where she lives, without a note, and the Lisbon turn,
+// said later, is not there; after, the Madrid turn says it was superseded.
+func TestContextAsOf(t *testing.T) {
+	e := twoPeople(t)
+	q := "Where does Ana live?"
+	r, err := e.Context(context.Background(), q, Options{Budget: 1000, At: time.Date(2024, 4, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns, _ := itemsOf(r)
+	if _, ok := turns[1]; !ok || turns[1].SupersededBy != nil || strings.Contains(r.Text, "superseded") || strings.Contains(r.Text, "Lisbon") {
+		t.Errorf("as of 1 April 2024:\n%s", r.Text)
+	}
+	for _, it := range r.Items {
+		if it.Timestamp.After(time.Date(2024, 4, 1, 0, 0, 0, 0, time.UTC)) {
+			t.Errorf("an item of after the date: %+v", it)
+		}
+	}
+	r, err = e.Context(context.Background(), q, Options{Budget: 1000, At: time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if turns, _ := itemsOf(r); len(turns[1].SupersededBy) != 1 || !strings.Contains(r.Text, "Lisbon") {
+		t.Errorf("as of 1 June 2024:\n%s", r.Text)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -52,7 +53,7 @@ func (a *app) contextCommand() *cobra.Command {
 	var budget, factBudget int
 	var tokenizer string
 	var with, scopes []string
-	var as string
+	var as, at string
 	var asJSON, noCache, noProvider, noVectors bool
 	cmd := &cobra.Command{
 		Use:   "context FILE QUESTION",
@@ -68,6 +69,10 @@ func (a *app) contextCommand() *cobra.Command {
 				if err := spec.CheckFactScope(s); err != nil {
 					return usageErrorf("--scope: %v", err)
 				}
+			}
+			asOf, err := parseAsOf(at)
+			if err != nil {
+				return usageErrorf("--at %s", err)
 			}
 			vecs, err := a.vectors(noProvider, noVectors)
 			if err != nil {
@@ -92,7 +97,7 @@ func (a *app) contextCommand() *cobra.Command {
 				defer p.Close()
 				memories = append(memories, p)
 			}
-			opts := smg.ContextOptions{Budget: budget, Tokenizer: tok, Wait: true, Scopes: scopes, FactBudget: factBudget}
+			opts := smg.ContextOptions{Budget: budget, Tokenizer: tok, Wait: true, Scopes: scopes, FactBudget: factBudget, At: asOf}
 			res, err := smg.Compose(ctx, args[1], &smg.ComposeOptions{ContextOptions: opts}, memories...)
 			if err != nil {
 				return err
@@ -116,6 +121,7 @@ func (a *app) contextCommand() *cobra.Command {
 	cmd.Flags().IntVar(&factBudget, "fact-budget", smg.DefaultFactBudget, "the most tokens facts may take")
 	ranged(cmd, "fact-budget", 1, unbounded)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the context and its provenance as JSON")
+	cmd.Flags().StringVar(&at, "at", "", "answer from what the memory held then: a date (2024-04-01, to its end) or an RFC 3339 time")
 	cmd.Flags().StringVar(&as, "as", "", "compose FILE's memory with this collaborator's private part (see 'smg collaborators')")
 	cmd.Flags().BoolVar(&noCache, "no-index-cache", false, "neither read nor write the index cache beside FILE")
 	vectorFlags(cmd, &noProvider, &noVectors)
@@ -222,4 +228,20 @@ func turnName(it smg.Found) string {
 		return fmt.Sprintf("turn %d", it.Turn)
 	}
 	return fmt.Sprintf("turn %d (%s)", it.Turn, it.ExternalID)
+}
+
+// parseAsOf reads --at: a date, which stands for its end (what was said
+// that day counts), or an RFC 3339 time; "" is now.
+func parseAsOf(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if d, err := time.Parse(time.DateOnly, s); err == nil {
+		return d.Add(24*time.Hour - time.Nanosecond), nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q: use a date (2024-04-01) or a timestamp (2024-04-01T12:00:00Z)", s)
+	}
+	return t, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
@@ -128,6 +129,33 @@ func TestContextCommand(t *testing.T) {
 		if res.Budget != 150 || res.Tokenizer != tok || res.Tokens > 150 {
 			t.Errorf("--budget 150 --tokenizer %s: %d of %d tokens (%s)", tok, res.Tokens, res.Budget, res.Tokenizer)
 		}
+	}
+	// --at: what was said by then, nothing after (a date stands for its
+	// end); a time that does not parse is a usage error.
+	all := contextJSON(t, nil, name, webhookQuestion, "--budget", "4000")
+	var first time.Time
+	for _, it := range all.Items {
+		if !it.Timestamp.IsZero() && (first.IsZero() || it.Timestamp.Before(first)) {
+			first = it.Timestamp
+		}
+	}
+	if first.IsZero() {
+		t.Fatal("no item with a time")
+	}
+	res = contextJSON(t, nil, name, webhookQuestion, "--budget", "4000", "--at", first.Format(time.RFC3339))
+	for _, it := range res.Items {
+		if it.Timestamp.After(first) {
+			t.Errorf("--at %s: an item of %s", first.Format(time.RFC3339), it.Timestamp)
+		}
+	}
+	if len(res.Items) == 0 || len(res.Items) >= len(all.Items) {
+		t.Errorf("--at %s: %d items of %d", first.Format(time.RFC3339), len(res.Items), len(all.Items))
+	}
+	if at, err := parseAsOf("2024-04-01"); err != nil || !at.Equal(time.Date(2024, 4, 2, 0, 0, 0, 0, time.UTC).Add(-time.Nanosecond)) {
+		t.Errorf("--at 2024-04-01 is %v, %v: want the end of the day", at, err)
+	}
+	if r := run(t, nil, "context", "--at", "yesterday", name, webhookQuestion); r.status != exitUsage || !strings.Contains(r.stderr, "--at") {
+		t.Errorf("--at yesterday: status %d: %s", r.status, r.stderr)
 	}
 	unchanged("context")
 }

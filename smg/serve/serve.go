@@ -407,13 +407,14 @@ func (s *Server) register() {
 	huma.Register(s.api, getContext, func(ctx context.Context, in *struct {
 		MemoryPath
 		Body struct {
-			Question   string   `json:"question" minLength:"1" maxLength:"10000"`
-			Budget     int      `json:"budget,omitempty" minimum:"1" maximum:"200000" default:"1000" doc:"The most tokens the context may take."`
-			Tokenizer  string   `json:"tokenizer,omitempty" enum:"cl100k,o200k,estimate" default:"cl100k" doc:"What counts the tokens: cl100k (GPT-4), o200k (GPT-4o) or estimate (about four bytes a token)."`
-			FactBudget int      `json:"factBudget,omitempty" minimum:"0" maximum:"200000" doc:"The most tokens facts may take; 0: smg's default."`
-			Left       int      `json:"left,omitempty" minimum:"0" maximum:"100" doc:"How many of the items found that did not fit to tell (left), best first, with the start of their text."`
-			Scopes     []string `json:"scopes,omitempty" doc:"The scopes whose facts may go in; none: every scope."`
-			With       []string `json:"with,omitempty" maxItems:"8" doc:"Other memories of the tenant composed in, a workspace's beside a user's: each is searched, its items weighted by its scope, all within the one budget."`
+			Question   string    `json:"question" minLength:"1" maxLength:"10000"`
+			Budget     int       `json:"budget,omitempty" minimum:"1" maximum:"200000" default:"1000" doc:"The most tokens the context may take."`
+			Tokenizer  string    `json:"tokenizer,omitempty" enum:"cl100k,o200k,estimate" default:"cl100k" doc:"What counts the tokens: cl100k (GPT-4), o200k (GPT-4o) or estimate (about four bytes a token)."`
+			FactBudget int       `json:"factBudget,omitempty" minimum:"0" maximum:"200000" doc:"The most tokens facts may take; 0: smg's default."`
+			Left       int       `json:"left,omitempty" minimum:"0" maximum:"100" doc:"How many of the items found that did not fit to tell (left), best first, with the start of their text."`
+			Scopes     []string  `json:"scopes,omitempty" doc:"The scopes whose facts may go in; none: every scope."`
+			With       []string  `json:"with,omitempty" maxItems:"8" doc:"Other memories of the tenant composed in, a workspace's beside a user's: each is searched, its items weighted by its scope, all within the one budget."`
+			At         time.Time `json:"at,omitzero" doc:"Answer from what the memory held at this time (RFC 3339): the turns said by then, the facts current then."`
 		}
 	}) (*struct{ Body *smg.ContextResult }, error) {
 		tok, err := smg.NewTokenizer(in.Body.Tokenizer)
@@ -425,7 +426,7 @@ func (s *Server) register() {
 			return nil, problem(err)
 		}
 		defer done()
-		opts := smg.ContextOptions{Budget: in.Body.Budget, Tokenizer: tok, FactBudget: in.Body.FactBudget, Scopes: in.Body.Scopes, Left: in.Body.Left, Wait: true}
+		opts := smg.ContextOptions{Budget: in.Body.Budget, Tokenizer: tok, FactBudget: in.Body.FactBudget, Scopes: in.Body.Scopes, Left: in.Body.Left, Wait: true, At: in.Body.At}
 		if len(in.Body.With) > 0 {
 			all := []*smg.Memory{m}
 			for _, id := range in.Body.With {

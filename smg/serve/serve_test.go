@@ -167,6 +167,17 @@ func TestTurnsAndContext(t *testing.T) {
 	if body["tokenizer"] != "o200k" {
 		t.Errorf("asked for o200k: %v", body)
 	}
+	// As of a time: what was said by then, nothing after.
+	status, body, _ = call(t, srv, "POST", "/v1/memories/dana/context", map[string]any{"question": "What database does the ledger use?", "at": "2026-11-02T00:00:00Z"})
+	if items, _ := body["items"].([]any); status != 200 || len(items) == 0 {
+		t.Errorf("context at a time: %d %v", status, body)
+	} else {
+		for _, it := range items {
+			if ts, _ := it.(map[string]any)["timestamp"].(string); ts == "" || ts > "2026-11-02" {
+				t.Errorf("context at 2 November 2026 holds %v", it)
+			}
+		}
+	}
 	// The store holds the turns, for every other server.
 	if n := store.turns(t, "dana"); n != 3 {
 		t.Errorf("another server reads %d turns, want 3", n)
@@ -189,6 +200,7 @@ func TestTurnsAndContext(t *testing.T) {
 		{"a budget out of range", "/v1/memories/dana/context", map[string]any{"question": "x", "budget": 0}, 422, "budget"},
 		{"a tokenizer that is none", "/v1/memories/dana/context", map[string]any{"question": "x", "tokenizer": "gpt2"}, 422, "tokenizer"},
 		{"no question", "/v1/memories/dana/context", map[string]any{}, 422, "question"},
+		{"a time that does not parse", "/v1/memories/dana/context", map[string]any{"question": "x", "at": "yesterday"}, 422, "at"},
 		{"a body too large", "/v1/memories/dana/turns", `{"turns": [{"role": "user", "content": "` + strings.Repeat("x", serve.MaxBody) + `"}]}`, 413, ""},
 	} {
 		status, body, h := call(t, srv, "POST", c.path, c.body)
