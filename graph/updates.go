@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/smg-memory/smg/classify"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -191,9 +192,10 @@ var relative = regexp.MustCompile(`(?i)^[,;]\s+(?:which|who)\b`)
 // topicTerms are what text says something about: the terms of the
 // statement it makes (without its subject, the words of liking and
 // negation, and the generic nouns), without numbers and without the words
-// of the cues.
+// of the cues (a denial's, and the verbs of change: an update's cue holds
+// what changed, "adjusted their relocation budget to").
 func (b *Builder) topicTerms(text string) []string {
-	text = updateCue.ReplaceAllString(denialCue.ReplaceAllString(text, " "), " ")
+	text = denialCue.ReplaceAllString(text, " ")
 	var out []string
 	for _, t := range b.an.Statement(text, FactSubject).Terms {
 		if !strings.ContainsAny(t, "0123456789") && !cueTerms[t] {
@@ -207,7 +209,7 @@ func (b *Builder) topicTerms(text string) []string {
 // what it is about.
 var cueTerms = func() map[string]bool {
 	m := map[string]bool{}
-	for _, t := range strings.Fields(`recent notic realiz realis ensur sure make try actual current alreadi
+	for _, t := range strings.Fields(`now new recent notic realiz realis ensur sure make try actual current alreadi
 		still need wonder know understand help worri
 		reach growth grow grown increas decreas improv reduc chang adjust move extend updat shift upgrad
 		expand drop rais lower delai reschedul postpon revis bump switch`) {
@@ -305,6 +307,19 @@ func (s *sameness) best(clause string, least int, keep func(i int, clause string
 	return pick
 }
 
+var (
+	// intention says that a clause is a wish, a plan or a goal, not
+	// something done.
+	intention = regexp.MustCompile(`(?i)\b(?:wants? to|wanted to|plans? to|planning|goal|hopes? to|hoping|going to|will|would like|invited|aims? to|aiming|considering|thinking (?:of|about))\b`)
+)
+
+// accomplished tells whether a clause may say something done: it is no
+// wish, plan or goal. (Requiring a verb in the past too turned away most of
+// beam-dev's contradictions, said as "I'm trying to …, and I've …".)
+func accomplished(clause string) bool {
+	return !intention.MatchString(clause)
+}
+
 // wholeText is the whole text of a fact: its label, or, when the label was
 // cut short, its description (the sentence it was found in, or its text
 // before the label cut it).
@@ -316,24 +331,28 @@ func wholeText(n *spec.Node) string {
 }
 
 // reconcile links the fact id, just found at turn, to the current facts of
-// its scope found before that it updates or contradicts, or that
-// contradict it.
+// its scope found before that it updates or contradicts. A denial
+// contradicts only what was said done before it ("User has submitted the
+// letter"), not a wish, a plan or a goal ("User wants to submit the
+// letter"), and not the same words said again; what is said done after a
+// denial is progress since ("never completed a coin toss problem", then
+// "improved by 20% on coin toss problems"), not a contradiction.
 func (b *Builder) reconcile(id string, turn int) {
 	n := b.store.Node(id)
 	text := wholeText(n)
 	update := cueClause(text, updateCue)
 	denial := b.topicOf(id).denial
-	var others, denials []string
+	if update == "" && denial == "" {
+		return
+	}
+	var others []string
 	for _, o := range b.store.IDs() {
 		on := b.store.Node(o)
 		if o != id && on.Type == spec.NodeFact && on.Scope == n.Scope && on.ValidTo.IsZero() && on.FirstMentioned < turn {
 			others = append(others, o)
-			if b.topicOf(o).denial != "" {
-				denials = append(denials, o)
-			}
 		}
 	}
-	if len(others) == 0 || update == "" && denial == "" && len(denials) == 0 {
+	if len(others) == 0 {
 		return
 	}
 	s := b.sameness(others)
@@ -347,20 +366,13 @@ func (b *Builder) reconcile(id string, turn int) {
 		}
 	}
 	if denial != "" {
-		if old := s.best(denial, denialShared, func(i int, _ string) bool { return b.topicOf(others[i]).denial == "" }); old != "" {
+		st := b.statementOf(id)
+		old := s.best(denial, denialShared, func(i int, c string) bool {
+			return b.topicOf(others[i]).denial == "" && accomplished(c) &&
+				classify.Similarity(st, b.statementOf(others[i])) < DuplicateSimilarity
+		})
+		if old != "" {
 			b.store.Link(id, old, spec.RelContradicts, contradicts)
-		}
-		return
-	}
-	// A fact that says what a current denial denies contradicts it.
-	if len(denials) == 0 {
-		return
-	}
-	this := b.sameness([]string{id})
-	this.n, this.df = s.n, s.df
-	for _, o := range denials {
-		if this.best(b.topicOf(o).denial, updateShared, func(int, string) bool { return true }) != "" {
-			b.store.Link(id, o, spec.RelContradicts, contradicts)
 		}
 	}
 }

@@ -91,36 +91,42 @@ func TestUpdateOfAnotherThing(t *testing.T) {
 	}
 }
 
-// A fact that denies what a current fact says contradicts it: both stay
-// current, linked, whichever was said first.
+// A fact that denies what a current fact said done contradicts it: both
+// stay current, linked. A denial does not contradict a goal, nor what is
+// said done after it (progress since).
 func TestDenialContradicts(t *testing.T) {
 	doc := reconciled(t,
 		"I'm trying to implement the basic homepage route with Flask, and I have managed to return static HTML, tested at about 150ms.",
-		"I have never integrated Flask-Login or managed user sessions in this project.",
+		"I've set a goal to complete a 5,000-word screenplay draft by April 15, 2024, to boost my confidence.",
 		"I'm trying to integrate Chart.js v4.3.0 for rendering expense pie charts on the dashboard.",
 		"I have never written any Flask routes or handled HTTP requests in this project.",
+		"I have never completed a first draft of any screenplay in this project.",
+		"I have never integrated Flask-Login or managed user sessions in this project.",
 		"I'm trying to integrate Flask-Login v0.6.2 for session management in my Flask app, replacing the manual session handling.",
 	)
 	route, never := factSaying(doc, "homepage route"), factSaying(doc, "never written any Flask routes")
+	goal, neverDraft := factSaying(doc, "5,000-word screenplay"), factSaying(doc, "never completed a first draft")
 	login, neverLogin := factSaying(doc, "Flask-Login v0.6.2"), factSaying(doc, "never integrated Flask-Login")
 	charts := factSaying(doc, "Chart.js")
-	if route == nil || never == nil || login == nil || neverLogin == nil || charts == nil {
-		t.Fatalf("facts %q: want the route, the login and the charts, and the two denials", labels(doc))
+	if route == nil || never == nil || goal == nil || neverDraft == nil || login == nil || neverLogin == nil || charts == nil {
+		t.Fatalf("facts %q: want the route, the goal, the login and the charts, and the three denials", labels(doc))
 	}
 	if !edge(doc, never.ID, route.ID, spec.RelContradicts) {
 		t.Errorf("%q does not contradict %q", never.Label, route.Label)
 	}
-	if !edge(doc, login.ID, neverLogin.ID, spec.RelContradicts) {
-		t.Errorf("%q, said after, does not contradict %q", login.Label, neverLogin.Label)
-	}
-	for _, n := range []*spec.Node{route, never, login, neverLogin} {
+	for _, n := range []*spec.Node{route, never} {
 		if !n.ValidTo.IsZero() {
 			t.Errorf("%q ended at %v: a conflict keeps both current", n.Label, n.ValidTo)
 		}
 	}
 	for _, e := range doc.SemanticGraph.Edges {
-		if e.Relation == spec.RelContradicts && (e.From == charts.ID || e.To == charts.ID) {
-			t.Errorf("the charts fact is in conflict: %+v", e)
+		if e.Relation != spec.RelContradicts {
+			continue
+		}
+		for _, n := range []*spec.Node{charts, goal, login} {
+			if e.From == n.ID || e.To == n.ID {
+				t.Errorf("%q is in conflict: %+v", n.Label, e)
+			}
 		}
 	}
 }
