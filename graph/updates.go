@@ -376,3 +376,28 @@ func (b *Builder) reconcile(id string, turn int) {
 		}
 	}
 }
+
+// Conflicts are the pairs of current nodes of doc linked by a contradicts
+// edge, each pair once, by id: what the memory holds in conflict until a
+// person says which holds (spec §6.1).
+func Conflicts(doc *spec.Document) map[string][]string {
+	current := map[string]bool{}
+	for _, n := range doc.SemanticGraph.Nodes {
+		current[n.ID] = n.ValidTo.IsZero()
+	}
+	out := map[string][]string{}
+	for _, e := range doc.SemanticGraph.Edges {
+		if e.Relation != spec.RelContradicts || e.From == e.To || !current[e.From] || !current[e.To] {
+			continue
+		}
+		for _, p := range [][2]string{{e.From, e.To}, {e.To, e.From}} {
+			if !slices.Contains(out[p[0]], p[1]) {
+				out[p[0]] = append(out[p[0]], p[1])
+			}
+		}
+	}
+	for _, v := range out {
+		slices.Sort(v)
+	}
+	return out
+}

@@ -206,6 +206,19 @@ func (m *Memory) Facts(f FactFilter) []spec.Node {
 	return graph.Facts(m.b.Document(), f)
 }
 
+// Conflicts are the current nodes in conflict: for each, by id, the
+// current nodes it contradicts or that contradict it, neither having
+// replaced the other (spec §6.1). A person settles a conflict by
+// forgetting or editing one side.
+func (m *Memory) Conflicts() map[string][]string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.b == nil {
+		return graph.Conflicts(m.doc)
+	}
+	return graph.Conflicts(m.b.Document())
+}
+
 // FactText is a fact's whole text: its label, or its description when the
 // label is the description cut short (a fact found in a turn has for
 // description the sentence as written).

@@ -3,6 +3,8 @@ package serve_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -175,6 +177,20 @@ func (s *testStore) facts(t *testing.T, id string) []string {
 }
 
 // ready waits for the view's flag (body[data-NAME-ready="1"]).
+// postJSON posts body to url and fails the test unless it is accepted.
+func postJSON(t *testing.T, url, body string) {
+	t.Helper()
+	res, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(res.Body)
+		t.Fatalf("POST %s: %s: %s", url, res.Status, b)
+	}
+}
+
 func ready(name string) chromedp.Action[chromedp.Void] {
 	return chromedp.WaitVisible(chromedp.CSS(`body[data-` + name + `-ready="1"]`))
 }
@@ -257,6 +273,20 @@ func TestWebViews(t *testing.T) {
 	}
 	p.shot("timeline")
 
+	// A conflict: a turn that denies what another said done. The facts
+	// and the timeline say which are in conflict.
+	postJSON(t, srv.URL+"/v1/memories/checkout/turns", `{"conversation": "later", "turns": [
+		{"role": "user", "content": "I'm trying to implement the basic homepage route with Flask, and I have managed to return static HTML, tested at about 150ms.", "time": "2026-03-01T10:00:00Z"},
+		{"role": "user", "content": "I have never written any Flask routes or handled HTTP requests in this project.", "time": "2026-03-02T10:00:00Z"}]}`)
+	p.do("the facts with a conflict", chromedp.Navigate(base+"#/facts?m=checkout"), chromedp.Reload(), ready("facts"))
+	if n := eval[int](p, `document.querySelectorAll('[data-testid="fact-conflict"]').length`); n != 2 {
+		t.Errorf("%d facts say they are in conflict, want 2", n)
+	}
+	p.do("the timeline with a conflict", chromedp.Navigate(base+"#/timeline?m=checkout"), chromedp.Reload(), ready("timeline"))
+	if c := get(p, "the conflict", chromedp.Text(testID("conflict"))); !strings.Contains(c, "Flask") {
+		t.Errorf("the timeline's conflict: %q", c)
+	}
+
 	// A question's context, at a budget too small for all it found.
 	p.do("ask", chromedp.Navigate(base+"#/ask?m=checkout"), chromedp.Reload(), chromedp.WaitVisible(testID("ask-question")),
 		chromedp.SetValue(testID("ask-question"), "How did we fix the webhook returning 401 in production?"),
@@ -280,6 +310,7 @@ func TestWebViews(t *testing.T) {
 	p.shot("ask")
 
 	// A key that may only read: the forget is refused and says why.
+	before := store.facts(t, "checkout")
 	read := store.addKey(t, serve.Tenant, serve.ScopeRead)
 	p.do("the facts with a read-only key", chromedp.Navigate(base+"#/facts?m=checkout"),
 		chromedp.Evaluate[chromedp.Void](`localStorage.setItem('smgKey', `+"`"+read+"`"+`)`), chromedp.Reload(), ready("facts"),
@@ -288,8 +319,8 @@ func TestWebViews(t *testing.T) {
 	if msg := get(p, "the message", chromedp.Text(testID("message-text"))); !strings.Contains(msg, "not write") {
 		t.Errorf("a forget with a read-only key says %q", msg)
 	}
-	if got := store.facts(t, "checkout"); len(got) != 1 {
-		t.Errorf("after a read-only key's forget, the store has %d facts, want 1", len(got))
+	if got := store.facts(t, "checkout"); !slices.Equal(got, before) {
+		t.Errorf("after a read-only key's forget, the store's facts are %q, not %q", got, before)
 	}
 }
 

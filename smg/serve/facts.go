@@ -27,6 +27,9 @@ type Fact struct {
 	Importance float64   `json:"importance"`
 	ValidFrom  time.Time `json:"validFrom,omitzero"`
 	ValidTo    time.Time `json:"validTo,omitzero"`
+	// ConflictsWith are the current facts (or other nodes) it is in
+	// conflict with, by id: in a list of facts only.
+	ConflictsWith []string `json:"conflictsWith,omitempty" doc:"The current nodes it contradicts or that contradict it, neither having replaced the other: which holds is for the person to say."`
 }
 
 func factOf(n spec.Node) Fact {
@@ -90,8 +93,11 @@ func (s *Server) registerFacts() {
 		defer done()
 		out := &factsOutput{}
 		out.Body.Facts = []Fact{}
+		conflicts := m.Conflicts()
 		for _, n := range m.Facts(smg.FactFilter{Scopes: in.Scopes, Category: in.Category, Superseded: in.Superseded, Pinned: in.Pinned}) {
-			out.Body.Facts = append(out.Body.Facts, factOf(n))
+			f := factOf(n)
+			f.ConflictsWith = conflicts[n.ID]
+			out.Body.Facts = append(out.Body.Facts, f)
 		}
 		return out, nil
 	})

@@ -1,6 +1,7 @@
 package serve_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -85,5 +86,55 @@ func TestFacts(t *testing.T) {
 	}
 	if _, body, _ = call(t, srv, "GET", "/v1/memories/dana/facts?superseded=true", nil); len(facts(t, body)) != 0 {
 		t.Errorf("after clear: %v", body)
+	}
+}
+
+// A fact in conflict with another current one says with which, in the list
+// of facts; forgetting one side ends the conflict.
+func TestFactsConflicts(t *testing.T) {
+	srv, _ := service(t)
+	call(t, srv, "POST", "/v1/memories", map[string]any{"id": "dana"})
+	status, _, _ := call(t, srv, "POST", "/v1/memories/dana/turns", map[string]any{"conversation": "c1", "turns": []map[string]any{
+		{"role": "user", "content": "I'm trying to implement the basic homepage route with Flask, and I have managed to return static HTML, tested at about 150ms.", "time": "2026-03-01T10:00:00Z"},
+		{"role": "user", "content": "I'm trying to integrate Chart.js v4.3.0 for rendering expense pie charts on the dashboard.", "time": "2026-03-02T10:00:00Z"},
+		{"role": "user", "content": "I have never written any Flask routes or handled HTTP requests in this project.", "time": "2026-03-03T10:00:00Z"},
+	}})
+	if status != 200 {
+		t.Fatalf("append: %d", status)
+	}
+	_, body, _ := call(t, srv, "GET", "/v1/memories/dana/facts", nil)
+	byContent := map[string]map[string]any{}
+	for _, f := range body["facts"].([]any) {
+		f := f.(map[string]any)
+		byContent[f["content"].(string)] = f
+	}
+	var route, never map[string]any
+	for c, f := range byContent {
+		switch {
+		case strings.Contains(c, "homepage route"):
+			route = f
+		case strings.Contains(c, "never written"):
+			never = f
+		}
+	}
+	if route == nil || never == nil {
+		t.Fatalf("facts %v", byContent)
+	}
+	if fmt.Sprint(route["conflictsWith"]) != fmt.Sprint([]any{never["id"]}) || fmt.Sprint(never["conflictsWith"]) != fmt.Sprint([]any{route["id"]}) {
+		t.Errorf("conflicts: route %v, never %v", route["conflictsWith"], never["conflictsWith"])
+	}
+	for c, f := range byContent {
+		if f["id"] != route["id"] && f["id"] != never["id"] && f["conflictsWith"] != nil {
+			t.Errorf("%q is in conflict: %v", c, f["conflictsWith"])
+		}
+	}
+	if status, _, _ := call(t, srv, "DELETE", "/v1/memories/dana/facts/"+never["id"].(string), nil); status != 204 && status != 200 {
+		t.Fatalf("forget: %d", status)
+	}
+	_, body, _ = call(t, srv, "GET", "/v1/memories/dana/facts", nil)
+	for _, f := range body["facts"].([]any) {
+		if c := f.(map[string]any)["conflictsWith"]; c != nil {
+			t.Errorf("after forgetting a side, a conflict: %v", f)
+		}
 	}
 }

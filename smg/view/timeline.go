@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -37,6 +38,9 @@ type Timeline struct {
 	// oldest first (a node superseded by the next); a chain may name a
 	// node that is not among the events.
 	Chains [][]string `json:"chains"`
+	// Conflicts are the pairs of the events' nodes in conflict, the older
+	// first, in the order of the older.
+	Conflicts [][2]string `json:"conflicts"`
 }
 
 // Event is a node at the time it came up.
@@ -55,6 +59,9 @@ type Event struct {
 	// that replaced it.
 	Supersedes   []string `json:"supersedes,omitempty"`
 	SupersededBy []string `json:"supersededBy,omitempty"`
+	// ConflictsWith are the current nodes it is in conflict with: they
+	// contradict each other and neither replaced the other.
+	ConflictsWith []string `json:"conflictsWith,omitempty"`
 }
 
 // TimelineOf returns the timeline of doc that opts choose.
@@ -76,6 +83,7 @@ func TimelineOf(doc *spec.Document, opts TimelineOptions) *Timeline {
 			by[e.To] = append(by[e.To], e.From)
 		}
 	}
+	conflicts := graph.Conflicts(doc)
 	var events []Event
 	for i := range doc.SemanticGraph.Nodes {
 		n := &doc.SemanticGraph.Nodes[i]
@@ -83,7 +91,8 @@ func TimelineOf(doc *spec.Document, opts TimelineOptions) *Timeline {
 			continue
 		}
 		ev := Event{MapNode: g.mapNode(n), Turn: n.FirstMentioned, Description: n.Description, Outcome: n.Outcome,
-			Category: n.Category, Scope: n.Scope, ValidTo: n.ValidTo, Supersedes: supersedes[n.ID], SupersededBy: by[n.ID]}
+			Category: n.Category, Scope: n.Scope, ValidTo: n.ValidTo, Supersedes: supersedes[n.ID], SupersededBy: by[n.ID],
+			ConflictsWith: conflicts[n.ID]}
 		if (!opts.From.IsZero() && ev.Time.Before(opts.From)) || (!opts.To.IsZero() && ev.Time.After(opts.To)) {
 			continue
 		}
@@ -92,7 +101,7 @@ func TimelineOf(doc *spec.Document, opts TimelineOptions) *Timeline {
 	slices.SortFunc(events, func(a, b Event) int {
 		return cmp.Or(a.Time.Compare(b.Time), cmp.Compare(a.Turn, b.Turn), strings.Compare(a.ID, b.ID))
 	})
-	t := &Timeline{Total: len(events), Events: events[max(0, len(events)-limit):], Chains: [][]string{}}
+	t := &Timeline{Total: len(events), Events: events[max(0, len(events)-limit):], Chains: [][]string{}, Conflicts: [][2]string{}}
 	if t.Events == nil {
 		t.Events = []Event{}
 	}
@@ -119,6 +128,16 @@ func TimelineOf(doc *spec.Document, opts TimelineOptions) *Timeline {
 			inChain[id] = true
 		}
 		t.Chains = append(t.Chains, chain)
+	}
+	// A conflict, from the older of its nodes: each pair once.
+	shown := map[string]bool{}
+	for _, ev := range t.Events {
+		shown[ev.ID] = true
+		for _, other := range ev.ConflictsWith {
+			if shown[other] {
+				t.Conflicts = append(t.Conflicts, [2]string{other, ev.ID})
+			}
+		}
 	}
 	return t
 }

@@ -293,3 +293,32 @@ func TestChains(t *testing.T) {
 		t.Errorf("first and last events: %v", got)
 	}
 }
+
+// TestTimelineConflicts: two current facts that contradict each other are
+// a conflict, told once, older first, and each event names the other; a
+// fact contradicted by one no longer current is in no conflict.
+func TestTimelineConflicts(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	doc := &spec.Document{}
+	for i, id := range []string{"fact-route", "fact-never", "fact-old", "fact-other"} {
+		n := spec.Node{ID: id, Type: spec.NodeFact, Label: id, ValidFrom: at.Add(time.Duration(i) * time.Hour)}
+		if id == "fact-old" {
+			n.ValidTo = at.Add(10 * time.Hour)
+		}
+		doc.SemanticGraph.Nodes = append(doc.SemanticGraph.Nodes, n)
+	}
+	doc.SemanticGraph.Edges = []spec.Edge{
+		{From: "fact-never", To: "fact-route", Relation: spec.RelContradicts, Strength: 1},
+		{From: "fact-other", To: "fact-old", Relation: spec.RelContradicts, Strength: 1},
+	}
+	tl := view.TimelineOf(doc, view.TimelineOptions{})
+	if len(tl.Conflicts) != 1 || tl.Conflicts[0] != [2]string{"fact-route", "fact-never"} {
+		t.Errorf("conflicts %v, want [[fact-route fact-never]]", tl.Conflicts)
+	}
+	for _, ev := range tl.Events {
+		want := map[string][]string{"fact-route": {"fact-never"}, "fact-never": {"fact-route"}}[ev.ID]
+		if !slices.Equal(ev.ConflictsWith, want) {
+			t.Errorf("%s conflicts with %v, want %v", ev.ID, ev.ConflictsWith, want)
+		}
+	}
+}

@@ -142,6 +142,10 @@ function provenance(it) {
     out.push(h('span', { class: 'superseded-by' }, 'superseded by ',
       h('button', { type: 'button', class: 'link', 'data-node': s.by, onclick: () => choose(s.by) }, cut(s.label || labelOf(s.by), 60))));
   }
+  for (const c of it.conflictsWith || []) {
+    out.push(h('span', { class: 'conflicts' }, 'contradicted by ',
+      h('button', { type: 'button', class: 'link', 'data-node': c.with, onclick: () => choose(c.with) }, cut(c.label || labelOf(c.with), 60))));
+  }
   if (!out.length && it.timestamp) out.push(h('span', null, fmtTime(it.timestamp)));
   return out.map((x, i) => (i ? [h('br'), x] : x));
 }

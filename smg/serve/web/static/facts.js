@@ -4,7 +4,7 @@
 // only read) says why in the message area and changes nothing.
 
 import { api, memoryPath } from './api.js';
-import { $, clearMessage, confirmButton, fmtTime, h, report, safe, showMessage, state } from './ui.js';
+import { $, clearMessage, confirmButton, cut, fmtTime, h, report, safe, showMessage, state } from './ui.js';
 
 const CATEGORIES = ['identity', 'preference', 'relationship', 'project', 'context'];
 
@@ -81,7 +81,11 @@ export async function loadFacts() {
   document.body.dataset.factsReady = '1';
 }
 
+// shown are the facts the list shows, by id: what a conflict names.
+let shown = new Map();
+
 function render(facts) {
+  shown = new Map(facts.map((f) => [f.id, f]));
   const list = $('facts-list');
   const groups = new Map(CATEGORIES.map((c) => [c, []]));
   for (const f of facts) {
@@ -108,6 +112,13 @@ function render(facts) {
   $('facts-clear').disabled = facts.length === 0;
 }
 
+// contentOf is the content of the fact of this id the list shows, or
+// the id.
+function contentOf(id) {
+  const f = shown.get(id);
+  return f ? f.content : id;
+}
+
 // What a fact's origin says to a person.
 const ORIGINS = { conversation: 'found in the conversation', assistant: 'saved by the assistant', user: 'saved by the user' };
 
@@ -119,7 +130,11 @@ function row(f) {
     f.pinned ? h('span', { class: 'chip pinned' }, 'pinned') : null,
     f.kind ? h('span', { class: 'chip', title: 'Kind' }, f.kind) : null,
     h('span', { class: 'muted', 'data-testid': 'fact-origin' }, ORIGINS[f.origin] || ''),
-    !current ? h('span', { class: 'muted' }, `superseded${f.validTo ? ` ${fmtTime(f.validTo)}` : ''}`) : null);
+    !current ? h('span', { class: 'muted' }, `superseded${f.validTo ? ` ${fmtTime(f.validTo)}` : ''}`) : null,
+    (f.conflictsWith || []).length
+      ? h('span', { class: 'conflicts', 'data-testid': 'fact-conflict', title: 'These contradict each other and neither replaced the other: forget or edit the one that no longer holds.' },
+        'in conflict with: ', f.conflictsWith.map((id) => cut(contentOf(id), 80)).join('; '))
+      : null);
   const li = h('li', { class: `fact-row${current ? '' : ' superseded'}`, 'data-testid': 'fact-row', 'data-id': f.id });
   const body = h('div', { class: 'fact-body' }, text, meta);
   const actions = h('div', { class: 'fact-actions' });

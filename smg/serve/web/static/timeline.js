@@ -43,7 +43,7 @@ export async function loadTimeline() {
   if (ctrl) ctrl.abort();
   ctrl = new AbortController();
   if (chosen.size === 0) {
-    render({ events: [], total: 0, chains: [] });
+    render({ events: [], total: 0, chains: [], conflicts: [] });
     document.body.dataset.timelineReady = '1';
     return;
   }
@@ -103,6 +103,11 @@ function render(t) {
       ? h('ol', { class: 'chain-list' }, chains.map((c) => h('li', { class: 'chain', 'data-testid': 'chain' },
         c.flatMap((id, i) => (i ? [h('span', { class: 'arrow', 'aria-label': 'superseded by' }, ' → '), link(id)] : [link(id)])))))
       : h('p', { class: 'muted' }, 'Nothing was superseded.'),
+    h('h2', null, 'Conflicts'),
+    (t.conflicts || []).length
+      ? h('ul', { class: 'chain-list' }, t.conflicts.map(([a, b]) => h('li', { class: 'chain conflict', 'data-testid': 'conflict' },
+        link(a), h('span', { class: 'arrow', 'aria-label': 'contradicted by' }, ' ⟷ '), link(b))))
+      : h('p', { class: 'muted' }, 'Nothing is in conflict.'),
   );
 }
 
@@ -130,6 +135,9 @@ function event(ev) {
       : (ev.superseded ? h('p', { class: 'replaced muted' }, `no longer current${ev.validTo ? ` since ${fmtTime(ev.validTo)}` : ''}`) : null),
     ev.supersedes && ev.supersedes.length
       ? h('p', { class: 'replaces muted' }, 'supersedes ', ev.supersedes.map((id, i) => [i ? ', ' : '', link(id)]))
+      : null,
+    ev.conflictsWith && ev.conflictsWith.length
+      ? h('p', { class: 'conflicts', 'data-testid': 'event-conflict' }, 'in conflict with ', ev.conflictsWith.map((id, i) => [i ? ', ' : '', link(id)]))
       : null));
   li.tabIndex = -1;
   return li;
