@@ -180,6 +180,7 @@ func (b *Builder) apply(t spec.Turn, s classify.Signals) []piece {
 	b.vault.turnArtifacts = append(b.vault.turnArtifacts[:0], arts...)
 	b.vault.turnOfArtifacts = ts.turn
 	b.coding(ts, s, arts)
+	b.anchor(ts)
 	for _, g := range s.Goals {
 		b.goals = append(b.goals, goal{text: strings.Clone(g), turn: ts.turn})
 	}
@@ -191,6 +192,55 @@ func (b *Builder) apply(t spec.Turn, s classify.Signals) []piece {
 	b.notes(ts.turn, s)
 	return ts.pieces
 }
+
+// anchor links what the turn stated or wrote that no edge a document
+// keeps links to anything (an artifact of an answer, a fact of no named
+// thing) to the things the turn names: those its text names, or else the
+// first few the turn named, as what it is about; an answer's artifact of a
+// turn that names nothing, to the statements of the user's turn it
+// answers. A map shows no orphan, and a context reaches it from its topic.
+func (b *Builder) anchor(ts *turnState) {
+	var stated []string
+	for _, id := range ts.touched {
+		n := b.store.Node(id)
+		if n == nil || n.Type == spec.NodeConcept {
+			continue
+		}
+		if ts.t.Role == spec.RoleUser && n.Type != spec.NodeArtifact {
+			stated = append(stated, id)
+		}
+		if b.store.Strongest(id) >= b.cfg.MinEdgeStrength {
+			continue
+		}
+		text := n.Label + " " + n.Description
+		if st := b.vault.arts[n.ArtifactID]; n.Type == spec.NodeArtifact && st != nil {
+			text += " " + st.latest
+		}
+		to := b.conceptsIn(ts, text)
+		if len(to) == 0 {
+			to = ts.concepts
+		}
+		for _, c := range to[:min(len(to), anchorsKept)] {
+			b.store.Link(id, c, spec.RelAbout, aboutMentioned)
+		}
+		if len(to) == 0 && n.Type == spec.NodeArtifact && ts.t.Role != spec.RoleUser && ts.turn-b.lastAsked.turn <= answerWindow {
+			// The code of an answer comes of what the user asked.
+			for _, a := range b.lastAsked.ids[:min(len(b.lastAsked.ids), anchorsKept)] {
+				b.store.Link(a, id, spec.RelResultedIn, resultedIn)
+			}
+		}
+	}
+	if len(stated) > 0 {
+		b.lastAsked.ids, b.lastAsked.turn = stated, ts.turn
+	}
+}
+
+// answerWindow is how many turns after the user's statements an answer's
+// artifact is taken to come of them.
+const answerWindow = 3
+
+// anchorsKept is the most things an anchored node is linked to.
+const anchorsKept = 2
 
 // notes gives the archive the sentences of a turn a block summary may
 // quote.

@@ -170,6 +170,12 @@ type Builder struct {
 		id   string
 		turn int
 	}
+	// lastAsked are the statements of the latest user turn that stated
+	// any, and its number: what an answer's artifact comes of (anchor).
+	lastAsked struct {
+		ids  []string
+		turn int
+	}
 	cur *turnState // the turn being applied
 	// provisionalID: the id is random, to be replaced by one derived from
 	// the first turn.

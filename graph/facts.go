@@ -421,6 +421,7 @@ func (b *Builder) remove(id string) {
 		b.factPreds[k] = slices.DeleteFunc(ids, func(s string) bool { return s == id })
 	}
 	b.openProblems = slices.DeleteFunc(b.openProblems, func(s string) bool { return s == id })
+	b.lastAsked.ids = slices.DeleteFunc(b.lastAsked.ids, func(s string) bool { return s == id })
 	if b.lastDecision.id == id {
 		b.lastDecision.id = ""
 	}

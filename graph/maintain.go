@@ -472,6 +472,11 @@ func (b *Builder) redirect(from, into string) {
 		b.factPreds[k] = replace(ids)
 	}
 	b.openProblems = replace(b.openProblems)
+	for i, id := range b.lastAsked.ids {
+		if id == from {
+			b.lastAsked.ids[i] = into
+		}
+	}
 	if b.lastDecision.id == from {
 		b.lastDecision.id = into
 	}

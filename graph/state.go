@@ -18,7 +18,7 @@ import (
 // stateVersion names the layout of a builder's state: a state of another
 // version is refused ([ErrState]), and its memory replayed instead.
 // Changing what the builder keeps between turns must change it.
-const stateVersion = "smg-builder 6"
+const stateVersion = "smg-builder 7"
 
 func init() {
 	// The values of a node's free-form metadata besides JSON's scalars.
@@ -53,6 +53,7 @@ func (b *Builder) WriteState(w io.Writer) error {
 		Options:      make([]optionSetState, len(b.options)),
 		DecisionKeys: b.decisionKeys, FactPreds: b.factPreds, OpenProblems: b.openProblems, Code: b.code,
 		LastDecisionID: b.lastDecision.id, LastDecisionTurn: b.lastDecision.turn, ProvisionalID: b.provisionalID,
+		LastAskedIDs: b.lastAsked.ids, LastAskedTurn: b.lastAsked.turn,
 		Info: make(map[string]nodeInfoState, len(b.info)),
 		Ents: entsState{
 			ByKey: b.ents.byKey, Speakers: b.ents.speakers, Mid: b.ents.mid, Pending: map[string][]pendingUseState{},
@@ -204,6 +205,7 @@ func Resume(data []byte, cfg Config) (*Builder, error) {
 		b.goals = append(b.goals, goal{g.Text, g.Turn})
 	}
 	b.lastDecision.id, b.lastDecision.turn, b.provisionalID = s.LastDecisionID, s.LastDecisionTurn, s.ProvisionalID
+	b.lastAsked.ids, b.lastAsked.turn = s.LastAskedIDs, s.LastAskedTurn
 	e := s.Ents
 	b.ents = entityIndex{byKey: orEmpty(e.ByKey), speakers: orEmpty(e.Speakers), mid: orEmpty(e.Mid), pending: map[string][]pendingUse{}, strIDs: map[string]uint32{},
 		edgeWords: orEmpty(e.EdgeWords), lower: orEmpty(e.Lower), capital: orEmpty(e.Capital), capitalOthers: orEmpty(e.CapitalOthers),
@@ -281,6 +283,8 @@ type builderState struct {
 	Vault            vaultStateState
 	LastDecisionID   string
 	LastDecisionTurn int
+	LastAskedIDs     []string
+	LastAskedTurn    int
 	ProvisionalID    bool
 }
 

@@ -94,7 +94,7 @@ func TestStateCoversBuilder(t *testing.T) {
 		v      any
 		fields int
 	}{
-		{Builder{}, 25}, {entityIndex{}, 14}, {codingState{}, 12}, {nodeInfo{}, 11}, {pendingUse{}, 4},
+		{Builder{}, 26}, {entityIndex{}, 14}, {codingState{}, 12}, {nodeInfo{}, 11}, {pendingUse{}, 4},
 		{vaultState{}, 8}, {artState{}, 6}, {archiveState{}, 4}, {note{}, 3}, {optionSet{}, 2}, {goal{}, 2}, {verRef{}, 2},
 	} {
 		if n := reflect.TypeOf(c.v).NumField(); n != c.fields {

@@ -125,6 +125,23 @@ func (s *Store) Degree(id string) int {
 	return n
 }
 
+// Strongest is the strength of the strongest edge, in or out, of a node;
+// 0 without one.
+func (s *Store) Strongest(id string) float64 {
+	best := 0.0
+	for _, rs := range s.out[id] {
+		for _, v := range rs {
+			best = max(best, v)
+		}
+	}
+	for from := range s.in[id] {
+		for _, v := range s.out[from][id] {
+			best = max(best, v)
+		}
+	}
+	return best
+}
+
 // EdgeCount is the number of (from, to, relation) edges.
 func (s *Store) EdgeCount() int { return s.edges }
 

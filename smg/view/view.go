@@ -55,6 +55,10 @@ type Map struct {
 	Total int `json:"total"`
 	// All counts the memory's nodes.
 	All int `json:"all"`
+	// Unlinked counts the nodes the default map leaves out because no
+	// edge links them to another node it could show (a search or a type
+	// filter shows them).
+	Unlinked int `json:"unlinked"`
 	// Types counts the nodes that pass the filters but for the type, by
 	// type: what a type filter would show.
 	Types map[spec.NodeType]int `json:"types"`
@@ -201,16 +205,87 @@ func MapOf(doc *spec.Document, opts MapOptions) *Map {
 	}
 	m.Total = len(chosen)
 	slices.SortFunc(chosen, byImportance)
-	m.Nodes = chosen[:min(limit, len(chosen))]
-	if m.Nodes == nil {
-		m.Nodes = []MapNode{}
-	}
+	m.Nodes, m.Unlinked = g.connected(chosen, limit, opts.Query == "" && len(opts.Types) == 0)
 	ids := make(map[string]bool, len(m.Nodes))
 	for _, n := range m.Nodes {
 		ids[n.ID] = true
 	}
 	m.Edges = g.edgesAmong(ids)
 	return m
+}
+
+// connected chooses limit of nodes, most important first, so that every
+// node shown is shown with a neighbour: a node none of whose neighbours is
+// shown yet comes with its strongest neighbour among nodes, or waits,
+// when the room left holds it alone, for the end, where the nodes of no
+// edge among nodes go too, if room is left and not linkedOnly (then they
+// are counted in unlinked, of those met before the limit). The nodes come
+// back most important first. A map of the most important
+// nodes alone showed most of them without an edge (an answer's code whose
+// question ranked lower).
+func (g *graphIndex) connected(nodes []MapNode, limit int, linkedOnly bool) (out []MapNode, unlinked int) {
+	at := make(map[string]int, len(nodes))
+	for i, n := range nodes {
+		at[n.ID] = i
+	}
+	type nb struct {
+		i        int
+		strength float64
+	}
+	adj := map[int][]nb{}
+	for _, e := range g.doc.SemanticGraph.Edges {
+		a, ok1 := at[e.From]
+		b, ok2 := at[e.To]
+		if ok1 && ok2 && a != b {
+			adj[a] = append(adj[a], nb{b, e.Strength})
+			adj[b] = append(adj[b], nb{a, e.Strength})
+		}
+	}
+	for _, v := range adj {
+		slices.SortFunc(v, func(x, y nb) int { return cmp.Or(cmp.Compare(y.strength, x.strength), cmp.Compare(x.i, y.i)) })
+	}
+	picked := make([]bool, len(nodes))
+	out = []MapNode{}
+	var later []int
+	add := func(i int) {
+		picked[i] = true
+		out = append(out, nodes[i])
+	}
+	for i := range nodes {
+		if len(out) >= limit {
+			break
+		}
+		if picked[i] {
+			continue
+		}
+		if len(adj[i]) == 0 {
+			unlinked++
+			if !linkedOnly {
+				later = append(later, i)
+			}
+			continue
+		}
+		if slices.ContainsFunc(adj[i], func(x nb) bool { return picked[x.i] }) {
+			add(i)
+			continue
+		}
+		if len(out)+2 > limit {
+			later = append(later, i)
+			continue
+		}
+		add(i)
+		add(adj[i][0].i)
+	}
+	for _, i := range later {
+		if len(out) >= limit {
+			break
+		}
+		if !picked[i] {
+			add(i)
+		}
+	}
+	slices.SortFunc(out, byImportance)
+	return out, unlinked
 }
 
 // holds reports whether n's label, description or an alias holds query,

@@ -44,8 +44,28 @@ func TestMap(t *testing.T) {
 			current++
 		}
 	}
-	if all.All != len(doc.SemanticGraph.Nodes) || all.Total != current || len(all.Nodes) != current {
-		t.Fatalf("the default map: %d of %d nodes shown, %d pass; want the %d current", len(all.Nodes), all.All, all.Total, current)
+	if all.All != len(doc.SemanticGraph.Nodes) || all.Total != current || len(all.Nodes)+all.Unlinked != current || all.Unlinked != 1 {
+		t.Fatalf("the default map: %d of %d nodes shown, %d pass, %d unlinked; want the %d current, one of them unlinked", len(all.Nodes), all.All, all.Total, all.Unlinked, current)
+	}
+	// Every node shown has an edge to another; the one without is shown
+	// by a filter of its type.
+	linked := map[string]bool{}
+	for _, e := range all.Edges {
+		linked[e.From], linked[e.To] = true, true
+	}
+	var unlinked spec.Node
+	for _, n := range doc.SemanticGraph.Nodes {
+		if n.ValidTo.IsZero() && !slices.Contains(ids(all.Nodes), n.ID) {
+			unlinked = n
+		}
+	}
+	for _, n := range all.Nodes {
+		if !linked[n.ID] {
+			t.Errorf("%s is shown without an edge", n.ID)
+		}
+	}
+	if typed := view.MapOf(doc, view.MapOptions{Types: []spec.NodeType{unlinked.Type}}); !slices.Contains(ids(typed.Nodes), unlinked.ID) {
+		t.Errorf("a filter of its type does not show %s", unlinked.ID)
 	}
 	if slices.Contains(ids(all.Nodes), "decision-sqlite") {
 		t.Error("a superseded decision is on the default map")
@@ -320,5 +340,32 @@ func TestTimelineConflicts(t *testing.T) {
 		if !slices.Equal(ev.ConflictsWith, want) {
 			t.Errorf("%s conflicts with %v, want %v", ev.ID, ev.ConflictsWith, want)
 		}
+	}
+}
+
+// TestMapConnected: a node comes with its strongest neighbour, however
+// low that ranks, so that no node is shown alone; a node whose neighbour
+// does not fit waits (fact-b at limit 3), and one of no edge is left out
+// and counted.
+func TestMapConnected(t *testing.T) {
+	doc := &spec.Document{}
+	for _, n := range []struct {
+		id  string
+		imp float64
+	}{{"fact-a", 0.9}, {"fact-b", 0.8}, {"fact-alone", 0.7}, {"concept-c", 0.1}, {"concept-d", 0.05}, {"concept-e", 0.01}} {
+		doc.SemanticGraph.Nodes = append(doc.SemanticGraph.Nodes, spec.Node{ID: n.id, Type: spec.NodeFact, Label: n.id, Importance: n.imp})
+	}
+	doc.SemanticGraph.Edges = []spec.Edge{
+		{From: "fact-a", To: "concept-e", Relation: spec.RelAbout, Strength: 0.6},
+		{From: "fact-a", To: "concept-c", Relation: spec.RelAbout, Strength: 0.8},
+		{From: "fact-b", To: "concept-d", Relation: spec.RelAbout, Strength: 0.8},
+	}
+	m := view.MapOf(doc, view.MapOptions{Limit: 3})
+	if got := ids(m.Nodes); !slices.Equal(got, []string{"fact-a", "concept-c", "concept-e"}) || m.Unlinked != 1 || len(m.Edges) != 2 {
+		t.Errorf("limit 3: nodes %v, %d unlinked, edges %v; want fact-a with concept-c, then concept-e (fact-b's neighbour does not fit), fact-alone counted", got, m.Unlinked, m.Edges)
+	}
+	m = view.MapOf(doc, view.MapOptions{Limit: 4})
+	if got := ids(m.Nodes); !slices.Equal(got, []string{"fact-a", "fact-b", "concept-c", "concept-d"}) {
+		t.Errorf("limit 4: nodes %v", got)
 	}
 }

@@ -12,6 +12,7 @@ import {
 
 const NEIGHBOURS = 50; // neighbours an expansion adds, the most important
 const MAJOR = 30; // nodes labelled at every zoom, the most important
+const LABEL_WIDTH = 0.62; // a character's width, at most, over the font's size
 const LABEL = 28; // characters of a label drawn
 
 let cy = null;
@@ -230,6 +231,7 @@ function count() {
   const n = cy ? cy.nodes().length : 0;
   let text = `Showing ${n - expanded} of ${last.total} node${last.total === 1 ? '' : 's'}`;
   if (expanded) text += ` (+${expanded} expanded)`;
+  if (last.unlinked) text += ` · ${last.unlinked} without an edge not shown (search or filter by type to see them)`;
   if (last.all && last.all !== last.total) text += ` · ${last.all} in the memory`;
   el.textContent = text;
   document.body.dataset.mapNodes = String(n);
@@ -407,6 +409,32 @@ function plan(nodes, edges) {
   return { pos, box, grid: new Set(alone.map((n) => n.id)) };
 }
 
+/**
+ * uncrowd keeps, of the labels drawn at the zoom the map fits at, those
+ * that do not overlap a label of a more important node: the others show
+ * once zoomed in, as the lesser nodes' do. A label's box is reckoned from
+ * its characters and its font, wide enough for any of them.
+ */
+function uncrowd(major, nodes, p) {
+  const kept = [];
+  const font = fontOf(true);
+  const pinnedFirst = (a, b) => Number(!!b.pinned) - Number(!!a.pinned) || byImportance(a, b);
+  for (const n of [...nodes].sort(pinnedFirst)) {
+    if (!major.has(n.id)) continue;
+    const at = p.pos.get(n.id);
+    if (!at) continue;
+    const text = cut(n.label || n.id, p.grid.has(n.id) ? 16 : LABEL);
+    const w = text.length * font * LABEL_WIDTH + 4;
+    const top = at.y + sizeOf(n) / 2 + 1;
+    const box = { x1: at.x - w / 2, x2: at.x + w / 2, y1: top, y2: top + font * 1.4 + 2 };
+    if (kept.some((b) => b.x1 < box.x2 && box.x1 < b.x2 && b.y1 < box.y2 && box.y1 < b.y2)) {
+      major.delete(n.id);
+      continue;
+    }
+    kept.push(box);
+  }
+}
+
 /** The zoom and pan that show box in the map, with some room around. */
 function viewportOf(box) {
   const pad = 30;
@@ -462,6 +490,7 @@ async function draw(m, t0, t1, mine, empty) {
   // Labels side by side in a large grid would overlap: they show once
   // zoomed in, as the lesser nodes' do.
   if (p.grid.size > 24) for (const id of p.grid) major.delete(id);
+  uncrowd(major, nodes, p);
   const onMap = new Map();
   for (const e of edges) {
     onMap.set(e.data.source, (onMap.get(e.data.source) || 0) + 1);
@@ -493,6 +522,7 @@ async function draw(m, t0, t1, mine, empty) {
     nodes: nodes.length,
     edges: g.edges().length,
     all: m.all || 0, // the memory's nodes
+    unlinked: m.unlinked || 0, // left out for having no edge
   };
   document.body.dataset.mapReady = '1';
 }
