@@ -230,7 +230,7 @@ func (b *Builder) anchor(ts *turnState) {
 			}
 		}
 	}
-	if len(stated) > 0 {
+	if ts.t.Role == spec.RoleUser {
 		b.lastAsked.ids, b.lastAsked.turn = stated, ts.turn
 	}
 }

@@ -170,8 +170,8 @@ type Builder struct {
 		id   string
 		turn int
 	}
-	// lastAsked are the statements of the latest user turn that stated
-	// any, and its number: what an answer's artifact comes of (anchor).
+	// lastAsked are the statements of the latest user turn, and its
+	// number: what an answer's artifact comes of (anchor).
 	lastAsked struct {
 		ids  []string
 		turn int
