@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/smg-memory/smg/spec"
 )
@@ -59,6 +60,10 @@ type Map struct {
 	// edge links them to another node it could show (a search or a type
 	// filter shows them).
 	Unlinked int `json:"unlinked"`
+	// Common counts the concepts the default map leaves out as no topic
+	// to look up: a word too common (API, JSON, TV), or markup (a search
+	// or a type filter shows them).
+	Common int `json:"common"`
 	// Types counts the nodes that pass the filters but for the type, by
 	// type: what a type filter would show.
 	Types map[spec.NodeType]int `json:"types"`
@@ -205,7 +210,18 @@ func MapOf(doc *spec.Document, opts MapOptions) *Map {
 	}
 	m.Total = len(chosen)
 	slices.SortFunc(chosen, byImportance)
-	m.Nodes, m.Unlinked = g.connected(chosen, limit, opts.Query == "" && len(opts.Types) == 0)
+	byDefault := opts.Query == "" && len(opts.Types) == 0
+	if byDefault {
+		chosen = slices.DeleteFunc(chosen, func(mn MapNode) bool {
+			n := g.byID[mn.ID]
+			if n.Type == spec.NodeConcept && common(n.Label) {
+				m.Common++
+				return true
+			}
+			return false
+		})
+	}
+	m.Nodes, m.Unlinked = g.connected(chosen, limit, byDefault)
 	ids := make(map[string]bool, len(m.Nodes))
 	for _, n := range m.Nodes {
 		ids[n.ID] = true
@@ -286,6 +302,30 @@ func (g *graphIndex) connected(nodes []MapNode, limit int, linkedOnly bool) (out
 	}
 	slices.SortFunc(out, byImportance)
 	return out, unlinked
+}
+
+// commonWords are the names of things too common in talk about work to be
+// a topic of a memory's map: formats, protocols and their verbs, and
+// words of every day. They stay concepts, found by a search.
+var commonWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`api apis url urls uri http https json html xml csv yaml
+		post get put patch delete tv db id ids ui`) {
+		commonWords[w] = true
+	}
+}
+
+// common tells whether a concept's label names no topic to look up: a
+// common word, or markup of fewer than two letters ("[x]").
+func common(label string) bool {
+	letters := 0
+	for _, r := range label {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return letters < 2 || commonWords[strings.ToLower(strings.TrimSpace(label))]
 }
 
 // holds reports whether n's label, description or an alias holds query,

@@ -44,8 +44,8 @@ func TestMap(t *testing.T) {
 			current++
 		}
 	}
-	if all.All != len(doc.SemanticGraph.Nodes) || all.Total != current || len(all.Nodes)+all.Unlinked != current || all.Unlinked != 1 {
-		t.Fatalf("the default map: %d of %d nodes shown, %d pass, %d unlinked; want the %d current, one of them unlinked", len(all.Nodes), all.All, all.Total, all.Unlinked, current)
+	if all.All != len(doc.SemanticGraph.Nodes) || all.Total != current || len(all.Nodes)+all.Unlinked+all.Common != current || all.Unlinked != 1 {
+		t.Fatalf("the default map: %d of %d nodes shown, %d pass, %d unlinked, %d common; want the %d current, one unlinked", len(all.Nodes), all.All, all.Total, all.Unlinked, all.Common, current)
 	}
 	// Every node shown has an edge to another; the one without is shown
 	// by a filter of its type.
@@ -367,5 +367,31 @@ func TestMapConnected(t *testing.T) {
 	m = view.MapOf(doc, view.MapOptions{Limit: 4})
 	if got := ids(m.Nodes); !slices.Equal(got, []string{"fact-a", "fact-b", "concept-c", "concept-d"}) {
 		t.Errorf("limit 4: nodes %v", got)
+	}
+}
+
+// A concept too common to look up is no topic of the default map; a
+// person no turn names (a speaker, whom facts are about) is.
+func TestMapCommon(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	doc := &spec.Document{}
+	for _, n := range []spec.Node{
+		{ID: "concept-json", Type: spec.NodeConcept, Label: "JSON", Mentions: []int{1, 2}, FirstMentioned: 1, LastMentioned: 2, Importance: 0.9},
+		{ID: "concept-x", Type: spec.NodeConcept, Label: "[x]", Mentions: []int{1}, FirstMentioned: 1, LastMentioned: 1, Importance: 0.8},
+		{ID: "concept-ana", Type: spec.NodeConcept, Label: "Ana", Importance: 0.7},
+		{ID: "concept-stripe", Type: spec.NodeConcept, Label: "Stripe", Mentions: []int{2}, FirstMentioned: 2, LastMentioned: 2, Importance: 0.6},
+		{ID: "fact-a", Type: spec.NodeFact, Label: "Ana pays with Stripe in JSON", ValidFrom: at, Importance: 0.5},
+	} {
+		doc.SemanticGraph.Nodes = append(doc.SemanticGraph.Nodes, n)
+	}
+	for _, c := range []string{"concept-json", "concept-x", "concept-ana", "concept-stripe"} {
+		doc.SemanticGraph.Edges = append(doc.SemanticGraph.Edges, spec.Edge{From: "fact-a", To: c, Relation: spec.RelAbout, Strength: 0.8})
+	}
+	m := view.MapOf(doc, view.MapOptions{})
+	if got := ids(m.Nodes); !slices.Equal(got, []string{"concept-ana", "concept-stripe", "fact-a"}) || m.Common != 2 {
+		t.Errorf("default map %v, %d common; want Ana, Stripe and the fact, 2 common", got, m.Common)
+	}
+	if typed := view.MapOf(doc, view.MapOptions{Types: []spec.NodeType{spec.NodeConcept}}); len(typed.Nodes) != 4 {
+		t.Errorf("a filter of concepts shows %v", ids(typed.Nodes))
 	}
 }

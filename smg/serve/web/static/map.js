@@ -231,7 +231,8 @@ function count() {
   const n = cy ? cy.nodes().length : 0;
   let text = `Showing ${n - expanded} of ${last.total} node${last.total === 1 ? '' : 's'}`;
   if (expanded) text += ` (+${expanded} expanded)`;
-  if (last.unlinked) text += ` · ${last.unlinked} without an edge not shown (search or filter by type to see them)`;
+  const hidden = (last.unlinked || 0) + (last.common || 0);
+  if (hidden) text += ` · ${hidden} without an edge or too common not shown (search or filter by type to see them)`;
   if (last.all && last.all !== last.total) text += ` · ${last.all} in the memory`;
   el.textContent = text;
   document.body.dataset.mapNodes = String(n);
@@ -522,7 +523,7 @@ async function draw(m, t0, t1, mine, empty) {
     nodes: nodes.length,
     edges: g.edges().length,
     all: m.all || 0, // the memory's nodes
-    unlinked: m.unlinked || 0, // left out for having no edge
+    unlinked: (m.unlinked || 0) + (m.common || 0), // left out: no edge, or too common a concept
   };
   document.body.dataset.mapReady = '1';
 }
