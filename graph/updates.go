@@ -340,9 +340,13 @@ func wholeText(n *spec.Node) string {
 func (b *Builder) reconcile(id string, turn int) {
 	n := b.store.Node(id)
 	text := wholeText(n)
+	var qs []quantity // the new values an update gives
 	update := cueClause(text, updateCue)
-	denial := b.topicOf(id).denial
-	if update == "" && denial == "" {
+	if update != "" {
+		qs = quantities(newValues(update))
+	}
+	denial := cueClause(text, denialCue)
+	if len(qs) == 0 && denial == "" {
 		return
 	}
 	var others []string
@@ -356,7 +360,7 @@ func (b *Builder) reconcile(id string, turn int) {
 		return
 	}
 	s := b.sameness(others)
-	if qs := quantities(newValues(update)); len(qs) > 0 {
+	if len(qs) > 0 {
 		old := s.best(update, updateShared, func(_ int, c string) bool {
 			return !denialCue.MatchString(c) && changedValue(qs, quantities(c))
 		})
