@@ -307,11 +307,9 @@ func (s *sameness) best(clause string, least int, keep func(i int, clause string
 	return pick
 }
 
-var (
-	// intention says that a clause is a wish, a plan or a goal, not
-	// something done.
-	intention = regexp.MustCompile(`(?i)\b(?:wants? to|wanted to|plans? to|planning|goal|hopes? to|hoping|going to|will|would like|invited|aims? to|aiming|considering|thinking (?:of|about))\b`)
-)
+// intention says that a clause is a wish, a plan or a goal, not something
+// done.
+var intention = regexp.MustCompile(`(?i)\b(?:wants? to|wanted to|plans? to|planning|goal|hopes? to|hoping|going to|will|would like|invited|aims? to|aiming|considering|thinking (?:of|about))\b`)
 
 // accomplished tells whether a clause may say something done: it is no
 // wish, plan or goal. (Requiring a verb in the past too turned away most of
@@ -381,9 +379,10 @@ func (b *Builder) reconcile(id string, turn int) {
 	}
 }
 
-// Conflicts are the pairs of current nodes of doc linked by a contradicts
-// edge, each pair once, by id: what the memory holds in conflict until a
-// person says which holds (spec §6.1).
+// Conflicts are, for each current node of doc in conflict, the current
+// nodes a contradicts edge links it to, either way, by id and sorted: what
+// the memory holds in conflict until a person says which holds (spec
+// §6.1).
 func Conflicts(doc *spec.Document) map[string][]string {
 	current := map[string]bool{}
 	for _, n := range doc.SemanticGraph.Nodes {
