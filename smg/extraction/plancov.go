@@ -136,13 +136,7 @@ func CoverPlan(plan []PlanBullet, nodes []spec.Node, threshold float64) PlanCove
 		words := planWords(b.Text)
 		best := 0.0
 		for _, node := range typed {
-			shared := 0
-			for w := range words {
-				if node[w] {
-					shared++
-				}
-			}
-			best = max(best, float64(shared)/float64(max(1, len(words))))
+			best = max(best, share(words, node))
 		}
 		i, ok := at[b.Category]
 		if !ok {
