@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/smg-memory/smg/classify"
+	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -30,29 +31,17 @@ type conflicts struct {
 	stated map[int][]Conflict
 }
 
-// newConflicts finds the conflicts of a graph: its contradicts edges
-// between two current nodes; source gives the turn each node was stated in.
-func newConflicts(nodes map[string]*spec.Node, edges []spec.Edge, source map[string]int) conflicts {
+// newConflicts finds the conflicts of a document (graph.Conflicts): its
+// contradicts edges between two current nodes; source gives the turn each
+// node was stated in.
+func newConflicts(doc *spec.Document, nodes map[string]*spec.Node, source map[string]int) conflicts {
 	c := conflicts{of: map[string][]Conflict{}, stated: map[int][]Conflict{}}
-	add := func(a, b *spec.Node) {
-		cf := Conflict{NodeID: a.ID, With: b.ID, Label: b.Label}
-		if !slices.Contains(c.of[a.ID], cf) {
-			c.of[a.ID] = append(c.of[a.ID], cf)
+	for id, with := range graph.Conflicts(doc) {
+		for _, w := range with {
+			c.of[id] = append(c.of[id], Conflict{NodeID: id, With: w, Label: nodes[w].Label})
 		}
-	}
-	for _, ed := range edges {
-		if ed.Relation != spec.RelContradicts || ed.From == ed.To {
-			continue
-		}
-		a, b := nodes[ed.From], nodes[ed.To]
-		if a == nil || b == nil || !a.ValidTo.IsZero() || !b.ValidTo.IsZero() {
-			continue
-		}
-		add(a, b)
-		add(b, a)
 	}
 	for _, id := range sortedKeys(c.of) {
-		slices.SortFunc(c.of[id], func(x, y Conflict) int { return strings.Compare(x.With, y.With) })
 		if t, ok := source[id]; ok {
 			for _, cf := range c.of[id] {
 				// A turn that stated both sides of a conflict says so

@@ -220,7 +220,7 @@ func (e *Engine) setGraph(doc *spec.Document, turns *turnStore) {
 	slices.Sort(e.always)
 	e.setEdges(doc.SemanticGraph.Edges)
 	e.sup = newSuperseded(e.nodes, doc.SemanticGraph.Edges, e.source)
-	e.con = newConflicts(e.nodes, doc.SemanticGraph.Edges, e.source)
+	e.con = newConflicts(doc, e.nodes, e.source)
 	e.instr = instructionIDs(e.nodes)
 	if e.cfg.Embedder != nil {
 		e.vecs = newVectorIndex(doc, e.vecs)
