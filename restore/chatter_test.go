@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -15,25 +14,17 @@ import (
 // notices of a tool turn that says more are left out of its line; its
 // commit line stays.
 func TestContextWithoutChatter(t *testing.T) {
-	at := time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
-	b := graph.New(graph.Config{}, graph.Options{})
-	for i, tu := range []spec.Turn{
-		{Role: spec.RoleTool, Content: "/usr/local/bin/aider --model sonnet\nAider v0.74.2\nGit repo: .git with 42 files"},
-		{Role: spec.RoleUser, Content: "/add shop/webhook.py"},
-		{Role: spec.RoleTool, Content: "Added shop/webhook.py to the chat"},
-		{Role: spec.RoleUser, Content: "The Stripe webhook returns 401 in production."},
-		{Role: spec.RoleAssistant, Content: "The handler verifies the Stripe signature with the test secret; read the live webhook secret from the environment."},
-		{Role: spec.RoleTool, Content: "Tokens: 2.1k sent, 180 received. Cost: $0.0090 message.\nApplied edit to shop/webhook.py\nCommit 1a2b3c4 fix: read the Stripe webhook secret from the environment\nYou can use /undo to undo and discard each aider commit."},
-		{Role: spec.RoleUser, Content: "/undo"},
-		{Role: spec.RoleUser, Content: "/map\nThe Stripe webhook still returns 401 after the secret change."},
-		{Role: spec.RoleUser, Content: "/quit"},
-	} {
-		tu.Turn, tu.Timestamp = i+1, at.Add(time.Duration(i)*time.Minute)
-		if err := b.Add(tu); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e := newEngine(t, b.Document(), nil)
+	e := newEngine(t, turnsMemory(t, time.Minute,
+		spec.Turn{Role: spec.RoleTool, Content: "/usr/local/bin/aider --model sonnet\nAider v0.74.2\nGit repo: .git with 42 files"},
+		spec.Turn{Role: spec.RoleUser, Content: "/add shop/webhook.py"},
+		spec.Turn{Role: spec.RoleTool, Content: "Added shop/webhook.py to the chat"},
+		spec.Turn{Role: spec.RoleUser, Content: "The Stripe webhook returns 401 in production."},
+		spec.Turn{Role: spec.RoleAssistant, Content: "The handler verifies the Stripe signature with the test secret; read the live webhook secret from the environment."},
+		spec.Turn{Role: spec.RoleTool, Content: "Tokens: 2.1k sent, 180 received. Cost: $0.0090 message.\nApplied edit to shop/webhook.py\nCommit 1a2b3c4 fix: read the Stripe webhook secret from the environment\nYou can use /undo to undo and discard each aider commit."},
+		spec.Turn{Role: spec.RoleUser, Content: "/undo"},
+		spec.Turn{Role: spec.RoleUser, Content: "/map\nThe Stripe webhook still returns 401 after the secret change."},
+		spec.Turn{Role: spec.RoleUser, Content: "/quit"},
+	), nil)
 	r, err := e.Context(context.Background(), "Why did the Stripe webhook return 401, and what changed in webhook.py?", Options{Budget: 4000})
 	if err != nil {
 		t.Fatal(err)

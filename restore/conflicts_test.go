@@ -14,18 +14,11 @@ import (
 // in the context, and with what, and so does the fact's line; the items
 // carry the conflict. A conflict keeps both sides current.
 func TestContextMarksConflicts(t *testing.T) {
-	at := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
-	b := graph.New(graph.Config{}, graph.Options{})
-	for i, text := range []string{
-		"I'm trying to implement the basic homepage route with Flask, and I have managed to return static HTML, tested at about 150ms.",
-		"I'm trying to integrate Chart.js v4.3.0 for rendering expense pie charts on the dashboard.",
-		"I have never written any Flask routes or handled HTTP requests in this project.",
-	} {
-		if err := b.Add(spec.Turn{Turn: i + 1, Role: "user", Content: text, Timestamp: at.AddDate(0, 0, i)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e := newEngine(t, b.Document(), nil)
+	e := newEngine(t, turnsMemory(t, 24*time.Hour,
+		spec.Turn{Role: spec.RoleUser, Content: "I'm trying to implement the basic homepage route with Flask, and I have managed to return static HTML, tested at about 150ms."},
+		spec.Turn{Role: spec.RoleUser, Content: "I'm trying to integrate Chart.js v4.3.0 for rendering expense pie charts on the dashboard."},
+		spec.Turn{Role: spec.RoleUser, Content: "I have never written any Flask routes or handled HTTP requests in this project."},
+	), nil)
 	var route, never string
 	for id, n := range e.nodes {
 		switch {
@@ -76,4 +69,19 @@ func TestConflictNote(t *testing.T) {
 	if conflictNote(nil) != "" {
 		t.Error("a note of no conflict")
 	}
+}
+
+// turnsMemory is the document of a memory of turns, numbered from 1, one
+// said every so often from 1 March 2024 on.
+func turnsMemory(t *testing.T, every time.Duration, turns ...spec.Turn) *spec.Document {
+	t.Helper()
+	at := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+	b := graph.New(graph.Config{}, graph.Options{})
+	for i, tu := range turns {
+		tu.Turn, tu.Timestamp = i+1, at.Add(time.Duration(i)*every)
+		if err := b.Add(tu); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Document()
 }
