@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -190,7 +192,10 @@ func TestFrequent(t *testing.T) {
 }
 
 // TestEmbedSerially: the vectors are Embed's, made on the caller's
-// goroutine alone.
+// goroutine alone. The caller runs with a profiler label, which any
+// goroutine it starts inherits; a watcher counts the labelled goroutines
+// while it embeds. (Counting all goroutines is not enough: the runtime's
+// finalizer and cleanup goroutines count as the program's while they run.)
 func TestEmbedSerially(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	e, err := New()
@@ -202,7 +207,6 @@ func TestEmbedSerially(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := runtime.NumGoroutine()
 	var most atomic.Int64
 	stop := make(chan struct{})
 	watched := make(chan struct{})
@@ -213,16 +217,18 @@ func TestEmbedSerially(t *testing.T) {
 			case <-stop:
 				return
 			default:
-				most.Store(max(most.Load(), int64(runtime.NumGoroutine()-before)))
-				runtime.Gosched()
+				most.Store(max(most.Load(), int64(labelled(t, "embed", "serially"))))
 			}
 		}
 	}()
-	got, err := e.EmbedSerially(context.Background(), texts)
+	var got [][]float32
+	pprof.Do(context.Background(), pprof.Labels("embed", "serially"), func(ctx context.Context) {
+		got, err = e.EmbedSerially(ctx, texts)
+	})
 	close(stop)
 	<-watched
 	if most.Load() > 1 {
-		t.Errorf("%d goroutines besides the caller's and the watcher's while it embedded, want none", most.Load()-1)
+		t.Errorf("%d goroutines besides the caller's while it embedded, want none", most.Load()-1)
 	}
 	if err != nil || len(got) != len(want) {
 		t.Fatalf("%d vectors, %v", len(got), err)
@@ -237,4 +243,25 @@ func TestEmbedSerially(t *testing.T) {
 	if _, err := e.EmbedSerially(cancelled, texts); err == nil {
 		t.Error("EmbedSerially with a cancelled context: no error")
 	}
+}
+
+// labelled counts the goroutines that carry the profiler label key=value.
+func labelled(t *testing.T, key, value string) int {
+	var b strings.Builder
+	if err := pprof.Lookup("goroutine").WriteTo(&b, 1); err != nil {
+		t.Error(err)
+		return 0
+	}
+	// debug=1 groups goroutines by stack: "N @ pc pc…", then
+	// "# labels: {…}" when they carry labels.
+	n, count := 0, 0
+	want := fmt.Sprintf("%q:%q", key, value)
+	for line := range strings.Lines(b.String()) {
+		if head, _, ok := strings.Cut(line, " @ "); ok {
+			count, _ = strconv.Atoi(head)
+		} else if strings.HasPrefix(line, "# labels: ") && strings.Contains(line, want) {
+			n += count
+		}
+	}
+	return n
 }
