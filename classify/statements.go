@@ -207,10 +207,19 @@ func (a *Analyzer) statements(sents []sentence, claimed map[string]bool, subject
 		if text == "" || claimed[strings.TrimSpace(s.text)] {
 			continue
 		}
-		if model.Probability(StatementFeatures(text)) <= keepStatement {
-			continue
+		f, ok := Fact{}, false
+		if model.Probability(StatementFeatures(text)) > keepStatement {
+			f, ok = restate(text, subject)
 		}
-		f, ok := restate(text, subject)
+		if !ok || !statesUpdate(f.Text) {
+			// A value that changed is worth keeping, whatever the model
+			// says, and even when a question takes it for granted.
+			if u, isUpdate := restate(text, subject); isUpdate && statesUpdate(u.Text) {
+				f, ok = u, true
+			} else if u, isUpdate := presupposedUpdate(text, subject); isUpdate && !ok {
+				f, ok = u, true
+			}
+		}
 		if !ok {
 			continue
 		}
@@ -250,6 +259,53 @@ var (
 	// cutShort is a sentence that stops before what it says: "James will
 	// definitely.", "… but just."
 	cutShort = re(`\b(?:will|would|can|could|should|must|just|but|and|or|so|to|the|a|an|of|for|with|definitely|really|gonna|going to)\s*[.!]*$`)
+)
+
+// statesUpdate tells whether text says that a value changed: a cue of
+// change and a value after it ("moved the call to April 22").
+func statesUpdate(text string) bool {
+	return len(Quantities(NewValues(text))) > 0
+}
+
+// presupposedUpdate is the update a question takes for granted, as a fact:
+// "What's the best way to prepare for a webinar that got rescheduled from
+// September 10 to September 17?" says "The webinar got rescheduled from
+// September 10 to September 17." It is a thing named with an article or a
+// possessive, then "that" or "which", then a cue of change and its value,
+// up to the end of the clause.
+func presupposedUpdate(text, subject string) (Fact, bool) {
+	m := relativeUpdate.FindStringSubmatchIndex(text)
+	if m == nil {
+		return Fact{}, false
+	}
+	det, thing, change := text[m[2]:m[3]], text[m[4]:m[5]], text[m[6]:]
+	// The match starts at the first article; the thing is named after the
+	// last: "the best way to prepare for a webinar that got …".
+	for _, d := range determiner.FindAllStringSubmatchIndex(thing, -1) {
+		det, thing = thing[d[2]:d[3]], thing[d[1]:]
+	}
+	if loc := clauseStop.FindStringIndex(change); loc != nil {
+		change = change[:loc[0]]
+	}
+	change = strings.TrimSpace(change)
+	if !statesUpdate(change) || !proseLike(thing) {
+		return Fact{}, false
+	}
+	if det = strings.ToLower(det); det == "a" || det == "an" {
+		det = "the"
+	}
+	body := capitalize(thirdPersonThey(det+" "+thing+" "+change, subject))
+	return Fact{Subject: subject, Category: CategoryOf(body), Text: strings.TrimRight(body, " .") + "."}, true
+}
+
+var (
+	// relativeUpdate is a thing named with an article or a possessive,
+	// then "that" or "which" and a verb of change: its submatches are the
+	// article, the thing without it and what follows "that".
+	relativeUpdate = re(`\b(a|an|the|my|our)\s+([\w’'$%.:-]+(?:\s+[\w’'$%.:-]+){0,6}?),?\s+(?:that|which)\s+((?:(?:has|have|had|was|were|got|is|are|just|recently|been)\s+){0,3}` + valueChangeVerbs + `\b)`)
+	determiner     = re(`(?:^|\s)(a|an|the|my|our)\s+`)
+	// clauseStop ends the clause of a presupposed update.
+	clauseStop = re(`[,;?!](?:\s|$)|\.(?:\s|$)|\s(?:considering|because|since|so|and|but|while|in order|how|what)\s`)
 )
 
 // restate makes an item of a sentence of the user's: its kind, its

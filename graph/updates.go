@@ -40,11 +40,29 @@ const (
 	denialShared = 2
 )
 
+// An update's clause often says more than what changed ("adjusted their
+// relocation budget to $3,500 to cover the visa fees"). What changed is
+// named before its new value: the clause up to the end of its cue, its
+// subject and the object of its verb ("the conference paper editing has
+// been extended through", "moving the Zoom call with the creative director
+// to"). A clause that holds focusShare of the weight of those terms, and
+// at least focusShared of them, is about the same thing too.
+const (
+	focusShare  = 0.75
+	focusShared = 2
+)
+
+// A clause that gives a count without a cue of change updates one that
+// counts the same thing otherwise, holds restateShare of its weight and
+// restateShared of its terms: "User has gathered 22 peer-reviewed articles
+// from JSTOR and Google Scholar" after "a deadline to gather 15
+// peer-reviewed articles from JSTOR and Google Scholar".
+const (
+	restateShare  = 0.7
+	restateShared = 4
+)
+
 var (
-	// updateCue says that a value changed: "now", "new", "no longer", or
-	// a verb of change before the new value ("moved to", "rescheduling the
-	// session to", "has grown to", "was extended through").
-	updateCue = regexp.MustCompile(`(?i)\b(?:now|new|no longer|(?:mov(?:ed|ing)|resched\w*|postpon\w*|push(?:ed|ing)|shift\w*|chang(?:ed|ing)|adjust(?:ed|ing)|updat(?:ed|ing)|extend(?:ed|ing)|increas(?:ed|ing)|decreas(?:ed|ing)|reduc(?:ed|ing)|rais(?:ed|ing)|lower(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|expand(?:ed|ing)|grown|grew|growing|improv(?:ed|ing)|dropp(?:ed|ing)|revis(?:ed|ing)|bump(?:ed|ing)|delay(?:ed|ing)|switch(?:ed|ing)|risen|rose|rising|fallen|fell|falling|climb(?:ed|ing)|narrow(?:ed|ing)|reach(?:ed|ing))\s+(?:[\w’'-]+\s+){0,5}?(?:to|from|by|through|until)\b)`)
 	// denialCue denies an experience: "has never written", "never
 	// met", "hasn't ever used".
 	denialCue = regexp.MustCompile(`(?i)\b(?:never|(?:has|have|had|did)(?:n't|n’t| not) ever|not once)\b`)
@@ -85,83 +103,81 @@ func cueClause(text string, cue *regexp.Regexp) string {
 	return ""
 }
 
-// newValueSpan is how many bytes after an update's cue its new value may
-// begin: "now targets completion by March 31", "has grown to 165".
-const newValueSpan = 40
+// updateClause is the first clause of text whose cue of change is followed
+// by a value: "User has added two new projects, so now they have 10 cards"
+// gives "now they have 10 cards"; "" when none is.
+func updateClause(text string) string {
+	for _, loc := range classify.UpdateCue.FindAllStringIndex(text, -1) {
+		if c := clauseAt(text, loc); len(classify.Quantities(classify.NewValues(c))) > 0 {
+			return c
+		}
+	}
+	return ""
+}
 
-// newValues is the part of an update's clause that gives the new values:
-// from its cue to a few words after it. A value before the cue names the
-// thing that changed ("the July 25 workshop was expanded to include a
-// panel"), not its new value.
-func newValues(clause string) string {
-	loc := updateCue.FindStringIndex(clause)
+// holds tells whether qs give the value of q, of a kind alike.
+func holds(qs []classify.Quantity, q classify.Quantity) bool {
+	return slices.ContainsFunc(qs, func(p classify.Quantity) bool {
+		return p.Value == q.Value && classify.SameKind(p.Kind, q.Kind)
+	})
+}
+
+// counted tells whether q counts something named.
+func counted(q classify.Quantity) bool { return strings.HasPrefix(q.Kind, "count:") }
+
+// sameCount tells whether some count of now counts the same thing as one
+// of before, with another value.
+func sameCount(now, before []classify.Quantity) bool {
+	for _, q := range now {
+		for _, p := range before {
+			if counted(q) && q.Kind == p.Kind && q.Value != p.Value {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// whatChanged is the part of an update's clause that names what changed:
+// the clause up to the end of its cue.
+func whatChanged(clause string) string {
+	loc := classify.UpdateCue.FindStringIndex(clause)
 	if loc == nil {
 		return ""
 	}
-	end := min(len(clause), loc[1]+newValueSpan)
-	for end < len(clause) && clause[end] != ' ' {
-		end++
+	start := 0
+	for _, m := range bareConjunction.FindAllStringIndex(clause[:loc[0]], -1) {
+		start = m[1]
 	}
-	return clause[loc[0]:end]
+	return clause[start:loc[1]]
 }
 
-// A quantity is a value a fact gives, with its kind: "date" (March 29),
-// "time" (3 PM), "year", "percent", "money", a unit ("ms", "minute",
-// "word"), or "count".
-type quantity struct{ kind, value string }
+// bareConjunction joins two clauses without a comma: "User is considering a
+// job relocation and they have adjusted their relocation budget to".
+var bareConjunction = regexp.MustCompile(`(?i)\s(?:and|but|so)\s+(?:they|he|she|i|we|user)\s`)
 
-var quantityRe = regexp.MustCompile(`(?i)(\$\s?\d[\d,.]*)|(\d[\d,.]*\s?%)|(\d{1,2}(?::\d\d)?\s?[ap]\.?m\b\.?)|\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)|\b((?:19|20)\d\d)\b|(\d[\d,.:]*)(?:\s?-?\s?([a-z]+))?`)
+// fromValue is the old value an update may give before its new one: "from
+// 3 PM to 5 PM", "from 65% to 82%".
+var fromValue = regexp.MustCompile(`(?i)\bfrom\s+(\S+(?:\s+\S+){0,2}?)\s+to\b`)
 
-// units are the words after a number that make it a measure: their kind,
-// by the word as written.
-var units = func() map[string]string {
-	m := map[string]string{}
-	for kind, words := range map[string]string{
-		"ms": "ms millisecond milliseconds", "second": "s sec secs second seconds", "minute": "min mins minute minutes",
-		"hour": "h hr hrs hour hours", "day": "day days", "week": "week weeks", "month": "month months", "year": "year years",
-		"byte": "kb mb gb tb bytes", "px": "px pixels", "length": "cm mm km m inch inches", "weight": "kg g lb lbs",
-		"word": "word words", "page": "page pages", "line": "line lines", "star": "star stars",
-	} {
-		for _, w := range strings.Fields(words) {
-			m[w] = kind
+// oldValue is the value an update's clause says changed, when it says
+// ("rescheduled from 3 PM to 5 PM"): the old fact must give it.
+func oldValue(clause string) (classify.Quantity, bool) {
+	v := classify.NewValues(clause)
+	if m := fromValue.FindStringSubmatch(v); m != nil {
+		if qs := classify.Quantities(m[1]); len(qs) > 0 {
+			return qs[0], true
 		}
 	}
-	return m
-}()
-
-// quantities are the values of text, with their kinds.
-func quantities(text string) []quantity {
-	var out []quantity
-	for _, m := range quantityRe.FindAllStringSubmatch(text, -1) {
-		q := quantity{value: strings.ToLower(strings.Join(strings.Fields(m[0]), " "))}
-		switch {
-		case m[1] != "":
-			q.kind = "money"
-		case m[2] != "":
-			q.kind = "percent"
-		case m[3] != "":
-			q.kind = "time"
-		case m[4] != "":
-			q.kind = "date"
-		case m[5] != "":
-			q.kind = "year"
-		default:
-			q.kind, q.value = "count", m[6]
-			if u := units[strings.ToLower(m[7])]; u != "" {
-				q.kind = u
-			}
-		}
-		out = append(out, q)
-	}
-	return out
+	return classify.Quantity{}, false
 }
 
 // changedValue tells whether some quantity of now is of a kind that some of
 // before has, with another value.
-func changedValue(now, before []quantity) bool {
+func changedValue(now, before []classify.Quantity) bool {
 	for _, q := range now {
 		for _, p := range before {
-			if q.kind == p.kind && q.value != p.value && !slices.Contains(before, q) {
+			if classify.SameKind(q.Kind, p.Kind) && q.Value != p.Value && !holds(before, q) {
 				return true
 			}
 		}
@@ -209,9 +225,9 @@ func (b *Builder) topicTerms(text string) []string {
 // what it is about.
 var cueTerms = func() map[string]bool {
 	m := map[string]bool{}
-	for _, t := range strings.Fields(`now new recent notic realiz realis ensur sure make try actual current alreadi
+	for _, t := range strings.Fields(`now new recent just got get notic realiz realis ensur sure make try actual current alreadi
 		still need wonder know understand help worri
-		reach growth grow grown increas decreas improv reduc chang adjust move extend updat shift upgrad
+		reach growth grow grown increas decreas improv reduc chang adjust move extend updat shift upgrad shorten lengthen doubl tripl boost cut trim
 		expand drop rais lower delai reschedul postpon revis bump switch`) {
 		m[t] = true
 	}
@@ -276,9 +292,9 @@ func (s *sameness) weight(t string) float64 {
 }
 
 // best is the fact one of whose clauses, accepted by keep, holds the
-// largest share of the weight of clause's topic terms, at least sameShare
-// and least of them; "" when none does.
-func (s *sameness) best(clause string, least int, keep func(i int, clause string) bool) string {
+// largest share of the weight of clause's topic terms, at least share and
+// least of them; "" when none does.
+func (s *sameness) best(clause string, least int, share float64, keep func(i int, clause string) bool) string {
 	// Of the clause's terms, those no fact has tell nothing of which fact
 	// it is about.
 	ct := slices.DeleteFunc(s.b.topicTerms(clause), func(t string) bool { return s.df[t] == 0 })
@@ -289,7 +305,7 @@ func (s *sameness) best(clause string, least int, keep func(i int, clause string
 	if total == 0 {
 		return ""
 	}
-	pick, top := "", sameShare
+	pick, top := "", share
 	for i := range s.facts {
 		for j, c := range s.clause[i] {
 			shared, w := 0, 0.0
@@ -338,13 +354,21 @@ func wholeText(n *spec.Node) string {
 func (b *Builder) reconcile(id string, turn int) {
 	n := b.store.Node(id)
 	text := wholeText(n)
-	var qs []quantity // the new values an update gives
-	update := cueClause(text, updateCue)
+	var qs []classify.Quantity // the new values an update gives
+	update := updateClause(text)
 	if update != "" {
-		qs = quantities(newValues(update))
+		qs = classify.Quantities(classify.NewValues(update))
 	}
 	denial := cueClause(text, denialCue)
-	if len(qs) == 0 && denial == "" {
+	var restated []string // without a cue: the clauses that count something
+	if update == "" {
+		for _, c := range clauses(text) {
+			if !denialCue.MatchString(c) && slices.ContainsFunc(classify.Quantities(c), counted) {
+				restated = append(restated, c)
+			}
+		}
+	}
+	if len(qs) == 0 && denial == "" && len(restated) == 0 {
 		return
 	}
 	var others []string
@@ -359,17 +383,48 @@ func (b *Builder) reconcile(id string, turn int) {
 	}
 	s := b.sameness(others)
 	if len(qs) > 0 {
-		old := s.best(update, updateShared, func(_ int, c string) bool {
-			return !denialCue.MatchString(c) && changedValue(qs, quantities(c))
-		})
+		was, said := oldValue(update)
+		keep := func(_ int, c string) bool {
+			cq := classify.Quantities(c)
+			return !denialCue.MatchString(c) && changedValue(qs, cq) && (!said || holds(cq, was))
+		}
+		old := s.best(update, updateShared, sameShare, keep)
+		if old == "" {
+			old = s.best(whatChanged(update), focusShared, focusShare, keep)
+		}
+		if old == "" && said {
+			// The old value said and found is evidence enough: one
+			// term of what changed will do.
+			old = s.best(whatChanged(update), 1, focusShare, keep)
+		}
+		if old == "" {
+			// So is a count of the same thing ("now 10 cards" after
+			// "a gallery with 8 cards"), with half the clause's weight.
+			old = s.best(update, 1, sameShare, func(i int, c string) bool {
+				return keep(i, c) && sameCount(qs, classify.Quantities(c))
+			})
+		}
 		if old != "" {
 			b.store.Node(old).ValidTo = n.ValidFrom
 			b.store.Link(id, old, spec.RelSupersedes, supersedes)
 		}
 	}
+	for _, c := range restated {
+		// A value said again of the same thing, without a cue, is an
+		// update when the clauses agree on nearly all else.
+		cq := classify.Quantities(c)
+		old := s.best(c, restateShared, restateShare, func(_ int, o string) bool {
+			return !denialCue.MatchString(o) && sameCount(cq, classify.Quantities(o))
+		})
+		if old != "" {
+			b.store.Node(old).ValidTo = n.ValidFrom
+			b.store.Link(id, old, spec.RelSupersedes, supersedes)
+			break
+		}
+	}
 	if denial != "" {
 		st := b.statementOf(id)
-		old := s.best(denial, denialShared, func(i int, c string) bool {
+		old := s.best(denial, denialShared, sameShare, func(i int, c string) bool {
 			return b.topicOf(others[i]).denial == "" && accomplished(c) &&
 				classify.Similarity(st, b.statementOf(others[i])) < DuplicateSimilarity
 		})

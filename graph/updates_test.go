@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smg-memory/smg/classify/linear"
 	"github.com/smg-memory/smg/graph"
 	"github.com/smg-memory/smg/spec"
 )
@@ -13,7 +14,13 @@ import (
 // returns its document.
 func reconciled(t *testing.T, texts ...string) *spec.Document {
 	t.Helper()
-	b := graph.New(graph.Config{}, graph.Options{})
+	return reconciledWith(t, graph.Config{}, texts...)
+}
+
+// reconciledWith is reconciled with the configuration cfg.
+func reconciledWith(t *testing.T, cfg graph.Config, texts ...string) *spec.Document {
+	t.Helper()
+	b := graph.New(cfg, graph.Options{})
 	at := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
 	for i, text := range texts {
 		if err := b.Add(spec.Turn{Turn: i + 1, Role: "user", Content: text, Timestamp: at.AddDate(0, 0, i)}); err != nil {
@@ -127,6 +134,55 @@ func TestDenialContradicts(t *testing.T) {
 			if e.From == n.ID || e.To == n.ID {
 				t.Errorf("%q is in conflict: %+v", n.Label, e)
 			}
+		}
+	}
+}
+
+// keepAll keeps every statement of a user's that reads alone: the tests of
+// updates are of how facts link, not of which sentences a model keeps.
+var keepAll = graph.Config{Statements: &linear.Model{W: make([]float32, 16), Bias: 5}}
+
+// An update finds the fact it updates by what changed, named before its
+// new value, by the old value it says, or by a count of the same thing;
+// a count said again without a cue updates a fact that says nearly all
+// the same. An old value that the fact does not give links nothing.
+func TestUpdateForms(t *testing.T) {
+	filler := "I'm reading about sourdough starters and how often to feed them in a warm kitchen."
+	for _, c := range []struct{ name, old, upd string }{
+		{"what changed, then more", "I've budgeted $2,000 for the kitchen renovation, including tiles and paint.",
+			"I'm rethinking things and I have raised my kitchen renovation budget to $2,600 to cover new cabinets and a plumber's visit."},
+		{"a long object", "I have a call with the head of hiring on June 3 at 2 PM.",
+			"I'm worried that moving the call with the head of hiring to June 4 at 10 AM might clash with my classes."},
+		{"the old value said", "I'm nervous about the team offsite in Lisbon on October 8.",
+			"How should I pack for an offsite that got moved from October 8 to October 15?"},
+		{"a count of the same thing", "My photo album from the Alps trip has 40 pictures so far.",
+			"I've scanned a few more prints, so now I have a total of 55 pictures."},
+		{"a count said again", "I've set a goal of collecting 30 signatures for the community garden petition by May 1.",
+			"I have collected 42 signatures for the community garden petition."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc := reconciledWith(t, keepAll, c.old, filler, c.upd)
+			var old, upd *spec.Node
+			for i, n := range doc.SemanticGraph.Nodes {
+				if n.Type == spec.NodeFact && n.FirstMentioned == 1 {
+					old = &doc.SemanticGraph.Nodes[i]
+				} else if n.Type == spec.NodeFact && n.FirstMentioned == 3 {
+					upd = &doc.SemanticGraph.Nodes[i]
+				}
+			}
+			if old == nil || upd == nil {
+				t.Fatalf("facts %q: want the first and the last turn's", labels(doc))
+			}
+			if !edge(doc, upd.ID, old.ID, spec.RelSupersedes) || old.ValidTo.IsZero() {
+				t.Errorf("%q does not supersede %q", upd.Label, old.Label)
+			}
+		})
+	}
+	doc := reconciledWith(t, keepAll, "I have a piano lesson with Mrs Kerr on Tuesday at 4 PM.", filler,
+		"My piano recital got rescheduled from 3 PM to 5 PM on Saturday.")
+	for _, e := range doc.SemanticGraph.Edges {
+		if e.Relation == spec.RelSupersedes && e.From != e.To {
+			t.Errorf("%s supersedes %s, which never said 3 PM; facts %q", e.From, e.To, labels(doc))
 		}
 	}
 }
