@@ -437,8 +437,9 @@ func (e *Engine) nodeLine(n *spec.Node) cand {
 		it.SupersededBy = []Supersession{s}
 	}
 	it.ConflictsWith = e.con.of[n.ID]
+	it.Solves, it.SolvedBy, it.Files = e.fix.solves[n.ID], e.fix.solvedBy[n.ID], e.filesOf(n)
 	return cand{key: "n:" + n.ID, text: line.String(), item: it, fact: n.Type == spec.NodeFact, must: guaranteed(n),
-		note: notes(supersededNote(it.SupersededBy), conflictNote(it.ConflictsWith))}
+		note: notes(supersededNote(it.SupersededBy), conflictNote(it.ConflictsWith), e.fixNote(n))}
 }
 
 // artifactCand is an artifact node's content, at the version it points at.

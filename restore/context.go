@@ -117,6 +117,13 @@ type Item struct {
 	// stated): neither replaced the other, and a person should say which
 	// holds. The item's line in the text says so too.
 	ConflictsWith []Conflict `json:"conflictsWith,omitempty"`
+	// Solves are the problems the item's node, a solution, solved;
+	// SolvedBy the solutions that solved it, a problem: node ids. Files
+	// are the versions of the files the change made, or the changes that
+	// solved the problem. The item's line in the text says so too.
+	Solves   []string      `json:"solves,omitempty"`
+	SolvedBy []string      `json:"solvedBy,omitempty"`
+	Files    []FileVersion `json:"files,omitempty"`
 	// Text is what a search found: a node's label, a turn's content, a
 	// block's summary. A context's items leave it out: their text is the
 	// context's.

@@ -53,6 +53,7 @@ type Engine struct {
 	// sup are the nodes no longer current, and what replaced them.
 	sup superseded
 	con conflicts
+	fix fixes
 	// instr are the current standing instructions (instructions.go).
 	instr []string
 	// always are the nodes a context loads unfound (loadedUnfound), by
@@ -221,6 +222,7 @@ func (e *Engine) setGraph(doc *spec.Document, turns *turnStore) {
 	e.setEdges(doc.SemanticGraph.Edges)
 	e.sup = newSuperseded(e.nodes, doc.SemanticGraph.Edges, e.source)
 	e.con = newConflicts(doc, e.nodes, e.source)
+	e.fix = newFixes(doc, e.nodes)
 	e.instr = instructionIDs(e.nodes)
 	if e.cfg.Embedder != nil {
 		e.vecs = newVectorIndex(doc, e.vecs)

@@ -28,6 +28,10 @@ type Found = restore.Item
 // [restore.Supersession] and Found.SupersededBy).
 type Supersession = restore.Supersession
 
+// FileVersion is a version of a file that a change made (see
+// [restore.FileVersion], Found.Files).
+type FileVersion = restore.FileVersion
+
 // ErrIndexCache reports an index cache that could not be written (see
 // [OpenOptions.IndexCache]): the index is complete, only the next open
 // will index again.

@@ -66,6 +66,13 @@ type codingReport struct {
 	// the contexts that hold any.
 	Chatter     []int `json:"chatterTokens"`
 	WithChatter []int `json:"contextsWithChatter"`
+	// Fixes are the problems of the sessions' memories that a change
+	// with files solved, each asked "How did we fix …?" with its label;
+	// Together, at each budget, those whose context holds the problem or
+	// the change with the other and the files' versions (the item's
+	// SolvedBy or Solves, and its Files).
+	Fixes    int   `json:"fixes"`
+	Together []int `json:"fixesFoundTogether"`
 }
 
 func codingRecallCommand(stdout io.Writer) *cobra.Command {
@@ -168,7 +175,7 @@ func measureCodingRecall(ctx context.Context, data, questionsFile, tokenizer str
 		return nil, fmt.Errorf("coding-recall: %w", err)
 	}
 	rep := &codingReport{Data: data, Questions: questionsFile, Tokenizer: tk.Name(), Budgets: budgets,
-		Recall: map[string][]float64{}, Chatter: make([]int, len(budgets)), WithChatter: make([]int, len(budgets))}
+		Recall: map[string][]float64{}, Chatter: make([]int, len(budgets)), WithChatter: make([]int, len(budgets)), Together: make([]int, len(budgets))}
 	sums := newRecallSums(budgets)
 	var sessions []string
 	for _, q := range qs {
@@ -197,8 +204,19 @@ func measureCodingRecall(ctx context.Context, data, questionsFile, tokenizer str
 			questions = append(questions, qq)
 			sums.n[singleHop]++
 		}
-		e, _, err := buildEngine(ctx, turns, nil, nil)
+		var doc *spec.Document
+		e, _, err := buildEngine(ctx, turns, nil, func(d *spec.Document) (contextEngine, error) {
+			doc = d
+			m, err := smg.Load(d, nil)
+			if err != nil {
+				return nil, err
+			}
+			return m, m.WaitIndex(ctx)
+		})
 		if err != nil {
+			return nil, fmt.Errorf("coding-recall: %s: %w", s, err)
+		}
+		if err := askFixes(ctx, e, doc, budgets, tk, rep); err != nil {
 			return nil, fmt.Errorf("coding-recall: %s: %w", s, err)
 		}
 		for _, q := range questions {
@@ -243,6 +261,43 @@ func measureCodingRecall(ctx context.Context, data, questionsFile, tokenizer str
 	return rep, nil
 }
 
+// askFixes asks the memory doc, through e, how each problem a change
+// with files solved was fixed, and counts in rep the contexts that hold
+// the problem and its change together with the files' versions.
+func askFixes(ctx context.Context, e contextEngine, doc *spec.Document, budgets []int, tk smg.Tokenizer, rep *codingReport) error {
+	nodes := map[string]*spec.Node{}
+	for i := range doc.SemanticGraph.Nodes {
+		nodes[doc.SemanticGraph.Nodes[i].ID] = &doc.SemanticGraph.Nodes[i]
+	}
+	withFiles := map[string]bool{}
+	for _, ed := range doc.SemanticGraph.Edges {
+		if n := nodes[ed.To]; ed.Relation == spec.RelAbout && n != nil && n.Type == spec.NodeArtifact && nodes[ed.From] != nil && nodes[ed.From].Kind == spec.KindChange {
+			withFiles[ed.From] = true
+		}
+	}
+	asked := map[string]bool{}
+	for _, ed := range doc.SemanticGraph.Edges {
+		p := nodes[ed.To]
+		if ed.Relation != spec.RelSolves || !withFiles[ed.From] || p == nil || p.Type != spec.NodeProblem || asked[p.ID] {
+			continue
+		}
+		asked[p.ID] = true
+		rep.Fixes++
+		for b, budget := range budgets {
+			r, err := e.Context(ctx, "How did we fix "+strings.TrimSuffix(p.Label, ".")+"?", &smg.ContextOptions{Budget: budget, Tokenizer: tk})
+			if err != nil {
+				return err
+			}
+			if slices.ContainsFunc(r.Items, func(it smg.Found) bool {
+				return len(it.Files) > 0 && (it.NodeID == p.ID && slices.Contains(it.SolvedBy, ed.From) || it.NodeID == ed.From && slices.Contains(it.Solves, p.ID))
+			}) {
+				rep.Together[b]++
+			}
+		}
+	}
+	return nil
+}
+
 // chatterTokens counts the tokens of the lines of a context's text that
 // are tool chatter, the speaker a line of a turn starts with ("user: ",
 // "tool (excerpt): …") left out.
@@ -266,5 +321,14 @@ func writeCodingRecall(w io.Writer, rep *codingReport) error {
 	for b, budget := range rep.Budgets {
 		fmt.Fprintf(tw, "%d\t%.3f\t%.3f\t%.3f\t%d\t%d\t\n", budget, rep.Recall[systemSMG][b], rep.Recall[systemBM25][b], rep.Recall[systemPassages][b], rep.Chatter[b], rep.WithChatter[b])
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if rep.Fixes > 0 {
+		fmt.Fprintf(w, "problems a change with files solved, asked how they were fixed: %d\n", rep.Fixes)
+		for b, budget := range rep.Budgets {
+			fmt.Fprintf(w, "  at %d tokens, the problem, its change and the files' versions together: %d (%.3f)\n", budget, rep.Together[b], float64(rep.Together[b])/float64(rep.Fixes))
+		}
+	}
+	return nil
 }
