@@ -207,9 +207,13 @@ func nameAt(s *entityScan, i int) (int, bool) {
 }
 
 // glued reports whether the word from start to end of p is part of a token
-// that a colon joins to letters ("CS:GO", "std::vector"): a piece of a
-// token, not a name of its own.
+// that a colon joins to letters ("CS:GO", "std::vector"), or an acronym a
+// slash joins to another ("CI/CD"): a piece of a token, not a name of its
+// own.
 func glued(p string, start, end int) bool {
+	if acronym(p[start:end]) && (start > 1 && p[start-1] == '/' && acronym(p[start-2:start-1]) || end+1 < len(p) && p[end] == '/' && acronym(p[end+1:end+2])) {
+		return true // "CI/CD", "TCP/IP": a pair of acronyms, no name alone
+	}
 	if start > 0 && p[start-1] == ':' {
 		if r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(p[:start], ":")); unicode.IsLetter(r) {
 			return true
@@ -231,7 +235,8 @@ func glued(p string, start, end int) bool {
 func (s *entityScan) nameEnd(i int) int {
 	p, ws, offs := s.p, s.ws, s.offs
 	j := i + 1
-	for j < len(ws) && (spaced(p, offs[j-1]+len(ws[j-1]), offs[j]) || initial(p, ws[j-1], offs[j-1], offs[j]) && !s.stop[strings.ToLower(ws[j])]) &&
+	for j < len(ws) && (spaced(p, offs[j-1]+len(ws[j-1]), offs[j]) || initial(p, ws[j-1], offs[j-1], offs[j]) && !s.stop[strings.ToLower(ws[j])] ||
+		pluralPossessive(p, ws[j-1], offs[j-1]+len(ws[j-1]), offs[j]) && capitalized(ws[j])) &&
 		!startsSentence(s.sents, p, offs[j]) && pathToken(p, offs[j], len(ws[j])) == "" {
 		if capitalized(ws[j]) && !notNames[ws[j]] {
 			j++
@@ -324,6 +329,18 @@ const lineMarks = " \t\"'(*-_#>+|.)`[]0123456789"
 // spaced reports whether the words that end at from and start at to stand
 // one space apart, as the words of a name do ("Lake Louise", not
 // "Assets/Scripts").
+// acronym reports whether w is capital letters alone.
+func acronym(w string) bool {
+	return w != "" && strings.IndexFunc(w, func(r rune) bool { return r < 'A' || r > 'Z' }) < 0
+}
+
+// pluralPossessive reports whether a plural's apostrophe and a space part
+// word w, ending at from, and the word at to: "Writers’ Guild", a name
+// that goes on.
+func pluralPossessive(p, w string, from, to int) bool {
+	return strings.HasSuffix(w, "s") && (p[from:to] == "’ " || p[from:to] == "' ")
+}
+
 func spaced(p string, from, to int) bool {
 	return to == from+1 && p[from] == ' '
 }

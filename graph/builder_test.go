@@ -220,7 +220,8 @@ func TestPersonal(t *testing.T) {
 	}
 }
 
-// TestNickname: a speaker called by the start of her name is one person;
+// TestNickname: a speaker called by the start of her name is one person
+// (a node of the kind person);
 // a turn that only speaks to her ("Hey Mel!", "That's lovely, Mel.") gives
 // her a name, not a mention.
 func TestNickname(t *testing.T) {
@@ -232,15 +233,19 @@ func TestNickname(t *testing.T) {
 		{Speaker: "Caroline", Role: "user", Content: "My mom asked how Melanie is doing.", Timestamp: at},
 	})
 	ix := indexOf(doc)
-	var people []string
+	var people, kinds []string
 	for _, n := range doc.SemanticGraph.Nodes {
 		if n.Metadata["kind"] == "person" {
 			people = append(people, n.Label)
 		}
+		if n.Kind == spec.KindPerson {
+			kinds = append(kinds, n.Label) // a speaker is of the kind person
+		}
 	}
 	slices.Sort(people)
-	if !slices.Equal(people, []string{"Caroline", "Melanie"}) {
-		t.Errorf("people %q, want Caroline and Melanie", people)
+	slices.Sort(kinds)
+	if !slices.Equal(people, []string{"Caroline", "Melanie"}) || !slices.Equal(kinds, people) {
+		t.Errorf("people %q, of the kind person %q, want Caroline and Melanie", people, kinds)
 	}
 	mel := ix.find(t, spec.NodeConcept, "Melanie")
 	if !slices.Contains(mel.Aliases, "Mel") || !slices.Equal(mel.Mentions, []int{4}) {

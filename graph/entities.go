@@ -181,7 +181,11 @@ func (b *Builder) entityKey(kind, text string) string {
 // speaker makes sure the author of a turn has a person node.
 func (b *Builder) speaker(name string) string {
 	if key, ok := b.ents.speakers[strings.ToLower(name)]; ok && b.ents.byKey[key] != "" {
-		return b.ents.byKey[key] // known: the work below is done once
+		id := b.ents.byKey[key] // known: the work below is done once
+		if n := b.store.Node(id); n != nil && n.Kind == "" {
+			n.Kind = spec.KindPerson // (a state written before kinds of persons)
+		}
+		return id
 	}
 	key := b.entityKey("name", name)
 	b.ents.speakers[strings.ToLower(name)] = key
@@ -198,6 +202,7 @@ func (b *Builder) speaker(name string) string {
 		b.addForm(id, name)
 	}
 	b.info[id].kind = "person" // a speaker is a person, whatever named them first
+	b.store.Node(id).Kind = spec.KindPerson
 	// A nickname used before its owner spoke ("Hey Mel!" before Melanie's
 	// first turn) made a node of its own: it is hers.
 	first := strings.ToLower(strings.Fields(name)[0])

@@ -152,10 +152,13 @@ const (
 	// KindChange: a solution that is a change made to the project's
 	// files: a commit, or an edit applied.
 	KindChange Kind = "change"
+	// KindPerson: a concept that is a person who speaks in the
+	// conversation, whom the facts of their turns are about.
+	KindPerson Kind = "person"
 )
 
 // Kinds lists the registered kinds in the order the spec gives them.
-var Kinds = []Kind{KindInstruction, KindGoal, KindRequest, KindChange}
+var Kinds = []Kind{KindInstruction, KindGoal, KindRequest, KindChange, KindPerson}
 
 // KindTypes gives the node type each registered kind belongs to: a node
 // with a registered kind is of that type (§11.4).
@@ -164,6 +167,7 @@ var KindTypes = map[Kind]NodeType{
 	KindGoal:        NodeFact,
 	KindRequest:     NodeFact,
 	KindChange:      NodeSolution,
+	KindPerson:      NodeConcept,
 }
 
 // Fact categories (§6.1.2), from the most to the least important.

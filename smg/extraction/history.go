@@ -89,9 +89,11 @@ func MeasureHistory(log []byte, doc *spec.Document) History {
 }
 
 // NodeKind is the kind of item a node is: its kind (a fact's instruction,
-// goal or request, a solution's change) or else its type.
+// goal or request, a solution's change) or else its type. A person is
+// judged as the concept it is: the rubric judges speakers' names among
+// concepts.
 func NodeKind(n spec.Node) string {
-	if slices.Contains(spec.Kinds, n.Kind) && spec.KindTypes[n.Kind] == n.Type {
+	if slices.Contains(spec.Kinds, n.Kind) && spec.KindTypes[n.Kind] == n.Type && n.Kind != spec.KindPerson {
 		return string(n.Kind)
 	}
 	return string(n.Type)

@@ -44,10 +44,10 @@ func TestCheckoutGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(name)
 	if err != nil {
-		t.Fatalf("%v (run go test ./smg -run Golden -update to write it)", err)
+		t.Fatalf("%v (run go test ./smg/format -run Golden -update to write it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("the checkout memory differs from %s (run go test ./smg -run Golden -update to accept it)", name)
+		t.Errorf("the checkout memory differs from %s (run go test ./smg/format -run Golden -update to accept it)", name)
 	}
 	if _, err := format.ValidateBytes(want, nil); err != nil {
 		t.Errorf("the golden memory is not valid: %v", err)

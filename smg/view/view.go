@@ -74,10 +74,12 @@ type Map struct {
 
 // MapNode is a node as a map draws it.
 type MapNode struct {
-	ID         string        `json:"id"`
-	Type       spec.NodeType `json:"type"`
-	Label      string        `json:"label"`
-	Importance float64       `json:"importance"`
+	ID   string        `json:"id"`
+	Type spec.NodeType `json:"type"`
+	// Kind is the node's kind (spec §6.1.3): a person is drawn as one.
+	Kind       spec.Kind `json:"kind,omitempty"`
+	Label      string    `json:"label"`
+	Importance float64   `json:"importance"`
 	// Superseded tells that the node is no longer current.
 	Superseded bool `json:"superseded,omitzero"`
 	Pinned     bool `json:"pinned,omitzero"`
@@ -141,7 +143,7 @@ func (g *graphIndex) nodeTime(n *spec.Node) time.Time {
 }
 
 func (g *graphIndex) mapNode(n *spec.Node) MapNode {
-	return MapNode{ID: n.ID, Type: n.Type, Label: n.Label, Importance: n.Importance, Superseded: !n.ValidTo.IsZero(),
+	return MapNode{ID: n.ID, Type: n.Type, Kind: n.Kind, Label: n.Label, Importance: n.Importance, Superseded: !n.ValidTo.IsZero(),
 		Pinned: n.Pinned, Degree: len(g.adj[n.ID]), Time: g.nodeTime(n)}
 }
 
@@ -214,7 +216,7 @@ func MapOf(doc *spec.Document, opts MapOptions) *Map {
 	if byDefault {
 		chosen = slices.DeleteFunc(chosen, func(mn MapNode) bool {
 			n := g.byID[mn.ID]
-			if n.Type == spec.NodeConcept && common(n.Label) {
+			if n.Type == spec.NodeConcept && (common(n.Label) || inflected(n)) {
 				m.Common++
 				return true
 			}
@@ -317,7 +319,8 @@ func init() {
 }
 
 // common tells whether a concept's label names no topic to look up: a
-// common word, or markup of fewer than two letters ("[x]").
+// common word, markup of fewer than two letters ("[x]"), or the words of a
+// format of dates ("Month Day").
 func common(label string) bool {
 	letters := 0
 	for _, r := range label {
@@ -325,8 +328,39 @@ func common(label string) bool {
 			letters++
 		}
 	}
-	return letters < 2 || commonWords[strings.ToLower(strings.TrimSpace(label))]
+	if letters < 2 || commonWords[strings.ToLower(strings.TrimSpace(label))] {
+		return true
+	}
+	// Words of a format of dates alone: "Month Day", "Day Month Year".
+	for _, w := range strings.Fields(strings.ToLower(label)) {
+		if !calendarWords[strings.Trim(w, ",.")] {
+			return false
+		}
+	}
+	return true
 }
+
+// inflected tells whether a concept is a word of the language, not a
+// name: among its forms are the word inflected as a verb ("Change",
+// "Changed", "Changing"), which a name is not.
+func inflected(n *spec.Node) bool {
+	word := strings.ToLower(n.Label)
+	if strings.ContainsAny(word, " ._-/") {
+		return false
+	}
+	stem := strings.TrimSuffix(word, "e")
+	for _, a := range n.Aliases {
+		a = strings.ToLower(a)
+		if a == stem+"ed" || a == stem+"ing" {
+			return true
+		}
+	}
+	return false
+}
+
+// calendarWords name the parts of a date or a time.
+var calendarWords = map[string]bool{"day": true, "days": true, "month": true, "months": true, "year": true, "years": true,
+	"week": true, "weeks": true, "date": true, "time": true, "hour": true, "hours": true, "minute": true, "minutes": true}
 
 // holds reports whether n's label, description or an alias holds query,
 // which is in lower case.

@@ -370,28 +370,36 @@ func TestMapConnected(t *testing.T) {
 	}
 }
 
-// A concept too common to look up is no topic of the default map; a
-// person no turn names (a speaker, whom facts are about) is.
+// A concept too common to look up is no topic of the default map (a
+// common word, the words of a date's format, a word that inflects as a
+// verb); a person no turn names (a speaker, whom facts are about) is, and
+// is drawn as a person.
 func TestMapCommon(t *testing.T) {
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	doc := &spec.Document{}
 	for _, n := range []spec.Node{
 		{ID: "concept-json", Type: spec.NodeConcept, Label: "JSON", Mentions: []int{1, 2}, FirstMentioned: 1, LastMentioned: 2, Importance: 0.9},
 		{ID: "concept-x", Type: spec.NodeConcept, Label: "[x]", Mentions: []int{1}, FirstMentioned: 1, LastMentioned: 1, Importance: 0.8},
-		{ID: "concept-ana", Type: spec.NodeConcept, Label: "Ana", Importance: 0.7},
+		{ID: "concept-ana", Type: spec.NodeConcept, Kind: spec.KindPerson, Label: "Ana", Importance: 0.7},
+		{ID: "concept-month-day", Type: spec.NodeConcept, Label: "Month Day", Mentions: []int{1}, FirstMentioned: 1, LastMentioned: 1, Importance: 0.65},
+		{ID: "concept-change", Type: spec.NodeConcept, Label: "Change", Aliases: []string{"Changed", "Changes"}, Mentions: []int{1}, FirstMentioned: 1, LastMentioned: 1, Importance: 0.64},
+		{ID: "concept-render", Type: spec.NodeConcept, Label: "Render", Aliases: []string{"render.com"}, Mentions: []int{1}, FirstMentioned: 1, LastMentioned: 1, Importance: 0.63},
 		{ID: "concept-stripe", Type: spec.NodeConcept, Label: "Stripe", Mentions: []int{2}, FirstMentioned: 2, LastMentioned: 2, Importance: 0.6},
 		{ID: "fact-a", Type: spec.NodeFact, Label: "Ana pays with Stripe in JSON", ValidFrom: at, Importance: 0.5},
 	} {
 		doc.SemanticGraph.Nodes = append(doc.SemanticGraph.Nodes, n)
 	}
-	for _, c := range []string{"concept-json", "concept-x", "concept-ana", "concept-stripe"} {
+	for _, c := range []string{"concept-json", "concept-x", "concept-ana", "concept-stripe", "concept-month-day", "concept-change", "concept-render"} {
 		doc.SemanticGraph.Edges = append(doc.SemanticGraph.Edges, spec.Edge{From: "fact-a", To: c, Relation: spec.RelAbout, Strength: 0.8})
 	}
 	m := view.MapOf(doc, view.MapOptions{})
-	if got := ids(m.Nodes); !slices.Equal(got, []string{"concept-ana", "concept-stripe", "fact-a"}) || m.Common != 2 {
-		t.Errorf("default map %v, %d common; want Ana, Stripe and the fact, 2 common", got, m.Common)
+	if got := ids(m.Nodes); !slices.Equal(got, []string{"concept-ana", "concept-render", "concept-stripe", "fact-a"}) || m.Common != 4 {
+		t.Errorf("default map %v, %d common; want Ana, Render, Stripe and the fact, 4 common", got, m.Common)
 	}
-	if typed := view.MapOf(doc, view.MapOptions{Types: []spec.NodeType{spec.NodeConcept}}); len(typed.Nodes) != 4 {
+	if m.Nodes[0].Kind != spec.KindPerson {
+		t.Errorf("Ana is drawn as %q, want a person", m.Nodes[0].Kind)
+	}
+	if typed := view.MapOf(doc, view.MapOptions{Types: []spec.NodeType{spec.NodeConcept}}); len(typed.Nodes) != 7 {
 		t.Errorf("a filter of concepts shows %v", ids(typed.Nodes))
 	}
 }

@@ -51,6 +51,7 @@ const STYLE = [
       'border-color': '#ffffff',
     },
   },
+  { selector: 'node.person', style: { shape: 'round-diamond', 'border-width': 2, 'border-color': '#1d2733' } },
   { selector: 'node.minor', style: { label: '' } },
   { selector: 'node.minor.show', style: { label: 'data(short)' } },
   { selector: 'node.more', style: { 'border-width': 2, 'border-style': 'dashed', 'border-color': '#7d8995' } },
@@ -313,7 +314,7 @@ function nodeElement(n, major, position, { grid = false, more: missing = false }
       degree: n.degree || 0,
       importance: clamp01(n.importance),
     },
-    classes: [n.type, n.superseded ? 'superseded' : '', n.pinned ? 'pinned' : '', major ? 'major' : 'minor', missing ? 'more' : ''].filter(Boolean).join(' '),
+    classes: [n.type, n.kind === 'person' ? 'person' : '', n.superseded ? 'superseded' : '', n.pinned ? 'pinned' : '', major ? 'major' : 'minor', missing ? 'more' : ''].filter(Boolean).join(' '),
   };
   if (position) el.position = position;
   return el;
