@@ -463,7 +463,9 @@ func TestWebLargeMaps(t *testing.T) {
 }
 
 // readableMap checks the map drawn: at most a tenth of its nodes without
-// an edge on it, and no label drawn over another at the zoom it fits at.
+// an edge on it, no label drawn over another at the zoom it fits at, and
+// the nodes grouped by what they belong to (four in five nearer their hub
+// than any other).
 func readableMap(t *testing.T, p *page, what string) {
 	t.Helper()
 	if alone := eval[float64](p, `(() => {
@@ -486,6 +488,26 @@ func readableMap(t *testing.T, p *page, what string) {
 	})()`)
 	if len(overlaps) > 0 {
 		t.Errorf("%s: %d pairs of labels drawn over each other, as %q", what, len(overlaps), overlaps[:min(3, len(overlaps))])
+	}
+	// Grouped by what they belong to: a node is nearer the hub it
+	// belongs to than any other hub.
+	grouped := eval[[]int](p, `(() => {
+		const cy = window.smgCy;
+		const hubs = cy.nodes().filter((n) => n.data('belongs') === n.id());
+		let near = 0, all = 0;
+		cy.nodes().forEach((n) => {
+			const b = n.data('belongs');
+			if (!b || b === n.id() || cy.getElementById(b).empty()) return;
+			const p = n.position(), d = (h) => Math.hypot(h.position('x') - p.x, h.position('y') - p.y);
+			const own = d(cy.getElementById(b));
+			all++;
+			if (hubs.every((h) => h.id() === b || d(h) >= own)) near++;
+		});
+		return [near, all, hubs.length];
+	})()`)
+	t.Logf("%s: %d of %d nodes nearer the hub they belong to than any other, %d hubs", what, grouped[0], grouped[1], grouped[2])
+	if grouped[1] == 0 || float64(grouped[0]) < 0.8*float64(grouped[1]) {
+		t.Errorf("%s: %d of %d nodes are nearer the hub they belong to than any other, want 80%%", what, grouped[0], grouped[1])
 	}
 }
 

@@ -77,9 +77,13 @@ type MapNode struct {
 	ID   string        `json:"id"`
 	Type spec.NodeType `json:"type"`
 	// Kind is the node's kind (spec §6.1.3): a person is drawn as one.
-	Kind       spec.Kind `json:"kind,omitempty"`
-	Label      string    `json:"label"`
-	Importance float64   `json:"importance"`
+	Kind spec.Kind `json:"kind,omitempty"`
+	// Group is the hub of the map that this node belongs to, which a map
+	// draws it near (a hub is its own; see group). "" when the node is
+	// linked to nothing on the map.
+	Group      string  `json:"group,omitempty"`
+	Label      string  `json:"label"`
+	Importance float64 `json:"importance"`
 	// Superseded tells that the node is no longer current.
 	Superseded bool `json:"superseded,omitzero"`
 	Pinned     bool `json:"pinned,omitzero"`
@@ -229,7 +233,87 @@ func MapOf(doc *spec.Document, opts MapOptions) *Map {
 		ids[n.ID] = true
 	}
 	m.Edges = g.edgesAmong(ids)
+	group(m)
 	return m
+}
+
+// group sets the Group of the nodes of m, what each belongs to: hubs are
+// chosen greedily, the things a map is about first (concepts, persons,
+// files), then by their edges on the map; a hub takes its neighbours not
+// yet taken, and a node left over goes with its strongest neighbour.
+// Every group is a star around its hub, which a map draws its members
+// near.
+func group(m *Map) {
+	at := make(map[string]int, len(m.Nodes))
+	for i, n := range m.Nodes {
+		at[n.ID] = i
+	}
+	type link struct {
+		to       int
+		strength float64
+	}
+	adj := make([][]link, len(m.Nodes))
+	for _, e := range m.Edges {
+		a, b := at[e.From], at[e.To]
+		if a != b {
+			adj[a] = append(adj[a], link{b, e.Strength})
+			adj[b] = append(adj[b], link{a, e.Strength})
+		}
+	}
+	thing := func(n MapNode) bool { return n.Type == spec.NodeConcept || n.Type == spec.NodeArtifact }
+	order := make([]int, len(m.Nodes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		na, nb := m.Nodes[a], m.Nodes[b]
+		return cmp.Or(-cmp.Compare(b2i(thing(na)), b2i(thing(nb))), -cmp.Compare(len(adj[a]), len(adj[b])),
+			-cmp.Compare(na.Importance, nb.Importance), strings.Compare(na.ID, nb.ID))
+	})
+	for _, i := range order {
+		if m.Nodes[i].Group != "" || len(adj[i]) < 2 {
+			continue
+		}
+		free := 0
+		for _, l := range adj[i] {
+			if m.Nodes[l.to].Group == "" {
+				free++
+			}
+		}
+		if free == 0 {
+			continue
+		}
+		m.Nodes[i].Group = m.Nodes[i].ID
+		for _, l := range adj[i] {
+			if m.Nodes[l.to].Group == "" {
+				m.Nodes[l.to].Group = m.Nodes[i].ID
+			}
+		}
+	}
+	for _, i := range order {
+		if m.Nodes[i].Group != "" || len(adj[i]) == 0 {
+			continue
+		}
+		best := adj[i][0]
+		for _, l := range adj[i][1:] {
+			if l.strength > best.strength {
+				best = l
+			}
+		}
+		if m.Nodes[best.to].Group == "" {
+			// Two nodes of no hub: the one met first (the greater
+			// thing, or the more important) is the pair's.
+			m.Nodes[best.to].Group = m.Nodes[i].ID
+		}
+		m.Nodes[i].Group = m.Nodes[best.to].Group
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // connected chooses limit of nodes, most important first, so that every

@@ -403,3 +403,42 @@ func TestMapCommon(t *testing.T) {
 		t.Errorf("a filter of concepts shows %v", ids(typed.Nodes))
 	}
 }
+
+// Each node of the map belongs to a hub, which a map draws it near: the
+// things it is about first (a person, a file), each hub taking the nodes
+// it links to that no hub took before; a node linked to no hub goes with
+// its neighbour.
+func TestMapGroups(t *testing.T) {
+	doc := &spec.Document{}
+	add := func(id string, typ spec.NodeType, imp float64) {
+		doc.SemanticGraph.Nodes = append(doc.SemanticGraph.Nodes, spec.Node{ID: id, Type: typ, Label: id, Importance: imp})
+	}
+	link := func(from, to string) {
+		doc.SemanticGraph.Edges = append(doc.SemanticGraph.Edges, spec.Edge{From: from, To: to, Relation: spec.RelAbout, Strength: 0.8})
+	}
+	add("concept-ana", spec.NodeConcept, 0.2)
+	add("artifact-app-py", spec.NodeArtifact, 0.2)
+	for _, f := range []string{"fact-1", "fact-2", "fact-3"} {
+		add(f, spec.NodeFact, 0.9)
+		link(f, "concept-ana")
+	}
+	add("solution-fix", spec.NodeSolution, 0.8)
+	add("problem-crash", spec.NodeProblem, 0.7)
+	link("solution-fix", "artifact-app-py")
+	link("fact-3", "artifact-app-py") // Ana's fact about the file: Ana's
+	link("solution-fix", "problem-crash")
+	add("decision-a", spec.NodeDecision, 0.6)
+	add("decision-b", spec.NodeDecision, 0.5)
+	link("decision-a", "decision-b")
+	m := view.MapOf(doc, view.MapOptions{})
+	want := map[string]string{
+		"concept-ana": "concept-ana", "fact-1": "concept-ana", "fact-2": "concept-ana", "fact-3": "concept-ana",
+		"artifact-app-py": "artifact-app-py", "solution-fix": "artifact-app-py", "problem-crash": "artifact-app-py",
+		"decision-a": "decision-a", "decision-b": "decision-a",
+	}
+	for _, n := range m.Nodes {
+		if n.Group != want[n.ID] {
+			t.Errorf("%s belongs to %q, want %q", n.ID, n.Group, want[n.ID])
+		}
+	}
+}

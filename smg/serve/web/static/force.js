@@ -10,7 +10,8 @@
 /**
  * forceLayout returns the positions (x0, y0, x1, y1, …) of n nodes with
  * the radii r (a Float64Array of n), joined by edges (an array of
- * [source, target, strength in 0..1] with node indexes). The nodes should
+ * [source, target, strength in 0..1, pull] with node indexes; pull, 1 if
+ * left out, scales how hard the link pulls). The nodes should
  * come most important first: they start nearest the centre.
  */
 export function forceLayout(n, r, edges, opts = {}) {
@@ -45,7 +46,7 @@ export function forceLayout(n, r, edges, opts = {}) {
     const t = dst[k];
     const w = Math.max(0, Math.min(1, edges[k][2] || 0));
     len[k] = 34 + r[s] + r[t] + 16 * (1 - w);
-    str[k] = 1 / Math.max(1, Math.min(degree[s], degree[t]));
+    str[k] = (edges[k][3] ?? 1) / Math.max(1, Math.min(degree[s], degree[t]));
     bias[k] = degree[s] / (degree[s] + degree[t] || 1);
   }
   const charge = opts.charge || -90;

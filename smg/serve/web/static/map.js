@@ -14,6 +14,7 @@ const NEIGHBOURS = 50; // neighbours an expansion adds, the most important
 const MAJOR = 30; // nodes labelled at every zoom, the most important
 const LABEL_WIDTH = 0.62; // a character's width, at most, over the font's size
 const LABEL = 28; // characters of a label drawn
+const ACROSS = 0.05; // the pull of an edge between two groups, of one within a group
 
 let cy = null;
 let ctrl = null;
@@ -313,6 +314,7 @@ function nodeElement(n, major, position, { grid = false, more: missing = false }
       font: fontOf(major),
       degree: n.degree || 0,
       importance: clamp01(n.importance),
+      belongs: n.group || '',
     },
     classes: [n.type, n.kind === 'person' ? 'person' : '', n.superseded ? 'superseded' : '', n.pinned ? 'pinned' : '', major ? 'major' : 'minor', missing ? 'more' : ''].filter(Boolean).join(' '),
   };
@@ -354,7 +356,8 @@ const GRID_Y = 46;
 
 /**
  * plan lays a map out before it is drawn: the nodes with an edge on the
- * map by force (force.js), the others (often most of a large memory's) in
+ * map by force (force.js), each pulled to the hub it belongs to (its
+ * group), the others (often most of a large memory's) in
  * a grid below them, by type then importance, so that they take little
  * room and no time. It returns each node's position, the bounds of them
  * all, and the ids of those in the grid.
@@ -383,8 +386,18 @@ function plan(nodes, edges) {
     const r = Float64Array.from(linked, (n) => sizeOf(n) / 2);
     const links = [];
     for (const e of edges) {
-      if (e.from !== e.to && at.has(e.from) && at.has(e.to)) links.push([at.get(e.from), at.get(e.to), clamp01(e.strength)]);
+      if (e.from !== e.to && at.has(e.from) && at.has(e.to)) {
+        // An edge between two groups pulls weakly: each group gathers
+        // around its hub (a person's facts, a file's changes).
+        const s = at.get(e.from);
+        const t = at.get(e.to);
+        links.push([s, t, clamp01(e.strength), linked[s].group === linked[t].group ? 1 : ACROSS]);
+      }
     }
+    // A node that belongs to a hub it has no edge to is pulled to it.
+    linked.forEach((n, i) => {
+      if (n.group && n.group !== n.id && at.has(n.group)) links.push([i, at.get(n.group), 1, 1]);
+    });
     const xy = forceLayout(linked.length, r, links);
     linked.forEach((n, i) => {
       const p = { x: xy[2 * i], y: xy[2 * i + 1] };
@@ -426,9 +439,9 @@ function uncrowd(major, nodes, p) {
     const at = p.pos.get(n.id);
     if (!at) continue;
     const text = cut(n.label || n.id, p.grid.has(n.id) ? 16 : LABEL);
-    const w = text.length * font * LABEL_WIDTH + 4;
-    const top = at.y + sizeOf(n) / 2 + 1;
-    const box = { x1: at.x - w / 2, x2: at.x + w / 2, y1: top, y2: top + font * 1.4 + 2 };
+    const w = text.length * font * LABEL_WIDTH + 10; // its outline, and a margin
+    const top = at.y + sizeOf(n) / 2 - 1;
+    const box = { x1: at.x - w / 2, x2: at.x + w / 2, y1: top, y2: top + font * 1.5 + 6 };
     if (kept.some((b) => b.x1 < box.x2 && box.x1 < b.x2 && b.y1 < box.y2 && box.y1 < b.y2)) {
       major.delete(n.id);
       continue;
@@ -545,6 +558,7 @@ function legend(m) {
     rels.length ? h('div', { class: 'legend-row' }, rels.map((r) => h('span', { class: 'legend-item' },
       h('span', { class: `line${r === 'supersedes' ? ' dashed' : ''}`, style: `border-color:${relationColor(r)}` }), r.replace(/_/g, ' ')))) : null,
     h('div', { class: 'legend-row muted' },
+      (m.nodes || []).some((n) => n.kind === 'person') ? h('span', { class: 'legend-item' }, h('span', { class: 'diamond' }), 'person') : null,
       h('span', { class: 'legend-item' }, h('span', { class: 'ring dashed' }), 'more to expand'),
       h('span', { class: 'legend-item' }, h('span', { class: 'ring pinned' }), 'pinned'),
       h('span', { class: 'legend-item' }, h('span', { class: 'swatch faded' }), 'superseded')),
