@@ -45,6 +45,7 @@ var signals = []signal{
 	{"neighbor", neighbors, 0},
 	{"date", dates, 0},
 	{"speaker", speakers, 0},
+	{"course", course, 0},
 	{"superseded", demote, 0},
 }
 
@@ -172,7 +173,7 @@ func (g *gathering) turnScore(parts map[string]float64) float64 {
 	if f, ok := parts["superseded"]; ok {
 		s *= f
 	}
-	return s
+	return s + parts["course"]
 }
 
 // passageHit is a passage of a long turn the search found, and its
