@@ -211,12 +211,12 @@ func (a *Analyzer) statements(sents []sentence, claimed map[string]bool, subject
 		if model.Probability(StatementFeatures(text)) > keepStatement {
 			f, ok = restate(text, subject)
 		}
-		if !ok || !statesUpdate(f.Text) {
+		if !ok && strings.ContainsAny(text, "0123456789") {
 			// A value that changed is worth keeping, whatever the model
 			// says, and even when a question takes it for granted.
 			if u, isUpdate := restate(text, subject); isUpdate && statesUpdate(u.Text) {
 				f, ok = u, true
-			} else if u, isUpdate := presupposedUpdate(text, subject); isUpdate && !ok {
+			} else if u, isUpdate := presupposedUpdate(text, subject); isUpdate {
 				f, ok = u, true
 			}
 		}
@@ -264,7 +264,8 @@ var (
 // statesUpdate tells whether text says that a value changed: a cue of
 // change and a value after it ("moved the call to April 22").
 func statesUpdate(text string) bool {
-	return len(Quantities(NewValues(text))) > 0
+	// Every value holds a digit: no need to look for a cue without one.
+	return strings.ContainsAny(text, "0123456789") && len(Quantities(NewValues(text))) > 0
 }
 
 // presupposedUpdate is the update a question takes for granted, as a fact:

@@ -107,6 +107,9 @@ func cueClause(text string, cue *regexp.Regexp) string {
 // by a value: "User has added two new projects, so now they have 10 cards"
 // gives "now they have 10 cards"; "" when none is.
 func updateClause(text string) string {
+	if !strings.ContainsAny(text, "0123456789") {
+		return "" // every value holds a digit
+	}
 	for _, loc := range classify.UpdateCue.FindAllStringIndex(text, -1) {
 		if c := clauseAt(text, loc); len(classify.Quantities(classify.NewValues(c))) > 0 {
 			return c
@@ -124,6 +127,28 @@ func holds(qs []classify.Quantity, q classify.Quantity) bool {
 
 // counted tells whether q counts something named.
 func counted(q classify.Quantity) bool { return strings.HasPrefix(q.Kind, "count:") }
+
+// countedIn tells whether some fact of others names a thing that a clause
+// of restated counts: none, and no count can be said again.
+func countedIn(restated, others []string, b *Builder) bool {
+	var nouns []string
+	for _, c := range restated {
+		for _, q := range classify.Quantities(c) {
+			if counted(q) {
+				nouns = append(nouns, strings.TrimPrefix(q.Kind, "count:"))
+			}
+		}
+	}
+	for _, o := range others {
+		text := strings.ToLower(wholeText(b.store.Node(o)))
+		for _, w := range nouns {
+			if strings.Contains(text, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // sameCount tells whether some count of now counts the same thing as one
 // of before, with another value.
@@ -361,9 +386,9 @@ func (b *Builder) reconcile(id string, turn int) {
 	}
 	denial := cueClause(text, denialCue)
 	var restated []string // without a cue: the clauses that count something
-	if update == "" {
+	if update == "" && strings.ContainsAny(text, "0123456789") {
 		for _, c := range clauses(text) {
-			if !denialCue.MatchString(c) && slices.ContainsFunc(classify.Quantities(c), counted) {
+			if strings.ContainsAny(c, "0123456789") && !denialCue.MatchString(c) && slices.ContainsFunc(classify.Quantities(c), counted) {
 				restated = append(restated, c)
 			}
 		}
@@ -378,7 +403,7 @@ func (b *Builder) reconcile(id string, turn int) {
 			others = append(others, o)
 		}
 	}
-	if len(others) == 0 {
+	if len(others) == 0 || len(qs) == 0 && denial == "" && !countedIn(restated, others, b) {
 		return
 	}
 	s := b.sameness(others)
