@@ -68,10 +68,19 @@ func conflictNote(cs []Conflict) string {
 	if len(cs) == 0 {
 		return ""
 	}
-	parts := make([]string, 0, len(cs))
-	for _, c := range cs {
-		p := classify.Clip(strings.TrimSuffix(c.Label, "."), noteLabel)
-		if !slices.Contains(parts, p) {
+	labels := make([]string, len(cs))
+	for i, c := range cs {
+		labels[i] = c.Label
+	}
+	return "(contradicted by: " + noteList(labels) + ")"
+}
+
+// noteList is the labels a note names: each clipped to noteLabel bytes
+// and once, noteLabels at most and how many more: "A; B; and 2 more".
+func noteList(labels []string) string {
+	parts := make([]string, 0, len(labels))
+	for _, l := range labels {
+		if p := classify.Clip(strings.TrimSuffix(l, "."), noteLabel); !slices.Contains(parts, p) {
 			parts = append(parts, p)
 		}
 	}
@@ -80,7 +89,7 @@ func conflictNote(cs []Conflict) string {
 		more = fmt.Sprintf("; and %d more", len(parts)-noteLabels)
 		parts = parts[:noteLabels]
 	}
-	return "(contradicted by: " + strings.Join(parts, "; ") + more + ")"
+	return strings.Join(parts, "; ") + more
 }
 
 // notes joins the notes of a line that are not empty.

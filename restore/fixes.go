@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/smg-memory/smg/classify"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -96,26 +95,19 @@ func (e *Engine) fixNote(n *spec.Node) string {
 	} else {
 		links = e.fix.solves[n.ID]
 	}
-	var parts []string
+	var labels []string
 	for _, id := range links {
 		// A change is named by its commit, when it has one: shorter, and
 		// what a person looks up.
-		p := classify.Clip(strings.TrimSuffix(e.nodes[id].Label, "."), noteLabel)
+		l := e.nodes[id].Label
 		if c, ok := e.nodes[id].Metadata["commit"].(string); ok && c != "" {
-			p = "commit " + c
+			l = "commit " + c
 		}
-		if !slices.Contains(parts, p) {
-			parts = append(parts, p)
-		}
-	}
-	more := ""
-	if len(parts) > noteLabels {
-		more = fmt.Sprintf("; and %d more", len(parts)-noteLabels)
-		parts = parts[:noteLabels]
+		labels = append(labels, l)
 	}
 	var note []string
-	if len(parts) > 0 {
-		note = append(note, word+": "+strings.Join(parts, "; ")+more)
+	if len(labels) > 0 {
+		note = append(note, word+": "+noteList(labels))
 	}
 	if fs := e.filesOf(n); len(fs) > 0 {
 		names := make([]string, len(fs))
