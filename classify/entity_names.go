@@ -147,6 +147,11 @@ func nameAt(s *entityScan, i int) (int, bool) {
 	if !capitalized(w) || notNames[w] || notNames[trimPossessive(w)] || glued(s.p, off, off+len(w)) {
 		return i, false
 	}
+	if slashPair(s.p, off, off+len(w)) || afterSlashPair.MatchString(s.p[max(0, off-12):off]) {
+		// "CI/CD", "TCP/IP": a pair of acronyms, no name alone, nor
+		// with the words after it ("CI/CD Pipelines").
+		return s.nameEnd(i) - 1, false
+	}
 	j := s.nameEnd(i)
 	if j == i+1 && noLoneName(w, s.stop) || s.titleLine(off) {
 		return i, false
@@ -207,13 +212,9 @@ func nameAt(s *entityScan, i int) (int, bool) {
 }
 
 // glued reports whether the word from start to end of p is part of a token
-// that a colon joins to letters ("CS:GO", "std::vector"), or an acronym a
-// slash joins to another ("CI/CD"): a piece of a token, not a name of its
-// own.
+// that a colon joins to letters ("CS:GO", "std::vector"): a piece of a
+// token, not a name of its own.
 func glued(p string, start, end int) bool {
-	if acronym(p[start:end]) && (start > 1 && p[start-1] == '/' && acronym(p[start-2:start-1]) || end+1 < len(p) && p[end] == '/' && acronym(p[end+1:end+2])) {
-		return true // "CI/CD", "TCP/IP": a pair of acronyms, no name alone
-	}
 	if start > 0 && p[start-1] == ':' {
 		if r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(p[:start], ":")); unicode.IsLetter(r) {
 			return true
@@ -329,6 +330,16 @@ const lineMarks = " \t\"'(*-_#>+|.)`[]0123456789"
 // spaced reports whether the words that end at from and start at to stand
 // one space apart, as the words of a name do ("Lake Louise", not
 // "Assets/Scripts").
+// afterSlashPair is the end of the text before a word that follows a pair
+// of acronyms: "CI/CD " before "Pipelines".
+var afterSlashPair = regexp.MustCompile(`\b[A-Z]{1,5}/[A-Z]{1,5} $`)
+
+// slashPair reports whether the word from start to end of p is an acronym
+// a slash joins to another: "CD" of "CI/CD".
+func slashPair(p string, start, end int) bool {
+	return acronym(p[start:end]) && (start > 1 && p[start-1] == '/' && acronym(p[start-2:start-1]) || end+1 < len(p) && p[end] == '/' && acronym(p[end+1:end+2]))
+}
+
 // acronym reports whether w is capital letters alone.
 func acronym(w string) bool {
 	return w != "" && strings.IndexFunc(w, func(r rune) bool { return r < 'A' || r > 'Z' }) < 0
