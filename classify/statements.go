@@ -309,6 +309,11 @@ var (
 	clauseStop = re(`[,;?!](?:\s|$)|\.(?:\s|$)|\s(?:considering|because|since|so|and|but|while|in order|how|what)\s`)
 )
 
+// toldChange is a change a request tells of what the sentence named: "can
+// you remind me that it's rescheduled to March 22?"; its submatch is the
+// change, from its "it".
+var toldChange = re(`\bthat (it(?:['’]s| is| was| has been| got| will be)\s[^?]+)`)
+
 // restate makes an item of a sentence of the user's: its kind, its
 // category and its text in the third person, or false when it cannot
 // stand on its own.
@@ -320,13 +325,22 @@ func restate(text, subject string) (Fact, bool) {
 	// What the sentence asks of the assistant, at its end, is cut: what
 	// is left says something of the user ("I'm 65, and I worry about the
 	// job market, can you help me with that?").
-	body := text
+	body, told := text, ""
 	for _, tail := range []*regexp.Regexp{requestTail, questionTail, pointer} {
 		if loc := tail.FindStringIndex(body); loc != nil && loc[0] > 0 {
+			if m := toldChange.FindStringSubmatch(body[loc[0]:]); m != nil && told == "" && statesUpdate(m[1]) {
+				told = m[1] // "…, can you remind me that it's moved to May 22?"
+			}
 			body = body[:loc[0]]
 		}
 	}
 	body = strings.TrimRight(strings.TrimSpace(hedges.ReplaceAllString(body, "")), " ,;:—–-")
+	if told != "" {
+		// What the request says changed, of what the statement names,
+		// is part of the statement: "…the Zoom meeting with Professor
+		// Danielle, and it's rescheduled to March 22 at 4:30 PM".
+		body += ", and " + strings.TrimRight(told, " ?.!")
+	}
 	if !proseLike(body) {
 		return Fact{}, false
 	}

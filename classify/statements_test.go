@@ -129,17 +129,19 @@ func TestSentences(t *testing.T) {
 }
 
 // A sentence that says a value changed is kept whatever the model says,
-// and a question that takes a change for granted gives it as a fact.
+// a question that takes a change for granted gives it as a fact, and a
+// change a request tells of what the sentence named is part of it.
 func TestStatementsOfUpdates(t *testing.T) {
 	never := &linear.Model{W: make([]float32, 16), Bias: -5}
 	a := NewWith(Options{Statements: never})
 	at := time.Date(2024, 3, 15, 12, 0, 0, 0, time.UTC)
 	for text, want := range map[string]string{
-		"I'm nervous that I won't make the new May 9 deadline, can you help me plan?":                      "User is nervous that they won't make the new May 9 deadline.",
-		"How should I pack for an offsite that got moved from October 8 to October 15, given the weather?": "The offsite got moved from October 8 to October 15.",
-		"Can I mention my lease, which was extended to 18 months, in my visa application?":                 "User's lease was extended to 18 months.",
-		"Thanks, that explanation of the schema helped a lot.":                                             "",
-		"What should I pack for an offsite in Lisbon that starts on October 8?":                            "",
+		"I'm nervous that I won't make the new May 9 deadline, can you help me plan?":                                      "User is nervous that they won't make the new May 9 deadline.",
+		"How should I pack for an offsite that got moved from October 8 to October 15, given the weather?":                 "The offsite got moved from October 8 to October 15.",
+		"Can I mention my lease, which was extended to 18 months, in my visa application?":                                 "User's lease was extended to 18 months.",
+		"Thanks, that explanation of the schema helped a lot.":                                                             "",
+		"I'm nervous about the dentist appointment with Dr Okafor, so can you remind me that it's moved to May 9 at 2 PM?": "User is nervous about the dentist appointment with Dr Okafor, and it's moved to May 9 at 2 PM.",
+		"What should I pack for an offsite in Lisbon that starts on October 8?":                                            "",
 	} {
 		s := a.Analyze(Turn{Text: text, Role: "user", Time: at, Assisted: true, Listener: "the assistant"})
 		var got []string

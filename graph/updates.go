@@ -177,6 +177,10 @@ func whatChanged(clause string) string {
 	return clause[start:loc[1]]
 }
 
+// pronounSubject is a clause whose subject is a pronoun: what it is
+// about was named before it.
+var pronounSubject = regexp.MustCompile(`(?i)^(?:(?:and|but|so)\s+)?(?:it|this|that)(?:['’]s|\s)`)
+
 // bareConjunction joins two clauses without a comma: "User is considering a
 // job relocation and they have adjusted their relocation budget to".
 var bareConjunction = regexp.MustCompile(`(?i)\s(?:and|but|so)\s+(?:they|he|she|i|we|user)\s`)
@@ -407,6 +411,13 @@ func (b *Builder) reconcile(id string, turn int) {
 		return
 	}
 	s := b.sameness(others)
+	if len(qs) > 0 && pronounSubject.MatchString(update) {
+		// "…the Zoom meeting with Professor Danielle, and it's
+		// rescheduled to March 22": what "it" is was named before.
+		if i := strings.Index(text, update); i > 0 {
+			update = text[:i+len(update)]
+		}
+	}
 	if len(qs) > 0 {
 		was, said := oldValue(update)
 		keep := func(_ int, c string) bool {

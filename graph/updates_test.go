@@ -143,7 +143,8 @@ func TestDenialContradicts(t *testing.T) {
 var keepAll = graph.Config{Statements: &linear.Model{W: make([]float32, 16), Bias: 5}}
 
 // An update finds the fact it updates by what changed, named before its
-// new value, by the old value it says, or by a count of the same thing;
+// new value (or before its "it"), by the old value it says, or by a count
+// of the same thing;
 // a count said again without a cue updates a fact that says nearly all
 // the same. An old value that the fact does not give links nothing.
 func TestUpdateForms(t *testing.T) {
@@ -157,6 +158,8 @@ func TestUpdateForms(t *testing.T) {
 			"How should I pack for an offsite that got moved from October 8 to October 15?"},
 		{"a count of the same thing", "My photo album from the Alps trip has 40 pictures so far.",
 			"I've scanned a few more prints, so now I have a total of 55 pictures."},
+		{"what 'it' names", "I have a dentist appointment with Dr Okafor on May 7 at 10 AM.",
+			"I'm nervous about the dentist appointment with Dr Okafor, so can you remind me that it's moved to May 9 at 2 PM?"},
 		{"a count said again", "I've set a goal of collecting 30 signatures for the community garden petition by May 1.",
 			"I have collected 42 signatures for the community garden petition."},
 	} {
