@@ -330,6 +330,9 @@ func restate(text, subject string) (Fact, bool) {
 		if loc := tail.FindStringIndex(body); loc != nil && loc[0] > 0 {
 			if m := toldChange.FindStringSubmatch(body[loc[0]:]); m != nil && told == "" && statesUpdate(m[1]) {
 				told = m[1] // "…, can you remind me that it's moved to May 22?"
+				if c := clauseStop.FindStringIndex(told); c != nil {
+					told = told[:c[0]]
+				}
 			}
 			body = body[:loc[0]]
 		}
