@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -169,9 +170,34 @@ var wants = []struct{ where, msg string }{
 	{"after array element (expecting ',' or ']')", "want ',' or ']'"},
 }
 
-// badEscape is the decoder's quote of an invalid \u escape, its first
-// group the escape to its first character that is not a hex digit.
-var badEscape = regexp.MustCompile("invalid escape sequence `(\\\\u[0-9A-Fa-f]{0,3}[^0-9A-Fa-f`]?)[^`]*`")
+// badEscape is the decoder's quote of an invalid \u escape, in backquotes
+// or, when it holds bytes that are not UTF-8, in Go's double quotes.
+var badEscape = regexp.MustCompile("invalid escape sequence (`[^`]*`|\"(?:[^\"\\\\]|\\\\.)*\")")
+
+// escapeQuote is the quote of an invalid \u escape that the package gives:
+// the escape to its first character that is not a hex digit, that
+// character when it is ASCII ("\\ucar"), not when it is not: the decoder
+// quotes as much of the escape as its buffer holds, which a stream read a
+// few bytes at a time cuts sooner, even inside a character.
+func escapeQuote(m string) string {
+	q := strings.TrimPrefix(m, "invalid escape sequence ")
+	esc := strings.Trim(q, "`")
+	if strings.HasPrefix(q, `"`) {
+		u, err := strconv.Unquote(q)
+		if err != nil {
+			return m
+		}
+		esc = u
+	}
+	n := len(`\u`)
+	for n < len(esc) && n < len(`\u`)+3 && strings.IndexByte("0123456789abcdefABCDEF", esc[n]) >= 0 {
+		n++
+	}
+	if n < len(esc) && esc[n] < utf8.RuneSelf && strings.IndexByte("0123456789abcdefABCDEF", esc[n]) < 0 {
+		n++ // the first character that is not a hex digit, ASCII
+	}
+	return "invalid escape sequence `" + esc[:min(n, len(esc))] + "`"
+}
 
 // syntaxError places and words an error of a decoder of data[base:]: the
 // end of the input, or the decoder's message, for the few errors about
@@ -187,10 +213,9 @@ func (t *text) syntaxError(base int, err error) *jsonSyntaxError {
 		return t.errAt(base, err.Error()) // not expected from a bytes.Buffer
 	}
 	msg := serr.Err.Error()
-	// An invalid \u escape is quoted to its first character that is not a
-	// hex digit: the decoder quotes as much of it as its buffer holds,
-	// which a stream read a few bytes at a time cuts sooner.
-	msg = badEscape.ReplaceAllString(msg, "invalid escape sequence `$1`")
+	// An invalid \u escape is quoted the same, however the stream was
+	// cut (escapeQuote).
+	msg = badEscape.ReplaceAllStringFunc(msg, escapeQuote)
 	if m, ok := strings.CutSuffix(msg, " at start of value"); ok {
 		msg = m + " looking for the beginning of a value"
 	}
