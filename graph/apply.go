@@ -370,8 +370,7 @@ func (b *Builder) decision(ts *turnState, d classify.Decision) {
 		}
 		for _, a := range append([]string{d.Replaces}, alts...) {
 			if a != "" && sameThing(b.info[old].outcomeKey, NameKey(a)) {
-				o.ValidTo = ts.t.Timestamp
-				b.store.Link(id, old, spec.RelSupersedes, supersedes)
+				b.supersede(id, old, ts.t.Timestamp)
 				replaced = replaced || strings.EqualFold(a, d.Replaces)
 				break
 			}
@@ -396,8 +395,7 @@ func (b *Builder) decision(ts *turnState, d classify.Decision) {
 			b.mention(oid, ts.turn)
 		}
 		if oid != id {
-			b.store.Node(oid).ValidTo = ts.t.Timestamp
-			b.store.Link(id, oid, spec.RelSupersedes, supersedes)
+			b.supersede(id, oid, ts.t.Timestamp)
 		}
 	}
 	concepts := b.conceptsIn(ts, d.Sentence)
@@ -716,8 +714,7 @@ func (b *Builder) fact(ts *turnState, f classify.Fact) {
 			if old == id || !o.ValidTo.IsZero() {
 				continue
 			}
-			o.ValidTo = ts.t.Timestamp
-			b.store.Link(id, old, spec.RelSupersedes, supersedes)
+			b.supersede(id, old, ts.t.Timestamp)
 		}
 	}
 }

@@ -225,8 +225,7 @@ func (b *Builder) Remember(f Fact, at time.Time) (Remembered, error) {
 		if old == id {
 			continue
 		}
-		b.store.Node(old).ValidTo = at
-		b.store.Link(id, old, spec.RelSupersedes, supersedes)
+		b.supersede(id, old, at)
 	}
 	slices.Sort(supersede)
 	supersede = slices.DeleteFunc(supersede, func(s string) bool { return s == id })

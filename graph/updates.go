@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/smg-memory/smg/classify"
 	"github.com/smg-memory/smg/spec"
@@ -270,8 +271,9 @@ type sameness struct {
 	b      *Builder
 	n      int // the facts the weights are counted over
 	facts  []string
-	clause [][]string   // of each fact, its clauses
-	terms  [][][]string // of each fact, the topic terms of each clause
+	clause [][]string              // of each fact, its clauses
+	terms  [][][]string            // of each fact, the topic terms of each clause
+	values [][][]classify.Quantity // of each fact, the values of each clause
 	df     map[string]int
 }
 
@@ -290,15 +292,18 @@ func (b *Builder) sameness(facts []string) *sameness {
 		}
 		s.clause = append(s.clause, ft.clauses)
 		s.terms = append(s.terms, ft.terms)
+		s.values = append(s.values, ft.values)
 	}
 	return s
 }
 
 // A factTopic is what a fact's clauses are about, read once: its clauses,
-// their topic terms, and the clause of its denial, if it denies.
+// their topic terms and their values, and the clause of its denial, if it
+// denies.
 type factTopic struct {
 	clauses []string
 	terms   [][]string
+	values  [][]classify.Quantity
 	denial  string
 }
 
@@ -310,6 +315,11 @@ func (b *Builder) topicOf(id string) *factTopic {
 		ft := &factTopic{clauses: clauses(text), denial: cueClause(text, denialCue)}
 		for _, c := range ft.clauses {
 			ft.terms = append(ft.terms, b.topicTerms(c))
+			var v []classify.Quantity
+			if strings.ContainsAny(c, "0123456789") { // every value holds a digit
+				v = classify.Quantities(c)
+			}
+			ft.values = append(ft.values, v)
 		}
 		info.topic = ft
 	}
@@ -320,10 +330,11 @@ func (s *sameness) weight(t string) float64 {
 	return math.Log(1 + float64(s.n+1)/float64(1+s.df[t]))
 }
 
-// best is the fact one of whose clauses, accepted by keep, holds the
-// largest share of the weight of clause's topic terms, at least share and
-// least of them; "" when none does.
-func (s *sameness) best(clause string, least int, share float64, keep func(i int, clause string) bool) string {
+// best is the fact one of whose clauses, accepted by keep (given the fact's
+// index, the clause and its values), holds the largest share of the weight
+// of clause's topic terms, at least share and least of them; "" when none
+// does.
+func (s *sameness) best(clause string, least int, share float64, keep func(i int, clause string, values []classify.Quantity) bool) string {
 	// Of the clause's terms, those no fact has tell nothing of which fact
 	// it is about.
 	ct := slices.DeleteFunc(s.b.topicTerms(clause), func(t string) bool { return s.df[t] == 0 })
@@ -344,7 +355,7 @@ func (s *sameness) best(clause string, least int, share float64, keep func(i int
 					w += s.weight(t)
 				}
 			}
-			if shared >= least && w/total >= top && keep(i, c) {
+			if shared >= least && w/total >= top && keep(i, c, s.values[i][j]) {
 				pick, top = s.facts[i], w/total
 			}
 		}
@@ -420,8 +431,7 @@ func (b *Builder) reconcile(id string, turn int) {
 	}
 	if len(qs) > 0 {
 		was, said := oldValue(update)
-		keep := func(_ int, c string) bool {
-			cq := classify.Quantities(c)
+		keep := func(_ int, c string, cq []classify.Quantity) bool {
 			return !denialCue.MatchString(c) && changedValue(qs, cq) && (!said || holds(cq, was))
 		}
 		old := s.best(update, updateShared, sameShare, keep)
@@ -436,31 +446,29 @@ func (b *Builder) reconcile(id string, turn int) {
 		if old == "" {
 			// So is a count of the same thing ("now 10 cards" after
 			// "a gallery with 8 cards"), with half the clause's weight.
-			old = s.best(update, 1, sameShare, func(i int, c string) bool {
-				return keep(i, c) && sameCount(qs, classify.Quantities(c))
+			old = s.best(update, 1, sameShare, func(i int, c string, cq []classify.Quantity) bool {
+				return keep(i, c, cq) && sameCount(qs, cq)
 			})
 		}
 		if old != "" {
-			b.store.Node(old).ValidTo = n.ValidFrom
-			b.store.Link(id, old, spec.RelSupersedes, supersedes)
+			b.supersede(id, old, n.ValidFrom)
 		}
 	}
 	for _, c := range restated {
 		// A value said again of the same thing, without a cue, is an
 		// update when the clauses agree on nearly all else.
 		cq := classify.Quantities(c)
-		old := s.best(c, restateShared, restateShare, func(_ int, o string) bool {
-			return !denialCue.MatchString(o) && sameCount(cq, classify.Quantities(o))
+		old := s.best(c, restateShared, restateShare, func(_ int, o string, oq []classify.Quantity) bool {
+			return !denialCue.MatchString(o) && sameCount(cq, oq)
 		})
 		if old != "" {
-			b.store.Node(old).ValidTo = n.ValidFrom
-			b.store.Link(id, old, spec.RelSupersedes, supersedes)
+			b.supersede(id, old, n.ValidFrom)
 			break
 		}
 	}
 	if denial != "" {
 		st := b.statementOf(id)
-		old := s.best(denial, denialShared, sameShare, func(i int, c string) bool {
+		old := s.best(denial, denialShared, sameShare, func(i int, c string, _ []classify.Quantity) bool {
 			return b.topicOf(others[i]).denial == "" && accomplished(c) &&
 				classify.Similarity(st, b.statementOf(others[i])) < DuplicateSimilarity
 		})
@@ -468,6 +476,13 @@ func (b *Builder) reconcile(id string, turn int) {
 			b.store.Link(id, old, spec.RelContradicts, contradicts)
 		}
 	}
+}
+
+// supersede ends the validity of the node old at, and links id to it as
+// what superseded it.
+func (b *Builder) supersede(id, old string, at time.Time) {
+	b.store.Node(old).ValidTo = at
+	b.store.Link(id, old, spec.RelSupersedes, supersedes)
 }
 
 // Conflicts are, for each current node of doc in conflict, the current
