@@ -11,6 +11,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"sort"
 	"strings"
@@ -248,18 +249,7 @@ func group(m *Map) {
 	for i, n := range m.Nodes {
 		at[n.ID] = i
 	}
-	type link struct {
-		to       int
-		strength float64
-	}
-	adj := make([][]link, len(m.Nodes))
-	for _, e := range m.Edges {
-		a, b := at[e.From], at[e.To]
-		if a != b {
-			adj[a] = append(adj[a], link{b, e.Strength})
-			adj[b] = append(adj[b], link{a, e.Strength})
-		}
-	}
+	adj := adjacency(len(m.Nodes), at, slices.Values(m.Edges))
 	thing := func(n MapNode) bool { return n.Type == spec.NodeConcept || n.Type == spec.NodeArtifact }
 	order := make([]int, len(m.Nodes))
 	for i := range order {
@@ -267,7 +257,7 @@ func group(m *Map) {
 	}
 	slices.SortFunc(order, func(a, b int) int {
 		na, nb := m.Nodes[a], m.Nodes[b]
-		return cmp.Or(-cmp.Compare(b2i(thing(na)), b2i(thing(nb))), -cmp.Compare(len(adj[a]), len(adj[b])),
+		return cmp.Or(-compareBool(thing(na), thing(nb)), -cmp.Compare(len(adj[a]), len(adj[b])),
 			-cmp.Compare(na.Importance, nb.Importance), strings.Compare(na.ID, nb.ID))
 	})
 	for _, i := range order {
@@ -294,12 +284,7 @@ func group(m *Map) {
 		if m.Nodes[i].Group != "" || len(adj[i]) == 0 {
 			continue
 		}
-		best := adj[i][0]
-		for _, l := range adj[i][1:] {
-			if l.strength > best.strength {
-				best = l
-			}
-		}
+		best := adj[i][0] // the strongest
 		if m.Nodes[best.to].Group == "" {
 			// Two nodes of no hub: the one met first (the greater
 			// thing, or the more important) is the pair's.
@@ -309,11 +294,41 @@ func group(m *Map) {
 	}
 }
 
-func b2i(b bool) int {
-	if b {
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
 		return 1
 	}
-	return 0
+	return -1
+}
+
+// A neighbour is a node linked to another, by its index, and the strength
+// of the edge.
+type neighbour struct {
+	to       int
+	strength float64
+}
+
+// adjacency are the neighbours of each of size nodes, at giving their
+// indexes by id, by the edges among them (others are passed over), the
+// strongest first, then by index.
+func adjacency(size int, at map[string]int, edges iter.Seq[MapEdge]) [][]neighbour {
+	adj := make([][]neighbour, size)
+	for e := range edges {
+		a, ok1 := at[e.From]
+		b, ok2 := at[e.To]
+		if ok1 && ok2 && a != b {
+			adj[a] = append(adj[a], neighbour{b, e.Strength})
+			adj[b] = append(adj[b], neighbour{a, e.Strength})
+		}
+	}
+	for _, v := range adj {
+		slices.SortFunc(v, func(x, y neighbour) int { return cmp.Or(cmp.Compare(y.strength, x.strength), cmp.Compare(x.to, y.to)) })
+	}
+	return adj
 }
 
 // connected chooses limit of nodes, most important first, so that every
@@ -330,22 +345,13 @@ func (g *graphIndex) connected(nodes []MapNode, limit int, linkedOnly bool) (out
 	for i, n := range nodes {
 		at[n.ID] = i
 	}
-	type nb struct {
-		i        int
-		strength float64
-	}
-	adj := map[int][]nb{}
-	for _, e := range g.doc.SemanticGraph.Edges {
-		a, ok1 := at[e.From]
-		b, ok2 := at[e.To]
-		if ok1 && ok2 && a != b {
-			adj[a] = append(adj[a], nb{b, e.Strength})
-			adj[b] = append(adj[b], nb{a, e.Strength})
+	adj := adjacency(len(nodes), at, func(yield func(MapEdge) bool) {
+		for _, e := range g.doc.SemanticGraph.Edges {
+			if !yield(MapEdge{From: e.From, To: e.To, Strength: e.Strength}) {
+				return
+			}
 		}
-	}
-	for _, v := range adj {
-		slices.SortFunc(v, func(x, y nb) int { return cmp.Or(cmp.Compare(y.strength, x.strength), cmp.Compare(x.i, y.i)) })
-	}
+	})
 	picked := make([]bool, len(nodes))
 	out = []MapNode{}
 	var later []int
@@ -367,7 +373,7 @@ func (g *graphIndex) connected(nodes []MapNode, limit int, linkedOnly bool) (out
 			}
 			continue
 		}
-		if slices.ContainsFunc(adj[i], func(x nb) bool { return picked[x.i] }) {
+		if slices.ContainsFunc(adj[i], func(x neighbour) bool { return picked[x.to] }) {
 			add(i)
 			continue
 		}
@@ -376,7 +382,7 @@ func (g *graphIndex) connected(nodes []MapNode, limit int, linkedOnly bool) (out
 			continue
 		}
 		add(i)
-		add(adj[i][0].i)
+		add(adj[i][0].to)
 	}
 	for _, i := range later {
 		if len(out) >= limit {
