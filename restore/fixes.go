@@ -68,7 +68,11 @@ func appendSorted(ids []string, id string) []string {
 
 // lastTurn is the last turn that mentions n, 0 if none says.
 func lastTurn(n *spec.Node) int {
-	return max(n.LastMentioned, n.FirstMentioned, slices.Max(append([]int{0}, n.Mentions...)))
+	last := max(n.LastMentioned, n.FirstMentioned)
+	if len(n.Mentions) > 0 {
+		last = max(last, n.Mentions[len(n.Mentions)-1]) // sorted (spec §9.2)
+	}
+	return last
 }
 
 // versionBy is the latest version of a made by turn, 0 if none was (or
