@@ -265,8 +265,12 @@ var (
 // change and a value after it ("moved the call to April 22").
 func statesUpdate(text string) bool {
 	// Every value holds a digit: no need to look for a cue without one.
-	return strings.ContainsAny(text, "0123456789") && len(Quantities(NewValues(text))) > 0
+	return strings.ContainsAny(text, "0123456789") && len(Quantities(NewValues(text))) > 0 && !hearsay.MatchString(text)
 }
+
+// hearsay is a sentence that tells what someone else says, not what
+// changed: "I've heard that switching to Argon2 could cut the delay to 50 ms".
+var hearsay = re(`\b(?:heard|read|rumou?red)\s+(?:that|about)\b`)
 
 // presupposedUpdate is the update a question takes for granted, as a fact:
 // "What's the best way to prepare for a webinar that got rescheduled from

@@ -155,3 +155,21 @@ func TestStatementsOfUpdates(t *testing.T) {
 		}
 	}
 }
+
+// A number glued to a word is part of a name, not a value; a sentence of
+// hearsay states no update.
+func TestValuesOfNames(t *testing.T) {
+	got := Quantities("newer features in ES2021 and Flask-Argon2 v0.3.0 for Python3, now 10 cards")
+	if want := []Quantity{{"count:card", "10"}}; !slices.Equal(got, want) {
+		t.Errorf("Quantities: got %v, want %v", got, want)
+	}
+	for text, want := range map[string]bool{
+		"I moved the call to April 22.":                                     true,
+		"I've heard that switching to Argon2 could cut the delay to 50 ms.": false,
+		"We're switching to ES2021 for the new build.":                      false,
+	} {
+		if got := statesUpdate(text); got != want {
+			t.Errorf("statesUpdate(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

@@ -76,7 +76,18 @@ func SameKind(a, b string) bool {
 // Quantities are the values of text, with their kinds.
 func Quantities(text string) []Quantity {
 	var out []Quantity
-	for _, m := range quantityRe.FindAllStringSubmatch(text, -1) {
+	for _, loc := range quantityRe.FindAllStringSubmatchIndex(text, -1) {
+		// A number glued to a word is part of a name ("ES2021", "v0.3.0",
+		// "Python3"), not a value.
+		if loc[0] > 0 && isWordByte(text[loc[0]-1]) {
+			continue
+		}
+		m := make([]string, len(loc)/2)
+		for i := range m {
+			if loc[2*i] >= 0 {
+				m[i] = text[loc[2*i]:loc[2*i+1]]
+			}
+		}
 		q := Quantity{Value: strings.ToLower(strings.Join(strings.Fields(m[0]), " "))}
 		switch {
 		case m[1] != "":
