@@ -23,10 +23,11 @@ const (
 	secKnowledge = "Relevant knowledge"
 	secDecisions = "Decisions"
 	secArtifacts = "Artifacts"
+	secCourse    = "The chat's course"
 	secHistory   = "From earlier conversations"
 )
 
-var sectionOrder = []string{secInstructions, secWorking, secUser, secSpace, secKnowledge, secDecisions, secArtifacts, secHistory}
+var sectionOrder = []string{secInstructions, secWorking, secUser, secSpace, secKnowledge, secDecisions, secArtifacts, secCourse, secHistory}
 
 // The pools of the budget, each section drawing on one.
 const (
@@ -40,7 +41,7 @@ const (
 var poolOf = map[string]int{
 	secInstructions: poolWorking, secWorking: poolWorking, secUser: poolWorking, secSpace: poolWorking,
 	secKnowledge: poolKnowledge, secDecisions: poolKnowledge,
-	secArtifacts: poolArtifacts, secHistory: poolHistory,
+	secArtifacts: poolArtifacts, secCourse: poolHistory, secHistory: poolHistory,
 }
 
 // The numbers of retrieval. They are general, not fitted to a question:
@@ -520,7 +521,15 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) (
 	for _, s := range sectionOrder {
 		headings[s] = tk.Count("## "+s) + 2
 	}
-	used, spent, factsUsed := [pools]int{}, 0, 0
+	used, spent, factsUsed, courseUsed := [pools]int{}, 0, 0, 0
+	courseCap := int(float64(usable) * courseShare)
+	type srcNode struct {
+		src  int
+		node string
+	}
+	// nodesIn are the nodes in, and whether in the course: a node in the
+	// course is not also in another section, nor the other way.
+	nodesIn := map[srcNode]bool{}
 	open := map[string]bool{}
 	type srcGroup struct {
 		src   int
@@ -560,6 +569,10 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) (
 				return
 			}
 		}
+		sn := srcNode{c.src, c.item.NodeID}
+		if course, in := nodesIn[sn]; in && (course || c.item.Section == secCourse) {
+			return
+		}
 		cost := c.item.Tokens
 		if !open[c.item.Section] {
 			cost += headings[c.item.Section]
@@ -575,9 +588,16 @@ func pack(cands []cand, tk Tokenizer, usable int, alloc Allocation, facts int) (
 			cost += g
 		}
 		p := poolOf[c.item.Section]
-		roomless[i] = spent+cost > usable || capped && used[p]+cost > caps[p] || c.fact && facts > 0 && factsUsed+cost > facts
+		inCourse := c.item.Section == secCourse
+		roomless[i] = spent+cost > usable || capped && used[p]+cost > caps[p] || c.fact && facts > 0 && factsUsed+cost > facts || inCourse && courseUsed+cost > courseCap
 		if roomless[i] {
 			return
+		}
+		if inCourse {
+			courseUsed += cost
+		}
+		if sn.node != "" {
+			nodesIn[sn] = nodesIn[sn] || inCourse
 		}
 		open[c.item.Section] = true
 		if c.group != "" {
@@ -694,7 +714,7 @@ func ordered(chosen []cand) []cand {
 		if c := cmp.Compare(rank[a.item.Section], rank[b.item.Section]); c != 0 {
 			return c
 		}
-		if a.item.Kind == "turn" && b.item.Kind == "turn" {
+		if a.item.Kind == "turn" && b.item.Kind == "turn" || a.item.Section == secCourse {
 			return cmp.Or(cmp.Compare(a.src, b.src), cmp.Compare(a.item.Turn, b.item.Turn), cmp.Compare(excerptStart(a), excerptStart(b)))
 		}
 		if c := cmp.Compare(b.item.Score, a.item.Score); c != 0 {

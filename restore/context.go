@@ -64,9 +64,11 @@ var DefaultAllocation = Allocation{Working: 0.10, Knowledge: 0.10, Artifacts: 0.
 
 // Result is a context and its provenance.
 type Result struct {
-	// Text is the context, in sections ("## Working memory", "## About
-	// This User", "## About This Workspace", "## Relevant knowledge", "##
-	// Decisions", "## Artifacts", "## From earlier conversations").
+	// Text is the context, in sections ("## Standing instructions that
+	// apply", "## Working memory", "## About This User", "## About This
+	// Workspace", "## Relevant knowledge", "## Decisions", "## Artifacts",
+	// "## The chat's course" for a question that spans the chat, "## From
+	// earlier conversations").
 	Text string `json:"text"`
 	// Tokens is the size of Text as Tokenizer counts it; at most Budget.
 	Tokens    int    `json:"tokens"`

@@ -3,15 +3,17 @@ package restore
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/smg-memory/smg/spec"
 )
 
-// A question that spans a chat gets something of each stretch of it: the
-// best user turn of each fifth of the turns, whatever the best of one
-// stretch would take; a question of one thing does not.
+// A question that spans a chat gets something of each stretch of it (the
+// best user turn of each eighth of the turns is lifted, and the chat's
+// course is given), whatever the best of one stretch would take; a
+// question of one thing does not.
 func TestContextOfTheCourse(t *testing.T) {
 	var turns []spec.Turn
 	for i := range 40 {
@@ -32,7 +34,8 @@ func TestContextOfTheCourse(t *testing.T) {
 		}
 		got, lifted := map[int]bool{}, false
 		for _, it := range r.Items {
-			if it.Kind == "turn" {
+			if it.Turn > 0 {
+				// A turn, or an item of the chat's course stated in it.
 				got[(it.Turn-1)*5/40] = true
 				lifted = lifted || it.Parts["course"] > 0
 			}
@@ -44,5 +47,81 @@ func TestContextOfTheCourse(t *testing.T) {
 	}
 	if _, lifted := stretches("What did I plant in the garden beds?"); lifted {
 		t.Error("a question of one thing lifted turns of the course")
+	}
+}
+
+// A question that spans a chat gets the chat's course from the graph: the
+// items stated in it, one short line each, in the order of their turns,
+// something of every stretch, within the section's share of the budget,
+// each item once; a question of one thing gets none.
+func TestContextOfTheCourseFromTheGraph(t *testing.T) {
+	topics := []string{"the inventory service", "the billing API", "the mobile app", "the search index", "the audit log", "the deploy pipeline", "the admin panel", "the onboarding flow"}
+	var turns []spec.Turn
+	for i := range 48 {
+		topic := topics[i/6]
+		text := fmt.Sprintf("Here is how you could approach %s: start small, measure, and iterate on the design.", topic)
+		switch i % 6 {
+		case 0:
+			text = fmt.Sprintf("I decided to use PostgreSQL 15 for %s because it handles our joins well, and the team agreed after a long review of the options we had.", topic)
+		case 2:
+			text = fmt.Sprintf("I'm getting a timeout error when I deploy %s to staging, can you help?", topic)
+		case 4:
+			text = fmt.Sprintf("Thanks, I fixed the timeout in %s by raising the pool size to 20.", topic)
+		}
+		role := spec.RoleUser
+		if i%2 == 1 {
+			role = spec.RoleAssistant
+		}
+		turns = append(turns, spec.Turn{Role: role, Content: text})
+	}
+	e := newEngine(t, turnsMemory(t, time.Hour, turns...), nil)
+	const budget = 800
+	ask := func(q string) (course []Item, r *Result) {
+		r, err := e.Context(context.Background(), q, Options{Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range r.Items {
+			if it.Section == secCourse {
+				course = append(course, it)
+			}
+		}
+		return course, r
+	}
+	course, r := ask("Can you summarize how my project progressed across our conversations?")
+	topicsIn, tokens, last := map[int]bool{}, 0, 0
+	for _, it := range course {
+		if it.Kind != "node" || it.NodeID == "" || it.Turn == 0 {
+			t.Errorf("a line of the course is not a node's with its turn: %+v", it)
+		}
+		if it.Turn < last {
+			t.Errorf("the course is not in the order of its turns: %d after %d", it.Turn, last)
+		}
+		last = it.Turn
+		topicsIn[(it.Turn-1)/6] = true
+		tokens += it.Tokens
+	}
+	if len(topicsIn) < 6 {
+		t.Errorf("the course holds items of %d of the chat's 8 stretches:\n%s", len(topicsIn), r.Text)
+	}
+	if tokens > int(budget*courseShare) {
+		t.Errorf("the course took %d tokens of %d, more than its share", tokens, budget)
+	}
+	_, section, _ := strings.Cut(r.Text, "## "+secCourse+"\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	for line := range strings.Lines(section) {
+		if strings.HasPrefix(line, "- ") && len(strings.Fields(line)) > courseWords+3 {
+			t.Errorf("a line of the course is not short: %q", line)
+		}
+	}
+	seen := map[string]string{}
+	for _, it := range r.Items {
+		if it.NodeID != "" && seen[it.NodeID] != "" {
+			t.Errorf("node %s is in %q and in %q", it.NodeID, seen[it.NodeID], it.Section)
+		}
+		seen[it.NodeID] = it.Section
+	}
+	if course, r := ask("Which database did I choose for the billing API?"); len(course) > 0 {
+		t.Errorf("a question of one thing got the chat's course:\n%s", r.Text)
 	}
 }

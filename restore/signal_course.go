@@ -1,7 +1,10 @@
 package restore
 
 import (
+	"cmp"
 	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/smg-memory/smg/spec"
 )
@@ -35,6 +38,7 @@ func course(g *gathering) {
 			g.turns[n]["course"] = courseLift
 		}
 	}
+	courseLines(g)
 }
 
 // courseParts is how many stretches a chat's course is read in;
@@ -47,3 +51,84 @@ const (
 // spansChat says that a question asks about the course of a chat: a
 // summary, an order, a progress, an evolution, all of it.
 var spansChat = regexp.MustCompile(`(?i)\b(?:summar(?:y|ize|ise|izing)|overview|recap|throughout|across (?:our|all|the|my|these)|over (?:the course|time|our)|in (?:what|which) order|the order (?:in which|of)|sequence of|chronolog\w*|timeline of|progress(?:ed|ion)?\b|evolv\w*|evolution|from (?:the )?(?:start|beginning) to)\b`)
+
+// courseLines gives a question that spans a chat its course from the
+// graph, compactly: the items stated in the chat (decisions, facts, goals
+// and requests, problems, solutions, changes), one short line each under
+// their dates, in the order of their turns ("The chat's course"). The chat
+// is read in courseStretches stretches; the items of each are ranked by
+// what the question found of them and of their turns, and a stretch's
+// first comes before any stretch's second, so that the section's share of
+// the budget (courseShare) holds something of every stretch. A line's
+// item carries its turn: the turn is in the context through it.
+func courseLines(g *gathering) {
+	n := g.e.turns.n
+	type line struct {
+		id   string
+		turn int
+		rel  float64
+	}
+	stretches := make([][]line, courseStretches)
+	for id, t := range g.e.source {
+		node := g.e.nodes[id]
+		if node.Kind == spec.KindInstruction || node.Type == spec.NodeFact && !spec.InScopes(node.Scope, g.scopes) {
+			continue // standing instructions have their own section
+		}
+		rel := 0.0
+		if parts := g.turns[t]; parts != nil {
+			rel = g.evidence(parts, true)
+		}
+		if parts := g.nodes[id]; parts != nil {
+			rel = max(rel, parts["search"], parts["graph"])
+		}
+		rel += courseImportance * node.Importance
+		i := min(courseStretches-1, (t-1)*courseStretches/n)
+		stretches[i] = append(stretches[i], line{id, t, rel})
+	}
+	for _, ls := range stretches {
+		slices.SortFunc(ls, func(a, b line) int {
+			return cmp.Or(cmp.Compare(b.rel, a.rel), cmp.Compare(a.turn, b.turn), cmp.Compare(a.id, b.id))
+		})
+		for rank, l := range ls[:min(len(ls), coursePerStretch)] {
+			c := g.e.courseLine(g.e.nodes[l.id], l.turn)
+			// Rank in the stretch first, then what the question found.
+			c.item.Score = round4(courseTop - float64(rank) + l.rel/(1+l.rel))
+			c.parts = map[string]float64{"course": courseTop - float64(rank), "relevance": l.rel}
+			g.out = append(g.out, c)
+		}
+	}
+}
+
+// courseLine is node's line in a chat's course: its label, cut to
+// courseWords words, under the date of turn t, its turn.
+func (e *Engine) courseLine(n *spec.Node, t int) cand {
+	tu, _ := e.turn(t)
+	label := n.Label
+	if words := strings.Fields(label); len(words) > courseWords {
+		label = strings.Join(words[:courseWords], " ") + " …"
+	}
+	if n.Type != spec.NodeFact {
+		label = capitalize(string(n.Type)) + ": " + label
+	}
+	group := ""
+	if d := dateOf(tu.Timestamp); d != "" {
+		group = "[" + d + "]"
+	}
+	return cand{key: "c:" + n.ID, text: "- " + label, group: group, item: Item{
+		Section: secCourse, Kind: "node", NodeID: n.ID, Label: n.Label, Turn: t, ExternalID: tu.ExternalID, Timestamp: tu.Timestamp,
+	}}
+}
+
+// The course of a chat: how many stretches it is read in, how many items
+// of each it offers, the words of an item's line, the share of the
+// budget its section may take, what an item's importance adds to what
+// the question found of it, and the score of a stretch's best item (the
+// next are one less each, so that every stretch's first comes first).
+const (
+	courseStretches  = 24
+	coursePerStretch = 6
+	courseWords      = 12
+	courseShare      = 0.5
+	courseImportance = 0.1
+	courseTop        = 10
+)
