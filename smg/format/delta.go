@@ -363,18 +363,21 @@ func parseDeltaBody(js []byte) (*deltaBody, error) {
 type keyedList struct {
 	path []string
 	key  func(elem map[string]any) (string, bool)
+	// numbered: the keys are numbers ("11", "3:12-40"), and the list goes
+	// in the order of those numbers, not of the keys as text.
+	numbered bool
 }
 
 // keyedLists are the lists of spec §9.6.2.
 var keyedLists = []keyedList{
-	{[]string{"workingMemory", "recentContext"}, intKey("turn")},
-	{[]string{"semanticGraph", "nodes"}, stringKey("id")},
-	{[]string{"semanticGraph", "edges"}, edgeName},
-	{[]string{"artifactVault", "artifacts", "*", "versions"}, intKey("v")},
-	{[]string{"deepArchive", "blocks"}, stringKey("id")},
-	{[]string{"deepArchive", "vectorIndex", "embeddings"}, embeddingKey},
-	{[]string{"metadata", "collaborators"}, stringKey("id")},
-	{[]string{"privateContexts"}, stringKey("owner")},
+	{[]string{"workingMemory", "recentContext"}, intKey("turn"), true},
+	{[]string{"semanticGraph", "nodes"}, stringKey("id"), false},
+	{[]string{"semanticGraph", "edges"}, edgeName, false},
+	{[]string{"artifactVault", "artifacts", "*", "versions"}, intKey("v"), true},
+	{[]string{"deepArchive", "blocks"}, stringKey("id"), false},
+	{[]string{"deepArchive", "vectorIndex", "embeddings"}, embeddingKey, true},
+	{[]string{"metadata", "collaborators"}, stringKey("id"), false},
+	{[]string{"privateContexts"}, stringKey("owner"), false},
 }
 
 // stringKey keys elements by a string member.
@@ -416,6 +419,36 @@ func embeddingKey(e map[string]any) (string, bool) {
 		return turn, true
 	}
 	return turn + ":" + span[0] + "-" + span[1], true
+}
+
+// compareNumbers orders keys made of numbers ("11", "3:12-40") by those
+// numbers, in turn; a key that is a prefix of another ("3" of "3:12-40")
+// comes first.
+func compareNumbers(a, b string) int {
+	for a != "" && b != "" {
+		var x, y int64
+		x, a = leadingNumber(a)
+		y, b = leadingNumber(b)
+		if c := cmp.Compare(x, y); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// leadingNumber reads the number s starts with, after any separator, and
+// returns the rest.
+func leadingNumber(s string) (int64, string) {
+	s = strings.TrimLeft(s, ":-")
+	var n int64
+	i := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		n = n*10 + int64(s[i]-'0')
+	}
+	if i == 0 && s != "" {
+		i = 1 // not a number: skipped, so that comparing ends
+	}
+	return n, s[i:]
 }
 
 // edgeName keys an edge by its from, relation and to, joined by spaces,
@@ -489,9 +522,9 @@ func keyedView(js []byte) (map[string]any, error) {
 	return root, nil
 }
 
-// unkeyedJSON turns the keyed lists of a view back into lists (in the
-// order of their keys; encoding puts them in canonical order) and returns
-// the view's JSON.
+// unkeyedJSON turns the keyed lists of a view back into lists, in the
+// order of their keys (of their numbers, for a list keyed by numbers: the
+// embedding of turn 11 after that of turn 9), and returns the view's JSON.
 func unkeyedJSON(v map[string]any) ([]byte, error) {
 	for _, kl := range keyedLists {
 		_ = at(v, kl.path, func(parent map[string]any, name string) error {
@@ -500,7 +533,11 @@ func unkeyedJSON(v map[string]any) ([]byte, error) {
 				return nil // not a view's object: left for decoding to judge
 			}
 			list := make([]any, 0, len(obj))
-			for _, k := range sortedKeys(obj) {
+			keys := sortedKeys(obj)
+			if kl.numbered {
+				slices.SortFunc(keys, compareNumbers)
+			}
+			for _, k := range keys {
 				list = append(list, obj[k])
 			}
 			parent[name] = list

@@ -368,3 +368,31 @@ func TestDeltaDamaged(t *testing.T) {
 
 // weakKDF makes sealing fast in tests.
 var weakKDF = &format.EncodeOptions{KDF: format.KDF{Function: "pbkdf2-sha256", Iterations: 1000}, InsecureKDF: true}
+
+// Lists keyed by a number (embeddings by turn, artifact versions, the
+// recent turns) come back from a patch in the order of their numbers, not
+// of their keys as text: turn 11 after turn 9, not before it.
+func TestPatchKeepsNumericOrder(t *testing.T) {
+	base, _ := readExample(t, "full.smg")
+	turns := 0
+	for _, b := range base.DeepArchive.Blocks {
+		turns += b.TurnCount
+	}
+	if turns < 11 {
+		t.Fatalf("the example has %d turns; the test needs 11", turns)
+	}
+	withVectors := func(n int) *spec.Document {
+		doc, _ := readExample(t, "full.smg")
+		doc.DeepArchive.VectorIndex = &spec.VectorIndex{Enabled: true, Model: "test", Dimensions: 2, Encoding: "float32"}
+		for turn := 1; turn <= n; turn++ {
+			doc.DeepArchive.VectorIndex.Embeddings = append(doc.DeepArchive.VectorIndex.Embeddings, spec.Embedding{Turn: turn, Vector: make(spec.Bytes, 8)})
+		}
+		return doc
+	}
+	a, b := withVectors(9), withVectors(turns)
+	for _, got := range []*spec.Document{applyDelta(t, a, b, marshalPlain(t, b)), applyDelta(t, b, a, marshalPlain(t, a))} {
+		if err := format.Validate(got, nil); err != nil {
+			t.Error(err)
+		}
+	}
+}
