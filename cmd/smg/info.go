@@ -100,8 +100,14 @@ func writeInfo(w io.Writer, info *format.Info) error {
 	row("form", "%s", formText(info.Form))
 	row("file size", "%s", byteCount(info.Form.FileSize))
 	row("JSON size", "%s", byteCount(info.Form.JSONSize))
-	if info.CompressionRatio > 0 {
-		row("compression", "%.4g (file size / transcript size)", info.CompressionRatio)
+	if r := info.CompressionRatio; r > 0 {
+		// Not "compression": a file with its graph and index is often
+		// larger than its transcript.
+		than := "smaller"
+		if r > 1 {
+			than = "larger"
+		}
+		row("file / transcript", "%.4g: %s than the transcript's %s", r, than, byteCount(m.TranscriptBytes))
 	}
 	fmt.Fprintln(tw)
 
