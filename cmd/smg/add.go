@@ -46,7 +46,8 @@ FILE reads the journal too; the whole file is written, and the journal
 ended, once it passes 4 MiB, or with 'smg compact'. An encrypted memory is
 written whole each time (a journal would hold the turns in the clear).
 Their vectors are made by the next memory that opens FILE, in the
-background, and written with the whole file.
+background, and written with the whole file, or by 'smg embed FILE' at
+once; add says so on standard error when it adds turns without them.
 
 Examples:
   smg add notes.smg --role user "Let's use Postgres for the orders."
@@ -124,6 +125,13 @@ Examples:
 				fmt.Fprintf(a.stdout, ", %d held already", rec.Held)
 			}
 			fmt.Fprintln(a.stdout, ")")
+			if vecs, err := a.vectors(noProvider, noVectors); err == nil && !vecs.off && rec.Added > 0 {
+				what := fmt.Sprintf("the %d new turns have", rec.Added)
+				if rec.Added == 1 {
+					what = "the new turn has"
+				}
+				fmt.Fprintf(a.stderr, "smg: note: %s no vector yet: 'smg embed %s' makes it now (a command that writes the memory makes it in the background)\n", what, args[0])
+			}
 			return nil
 		}),
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -39,7 +40,7 @@ func TestAdd(t *testing.T) {
 	if _, err := os.Stat(out + ".journal"); err != nil {
 		t.Errorf("no journal: %v", err)
 	}
-	if info := succeed(t, nil, "info", out); !strings.Contains(info, "journal         3 changes (") {
+	if info := succeed(t, nil, "info", out); !regexp.MustCompile(`(?m)^journal +3 changes \(`).MatchString(info) {
 		t.Errorf("info does not show the journal:\n%s", info)
 	}
 	if r := run(t, nil, "compact", out); r.status != exitOK || r.stdout != "" {
@@ -129,5 +130,18 @@ func TestWatchOnce(t *testing.T) {
 	validate(t, nil, out)
 	if r := run(t, nil, "watch", out); r.status != exitUsage || !strings.Contains(r.stderr, "missing PATH") {
 		t.Errorf("watch without PATH: %+v", r)
+	}
+}
+
+// smg add does not embed what it adds (the live path costs a journal
+// append): it says so, and names the command that does.
+func TestAddNamesEmbed(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "n.smg")
+	r := runVectors(t, nil, "add", out, "Let's use Postgres for the orders.")
+	if r.status != exitOK || !strings.Contains(r.stderr, "'smg embed "+out+"'") {
+		t.Errorf("add with vectors: %+v", r)
+	}
+	if r := run(t, nil, "add", out, "--no-vectors", "And Redis for the cache."); r.status != exitOK || r.stderr != "" {
+		t.Errorf("add without vectors: %+v", r)
 	}
 }

@@ -124,6 +124,9 @@ func TestFactsConflicts(t *testing.T) {
 		t.Errorf("conflicts: route %v, never %v", route["conflictsWith"], never["conflictsWith"])
 	}
 	for c, f := range byContent {
+		if f["origin"] != "conversation" {
+			t.Errorf("%q, which the engine found in the turns, has the origin %v", c, f["origin"])
+		}
 		if f["id"] != route["id"] && f["id"] != never["id"] && f["conflictsWith"] != nil {
 			t.Errorf("%q is in conflict: %v", c, f["conflictsWith"])
 		}
