@@ -29,7 +29,10 @@ import (
 //     explanation with the block repeated, a multi-line shell command, an
 //     error quoting the model's reply. So a "> " line without the two
 //     spaces goes on up to the first non-blank line with them (or up to the
-//     next user line or session).
+//     next user line or session). A line right after a message, with no
+//     blank line between, is more of it too, even when the message's first
+//     line ends with spaces: a command shown over several lines can end its
+//     first line with spaces of its own ("> cd server   ", "   npm start  ").
 //   - The assistant's reply is logged as it is, between blank lines; an
 //     architect's plan and the editor's edits are two replies with tool
 //     lines between.
@@ -264,6 +267,17 @@ func (p *aiderParser) parse() []spec.Turn {
 					if l := p.lines[i-1]; l.brk && !l.blank {
 						break
 					}
+				}
+			}
+			if p.strict {
+				// A line right after a message, with no blank line
+				// between, is more of it, up to an empty line: aider's
+				// reply starts after one, and a command it shows over
+				// several lines pads them all with spaces, blank ones
+				// too ("> cd server   " then "   npm start  ").
+				for i < len(p.lines) && p.lines[i].s != "" && !p.header(i) && !p.user(i) && !p.tool(i) {
+					p.buf = append(p.buf, strings.TrimRight(p.lines[i].s, " \t"))
+					i++
 				}
 			}
 		case l.blank:

@@ -3,6 +3,7 @@ package importer
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -307,5 +308,44 @@ func TestAiderFenceRules(t *testing.T) {
 		if strings.Join(got, "\n|") != strings.Join(c.want, "\n|") {
 			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
 		}
+	}
+}
+
+// A line right after one of aider's messages, with no blank line between,
+// is more of the message, even when the message's first line ends with the
+// two spaces: a shell command aider shows over several lines ("> cd server
+// " then "   npm start  ") is not the assistant's.
+func TestAiderCommandLines(t *testing.T) {
+	log := "# aider chat started at 2024-05-01 10:00:00\n\n" +
+		"#### start the servers  \n\n" +
+		"Run both servers.\n\n" +
+		"> Tokens: 6.6k sent, 194 received.  \n" +
+		"> cd server   \n" +
+		"   npm start  \n" +
+		"> Run shell commands? (Y)es/(N)o/(S)kip all [Yes]: s  \n" +
+		"> flutter clean       \n" +
+		"flutter pub get     \n" +
+		"flutter run -d macos  \n" +
+		"> # Start the backend server \n" +
+		"cd server                  \n" +
+		"npm start                  \n" +
+		"                           \n" +
+		"# Start the frontend server\n" +
+		"cd ../client               \n" +
+		"npm run dev  \n\n" +
+		"#### thanks  \n"
+	r, err := Read(strings.NewReader(log), Options{Format: Aider})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var roles []string
+	for _, tu := range r.Conversations[0].Turns {
+		roles = append(roles, tu.Role)
+		if tu.Role == "assistant" && strings.Contains(tu.Content, "npm start") || (strings.Contains(tu.Content, "flutter run") || strings.Contains(tu.Content, "npm run dev")) && tu.Role != "tool" {
+			t.Errorf("a command aider showed is a %s turn: %q", tu.Role, tu.Content)
+		}
+	}
+	if want := []string{"user", "assistant", "tool", "user"}; !slices.Equal(roles, want) {
+		t.Errorf("roles %v, want %v", roles, want)
 	}
 }
