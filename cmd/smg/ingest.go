@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 func (a *app) ingestCommand() *cobra.Command {
 	var out, format, project string
 	var strict, split, noProvider, noVectors, showProgress bool
+	var only []string
 	cmd := &cobra.Command{
 		Use:         "ingest INPUT... -o FILE.smg",
 		Annotations: boundedMemory,
@@ -58,7 +60,10 @@ A malformed turn is reported with its file and position and skipped; with
 complete new one, never a partial one. An input that gives no turn (an
 empty one, or one read in a format it is not in) is an error (exit status
 3), and nothing is written. With --split each conversation of the
-inputs becomes its own memory, FILE-ID.smg.
+inputs becomes its own memory, FILE-ID.smg. --conversation ID (again for
+more) reads only the conversations of those ids: a LoCoMo file's
+sample_id ("conv-26"), an export's conversation id; an id no input holds
+is a usage error that lists the ids they hold.
 
 Ingest embeds the turns of FILE.smg that have no vector, all at once before
 it saves, on every core: those it adds, and those of a memory made
@@ -94,21 +99,28 @@ are read, then how many are embedded.`,
 			// touched (with --strict, a malformed turn anywhere leaves
 			// every output as it was), then to ingest it. A large export
 			// is never held whole.
+			wanted := func(id string) bool { return len(only) == 0 || slices.Contains(only, id) }
 			read := func(name string, first bool, fn func(importer.Conversation) error) (*importer.Result, error) {
 				// An input without turns is an error, before anything
 				// is written.
 				opts := importer.Options{Format: f, Strict: strict, RequireTurns: first}
 				return importer.StreamFile(name, opts, func(c importer.Conversation) error {
-					if len(c.Turns) == 0 {
+					if len(c.Turns) == 0 || !first && !wanted(c.ID) {
 						return nil
 					}
 					return fn(c)
 				})
 			}
 			total := 0
+			var ids []string // of every conversation of the inputs
+			found := map[string]bool{}
 			for _, name := range args {
 				res, err := read(name, true, func(c importer.Conversation) error {
-					total += len(c.Turns)
+					ids = append(ids, c.ID)
+					if wanted(c.ID) {
+						found[c.ID] = true
+						total += len(c.Turns)
+					}
 					return nil
 				})
 				if err != nil {
@@ -116,6 +128,15 @@ are read, then how many are embedded.`,
 				}
 				for _, skipped := range res.Skipped {
 					fmt.Fprintf(a.stderr, "smg: warning: %v (skipped)\n", skipped)
+				}
+			}
+			for _, id := range only {
+				if !found[id] {
+					listed, more := ids, ""
+					if len(ids) > 20 {
+						listed, more = ids[:20], fmt.Sprintf(" and %d more", len(ids)-20)
+					}
+					return usageErrorf("--conversation %q: no conversation of the inputs has that id (they have: %s%s)", id, strings.Join(listed, ", "), more)
 				}
 			}
 			bar := a.progressBar(total, showProgress)
@@ -164,6 +185,7 @@ are read, then how many are embedded.`,
 	cmd.Flags().StringVar(&format, "format", "auto", "the inputs' format: auto, "+importer.FormatNames())
 	cmd.Flags().BoolVar(&strict, "strict", false, "fail on the first malformed turn instead of skipping it")
 	cmd.Flags().BoolVar(&split, "split", false, "write one memory per conversation, FILE-ID.smg")
+	cmd.Flags().StringArrayVar(&only, "conversation", nil, "read only the conversation of this id (again for more)")
 	cmd.Flags().StringVar(&project, "project", "", "the project name of a new memory")
 	vectorFlags(cmd, &noProvider, &noVectors)
 	cmd.Flags().BoolVar(&showProgress, "progress", false, "show progress on stderr even when it is not a terminal")

@@ -250,6 +250,34 @@ func TestIngestSplit(t *testing.T) {
 	}
 }
 
+// TestIngestConversation reads only the conversations --conversation names,
+// split or in one memory; an id no input has is a usage error that lists
+// those they have, and writes nothing.
+func TestIngestConversation(t *testing.T) {
+	in := filepath.Join(importerTestdata, "locomo-sample.json")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "locomo.smg")
+	ingest(t, nil, in, "-o", out, "--split", "--conversation", "conv-cd")
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.smg")); len(files) != 1 || filepath.Base(files[0]) != "locomo-conv-cd.smg" {
+		t.Fatalf("--split --conversation conv-cd wrote %v", files)
+	}
+	one := filepath.Join(dir, "one.smg")
+	ingest(t, nil, in, "-o", one, "--conversation", "conv-ab")
+	all := filepath.Join(dir, "all.smg")
+	ingest(t, nil, in, "-o", all)
+	if a, b := len(archivedTurns(t, one)), len(archivedTurns(t, all)); a == 0 || a >= b {
+		t.Errorf("conv-ab alone has %d turns, both %d", a, b)
+	}
+	none := filepath.Join(dir, "none.smg")
+	r := run(t, nil, "ingest", in, "-o", none, "--no-vectors", "--conversation", "conv-z")
+	if r.status != exitUsage || !strings.Contains(r.stderr, `"conv-z"`) || !strings.Contains(r.stderr, "conv-ab, conv-cd") {
+		t.Errorf("an unknown id: %+v", r)
+	}
+	if _, err := os.Stat(none); !os.IsNotExist(err) {
+		t.Errorf("an unknown id wrote %s", none)
+	}
+}
+
 // archivedTurns reads every turn of a memory's deep archive through smg
 // archive --json.
 func archivedTurns(t testing.TB, name string) []spec.Turn {
