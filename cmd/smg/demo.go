@@ -37,7 +37,9 @@ func (a *app) demoCommand() *cobra.Command {
 		Long: `Demo shows what smg does, from any directory. It builds a memory from the
 conversation bundled in the binary (a shop's Stripe checkout written with a
 coding assistant, smg/examples/checkout.json: 20 turns), saves it
-to FILE (by default in a new temporary directory), prints its summary as
+to FILE (by default shop.smg in smg's folder of the user's cache,
+$XDG_CACHE_HOME/smg/demo or ~/.cache/smg/demo, replacing the last demo's),
+prints its summary as
 'smg info' does, and asks it three questions, each answered with a context
 of at most 400 tokens (cl100k) and its provenance, as 'smg context' prints
 them. FILE must not exist.`,
@@ -45,11 +47,10 @@ them. FILE must not exist.`,
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			if out == "" {
-				dir, err := os.MkdirTemp("", "smg-demo-")
-				if err != nil {
+				var err error
+				if out, err = demoFile(); err != nil {
 					return err
 				}
-				out = filepath.Join(dir, "shop.smg")
 			} else if _, err := os.Stat(out); err == nil {
 				return fmt.Errorf("%s exists: the demo writes a new memory, give it another name: %w", out, fs.ErrExist)
 			} else if !errors.Is(err, fs.ErrNotExist) {
@@ -114,6 +115,27 @@ them. FILE must not exist.`,
 			return err
 		}),
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "the memory file to write (a new one; default: in a new temporary directory)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "the memory file to write (a new one; default: the demo's own, in the user's cache folder)")
 	return cmd
+}
+
+// demoFile is where the demo writes without -o: shop.smg in smg's folder
+// of the user's cache ($XDG_CACHE_HOME/smg/demo, ~/.cache/smg/demo), the
+// memory of the last demo removed, so that demos do not pile up; in a new
+// temporary folder when the user has no cache folder.
+func demoFile() (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		dir, err := os.MkdirTemp("", "smg-demo-")
+		return filepath.Join(dir, "shop.smg"), err
+	}
+	dir := filepath.Join(cache, "smg", "demo")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	file := filepath.Join(dir, "shop.smg")
+	if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	return file, nil
 }

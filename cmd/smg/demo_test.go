@@ -83,21 +83,34 @@ func TestDemoCommand(t *testing.T) {
 	unchanged("demo")
 }
 
-// TestDemoTemp: without -o, the demo writes to a new temporary folder and
-// says where.
-func TestDemoTemp(t *testing.T) {
-	tmp := t.TempDir()
+// TestDemoDefault: without -o, the demo writes its own file in smg's folder
+// of the user's cache, and says where; a second demo replaces it, and
+// neither leaves anything in the temporary folder.
+func TestDemoDefault(t *testing.T) {
+	tmp, cache := t.TempDir(), t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	r := run(t, nil, "demo")
-	if r.status != exitOK {
-		t.Fatalf("demo: status %d: %s", r.status, r.stderr)
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("HOME", t.TempDir())
+	var saved []string
+	for range 2 {
+		r := run(t, nil, "demo")
+		if r.status != exitOK {
+			t.Fatalf("demo: status %d: %s", r.status, r.stderr)
+		}
+		m := regexp.MustCompile(`saved it to (.+):\n`).FindStringSubmatch(r.stdout)
+		if m == nil {
+			t.Fatalf("demo does not say where it saved the memory:\n%.400s", r.stdout)
+		}
+		saved = append(saved, m[1])
 	}
-	m := regexp.MustCompile(`saved it to (.+):\n`).FindStringSubmatch(r.stdout)
-	if m == nil || !strings.HasPrefix(m[1], tmp+string(filepath.Separator)) {
-		t.Fatalf("demo does not say where it saved the memory, in %s:\n%.400s", tmp, r.stdout)
+	if want := filepath.Join(cache, "smg", "demo", "shop.smg"); saved[0] != want || saved[1] != want {
+		t.Errorf("the demos saved to %q, want %s", saved, want)
 	}
-	if _, err := os.Stat(m[1]); err != nil {
-		t.Error(err)
+	if got := entries(t, filepath.Join(cache, "smg", "demo")); !slices.Equal(got, []string{"shop.smg"}) {
+		t.Errorf("the demo's folder holds %q", got)
+	}
+	if got := entries(t, tmp); len(got) > 0 {
+		t.Errorf("the demo left %q in the temporary folder", got)
 	}
 }
 
