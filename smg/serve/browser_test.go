@@ -68,8 +68,12 @@ func newPage(t *testing.T) *page {
 		}
 		t.Skip("no Chromium: apt-get install chromium (.ci/run does), or set SMG_CHROMIUM")
 	}
+	// The browser's temporary files (its profile, the folder of its
+	// singleton socket, which a browser killed at the end of a test leaves
+	// in /tmp) go in the test's own folder, removed after it.
+	tmp := t.TempDir()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.WindowSize(1400, 900),
-		chromedp.NoSandbox, chromedp.Flag("disable-gpu", true))
+		chromedp.NoSandbox, chromedp.Flag("disable-gpu", true), chromedp.Env("TMPDIR="+tmp), chromedp.UserDataDir(filepath.Join(tmp, "profile")))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(actx)
 	p := &page{t: t, ctx: ctx, shots: os.Getenv(screenshotsEnv)}
@@ -80,6 +84,9 @@ func newPage(t *testing.T) *page {
 		cancelTab()
 		cancelAlloc()
 		t.Fatalf("starting %s: %v", path, err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "org.chromium.Chromium.*")); len(left) == 0 {
+		t.Errorf("the browser keeps its temporary files elsewhere than in %s", tmp)
 	}
 	messages := chromedp.Console(ctx)
 	read := make(chan struct{})
