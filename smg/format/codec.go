@@ -211,7 +211,8 @@ type decoded struct {
 	text [][]byte
 }
 
-// JSON returns the document's JSON text, in one piece.
+// JSON returns the document's JSON text, in one piece, as the unmarshaller
+// read it: the file's, but for runs of more than maxBlank blanks, dropped.
 func (d *decoded) JSON() []byte { return joined(d.text) }
 
 // indented reports whether the JSON text is in the indented canonical form
@@ -272,13 +273,9 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 		src = &sourceReader{r: brotli.NewReader(in), max: lim.MaxDocumentSize, left: lim.MaxDocumentSize}
 	}
 	doc := new(spec.Document)
-	text, h, err, uerr := scanAndUnmarshal(plain, src, lim, doc)
-	size := 0
-	for _, p := range text {
-		size += len(p)
-	}
+	text, size, h, err, uerr := scanAndUnmarshal(plain, src, lim, doc)
 	if se, ok := errors.AsType[*sourceError](err); ok {
-		err = decompressError(se.err, size, in.n)
+		err = decompressError(se.err, int(size), in.n)
 	}
 	if err != nil {
 		// A document of another major version may break this version's
@@ -288,7 +285,7 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 		}
 		return nil, err
 	}
-	out.Form.JSONSize = int64(size)
+	out.Form.JSONSize = size
 	if h.encrypted {
 		return nil, &DecodeError{Path: "$.encrypted", Err: ErrMalformed, Msg: "an encrypted envelope inside an encrypted or compressed file"}
 	}

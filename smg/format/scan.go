@@ -83,10 +83,10 @@ type scanner struct {
 	val    []byte // the scalar, or the header value, being read
 	valDst *[]byte
 	// blank counts the white space in a row so far, outside strings;
-	// drops are the runs of it beyond maxBlank, as offsets and lengths,
-	// that the unmarshaller is not given (see takeDrops).
+	// drops are the runs of it beyond maxBlank that the unmarshaller is
+	// not given (see takeDrops).
 	blank int
-	drops [][2]int64
+	drops []drop
 }
 
 // maxBlank is the most JSON white space in a row the unmarshaller is
@@ -98,9 +98,14 @@ const maxBlank = 1024
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
+// A drop is a run of white space the unmarshaller is not given: its
+// offset and length in the whole text, the line breaks it holds, and the
+// blanks after the last of them (-1 when it holds none).
+type drop struct{ off, n, breaks, tail int64 }
+
 // takeDrops returns the runs of white space dropped since it was last
 // called.
-func (s *scanner) takeDrops() [][2]int64 {
+func (s *scanner) takeDrops() []drop {
 	d := s.drops
 	s.drops = s.drops[len(s.drops):]
 	return d
@@ -184,7 +189,12 @@ func (s *scanner) write(p []byte) error {
 				n++
 			}
 			if keep := max(0, maxBlank-s.blank); n > keep {
-				s.drops = append(s.drops, [2]int64{s.off + int64(keep), int64(n - keep)})
+				run := p[i+keep : i+n]
+				d := drop{off: s.off + int64(keep), n: int64(n - keep), breaks: int64(bytes.Count(run, []byte{'\n'})), tail: -1}
+				if d.breaks > 0 {
+					d.tail = int64(len(run) - bytes.LastIndexByte(run, '\n') - 1)
+				}
+				s.drops = append(s.drops, d)
 			}
 			s.blank += n
 			s.off += int64(n)
@@ -529,14 +539,17 @@ func unmarshalError(js []byte, err error) error {
 	var syn *jsontext.SyntacticError
 	e := &DecodeError{Path: "$", Offset: -1, Err: ErrMalformed, Msg: err.Error()}
 	original := func(off int64) int64 { return off }
+	lines := lineColumn
 	if se, ok := errors.AsType[*shiftedError](err); ok {
-		original = se.sh.original
+		original, lines = se.sh.original, se.sh.lineColumn
 	}
 	defer func() {
+		// js is the text the unmarshaller was given; the line, column
+		// and offset are the file's.
+		e.Line, e.Column = lines(js, e.Offset)
 		if e.Offset >= 0 {
 			e.Offset = original(e.Offset)
 		}
-		e.Line, e.Column = lineColumn(js, e.Offset)
 	}()
 	switch {
 	case errors.As(err, &sem):
@@ -616,10 +629,12 @@ func lineColumn(js []byte, off int64) (line, col int) {
 // time on another goroutine, unmarshals into doc what the scanner has
 // passed: the unmarshaller never reads a byte the scanner has not bounded.
 // The text is plain when that is not nil, else what src reads (a
-// decompressor). It returns the text, in the pieces it was read in (kept
-// as they are, so that a text growing to its limit is never copied), the
-// header, the scanner's error and the unmarshaller's.
-func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, doc *spec.Document) (text [][]byte, h header, err, uerr error) {
+// decompressor). It returns the text the unmarshaller was given, in the
+// pieces it was read in (kept as they are, so that a text growing to its
+// limit is never copied), without the runs of white space the scanner
+// dropped (so that a file of a GiB of spaces is never held); the size of
+// the whole text; the header, the scanner's error and the unmarshaller's.
+func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, doc *spec.Document) (text [][]byte, size int64, h header, err, uerr error) {
 	chunks := make(chan []byte, 64)
 	done := make(chan error, 1)
 	go func() {
@@ -637,30 +652,32 @@ func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, doc *spec.Documen
 		drops := s.takeDrops()
 		if len(drops) == 0 {
 			sh.sent += int64(len(p))
+			text = append(text, p)
 			chunks <- p
 			return
 		}
 		kept := int64(len(p))
 		for _, d := range drops {
-			kept -= d[1]
+			kept -= d.n
 		}
 		out := make([]byte, 0, kept)
 		at := base
 		for _, d := range drops {
-			out = append(out, p[at-base:d[0]-base]...)
-			sh.add(sh.sent+int64(len(out)), d[1])
-			at = d[0] + d[1]
+			out = append(out, p[at-base:d.off-base]...)
+			sh.add(sh.sent+int64(len(out)), d)
+			at = d.off + d.n
 		}
 		out = append(out, p[at-base:]...)
 		sh.sent += int64(len(out))
 		if len(out) > 0 {
+			text = append(text, out)
 			chunks <- out
 		}
 	}
 	err = func() error {
 		defer close(chunks)
 		if plain != nil {
-			text = [][]byte{plain}
+			size = int64(len(plain))
 			for off := 0; off < len(plain); off += scanChunk {
 				p := plain[off:min(off+scanChunk, len(plain))]
 				if err := s.write(p); err != nil {
@@ -680,9 +697,7 @@ func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, doc *spec.Documen
 			if rerr == io.ErrUnexpectedEOF {
 				rerr = io.EOF
 			}
-			if n > 0 {
-				text = append(text, p)
-			}
+			size += int64(n)
 			if err := s.write(p); err != nil {
 				return err
 			}
@@ -702,7 +717,7 @@ func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, doc *spec.Documen
 	if uerr != nil {
 		uerr = &shiftedError{err: uerr, sh: &sh}
 	}
-	return text, s.h, err, uerr
+	return text, size, s.h, err, uerr
 }
 
 // scanChunk is how much text the scanner passes at a time.
@@ -734,15 +749,44 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 type shifts struct {
 	sent    int64
 	at      []int64
-	removed []int64
+	removed []int64 // bytes, in all, up to each
+	drops   []drop
 }
 
-func (sh *shifts) add(at, n int64) {
-	total := n
+func (sh *shifts) add(at int64, d drop) {
+	total := d.n
 	if len(sh.removed) > 0 {
 		total += sh.removed[len(sh.removed)-1]
 	}
-	sh.at, sh.removed = append(sh.at, at), append(sh.removed, total)
+	sh.at, sh.removed, sh.drops = append(sh.at, at), append(sh.removed, total), append(sh.drops, d)
+}
+
+// lineColumn locates offset off of js, the text given, in the whole
+// text, as a 1-based line and column (counted in characters): the runs
+// dropped before it count, their line breaks and their blanks.
+func (sh *shifts) lineColumn(js []byte, off int64) (line, col int) {
+	if off < 0 || off > int64(len(js)) {
+		return 0, 0
+	}
+	before := js[:off]
+	line = bytes.Count(before, []byte{'\n'}) + 1
+	start := int64(bytes.LastIndexByte(before, '\n') + 1)
+	from, blanks := start, int64(0) // where the line's kept text starts, and the blanks dropped in it
+	for i, at := range sh.at {
+		if at > off {
+			break
+		}
+		d := sh.drops[i]
+		line += int(d.breaks)
+		switch {
+		case at < start:
+		case d.breaks > 0:
+			from, blanks = at, d.tail
+		default:
+			blanks += d.n
+		}
+	}
+	return line, int(blanks) + utf8.RuneCount(js[from:off]) + 1
 }
 
 // original maps an offset of the text given to the whole text's.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/go-json-experiment/json"
@@ -105,6 +106,30 @@ func TestPipelinedDecode(t *testing.T) {
 					t.Errorf("compressed %v, %s at %d: got %v, want %v", compressed, damage.name, at, err, wantErr)
 				}
 			}
+		}
+	}
+}
+
+// Long runs of white space are not held: a document whose text is mostly
+// spaces keeps, of its text, what the unmarshaller was given, and a file
+// of a GiB of spaces stops at the limit without holding them.
+func TestBlankRunsNotHeld(t *testing.T) {
+	js, err := os.ReadFile(filepath.Join("..", "..", "testdata", "full.smg.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spaced := bytes.Replace(js, []byte(`{`), []byte("{"+strings.Repeat(" ", 8<<20)+"\n"), 1)
+	for form, b := range map[string][]byte{"plain": spaced, "brotli": archive.Compress(spaced, 5)} {
+		d, err := decode(bytes.NewReader(b), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", form, err)
+		}
+		held := 0
+		for _, p := range d.text {
+			held += len(p)
+		}
+		if held > len(js)+2*maxBlank || d.Form.JSONSize != int64(len(spaced)) {
+			t.Errorf("%s: %d bytes of the text held (the document's are %d), JSON size %d of %d", form, held, len(js), d.Form.JSONSize, len(spaced))
 		}
 	}
 }
