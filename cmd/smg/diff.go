@@ -12,17 +12,22 @@ import (
 )
 
 func (a *app) diffCommand() *cobra.Command {
-	var asJSON, content bool
+	var asJSON, content, all bool
 	var out string
 	cmd := &cobra.Command{
 		Use:   "diff A B",
 		Short: "Show what changed from one memory to another, or write a differential file",
-		Long: `Diff compares two memories entry by entry, by identity rather than by place:
-nodes added, removed and changed (field by field), edges added, removed and
-re-weighted, artifact versions added (with --content, the unified diff of
-their content), archive blocks, working memory and metadata. The output
-reads like git diff, in colour on a terminal (not when NO_COLOR is set);
---json prints it for tools. Two files with the same content print nothing
+		Long: `Diff compares two memories entry by entry, by identity rather than by place,
+and shows what changed in what the memory says: the number of turns, nodes
+and facts added, removed and changed in what they say (field by field: a
+label, a kind, a fact superseded), edges added and removed, artifacts and
+the versions added (with --content, the unified diff of their content),
+goals, and the metadata's other members; then how many changes of upkeep
+it leaves out (activation and importance, which fade at every turn,
+mentions, edge strengths, the working memory's summary and recent turns,
+archive blocks, vectors). --all shows those too. The output reads like git
+diff, in colour on a terminal (not when NO_COLOR is set); --json prints
+every change, for tools. Two files with the same content print nothing
 (with --json, "base" equals "target"). Diff exits 0 whether or not the
 files differ.
 
@@ -63,11 +68,17 @@ password too: it holds B's new content.`,
 			if asJSON {
 				return a.writeJSON(c)
 			}
-			return c.WriteText(a.stdout, &format.TextOptions{Color: a.colorOutput()})
+			upkeep := 0
+			if !all {
+				c, upkeep = c.Meaning()
+			}
+			opts := &format.TextOptions{Color: a.colorOutput(), Upkeep: upkeep}
+			return c.WriteText(a.stdout, opts)
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the changes as JSON")
 	cmd.Flags().BoolVar(&content, "content", false, "show the unified diff of each artifact version added")
+	cmd.Flags().BoolVar(&all, "all", false, "show every change, upkeep too (activation, importance, mentions, strengths, summary, blocks, vectors)")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the differential file from A to B here instead of showing the changes")
 	return cmd
 }

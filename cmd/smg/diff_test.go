@@ -40,10 +40,26 @@ func TestDiffCommand(t *testing.T) {
 	if r.status != exitOK || r.stderr != "" {
 		t.Fatalf("diff: %+v", r)
 	}
-	for _, want := range []string{"@@ nodes @@\n", "+ fact-user-lives-in-berlin (fact) User lives in Berlin\n", "~ totalExchanges: 20 → 42\n", "@@ archive @@\n"} {
+	for _, want := range []string{"@@ nodes @@\n", "+ fact-user-lives-in-berlin (fact) User lives in Berlin\n", "~ totalExchanges: 20 → 42\n", " changes of upkeep, "} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("no %q in:\n%s", want, r.stdout)
 		}
+	}
+	// What changed in meaning, by default; the upkeep with --all.
+	upkeep := []string{"@@ archive @@\n", "activation: ", "~ modified: "}
+	for _, u := range upkeep {
+		if strings.Contains(r.stdout, u) {
+			t.Errorf("%q, upkeep, without --all:\n%s", u, r.stdout)
+		}
+	}
+	all := run(t, nil, "diff", a, b, "--all")
+	for _, want := range append(upkeep, "+ fact-user-lives-in-berlin (fact) User lives in Berlin\n") {
+		if !strings.Contains(all.stdout, want) {
+			t.Errorf("no %q with --all:\n%s", want, all.stdout)
+		}
+	}
+	if strings.Contains(all.stdout, "changes of upkeep") {
+		t.Errorf("--all tells of upkeep left out:\n%s", all.stdout)
 	}
 	if strings.Contains(r.stdout, "\x1b") {
 		t.Error("colour without a terminal")
@@ -64,6 +80,32 @@ func TestDiffCommand(t *testing.T) {
 	}
 	unchangedA("diff")
 	unchangedB("diff")
+}
+
+// One turn added: the diff shows the turn's count and what the turn added
+// to the graph, in a few lines, not the fading of every node.
+func TestDiffOfOneTurn(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.smg"), filepath.Join(dir, "b.smg")
+	succeed(t, nil, "ingest", filepath.Join(conversationsDir, "checkout.json"), "-o", a, "--no-vectors")
+	raw, err := os.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	succeed(t, nil, "add", b, "--no-vectors", "--time", "2025-12-01T10:00:00Z", "We decided to use Redis for the session cache because it is fast.")
+	succeed(t, nil, "compact", b)
+	r := run(t, nil, "diff", a, b)
+	all := run(t, nil, "diff", a, b, "--all")
+	if r.status != exitOK || !strings.Contains(r.stdout, "~ totalExchanges: 20 → 21\n") || !strings.Contains(r.stdout, "Redis") {
+		t.Fatalf("diff: %+v", r)
+	}
+	lines, allLines := strings.Count(r.stdout, "\n"), strings.Count(all.stdout, "\n")
+	if lines > 20 || allLines < 2*lines {
+		t.Errorf("one turn: %d lines by default, %d with --all:\n%s", lines, allLines, r.stdout)
+	}
 }
 
 func TestDiffPatchCommands(t *testing.T) {

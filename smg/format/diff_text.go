@@ -30,6 +30,9 @@ type TextOptions struct {
 	// Color writes ANSI colours, as git does on a terminal: additions
 	// green, removals red, changes yellow, headers bold or cyan.
 	Color bool
+	// Upkeep is how many changes of upkeep the changes leave out (see
+	// [Changes.Meaning]): a last line says so.
+	Upkeep int
 }
 
 // WriteText writes the changes for a person to read, in the manner of git
@@ -39,11 +42,11 @@ type TextOptions struct {
 // its members that differ, "name: old → new". Long values are cut. An
 // empty diff writes nothing.
 func (c *Changes) WriteText(w io.Writer, opts *TextOptions) error {
-	if c.Empty() {
-		return nil
-	}
 	if opts == nil {
 		opts = &TextOptions{}
+	}
+	if c.Empty() && opts.Upkeep == 0 {
+		return nil
 	}
 	p := &textWriter{w: bufio.NewWriter(w), color: opts.Color}
 	p.line(ansiBold, "--- "+c.Base)
@@ -133,6 +136,13 @@ func (c *Changes) WriteText(w io.Writer, opts *TextOptions) error {
 				}
 			}
 		}
+	}
+	switch opts.Upkeep {
+	case 0:
+	case 1:
+		p.line(ansiCyan, "(and 1 change of upkeep: --all shows it)")
+	default:
+		p.line(ansiCyan, fmt.Sprintf("(and %d changes of upkeep, activation, importance, mentions, strengths, summary, blocks and vectors: --all shows them)", opts.Upkeep))
 	}
 	return p.w.Flush()
 }
