@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -26,10 +28,14 @@ get_context joins the contexts of both within its budget. The server's
 instructions are the guidance of 'smg tools --guidance'.
 
 A file that does not exist is created at the first change; its folder must
-exist. Every change is written to its file, atomically, before the tool
-replies, under a lock (.FILE.lock beside it) that other smg processes
-respect: two clients on the same file keep each other's changes, and one
-that waits for the lock longer than --lock-timeout gets an error instead. An encrypted file stays
+exist. Every change is written before the tool replies, under a lock
+(.FILE.lock beside it) that other smg processes respect: two clients on the
+same file keep each other's changes, and one that waits for the lock longer
+than --lock-timeout gets an error instead. A change is appended to the
+file's journal (FILE.journal, which every reader reads) while the session
+lasts; when it ends (the client closes the connection, or an interrupt),
+the whole file is written, the journal ended: a copy of FILE alone then
+holds everything the session saved. An encrypted file stays
 encrypted; its password comes from SMG_PASSWORD (or the terminal, when
 there is one; an MCP client usually gives none). A memory that cannot be
 opened (damaged, or encrypted without its password) is reported on stderr,
@@ -84,9 +90,24 @@ func (a *app) mcpCommand() *cobra.Command {
 			defer stop()
 			err = mcpserver.New(tools.NewHandler(user, ws, nil), opts).Run(ctx,
 				&mcpserver.LineTransport{Reader: os.Stdin, Writer: os.Stdout, Logger: a.warnings()})
+			// The session is over: what it saved goes into the files
+			// themselves, so that a copy of one alone loses nothing (the
+			// journal kept each call cheap while it lasted).
+			var compactErr error
+			for _, f := range []*smg.FileMemory{user, ws} {
+				if f == nil {
+					continue
+				}
+				if cerr := f.Compact(context.WithoutCancel(cmd.Context())); cerr != nil {
+					fmt.Fprintf(a.stderr, "smg: writing %s at the end of the session: %v\n", f.Name(), cerr)
+					compactErr = cmp.Or(compactErr, cerr)
+				}
+			}
 			switch {
 			case openErr != nil:
 				return &reportedError{openErr} // its exit status, printed above
+			case compactErr != nil:
+				return &reportedError{compactErr}
 			case ctx.Err() != nil:
 				return nil // interrupted: a normal end
 			}

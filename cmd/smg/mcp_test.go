@@ -486,6 +486,39 @@ func TestMCPUsage(t *testing.T) {
 	}
 }
 
+// When an MCP session ends, what it saved is in the file itself: a copy of
+// the file alone, with nothing beside it, holds the fact saved.
+func TestMCPSessionEndWritesTheFile(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	me := filepath.Join(t.TempDir(), "me.smg")
+	succeed(t, nil, "add", me, "--no-vectors", "We ship parcels from Antwerp.")
+	s := startMCP(t, ctx, "--memory", me, "--no-vectors")
+	if r, isErr := s.call(t, ctx, "save_memory", map[string]any{"content": "I prefer answers with code first", "category": "preference", "reasoning": "Asked."}); !r.Success || isErr {
+		t.Fatalf("save: %+v", r)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("closing the session: %v\n%s", err, s.stderr)
+	}
+	if fi, err := os.Stat(me + ".journal"); err == nil && fi.Size() > 0 {
+		t.Errorf("after the session, a journal of %d bytes beside the file", fi.Size())
+	}
+	raw, err := os.ReadFile(me)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(t.TempDir(), "copy.smg")
+	if err := os.WriteFile(copied, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := smgtest.CurrentFacts(t, copied, nil); !slices.Contains(got, "User prefers answers with code first") {
+		t.Errorf("a copy of the file alone holds the facts %q", got)
+	}
+	if n := len(smgtest.FileTurns(t, copied)); n != 1 {
+		t.Errorf("a copy of the file alone holds %d turns, want 1", n)
+	}
+}
+
 // TestMCPRecordTurns: a real MCP client records a conversation through
 // record_turns; sent again, nothing is stored twice; the turns are in the
 // memory for every reader (the file's journal), and the next context
