@@ -105,6 +105,9 @@ type Dir struct {
 	// foldsCase: the file system takes names that differ only in case for
 	// one; a memory is opened by its own name only (exact).
 	foldsCase bool
+	// writing counts the memories let go of whose files are being
+	// written whole (see NewDir); Close waits for them.
+	writing sync.WaitGroup
 }
 
 // Stats counts the memories the store keeps open and the opens served
@@ -132,7 +135,23 @@ func NewDir(root string, maxOpen int, opts smg.FileOptions) (*Dir, error) {
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return nil, err
 	}
-	return &Dir{root: root, opts: opts, open: newOpenSet(maxOpen), keys: NewKeys(root), foldsCase: foldsCase(root)}, nil
+	d := &Dir{root: root, opts: opts, open: newOpenSet(maxOpen), keys: NewKeys(root), foldsCase: foldsCase(root)}
+	// A memory let go of (out of the LRU, or the store closed) is written
+	// whole, its journal ended, so that its file alone holds everything
+	// acknowledged: a copy of it loses nothing. On its own goroutine: the
+	// set's lock is held when it lets go.
+	d.open.close = func(k smg.Kept) error {
+		dm, ok := k.(*dirMemory)
+		if !ok {
+			return closeKept(k)
+		}
+		d.writing.Go(func() {
+			dm.compact()
+			_ = dm.Close()
+		})
+		return nil
+	}
+	return d, nil
 }
 
 func (d *Dir) path(tenant, id string) string {
@@ -348,6 +367,18 @@ type dirMemory struct {
 
 var _ smg.Kept = (*dirMemory)(nil)
 
+// compact writes the memory whole with what its journal holds, unless it
+// was deleted (Delete holds m.mu while it removes the files: a memory
+// deleted is not written again). A failure leaves the journal, which
+// every reader reads: nothing is lost.
+func (m *dirMemory) compact() {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if !m.gone {
+		_ = m.FileMemory.Compact(context.Background())
+	}
+}
+
 // use calls fn as a call of the memory: ErrNotFound once it is deleted.
 // A memory whose file another process removed is let go of, so that the
 // requests after find it gone without touching its folder.
@@ -382,9 +413,10 @@ func (m *dirMemory) Remember(ctx context.Context, fact smg.Fact) (smg.Remembered
 	return use(m, func() (smg.Remembered, error) { return m.FileMemory.Remember(ctx, fact) })
 }
 
-// Close closes every open memory.
+// Close closes every open memory, each written whole first.
 func (d *Dir) Close() error {
 	d.open.closeAll()
+	d.writing.Wait()
 	return nil
 }
 

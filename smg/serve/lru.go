@@ -43,12 +43,15 @@ func newOpenSet(maxOpen int) *openSet {
 	if maxOpen <= 0 {
 		maxOpen = DefaultOpen
 	}
-	return &openSet{max: maxOpen, open: map[string]*list.Element{}, lru: list.New(), close: func(k smg.Kept) error {
-		if c, ok := k.(closer); ok {
-			return c.Close()
-		}
-		return nil
-	}}
+	return &openSet{max: maxOpen, open: map[string]*list.Element{}, lru: list.New(), close: closeKept}
+}
+
+// closeKept closes a kept memory that holds an index.
+func closeKept(k smg.Kept) error {
+	if c, ok := k.(closer); ok {
+		return c.Close()
+	}
+	return nil
 }
 
 // get returns the open memory of key, used by one more request, and its

@@ -4,15 +4,19 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/serve"
+	"github.com/smg-memory/smg/smg/smgtest"
 )
 
 // postgresEnv names the PostgreSQL server the tests run on, as a URL of
@@ -160,4 +164,55 @@ func serviceWith(t *testing.T, opts *serve.Options) (*httptest.Server, *testStor
 	srv := httptest.NewServer(serve.New(store, opts))
 	t.Cleanup(srv.Close)
 	return srv, store
+}
+
+// A memory of a served directory that the store lets go of (out of its
+// LRU, or the store closed) is written whole: its file alone, copied with
+// nothing beside it, holds every turn acknowledged.
+func TestDirLetGoWritesTheFile(t *testing.T) {
+	root := t.TempDir()
+	d, err := serve.NewDir(root, 1, smg.FileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(serve.New(d, nil))
+	defer srv.Close()
+	for _, id := range []string{"dana", "ben"} {
+		if status, body, _ := call(t, srv, "POST", "/v1/memories", map[string]any{"id": id}); status != http.StatusCreated {
+			t.Fatalf("create %s: %d %v", id, status, body)
+		}
+	}
+	turns := func(id string, n int) {
+		t.Helper()
+		status, body, _ := call(t, srv, "POST", "/v1/memories/"+id+"/turns", map[string]any{"conversation": "c1", "turns": []map[string]any{
+			{"role": "user", "content": fmt.Sprintf("Note %d: we ship from Antwerp now.", n), "time": "2026-03-01T10:00:00Z"},
+		}})
+		if status != http.StatusOK {
+			t.Fatalf("append to %s: %d %v", id, status, body)
+		}
+	}
+	turns("dana", 1)
+	turns("dana", 2)
+	turns("ben", 1) // one memory open at most: dana is let go of
+	turns("ben", 2)
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"dana", "ben"} {
+		file := filepath.Join(root, serve.Tenant, id+".smg")
+		if fi, err := os.Stat(file + ".journal"); err == nil && fi.Size() > 0 {
+			t.Errorf("%s: a journal of %d bytes beside the file", id, fi.Size())
+		}
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copied := filepath.Join(t.TempDir(), id+".smg")
+		if err := os.WriteFile(copied, raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(smgtest.FileTurns(t, copied)); n != 2 {
+			t.Errorf("%s: a copy of the file alone holds %d turns, want 2", id, n)
+		}
+	}
 }
