@@ -153,3 +153,51 @@ func TestMergeDropsVectors(t *testing.T) {
 		t.Errorf("embed after the merge: status %d, %q %q", r.status, r.stdout, r.stderr)
 	}
 }
+
+// Fork, merge, diff and patch on memories with vectors: a fork keeps the
+// base's vectors, a merge holds a vector for every turn of both sides, in
+// the order of their turns, and the differential file from the base to
+// the merge patches the base into it, byte for byte.
+func TestForkMergeVectors(t *testing.T) {
+	dir := t.TempDir()
+	base, ours, theirs, out := filepath.Join(dir, "base.smg"), filepath.Join(dir, "ours.smg"), filepath.Join(dir, "theirs.smg"), filepath.Join(dir, "out.smg")
+	ok := func(args ...string) string {
+		t.Helper()
+		r := runVectors(t, nil, args...)
+		if r.status != exitOK {
+			t.Fatalf("%q: status %d\n%s", args, r.status, r.stderr)
+		}
+		return r.stdout
+	}
+	ok("ingest", filepath.Join(conversationsDir, "checkout.json"), "-o", base)
+	ok("fork", base, "-o", theirs)
+	ok("fork", base, "-o", ours)
+	ok("remember", ours, "I prefer tea over coffee")
+	ok("ingest", filepath.Join(conversationsDir, "personal.json"), "-o", theirs)
+	ok("merge", base, ours, theirs, "-o", out)
+	doc, err := format.ReadFile(out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vi := doc.DeepArchive.VectorIndex
+	turns := map[int]bool{}
+	for _, e := range vi.Embeddings {
+		turns[e.Turn] = true
+	}
+	if len(turns) != doc.Metadata.TotalExchanges || doc.Metadata.TotalExchanges != 42 {
+		t.Errorf("the merge holds vectors of %d turns of %d", len(turns), doc.Metadata.TotalExchanges)
+	}
+	for _, f := range []string{theirs, ours, out} {
+		validate(t, nil, f)
+	}
+	if r := run(t, nil, "diff", base, out); r.status != exitOK || !strings.Contains(r.stdout, "~ totalExchanges: 20 → 42\n") {
+		t.Errorf("diff: %+v", r)
+	}
+	delta, patched := filepath.Join(dir, "d.smg.diff"), filepath.Join(dir, "patched.smg")
+	succeed(t, nil, "diff", base, out, "-o", delta)
+	succeed(t, nil, "patch", base, delta, "-o", patched)
+	want, _ := os.ReadFile(out)
+	if got, err := os.ReadFile(patched); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("the patched file differs from the merge (%v)", err)
+	}
+}
