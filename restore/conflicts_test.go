@@ -53,6 +53,10 @@ func TestContextMarksConflicts(t *testing.T) {
 	if turns[2].ConflictsWith != nil {
 		t.Errorf("the charts turn is in conflict: %+v", turns[2].ConflictsWith)
 	}
+	// The route fact's line in a chat's course says so too.
+	if c := e.courseLine(e.nodes[route], 1); c.note != "(contradicted)" || len(c.item.ConflictsWith) != 1 {
+		t.Errorf("the route fact's line in a course: %q %q, %+v", c.text, c.note, c.item.ConflictsWith)
+	}
 }
 
 // A note quotes each label once, cut short, and two at most.

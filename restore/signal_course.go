@@ -100,7 +100,8 @@ func courseLines(g *gathering) {
 }
 
 // courseLine is node's line in a chat's course: its label, cut to
-// courseWords words, under the date of turn t, its turn.
+// courseWords words, under the date of turn t, its turn, and whether it
+// was superseded or is contradicted.
 func (e *Engine) courseLine(n *spec.Node, t int) cand {
 	tu, _ := e.turn(t)
 	label := n.Label
@@ -114,9 +115,29 @@ func (e *Engine) courseLine(n *spec.Node, t int) cand {
 	if d := dateOf(tu.Timestamp); d != "" {
 		group = "[" + d + "]"
 	}
-	return cand{key: "c:" + n.ID, text: "- " + label, group: group, item: Item{
-		Section: secCourse, Kind: "node", NodeID: n.ID, Label: n.Label, Turn: t, ExternalID: tu.ExternalID, Timestamp: tu.Timestamp,
-	}}
+	it := Item{Section: secCourse, Kind: "node", NodeID: n.ID, Label: n.Label, Turn: t, ExternalID: tu.ExternalID, Timestamp: tu.Timestamp}
+	if s, ok := e.sup.by[n.ID]; ok {
+		it.SupersededBy = []Supersession{s}
+	}
+	it.ConflictsWith = e.con.of[n.ID]
+	// A course holds the old values of updates too, in their order: it
+	// says so, briefly (what superseded it is a line after it; the item
+	// names it).
+	var note []string
+	if len(it.SupersededBy) > 0 {
+		note = append(note, "superseded")
+		if d := dateOf(it.SupersededBy[0].At); d != "" {
+			note[0] += " on " + d
+		}
+	}
+	if len(it.ConflictsWith) > 0 {
+		note = append(note, "contradicted")
+	}
+	c := cand{key: "c:" + n.ID, text: "- " + label, group: group, item: it}
+	if len(note) > 0 {
+		c.note = "(" + strings.Join(note, ", ") + ")"
+	}
+	return c
 }
 
 // The course of a chat: how many stretches it is read in, how many items

@@ -106,6 +106,14 @@ func TestContextMarksSuperseded(t *testing.T) {
 	if c := e.nodeLine(e.nodes[lisbon]); strings.Contains(c.text+c.note, "superseded") || c.item.SupersededBy != nil {
 		t.Errorf("the current fact's line: %q", c.text)
 	}
+	// Its line in a chat's course too.
+	c = e.courseLine(e.nodes[madrid], e.nodes[madrid].FirstMentioned)
+	if c.note != "(superseded on 2 May 2024)" || len(c.item.SupersededBy) != 1 || c.item.SupersededBy[0].By != lisbon {
+		t.Errorf("the superseded fact's line in a course: %q %q, %+v", c.text, c.note, c.item.SupersededBy)
+	}
+	if c := e.courseLine(e.nodes[lisbon], e.nodes[lisbon].FirstMentioned); c.note != "" || c.item.SupersededBy != nil {
+		t.Errorf("the current fact's line in a course: %q %q", c.text, c.note)
+	}
 }
 
 // A fact about someone else goes in for its relevance to the question,
