@@ -165,6 +165,11 @@ func writeCache(ix bleve.Index, doc *spec.Document, dir, key string, guard func(
 	if !ok {
 		return errors.New("the index cannot be copied")
 	}
+	// The folder that holds the cache (a memory file's cache folder) is
+	// made when missing, readable by its owner alone.
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return err
+	}
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".tmp-")
 	if err != nil {
 		return err

@@ -67,7 +67,7 @@ func TestContextOfAnOpenedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	cache := format.IndexCacheDir(name)
-	if cache != filepath.Join(dir, ".m.smg.index") {
+	if cache != filepath.Join(dir, ".m.smg.cache", "index") {
 		t.Errorf("the cache of %s is %s", name, cache)
 	}
 	for run := range 2 {

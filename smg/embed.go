@@ -98,6 +98,7 @@ func (m *Memory) embedTurns(ctx context.Context, nums []int, texts []string, pro
 			}
 		}
 		m.gen++
+		m.unkept += len(vecs) - len(bad)
 		m.mu.Unlock()
 		if len(bad) > 0 {
 			return stored, fmt.Errorf("%w %s: %w", ErrEmbedding, unitTurns(chunk), errors.Join(bad...))

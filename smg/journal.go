@@ -105,6 +105,20 @@ func (m *Memory) writeState(name, base string, encrypted bool) {
 	_ = format.WriteStateFrom(format.StateName(name), base, m.b.WriteState)
 }
 
+// keepVectors keeps vi, the vector index of the memory just written to the
+// named file with opts, whose bytes have the hash base, in the file's
+// cache (see [format.KeepVectors]); taken is how many vectors made since
+// the last write vi holds. Failing costs embedding the turns again, so it
+// is not an error.
+func (m *Memory) keepVectors(name, base string, vi *spec.VectorIndex, opts *EncodeOptions, taken int) {
+	if format.KeepVectors(name, base, vi, opts) != nil {
+		return
+	}
+	m.mu.Lock()
+	m.unkept = max(0, m.unkept-taken)
+	m.mu.Unlock()
+}
+
 // resume returns the builder of the opened document from the state kept
 // beside its file, or nil. m.mu is held.
 func (m *Memory) resume() *graph.Builder {
@@ -213,19 +227,79 @@ func (f *FileMemory) appendEntry(ctx context.Context, m *Memory, e journalEntry)
 		if err := f.write(m); err != nil {
 			return fmt.Errorf("the change is in the journal of %s, but writing it whole failed: %w", f.name, err)
 		}
+		return nil
 	}
+	f.armIdle()
 	return nil
 }
 
+// armIdle has the journal ended once no change came for
+// [FileOptions.CompactIdle], when it is set: the timer starts again at
+// each change.
+func (f *FileMemory) armIdle() {
+	d := f.opts.CompactIdle
+	if d <= 0 {
+		return
+	}
+	f.idleMu.Lock()
+	defer f.idleMu.Unlock()
+	if f.closed {
+		return
+	}
+	if f.idle == nil {
+		f.idle = time.AfterFunc(d, func() {
+			f.idleMu.Lock()
+			closed := f.closed
+			f.idleMu.Unlock()
+			if closed {
+				return
+			}
+			// A failure leaves the journal, which every reader reads:
+			// nothing is lost, and the next change arms it again.
+			_ = f.locked(context.Background(), func(m *Memory) error {
+				f.idleMu.Lock()
+				closed := f.closed // Close sets it before it waits for f.mu
+				f.idleMu.Unlock()
+				if closed {
+					return nil
+				}
+				return f.compact(m)
+			})
+		})
+		return
+	}
+	f.idle.Reset(d)
+}
+
 // Compact writes the whole file, with what its journal holds, and ends
-// the journal (spec §9.7). A file without a journal is left as it is.
+// the journal (spec §9.7). A file without a journal is left as it is, but
+// for the vectors made since it was read: they are kept in its cache, or,
+// when the file holds its vectors, written in it.
 func (f *FileMemory) Compact(ctx context.Context) error {
-	return f.locked(ctx, func(m *Memory) error {
-		if f.journal == 0 {
-			return nil
-		}
+	return f.locked(ctx, f.compact)
+}
+
+// compact is Compact's work, f.mu and the file's lock held.
+func (f *FileMemory) compact(m *Memory) error {
+	m.mu.Lock()
+	unkept := m.unkept
+	m.mu.Unlock()
+	switch {
+	case f.journal != 0:
 		return f.write(m)
+	case unkept == 0 || f.stamp.raw == nil:
+		return nil
+	case f.form.Encrypted || f.opts.Encode.WithVectors:
+		return f.write(m)
+	}
+	var err error
+	m.ReadDocument(func(doc *spec.Document) {
+		// m.mu is held: no vector comes meanwhile.
+		if err = format.KeepVectors(f.name, f.base, doc.DeepArchive.VectorIndex, &f.opts.Encode); err == nil {
+			m.unkept = 0
+		}
 	})
+	return err
 }
 
 func (f *FileMemory) journalLimit() int64 {
@@ -301,6 +375,9 @@ func ReadDocument(name string, opts *DecodeOptions) (*spec.Document, error) {
 	doc, form, err := format.DecodeForm(raw, &o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if o.CachedVectors && !form.Encrypted {
+		format.AdoptVectors(name, raw, doc, o.Limits)
 	}
 	if form.Encrypted || !format.HasJournal(name) {
 		return doc, nil

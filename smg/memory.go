@@ -117,6 +117,9 @@ type Memory struct {
 	// here or an encrypted file, and stateBase for a file with neither a
 	// state nor a journal beside it.
 	stateName, stateBase string
+	// unkept counts the vectors made since the memory was last written
+	// or opened: [FileMemory.Compact] keeps them in the file's cache.
+	unkept int
 }
 
 // New returns an empty memory.
@@ -267,6 +270,11 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 	} else {
 		// Never encrypted: the cache is not kept for an encrypted file.
 		form = format.FormOf(raw)
+	}
+	if !form.Encrypted && !opts.NoVectors {
+		// The vectors the file's cache keeps for these bytes, when the
+		// file holds none: those it lacks are made in the background.
+		format.AdoptVectors(name, raw, doc, opts.Decode.Limits)
 	}
 	m, err := Load(doc, &opts.Config)
 	if err != nil {
@@ -482,7 +490,7 @@ func (m *Memory) ReadTurns(from, limit int) ([]spec.Turn, int, error) {
 // the part as it was last sealed, and [Memory.Marshal] and [Memory.Save]
 // return the error.
 func (m *Memory) Document() *spec.Document {
-	doc, _ := m.document(false)
+	doc, _, _ := m.document(false)
 	return doc
 }
 
@@ -506,7 +514,7 @@ func (m *Memory) ReadDocument(fn func(doc *spec.Document)) {
 // A shared document's archive blocks are the memory's own, for a writer
 // that reads them and does not change them (see
 // [graph.Builder.SharedDocument]).
-func (m *Memory) document(shared bool) (*spec.Document, error) {
+func (m *Memory) document(shared bool) (*spec.Document, int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var doc *spec.Document
@@ -523,18 +531,19 @@ func (m *Memory) document(shared bool) (*spec.Document, error) {
 		// keeps vectors of, so that it is opened again embedding them.
 		doc.DeepArchive.VectorIndex = &spec.VectorIndex{Enabled: true, Model: m.emb.Model()}
 	}
-	return doc, m.withPrivate(doc)
+	return doc, m.unkept, m.withPrivate(doc)
 }
 
 // Marshal returns the memory's file: its document in canonical form,
-// encoded with opts, once (without metadata.compressionRatio, spec §4.2).
+// encoded with opts, once (without metadata.compressionRatio, spec §4.2),
+// without its vectors unless opts ask for them ([EncodeOptions.WithVectors]).
 func (m *Memory) Marshal(opts *EncodeOptions) ([]byte, error) {
-	doc, err := m.document(true)
+	doc, _, err := m.document(true)
 	if err != nil {
 		return nil, err
 	}
 	doc.Metadata.CompressionRatio = 0
-	return format.MarshalClear(doc, opts)
+	return format.MarshalClear(format.WithoutVectors(doc, opts), opts)
 }
 
 // WriteTo writes the memory's file, Brotli-compressed, to w.
@@ -549,21 +558,29 @@ func (m *Memory) WriteTo(w io.Writer) (int64, error) {
 
 // Save writes the memory's file atomically (see [format.WriteFile]), taking no
 // lock: [FileMemory] keeps a memory in a file that other processes write
-// too.
+// too. Unless opts ask for them in the file ([EncodeOptions.WithVectors]),
+// the memory's vectors are kept in the file's cache ([format.KeepVectors]).
 func (m *Memory) Save(name string, opts *EncodeOptions) error {
-	b, err := m.marshalValid(opts)
+	b, vi, _, err := m.marshalValid(opts)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	return format.WriteBytes(name, b, opts != nil && opts.Password != nil)
+	if err := format.WriteBytes(name, b, opts != nil && opts.Password != nil); err != nil {
+		return err
+	}
+	_ = format.KeepVectors(name, format.FileHash(b), vi, opts)
+	return nil
 }
 
 // marshalValid is [Memory.Marshal] of a memory that passes the checks a
-// writer makes (see [format.MarshalMemory]).
-func (m *Memory) marshalValid(opts *EncodeOptions) ([]byte, error) {
-	doc, err := m.document(true)
+// writer makes (see [format.MarshalMemory]), with the vector index of the
+// document written, for its file's cache, and how many vectors made since
+// the last write it holds.
+func (m *Memory) marshalValid(opts *EncodeOptions) ([]byte, *spec.VectorIndex, int, error) {
+	doc, unkept, err := m.document(true)
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
-	return format.MarshalMemory(doc, opts)
+	b, err := format.MarshalMemory(doc, opts)
+	return b, doc.DeepArchive.VectorIndex, unkept, err
 }

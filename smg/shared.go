@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/semaphore"
@@ -53,7 +54,18 @@ type FileOptions struct {
 	// [FileMemory.Record] writes the whole file and ends the journal;
 	// zero is DefaultJournalLimit.
 	JournalLimit int64
+	// CompactIdle, when above 0, ends the journal ([FileMemory.Compact])
+	// once no change came for this long, in the background: a memory kept
+	// open by a long-running process (a server, an MCP session, a watch)
+	// and left idle has its file alone hold everything acknowledged. Zero
+	// leaves the journal until Compact, or until it outgrows JournalLimit.
+	CompactIdle time.Duration
 }
+
+// DefaultCompactIdle is how long a memory kept open by a long-running
+// process is left idle before its journal is ended (see
+// [FileOptions.CompactIdle]) by the smg command and smg serve.
+const DefaultCompactIdle = 30 * time.Second
 
 // Kept is a memory kept where other processes may change it too, each
 // change written there before it returns: a file ([FileMemory]); a
@@ -103,6 +115,11 @@ type FileMemory struct {
 	base         string
 	journal      int64
 	journalStamp sizeTime
+	// idle ends the journal once the memory is left idle (CompactIdle);
+	// idleMu guards it and closed, set by Close.
+	idleMu sync.Mutex
+	idle   *time.Timer
+	closed bool
 }
 
 // fileStamp tells whether a file changed: its size, time and bytes.
@@ -241,7 +258,7 @@ func (f *FileMemory) write(m *Memory) error {
 	if f.stamp.raw != nil && !f.opts.Reencode {
 		enc.Plain, enc.Indent = f.form.Plain, f.form.Indented
 	}
-	raw, err := m.marshalValid(&enc)
+	raw, vi, taken, err := m.marshalValid(&enc)
 	if err == nil {
 		err = format.WriteBytes(f.name, raw, enc.Password != nil)
 	}
@@ -257,6 +274,7 @@ func (f *FileMemory) write(m *Memory) error {
 	f.form.Encrypted = enc.Password != nil
 	f.base = format.FileHash(raw)
 	m.writeState(f.name, f.base, f.form.Encrypted)
+	m.keepVectors(f.name, f.base, vi, &enc, taken)
 	// The journal named the file's old bytes: the file holds what it held.
 	if err := format.RemoveJournal(f.name); err != nil {
 		return fmt.Errorf("%s is written, but its old journal could not be removed: %w", f.name, err)
@@ -335,8 +353,15 @@ func (f *FileMemory) removed() error {
 	return fmt.Errorf("%s: the file was removed while it was open: %w", f.name, fs.ErrNotExist)
 }
 
-// Close releases the memory's index.
+// Close releases the memory's index, and stops ending its journal when
+// it is idle (a compaction under way ends first).
 func (f *FileMemory) Close() error {
+	f.idleMu.Lock()
+	f.closed = true
+	if f.idle != nil {
+		f.idle.Stop()
+	}
+	f.idleMu.Unlock()
 	_ = f.mu.Acquire(context.Background(), 1)
 	defer f.mu.Release(1)
 	if f.m == nil {

@@ -188,7 +188,9 @@ func (s *StoredMemory) change(ctx context.Context, fn func(tx LogTx, m *Memory) 
 
 // rebase makes the whole memory the log's base. s.mu is held.
 func (s *StoredMemory) rebase(tx LogTx, m *Memory) error {
-	raw, err := m.marshalValid(&EncodeOptions{})
+	// The store holds the vectors: a server that opens the memory after
+	// a failover has no cache of them.
+	raw, _, _, err := m.marshalValid(&EncodeOptions{WithVectors: true})
 	if err != nil {
 		return err
 	}

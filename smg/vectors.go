@@ -64,7 +64,7 @@ func openedEmbedder(doc *spec.Document, emb Embedder, off bool) Embedder {
 	if emb != nil || off {
 		return defaultEmbedder(emb, off)
 	}
-	if vi := doc.DeepArchive.VectorIndex; vi != nil && len(vi.Embeddings) > 0 && vi.Model != BuiltinModel {
+	if vi := doc.DeepArchive.VectorIndex; vi != nil && vi.Model != "" && vi.Model != BuiltinModel {
 		return nil
 	}
 	return defaultEmbedder(nil, false)

@@ -59,9 +59,16 @@ type latencyReport struct {
 	CachedContextMs float64 `json:"cached_first_context_ms"`
 	// IndexCachedMs is from opening the file without a cache to the
 	// whole index written to the cache.
-	IndexCachedMs   float64 `json:"index_and_cache_ms"`
-	Context         latency `json:"context_ms"`
-	LiveTurnContext latency `json:"live_turn_context_ms"`
+	IndexCachedMs float64 `json:"index_and_cache_ms"`
+	// A copy of the file alone (with --vectors), on a machine with no
+	// cache: from opening it to the first context, and to every vector
+	// made again in the background (once), and the texts embedded a
+	// second then.
+	CopyFirstContextMs float64 `json:"copy_first_context_ms,omitzero"`
+	CopyVectorsS       float64 `json:"copy_vectors_s,omitzero"`
+	CopyTextsPerS      float64 `json:"copy_texts_per_s,omitzero"`
+	Context            latency `json:"context_ms"`
+	LiveTurnContext    latency `json:"live_turn_context_ms"`
 	// LiveContext is every question again on the live memory, after its
 	// live turns; LiveDiffering counts those whose context is not the
 	// one of the same memory loaded afresh (smg.Load of its document).
@@ -201,7 +208,7 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 	m.Close()
 	m = nil
 	runtime.GC()
-	doc, err := format.ReadFile(name, nil)
+	doc, err := format.ReadFile(name, &format.DecodeOptions{CachedVectors: true})
 	if err != nil {
 		return nil, err
 	}
@@ -289,6 +296,11 @@ func measureLatency(ctx context.Context, o latencyOptions, warn io.Writer) (*lat
 		}
 	}
 	rep.IndexCachedMs, rep.CachedContextMs = percentiles(writes).P50, percentiles(cached).P50
+	if o.vectors {
+		if err := measureCopy(ctx, name, q0, opts, rep); err != nil {
+			return nil, err
+		}
+	}
 
 	// Steady state: every question on the whole index.
 	om, err := smg.Open(name, &smg.OpenOptions{NoVectors: !o.vectors})
@@ -487,6 +499,48 @@ func measureDurable(ctx context.Context, saved string, live []spec.Turn, questio
 	return nil
 }
 
+// measureCopy opens a copy of the named file alone, without the cache
+// beside it, as on another machine: the time to its first context, then
+// to every vector made again in the background.
+func measureCopy(ctx context.Context, name, q string, opts *smg.ContextOptions, rep *latencyReport) error {
+	raw, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "smg-latency-copy-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	cp := filepath.Join(dir, "copy.smg")
+	if err := os.WriteFile(cp, raw, 0o600); err != nil {
+		return err
+	}
+	start := cold()
+	m, err := smg.Open(cp, nil)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if _, err := m.Context(ctx, q, opts); err != nil {
+		return err
+	}
+	rep.CopyFirstContextMs = ms(time.Since(start))
+	if err := m.WaitVectors(ctx); err != nil {
+		return err
+	}
+	took := time.Since(start)
+	rep.CopyVectorsS = took.Seconds()
+	n := 0
+	m.ReadDocument(func(doc *spec.Document) {
+		if vi := doc.DeepArchive.VectorIndex; vi != nil {
+			n = len(vi.Embeddings)
+		}
+	})
+	rep.CopyTextsPerS = float64(n) / took.Seconds()
+	return nil
+}
+
 // cold collects the garbage of the runs before, as a fresh process has
 // none to collect, and starts the clock of a cold open.
 func cold() time.Time {
@@ -509,6 +563,9 @@ cold open, no index cache
 cold open, index cache
   open → first context       %8.1f ms
   open → index and cache     %8.1f ms
+a copy of the file alone (--vectors)
+  open → first context       %8.1f ms
+  open → every vector again  %8.1f s  (%.0f texts/s, in the background)
 context, whole index         p50 %6.1f ms  p99 %6.1f ms  (%d questions)
 live: turn → context         p50 %6.1f ms  p99 %6.1f ms  (%d turns)
 context, after the live turns p50 %6.1f ms  p99 %6.1f ms  (%d questions; %d differ from a fresh load)
@@ -521,6 +578,7 @@ the file, live (journal)
 peak memory                  %8.0f MB
 `, r.Data, r.Turns, r.Nodes, r.Edges, r.Vectors, r.FileBytes, r.BuildS, r.Budget, r.Tokenizer,
 		r.DecodeMs, r.FirstContextMs, partial, r.IndexReadyMs, r.CachedContextMs, r.IndexCachedMs,
+		r.CopyFirstContextMs, r.CopyVectorsS, r.CopyTextsPerS,
 		r.Context.P50, r.Context.P99, r.Context.Calls, r.LiveTurnContext.P50, r.LiveTurnContext.P99, r.LiveTurnContext.Calls,
 		r.LiveContext.P50, r.LiveContext.P99, r.LiveContext.Calls, r.LiveDiffering,
 		r.OpenRecordMs, r.OpenRecordReplayMs, r.LiveRecord.P50, r.LiveRecord.P99, r.LiveRecord.Calls,

@@ -25,6 +25,10 @@ func testLatency(t *testing.T, vectors bool) {
 	if (rep.Vectors > 0) != vectors {
 		t.Errorf("%d vectors in the memory, with vectors %v", rep.Vectors, vectors)
 	}
+	// A copy of the file alone makes its vectors again.
+	if copied := rep.CopyFirstContextMs > 0 && rep.CopyTextsPerS > 0 && rep.CopyVectorsS > 0; copied != vectors {
+		t.Errorf("a copy alone, with vectors %v: first context %.1f ms, vectors again in %.1f s (%.0f texts/s)", vectors, rep.CopyFirstContextMs, rep.CopyVectorsS, rep.CopyTextsPerS)
+	}
 	if rep.Turns != 120 || rep.FileBytes == 0 || rep.Nodes == 0 {
 		t.Errorf("the memory: %d turns, %d bytes, %d nodes", rep.Turns, rep.FileBytes, rep.Nodes)
 	}

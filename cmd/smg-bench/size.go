@@ -99,6 +99,11 @@ type sizeRow struct {
 	VectorBytes      int64   `json:"vectorBytes"`
 	VectorCompressed int64   `json:"vectorCompressed"`
 	VectorShare      float64 `json:"vectorShare"`
+	// InFile tells whether the .smg holds the vectors (--with-vectors);
+	// without, CacheBytes is the size of the vectors kept in its cache
+	// folder beside it, and VectorShare is 0.
+	InFile     bool  `json:"vectorsInFile,omitzero"`
+	CacheBytes int64 `json:"cacheBytes,omitzero"`
 }
 
 // sectionShare is one top-level section of a document: its canonical JSON
@@ -112,7 +117,7 @@ type sectionShare struct {
 }
 
 func sizeCommand(stdout io.Writer) *cobra.Command {
-	var asJSON, vectors bool
+	var asJSON, vectors, inFile bool
 	var count int
 	cmd := &cobra.Command{
 		Use:   "size INPUT...",
@@ -124,7 +129,7 @@ func sizeCommand(stdout io.Writer) *cobra.Command {
 				return err
 			}
 			defer os.RemoveAll(dir)
-			m := sizeMeter{count: count, dir: dir, warn: cmd.ErrOrStderr(), vectors: vectors}
+			m := sizeMeter{count: count, dir: dir, warn: cmd.ErrOrStderr(), vectors: vectors, inFile: inFile}
 			if path, err := exec.LookPath("xz"); err == nil {
 				m.xz = path
 			}
@@ -145,6 +150,7 @@ func sizeCommand(stdout io.Writer) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().IntVar(&count, "count", 3, "time each save and load this many times and keep the medians")
 	cmd.Flags().BoolVar(&vectors, "vectors", false, "build the memories with the built-in sentence encoder, as smg does by default (without: no vectors, the figures of the graph and the archive alone)")
+	cmd.Flags().BoolVar(&inFile, "with-vectors", false, "with --vectors, write the vectors in the .smg (as smg --with-vectors does) rather than in its cache beside it")
 	return cmd
 }
 
@@ -152,6 +158,7 @@ func sizeCommand(stdout io.Writer) *cobra.Command {
 type sizeMeter struct {
 	count   int
 	vectors bool // build with the built-in encoder
+	inFile  bool // write the vectors in the file
 	dir     string
 	xz      string    // the path of xz, or ""
 	warn    io.Writer // where an xz failure is told
@@ -222,15 +229,19 @@ func (s sizeMeter) conversation(c importer.Conversation, target float64) (sizeRo
 		}
 	}
 
-	b, err := m.Marshal(nil)
+	enc := &smg.EncodeOptions{WithVectors: s.inFile}
+	b, err := m.Marshal(enc)
 	if err != nil {
 		return r, err
 	}
-	r.SMGBytes = int64(len(b))
+	r.SMGBytes, r.InFile = int64(len(b)), s.inFile
 	path := filepath.Join(s.dir, "memory.smg")
-	save, err := timeMedian(s.count, func() error { return m.Save(path, nil) })
+	save, err := timeMedian(s.count, func() error { return m.Save(path, enc) })
 	if err != nil {
 		return r, err
+	}
+	if fi, err := os.Stat(format.VectorsName(path)); err == nil {
+		r.CacheBytes = fi.Size()
 	}
 	decode, err := timeMedian(s.count, func() error { _, err := format.ReadFile(path, nil); return err })
 	if err != nil {
@@ -293,6 +304,8 @@ func (r *sizeRow) add(c sizeRow) {
 	r.ArtifactStoredBytes += c.ArtifactStoredBytes
 	r.ArchivedCodeBytes += c.ArchivedCodeBytes
 	r.VectorBytes += c.VectorBytes
+	r.CacheBytes += c.CacheBytes
+	r.InFile = c.InFile
 	r.VectorCompressed += c.VectorCompressed
 	if r.VectorEncoding == "" {
 		r.VectorEncoding = c.VectorEncoding
@@ -318,7 +331,10 @@ func (r *sizeRow) finish() {
 	}
 	r.ChainRatio = ratio(r.ArtifactBytes, r.ArtifactStoredBytes)
 	r.DedupRatio = ratio(r.ArchivedCodeBytes, r.ArtifactStoredBytes)
-	r.VectorShare = ratio(r.VectorCompressed, r.SMGBytes)
+	r.VectorShare = 0
+	if r.InFile {
+		r.VectorShare = ratio(r.VectorCompressed, r.SMGBytes)
+	}
 }
 
 // ratio is a over b, or 0 when b is 0.
@@ -421,7 +437,7 @@ func writeSize(w io.Writer, rep sizeReport) error {
 		return err
 	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "input\t%s\tartifact KB\tstored KB\tchain ratio\tcode seen KB\tdedup ratio\tvectors KB\tof file\t\n", strings.Join(format.SectionNames, "\t"))
+	fmt.Fprintf(tw, "input\t%s\tartifact KB\tstored KB\tchain ratio\tcode seen KB\tdedup ratio\tvectors KB\tof file\tcache KB\t\n", strings.Join(format.SectionNames, "\t"))
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t", r.label())
 		for _, sec := range r.Sections {
@@ -431,8 +447,8 @@ func writeSize(w io.Writer, rep sizeReport) error {
 		if r.VectorEncoding != "" {
 			vectors = fmt.Sprintf("%.1f %s", kb(r.VectorCompressed), r.VectorEncoding)
 		}
-		fmt.Fprintf(tw, "%.1f\t%.1f\t%.2f\t%.1f\t%.2f\t%s\t%.1f%%\t\n", kb(r.ArtifactBytes), kb(r.ArtifactStoredBytes), r.ChainRatio, kb(r.ArchivedCodeBytes), r.DedupRatio,
-			vectors, 100*r.VectorShare)
+		fmt.Fprintf(tw, "%.1f\t%.1f\t%.2f\t%.1f\t%.2f\t%s\t%.1f%%\t%.1f\t\n", kb(r.ArtifactBytes), kb(r.ArtifactStoredBytes), r.ChainRatio, kb(r.ArchivedCodeBytes), r.DedupRatio,
+			vectors, 100*r.VectorShare, kb(r.CacheBytes))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -441,7 +457,7 @@ func writeSize(w io.Writer, rep sizeReport) error {
 	if !rep.XZ {
 		xz = "xz not on PATH"
 	}
-	_, err := fmt.Fprintf(w, "sections: KB Brotli-compressed alone and share of their sum; vectors: the vector index Brotli-compressed alone, its encoding, and its share of the .smg; q11: Brotli quality 11, window 24; %s; median of %d runs\n", xz, rep.Count)
+	_, err := fmt.Fprintf(w, "sections: KB Brotli-compressed alone and share of their sum; vectors: the vector index Brotli-compressed alone, its encoding, and its share of the .smg (0 when the file holds none: --with-vectors); cache: the vectors kept beside the file; q11: Brotli quality 11, window 24; %s; median of %d runs\n", xz, rep.Count)
 	return err
 }
 

@@ -116,11 +116,11 @@ func sizesOf(t testing.TB, name string) (raw, smgBytes int64) {
 }
 
 // TestSizeVectors: a row takes the vectors' sizes from the memory's
-// summary, their share is of the .smg, a total sums them, and the table
-// shows them.
+// summary, their share is of the .smg that holds them, a total sums them,
+// and the table shows them.
 func TestSizeVectors(t *testing.T) {
 	row := func(enc string, bytes, compressed, smgBytes int64) sizeRow {
-		r := sizeRow{Input: "x", SMGBytes: smgBytes}
+		r := sizeRow{Input: "x", SMGBytes: smgBytes, InFile: true}
 		r.addInfo(&format.Info{Vectors: &format.VectorsInfo{Encoding: enc, Bytes: bytes, Compressed: compressed}})
 		r.finish()
 		return r
@@ -155,12 +155,35 @@ func TestSizeVectors(t *testing.T) {
 }
 
 // TestSizeWithVectors checks that --vectors builds the memory with the
-// built-in encoder and reports its vectors' share of the file; without it
-// there are none.
+// built-in encoder and reports the vectors kept beside the file, and with
+// --with-vectors their share of the file; without it there are none.
 func TestSizeWithVectors(t *testing.T) {
 	const checkout = "../../smg/examples/checkout.json"
+	var sizes []int64
 	for _, vectors := range []bool{false, true} {
 		args := []string{"size", "--count", "1", "--json", checkout}
+		if vectors {
+			args = append(args, "--vectors")
+		}
+		var out, errs bytes.Buffer
+		if status := run(args, &out, &errs); status != 0 {
+			t.Fatalf("status %d: %s", status, errs.String())
+		}
+		var rep sizeReport
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatal(err)
+		}
+		r := rep.Inputs[0].Conversations[0]
+		if r.VectorShare != 0 || (r.CacheBytes > 0) != vectors {
+			t.Errorf("vectors %v: share %v of the file, %d bytes beside it", vectors, r.VectorShare, r.CacheBytes)
+		}
+		sizes = append(sizes, r.SMGBytes)
+	}
+	if sizes[1] > sizes[0]+200 {
+		t.Errorf("the file is %d bytes without vectors, %d with them kept beside it", sizes[0], sizes[1])
+	}
+	for _, vectors := range []bool{false, true} {
+		args := []string{"size", "--count", "1", "--json", checkout, "--with-vectors"}
 		if vectors {
 			args = append(args, "--vectors")
 		}

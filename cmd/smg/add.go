@@ -22,7 +22,7 @@ import (
 
 func (a *app) addCommand() *cobra.Command {
 	var role, speaker, id, conv, at string
-	var noProvider, noVectors bool
+	var noProvider, noVectors, journal bool
 	cmd := &cobra.Command{
 		Use:         "add FILE [TEXT]",
 		Annotations: boundedMemory,
@@ -40,13 +40,15 @@ an id, a turn is held when one has its author, time and text. A turn with
 the id of a held one but other text (an edited message) is added, marked,
 and reported. --conversation names the conversation the turns are of.
 
-The turns go to the file's journal, FILE.journal, appended and synced: a
-turn costs what it adds, not a write of the whole memory. Every reader of
-FILE reads the journal too; the whole file is written, and the journal
-ended, once it passes 4 MiB, or with 'smg compact'. An encrypted memory is
-written whole each time (a journal would hold the turns in the clear).
-Their vectors are made by the next memory that opens FILE, in the
-background, and written with the whole file, or by 'smg embed FILE' at
+The turns go to the file's journal, FILE.journal, appended and synced, and
+then the whole file is written, the journal ended: FILE alone holds them,
+and a copy of it loses nothing. With --journal they stay in the journal: a
+turn costs what it adds, not a write of the whole memory, for a hook that
+adds a turn at a time; every reader of FILE reads the journal too, and the
+whole file is written once the journal passes 4 MiB, or with 'smg compact'.
+An encrypted memory is written whole each time (a journal would hold the
+turns in the clear). Their vectors are made by the next memory that opens
+FILE, in the background, and kept in its cache, or by 'smg embed FILE' at
 once; add says so on standard error when it adds turns without them.
 
 Examples:
@@ -132,7 +134,10 @@ Examples:
 				}
 				fmt.Fprintf(a.stderr, "smg: note: %s no vector yet: 'smg embed %s' makes it now (a command that writes the memory makes it in the background)\n", what, args[0])
 			}
-			return nil
+			if journal {
+				return nil
+			}
+			return f.Compact(ctx)
 		}),
 	}
 	cmd.Flags().StringVar(&role, "role", spec.RoleUser, "the role of TEXT: user, assistant, system or tool")
@@ -140,6 +145,7 @@ Examples:
 	cmd.Flags().StringVar(&id, "id", "", "TEXT's message id in the chat")
 	cmd.Flags().StringVar(&conv, "conversation", "", "the id of the conversation the turns are of")
 	cmd.Flags().StringVar(&at, "time", "", "when the turns without a time were written, RFC 3339 (default now)")
+	cmd.Flags().BoolVar(&journal, "journal", false, "leave the turns in the file's journal, without writing the whole file (cheap, for a hook; a copy of FILE alone lacks them until 'smg compact')")
 	vectorFlags(cmd, &noProvider, &noVectors)
 	return cmd
 }
@@ -168,7 +174,8 @@ be read is reported and read again when it changes. Each read that adds
 turns prints a line. The turns go to the file's journal, as 'smg add'
 records them, and the whole file is written when watch is stopped.
 
-With --once, watch records what the files hold now and exits.`,
+With --once, watch records what the files hold now, writes the whole file
+and exits. Left idle for 30 seconds, a watched memory is written whole too.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch len(args) {
 			case 0:
@@ -193,7 +200,10 @@ With --once, watch records what the files hold now and exits.`,
 			}}
 			ctx := cmdContext(cmd)
 			if once {
-				return watch.Once(ctx, fm, args[1:], opts)
+				if err := watch.Once(ctx, fm, args[1:], opts); err != nil {
+					return err
+				}
+				return fm.Compact(ctx)
 			}
 			sctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/smg-memory/smg/smg/format"
 )
 
 // TestAdd: smg add records one turn, or the JSON Lines on standard
@@ -18,7 +20,7 @@ func TestAdd(t *testing.T) {
 		t.Fatalf("add: %+v", r)
 	}
 	for range 2 {
-		r = run(t, nil, "add", out, "--no-vectors", "--role", "assistant", "--id", "m2", "--conversation", "c1", "Postgres it is.")
+		r = run(t, nil, "add", out, "--no-vectors", "--journal", "--role", "assistant", "--id", "m2", "--conversation", "c1", "Postgres it is.")
 	}
 	if r.status != exitOK || r.stdout != out+": 2 turns (0 new, 1 held already)\n" {
 		t.Errorf("add again: %+v", r)
@@ -26,17 +28,17 @@ func TestAdd(t *testing.T) {
 	lines := `{"role":"user","content":"And the cache?","id":"m3","timestamp":"2025-03-14T09:02:00Z"}
 {"role":"assistant","content":"Redis.","id":"m4"}
 `
-	r = runStdin(t, lines, "add", out, "--no-vectors", "--conversation", "c1")
+	r = runStdin(t, lines, "add", out, "--no-vectors", "--journal", "--conversation", "c1")
 	if r.status != exitOK || r.stdout != out+": 4 turns (2 new)\n" {
 		t.Errorf("add from stdin: %+v", r)
 	}
 	edited := strings.Replace(lines, "Redis.", "Memcached.", 1)
-	r = runStdin(t, edited, "add", out, "--no-vectors", "--conversation", "c1")
+	r = runStdin(t, edited, "add", out, "--no-vectors", "--journal", "--conversation", "c1")
 	if r.status != exitOK || r.stdout != out+": 5 turns (1 new, 1 held already)\n" ||
 		r.stderr != "smg: warning: turn 5 has the id \"c1/m4\" of turn 4, with other content: both are kept\n" {
 		t.Errorf("an edited message: %+v", r)
 	}
-	// The turns are in the journal; compacted, in the file.
+	// With --journal the turns are in the journal; compacted, in the file.
 	if _, err := os.Stat(out + ".journal"); err != nil {
 		t.Errorf("no journal: %v", err)
 	}
@@ -57,6 +59,17 @@ func TestAdd(t *testing.T) {
 		t.Errorf("turns %+v", turns)
 	}
 	validate(t, nil, out)
+
+	// Without --journal, the file alone holds what add added.
+	if r := run(t, nil, "add", out, "--no-vectors", "And the queue?"); r.status != exitOK {
+		t.Fatalf("add: %+v", r)
+	}
+	if _, err := os.Stat(out + ".journal"); err == nil {
+		t.Error("add left a journal")
+	}
+	if doc, err := format.ReadFile(out, nil); err != nil || doc.Metadata.TotalExchanges != 6 {
+		t.Errorf("the file alone holds %d turns of 6 (%v)", doc.Metadata.TotalExchanges, err)
+	}
 
 	unchanged := readOnly(t, out)
 	for _, c := range []struct {

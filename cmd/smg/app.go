@@ -55,6 +55,9 @@ type app struct {
 	// lockTimeout is --lock-timeout: how long a write waits for another
 	// process's write of the same file.
 	lockTimeout time.Duration
+	// withVectors is --with-vectors: the memories written or printed
+	// hold their vectors, rather than their files' caches.
+	withVectors bool
 
 	// started is set when a command's own code starts to run: an error
 	// that comes before is a usage error.
@@ -122,6 +125,8 @@ func (a *app) rootCommand() *cobra.Command {
 	if err := root.PersistentFlags().SetAnnotation("lock-timeout", rangeAnnotation, []string{"0.001", "86400"}); err != nil {
 		panic(err)
 	}
+	root.PersistentFlags().BoolVar(&a.withVectors, "with-vectors", false,
+		"write the vectors of a memory in the .smg a command writes or prints (without it a file holds none: they are kept in the cache beside it, .FILE.cache/, and made again when missing)")
 	// Every command's numeric flags are checked against their ranges
 	// (flags.go) before it runs.
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return checkRanges(cmd) }

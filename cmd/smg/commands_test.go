@@ -364,7 +364,7 @@ func TestExitStatus(t *testing.T) {
 func TestValidateJournal(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "j.smg")
 	succeed(t, nil, "add", out, "--no-vectors", "Let's use Postgres for the orders.")
-	succeed(t, nil, "add", out, "--no-vectors", "--role", "assistant", "Postgres it is.")
+	succeed(t, nil, "add", out, "--no-vectors", "--journal", "--role", "assistant", "Postgres it is.")
 	r := run(t, nil, "validate", "--skip-jsonld", out)
 	if r.status != exitOK || r.stdout != out+": ok\n"+out+".journal: ok\n" {
 		t.Errorf("validate: %+v", r)

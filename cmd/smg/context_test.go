@@ -174,9 +174,13 @@ func TestContextIndexCache(t *testing.T) {
 	if err != nil || !before.IsDir() {
 		t.Fatalf("no index cache after the first run: %v", err)
 	}
-	// The index cache, and the builder's state that ingest left.
-	if got := entries(t, dir); !slices.Equal(got, []string{filepath.Base(cache), filepath.Base(format.StateName(name)), filepath.Base(name)}) {
+	// The cache folder, with the index, and the builder's state and the
+	// vectors that ingest left.
+	if got := entries(t, dir); !slices.Equal(got, []string{filepath.Base(format.CacheDir(name)), filepath.Base(name)}) {
 		t.Errorf("the folder holds %q", got)
+	}
+	if got := entries(t, format.CacheDir(name)); !slices.Equal(got, []string{"index", "state"}) {
+		t.Errorf("the cache folder holds %q", got)
 	}
 	// The second run gives the same answer from the same cache: a
 	// rebuilt one would be a new directory renamed into place.
@@ -209,8 +213,8 @@ func TestContextIndexCache(t *testing.T) {
 	if r := run(t, nil, "search", "--no-index-cache", name, "webhook"); r.status != exitOK {
 		t.Errorf("search --no-index-cache: status %d: %s", r.status, r.stderr)
 	}
-	if got := entries(t, filepath.Dir(name)); !slices.Equal(got, []string{filepath.Base(format.StateName(name)), filepath.Base(name)}) {
-		t.Errorf("--no-index-cache left %q", got)
+	if got := entries(t, format.CacheDir(name)); !slices.Equal(got, []string{"state"}) {
+		t.Errorf("--no-index-cache left %q in the cache folder", got)
 	}
 }
 

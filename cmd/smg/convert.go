@@ -28,7 +28,7 @@ canonical form, without a final newline: its SHA-256 is the content hash.`,
 			if err != nil {
 				return err
 			}
-			b, err := format.Marshal(doc, &smg.EncodeOptions{Plain: true, Indent: !compact})
+			b, err := format.Marshal(doc, &smg.EncodeOptions{Plain: true, Indent: !compact, WithVectors: a.withVectors})
 			if err != nil {
 				return err
 			}

@@ -19,8 +19,8 @@ func TestDemoCommand(t *testing.T) {
 		t.Fatalf("demo: status %d: %s", r.status, r.stderr)
 	}
 	validate(t, nil, out)
-	if got := entries(t, filepath.Dir(out)); !slices.Equal(got, []string{"demo.smg"}) {
-		t.Errorf("the demo left %q beside its file", got)
+	if got := entries(t, filepath.Dir(out)); !slices.Equal(got, []string{".demo.smg.cache", "demo.smg"}) {
+		t.Errorf("the demo left %q beside its file, want its cache folder alone", got)
 	}
 
 	// The summary, as smg info prints it.

@@ -51,7 +51,7 @@ password too: it holds B's new content.`,
 				if err != nil {
 					return err
 				}
-				if err := format.WriteDeltaFile(out, d, outputOptions(pwB, pwA)); err != nil {
+				if err := format.WriteDeltaFile(out, d, a.outputOptions(pwB, pwA)); err != nil {
 					return err
 				}
 				fi, err := os.Stat(out)
@@ -112,7 +112,10 @@ not (encryption is fresh each time).`,
 				if err != nil {
 					return fmt.Errorf("applying %s to %s: %w", args[1], args[0], err)
 				}
-				return format.WriteFile(dst, doc, outputOptions(pwDelta, pwBase))
+				// The base's vectors, from its cache: a differential file
+				// is made between files as they are, without theirs.
+				format.CarryVectors(args[0], doc, a.limits)
+				return format.WriteFile(dst, doc, a.outputOptions(pwDelta, pwBase))
 			})
 		}),
 	}

@@ -3,11 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/smgtest"
 )
 
@@ -24,6 +27,24 @@ func TestIngestBuiltinEncoder(t *testing.T) {
 	vi, _ := vectorIndex(t, with, "")
 	if vi == nil || vi.Model != smg.BuiltinModel || len(vi.Embeddings) != carEmbedded {
 		t.Fatalf("vectors of the built-in encoder: %+v", vi)
+	}
+	// The file names the model and holds no vector: its cache does, and
+	// --with-vectors puts them in the file.
+	if doc, err := format.ReadFile(with, nil); err != nil || doc.DeepArchive.VectorIndex.Model != smg.BuiltinModel || len(doc.DeepArchive.VectorIndex.Embeddings) != 0 {
+		t.Fatalf("the file's own vector index: %+v (%v)", doc.DeepArchive.VectorIndex, err)
+	}
+	if info := succeed(t, nil, "info", with); !strings.Contains(info, fmt.Sprintf(": %d vectors for these bytes", carEmbedded)) || !regexp.MustCompile(`(?m)^embeddings +0 in the file$`).MatchString(info) {
+		t.Errorf("info does not tell where the vectors are:\n%s", info)
+	}
+	inFile := filepath.Join(dir, "in-file.smg")
+	if r := runVectors(t, nil, "ingest", carTranscript(t), "-o", inFile, "--with-vectors"); r.status != exitOK {
+		t.Fatalf("ingest --with-vectors: status %d: %s", r.status, r.stderr)
+	}
+	if doc, err := format.ReadFile(inFile, nil); err != nil || len(doc.DeepArchive.VectorIndex.Embeddings) != carEmbedded {
+		t.Fatalf("ingest --with-vectors: the file holds %+v (%v)", doc.DeepArchive.VectorIndex, err)
+	}
+	if _, err := os.Stat(format.VectorsName(inFile)); !os.IsNotExist(err) {
+		t.Errorf("ingest --with-vectors left vectors in the cache too: %v", err)
 	}
 	r = runVectors(t, nil, "context", with, carQuestion, "--no-index-cache")
 	if r.status != exitOK || !strings.Contains(r.stdout, "red one with leather seats") || r.stderr != "" {

@@ -22,7 +22,9 @@ import (
 // questions, and its Summarizer summarizes blocks.
 func (a *app) fileMemory(name string, create *smg.Options, open smg.OpenOptions) (*smg.FileMemory, error) {
 	open.Decode = *a.decodeOptions(name)
-	opts := &smg.FileOptions{Open: open, Lock: *a.lockOptions()}
+	// A memory a command keeps open and leaves idle (mcp, watch) has its
+	// journal ended, so that its file alone holds everything acknowledged.
+	opts := &smg.FileOptions{Open: open, Lock: *a.lockOptions(), Encode: smg.EncodeOptions{WithVectors: a.withVectors}, CompactIdle: smg.DefaultCompactIdle}
 	if create != nil {
 		c := *create
 		c.Embedder, c.NoVectors, c.EmbedProgress, c.Summarizer = open.Embedder, open.NoVectors, open.EmbedProgress, open.Summarizer

@@ -25,9 +25,10 @@ func (a *app) infoCommand() *cobra.Command {
 form (encrypted, compressed or plain) and sizes; the nodes per type, the
 edges per relation, the artifacts and their versions, the archive's blocks
 and turns; the vectors (model, encoding, dimensions, how many are of
-excerpts of turns) and their bytes and share of the file; and the size of
-each section, as canonical JSON and compressed on its own. --json prints
-the same as JSON.`,
+excerpts of turns) and their bytes and share of the file, and the cache
+folder beside it (.FILE.cache: the vectors it keeps for the file's bytes);
+and the size of each section, as canonical JSON and compressed on its own.
+--json prints the same as JSON.`,
 		Args: exactFiles(1),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			name := args[0]
@@ -125,10 +126,19 @@ func writeInfo(w io.Writer, info *format.Info) error {
 	row("archive", "%d %s, %d %s", info.ArchiveBlocks, plural(info.ArchiveBlocks, "block", "blocks"),
 		info.ArchivedTurns, plural(info.ArchivedTurns, "turn", "turns"))
 	row("recent turns", "%d", info.RecentTurns)
-	row("embeddings", "%d", info.Embeddings)
-	if v := info.Vectors; v != nil {
+	row("embeddings", "%d in the file", info.Embeddings)
+	if v := info.Vectors; v != nil && info.Embeddings > 0 {
 		row("  vectors", "%s, %d dimensions, model %q; %d of excerpts of turns", v.Encoding, v.Dimensions, v.Model, v.Excerpts)
 		row("  vector bytes", "%s; %s compressed, %.1f%% of the file", byteCount(v.Bytes), byteCount(v.Compressed), 100*v.Share)
+	} else if v != nil {
+		row("  vectors", "of model %q, %s, %d dimensions: derived from the turns, kept in the cache (--with-vectors writes them in the file)", v.Model, v.Encoding, v.Dimensions)
+	}
+	if c := info.Cache; c != nil {
+		vectors := "no vectors for these bytes"
+		if c.Vectors > 0 {
+			vectors = fmt.Sprintf("%d vectors for these bytes (model %q)", c.Vectors, c.Model)
+		}
+		row("cache", "%s in %s: %s; derived from the file, removable", byteCount(c.Bytes), c.Folder, vectors)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -198,8 +198,8 @@ func TestIngestMalformed(t *testing.T) {
 	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
 		t.Errorf("a failed strict ingest left %s: %v", fresh, err)
 	}
-	if got := entries(t, dir); len(got) != 2 || got[0] != filepath.Base(format.StateName(out)) {
-		t.Errorf("temporary files left behind: %v, want the memory and its builder's state", got)
+	if got := entries(t, dir); len(got) != 2 || got[0] != filepath.Base(format.CacheDir(out)) {
+		t.Errorf("temporary files left behind: %v, want the memory and its cache folder", got)
 	}
 }
 

@@ -17,19 +17,30 @@ import (
 // the password that opened it: nil for a file that is not encrypted.
 func (a *app) readKeepingPassword(name string) (*spec.Document, []byte, error) {
 	var password []byte
-	doc, err := smg.ReadDocument(name, a.keepingPassword(name, &password))
+	doc, err := smg.ReadDocument(name, a.carryingVectors(a.keepingPassword(name, &password)))
 	return doc, password, err
 }
 
+// carryingVectors are opts that also read the vectors a file's cache keeps
+// for it: a command that writes a memory made from it (a fork, a merge, a
+// patched file) carries them into the cache of what it writes.
+func (a *app) carryingVectors(opts *smg.DecodeOptions) *smg.DecodeOptions {
+	opts.CachedVectors = true
+	return opts
+}
+
 // outputOptions encrypt the output of a command with the first of the
-// passwords its inputs were opened with: what was encrypted stays so.
-func outputOptions(passwords ...[]byte) *smg.EncodeOptions {
+// passwords its inputs were opened with (what was encrypted stays so),
+// with its vectors in it when --with-vectors asks.
+func (a *app) outputOptions(passwords ...[]byte) *smg.EncodeOptions {
+	opts := &smg.EncodeOptions{WithVectors: a.withVectors}
 	for _, p := range passwords {
 		if p != nil {
-			return &smg.EncodeOptions{Password: p}
+			opts.Password = p
+			break
 		}
 	}
-	return nil
+	return opts
 }
 
 func (a *app) forkCommand() *cobra.Command {
@@ -56,7 +67,7 @@ An encrypted FILE gives an OUT encrypted with the same password.`,
 			if err != nil {
 				return inFile(args[0], err)
 			}
-			if err := a.locked(cmd, out, func() error { return format.WriteFile(out, fork, outputOptions(password)) }); err != nil {
+			if err := a.locked(cmd, out, func() error { return format.WriteFile(out, fork, a.outputOptions(password)) }); err != nil {
 				return err
 			}
 			p := fork.Metadata.Lineage.Parents[0]
@@ -138,7 +149,7 @@ printed as a report, or as JSON with --json.`,
 			if err != nil {
 				return err
 			}
-			if err := a.locked(cmd, out, func() error { return format.WriteFile(out, merged, outputOptions(passwords...)) }); err != nil {
+			if err := a.locked(cmd, out, func() error { return format.WriteFile(out, merged, a.outputOptions(passwords...)) }); err != nil {
 				return err
 			}
 			if asJSON {

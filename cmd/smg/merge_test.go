@@ -175,7 +175,12 @@ func TestForkMergeVectors(t *testing.T) {
 	ok("remember", ours, "I prefer tea over coffee")
 	ok("ingest", filepath.Join(conversationsDir, "personal.json"), "-o", theirs)
 	ok("merge", base, ours, theirs, "-o", out)
-	doc, err := format.ReadFile(out, nil)
+	// The files hold none: their caches do, and a fork's and a merge's
+	// are carried from what they were made from.
+	if vi, _ := vectorIndex(t, ours, ""); vi == nil || len(vi.Embeddings) < 20 {
+		t.Errorf("the fork, with a fact remembered, has vectors %+v", vi)
+	}
+	doc, err := format.ReadFile(out, &smg.DecodeOptions{CachedVectors: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,5 +204,13 @@ func TestForkMergeVectors(t *testing.T) {
 	want, _ := os.ReadFile(out)
 	if got, err := os.ReadFile(patched); err != nil || !bytes.Equal(got, want) {
 		t.Errorf("the patched file differs from the merge (%v)", err)
+	}
+	// The patched file's cache has the base's vectors; embed makes the
+	// rest.
+	if vi, _ := vectorIndex(t, patched, ""); vi == nil || len(vi.Embeddings) == 0 || vi.Embeddings[len(vi.Embeddings)-1].Turn > 20 {
+		t.Errorf("the patched file's vectors: %+v, want the base's", vi)
+	}
+	if r := runVectors(t, nil, "embed", patched); r.status != exitOK || !strings.Contains(r.stdout, "22 turns embedded") {
+		t.Errorf("embed after the patch: status %d, %q %q", r.status, r.stdout, r.stderr)
 	}
 }

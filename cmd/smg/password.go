@@ -24,7 +24,7 @@ func (a *app) env(key string) []byte {
 // decodeOptions are the options to read the named file with: the app's
 // limits, and a password asked for only when the file is encrypted.
 func (a *app) decodeOptions(name string) *smg.DecodeOptions {
-	return &smg.DecodeOptions{PasswordFunc: a.passwordFunc(name), Limits: a.limits}
+	return &smg.DecodeOptions{PasswordFunc: a.passwordFunc(name), Limits: a.limits, CachedVectors: a.withVectors}
 }
 
 // keepingPassword are the options to read the named file with, as

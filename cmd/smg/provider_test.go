@@ -85,7 +85,7 @@ const (
 // vectorIndex reads the vector index of the memory in the named file.
 func vectorIndex(t testing.TB, name, password string) (*spec.VectorIndex, *spec.Document) {
 	t.Helper()
-	doc, err := format.ReadFile(name, &smg.DecodeOptions{Password: []byte(password)})
+	doc, err := format.ReadFile(name, &smg.DecodeOptions{Password: []byte(password), CachedVectors: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,6 +52,16 @@ type EncodeOptions struct {
 	// Rand supplies the salt and nonce of encryption; nil means
 	// crypto/rand. Tests set it to make exact vectors.
 	Rand io.Reader
+	// WithVectors writes the vectors of the document's vector index
+	// (spec §8.3) in a memory's file ([WriteFile], [MarshalMemory], and
+	// the writers of package smg; [Marshal] and [Encode] encode a document
+	// as it is). Without it, an unencrypted file holds the index without
+	// its vectors: they are data derived from the turns by
+	// one model, as the full-text index is, and a writer of a memory file
+	// keeps them in the file's cache ([KeepVectors], [WriteFile]) where a
+	// reader takes them back ([AdoptVectors]). An encrypted file always
+	// holds them: nothing beside it may hold what its turns say.
+	WithVectors bool
 }
 
 // password returns Password, or asks PasswordFunc for one.
@@ -77,6 +87,11 @@ type DecodeOptions struct {
 	PasswordFunc func() ([]byte, error)
 	// Limits bound what is accepted; zero fields take their defaults.
 	Limits Limits
+	// CachedVectors has [ReadFile] give a file that holds no vectors
+	// those kept in its cache for its bytes ([AdoptVectors]): for a
+	// writer that carries them into another file (a fork, a merge, a
+	// patched file), whose cache then keeps them.
+	CachedVectors bool
 }
 
 // Encode writes doc to w in the canonical form of spec §9.2: the same

@@ -12,23 +12,29 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/andybalholm/brotli"
 	"github.com/smg-memory/smg/smg/internal/envelope"
 	"github.com/smg-memory/smg/spec"
 )
 
-// ReadFile decodes the document in the named file.
+// ReadFile decodes the document in the named file; with
+// opts.CachedVectors, with the vectors its cache keeps for it.
 func ReadFile(name string, opts *DecodeOptions) (*spec.Document, error) {
-	f, err := os.Open(name)
+	var o DecodeOptions
+	if opts != nil {
+		o = *opts
+	}
+	raw, err := ReadBytes(name, o.Limits)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	doc, err := Decode(f, opts)
+	doc, _, err := DecodeForm(raw, &o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if o.CachedVectors {
+		AdoptVectors(name, raw, doc, o.Limits)
 	}
 	return doc, nil
 }
@@ -61,13 +67,19 @@ func ReadBytes(name string, lim Limits) ([]byte, error) {
 // one, so that a failure at any point leaves the old file as it was. It
 // refuses, with a [*ValidationError], a document that breaks the rules
 // [Validate] checks (but JSON-LD expansion), and then writes nothing. It
-// takes no lock: see [LockFile].
+// takes no lock: see [LockFile]. Unless opts ask for them in the file
+// ([EncodeOptions.WithVectors]), doc's vectors are kept in the file's
+// cache ([KeepVectors]).
 func WriteFile(name string, doc *spec.Document, opts *EncodeOptions) error {
-	b, err := marshalValid(doc, opts)
+	b, err := marshalValid(WithoutVectors(doc, opts), opts)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	return writeEncoded(name, b, opts)
+	if err := writeEncoded(name, b, opts); err != nil {
+		return err
+	}
+	_ = KeepVectors(name, FileHash(b), doc.DeepArchive.VectorIndex, opts)
+	return nil
 }
 
 // marshalValid is [Marshal] of a document that passes [checkWritable],
@@ -279,25 +291,9 @@ func createTemp(name string, perm fs.FileMode) (*os.File, error) {
 	return nil, fmt.Errorf("writing %s: no free name for a temporary file beside it", name)
 }
 
-// removeIndexCache removes the index cache beside the named file, the
-// temporary folders of one being written, and the builder's state: all
-// hold the memory's text.
-func removeIndexCache(name string) error {
-	prefix := cacheTempPrefix(name)
-	state := os.Remove(StateName(name))
-	if errors.Is(state, fs.ErrNotExist) {
-		state = nil
-	}
-	return errors.Join(os.RemoveAll(IndexCacheDir(name)), state, removeBeside(name, func(e fs.DirEntry) bool {
-		return strings.HasPrefix(e.Name(), prefix)
-	}))
-}
-
-// IndexCacheDir is the usual index cache of the named file: a hidden
-// directory beside it, ".NAME.index".
-func IndexCacheDir(name string) string {
-	return filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".index")
-}
+// removeIndexCache removes the cache of the named file (see [CacheDir]):
+// it holds the memory's text.
+func removeIndexCache(name string) error { return removeCache(name) }
 
 // indented reports whether js, JSON text that smg wrote or can read, is in
 // the indented canonical form rather than the compact one.
@@ -353,7 +349,7 @@ func DecodeForm(raw []byte, opts *DecodeOptions) (*spec.Document, Form, error) {
 // text of the memory.
 func MarshalMemory(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
 	doc.Metadata.CompressionRatio = 0
-	b, err := encodeDocument(doc, opts, true, true)
+	b, err := encodeDocument(WithoutVectors(doc, opts), opts, true, true)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 
 	"github.com/go-json-experiment/json"
 
@@ -19,7 +20,10 @@ type Info struct {
 	// Journal, from InspectFile, is the file's journal (spec §9.7), when
 	// it has one that applies to it: the changes kept beside the file,
 	// which the rest of Info does not count.
-	Journal     *JournalInfo  `json:"journal,omitzero"`
+	Journal *JournalInfo `json:"journal,omitzero"`
+	// Cache, from InspectFile, is the file's cache folder ([CacheDir]),
+	// when it has one: derived data, removable at any time.
+	Cache       *CacheInfo    `json:"cache,omitzero"`
 	Metadata    spec.Metadata `json:"metadata"`
 	Version     string        `json:"version"`
 	ContentHash string        `json:"contentHash"`
@@ -181,7 +185,22 @@ func InspectFile(name string, opts *DecodeOptions) (*Info, error) {
 			info.Journal = &JournalInfo{Entries: len(entries), Bytes: end}
 		}
 	}
+	if _, err := os.Stat(CacheDir(name)); err == nil {
+		info.Cache = &CacheInfo{Folder: CacheDir(name), Bytes: CacheSize(name)}
+		if vi, err := ReadVectors(name, FileHash(b), info.Metadata.TotalExchanges, lim); err == nil {
+			info.Cache.Vectors, info.Cache.Model = len(vi.Embeddings), vi.Model
+		}
+	}
 	return info, nil
+}
+
+// CacheInfo summarizes a file's cache folder: its bytes, and the vectors
+// it keeps for the file's bytes, of the model Model.
+type CacheInfo struct {
+	Folder  string `json:"folder"`
+	Bytes   int64  `json:"bytes"`
+	Vectors int    `json:"vectors"`
+	Model   string `json:"model,omitempty"`
 }
 
 // JournalInfo summarizes a file's journal: its entries (changes), and

@@ -140,31 +140,19 @@ func lockName(name string) string {
 // named file makes beside it.
 func tempPrefix(name string) string { return "." + filepath.Base(name) + ".tmp-" }
 
-// removeStaleTemps removes what writes of the named file left beside it
-// when they crashed: its temporary files and those of its journal and
-// builder's state, and temporary index-cache folders last changed before
-// now less staleIndexAge. The file's lock is held, so no temporary file
-// of it is being written (the journal and the state are written under it
-// too). It removes what it can and reports nothing: a file it cannot
-// remove harms no one.
+// removeStaleTemps removes what writes of the named file left when they
+// crashed: its temporary files and those of its journal beside it, and
+// those in its cache folder (see removeStaleCache). The file's lock is
+// held, so no temporary file of it is being written (the journal and the
+// cache's files are written under it too). It removes what it can and
+// reports nothing: a file it cannot remove harms no one.
 func removeStaleTemps(name string, now time.Time) {
-	temps := []string{tempPrefix(name), tempPrefix(JournalName(name)), tempPrefix(StateName(name))}
-	cache := cacheTempPrefix(name)
+	temps := []string{tempPrefix(name), tempPrefix(JournalName(name))}
 	_ = removeBeside(name, func(e fs.DirEntry) bool {
-		switch n := e.Name(); {
-		case slices.ContainsFunc(temps, func(p string) bool { return strings.HasPrefix(n, p) }):
-			return e.Type().IsRegular()
-		case strings.HasPrefix(n, cache) && e.IsDir():
-			fi, err := e.Info()
-			return err == nil && now.Sub(fi.ModTime()) > staleIndexAge
-		}
-		return false
+		return e.Type().IsRegular() && slices.ContainsFunc(temps, func(p string) bool { return strings.HasPrefix(e.Name(), p) })
 	})
+	removeStaleCache(name, now)
 }
-
-// cacheTempPrefix starts the names of the temporary folders of an index
-// cache of the named file being written (restore writes them).
-func cacheTempPrefix(name string) string { return filepath.Base(IndexCacheDir(name)) + ".tmp-" }
 
 // removeBeside removes, with what they hold, the entries of the named
 // file's folder that remove chooses.
@@ -242,8 +230,8 @@ func CacheGuard(name, key string, lim Limits) func(put func() error) error {
 }
 
 // RemoveFile removes the named memory file and everything smg keeps
-// beside it (its journal, the builder's state, the index cache, the
-// temporary files of writes that crashed, and its lock), under the file's
+// beside it (its journal, its cache folder, the temporary files of
+// writes that crashed, and its lock), under the file's
 // lock, waiting for it as opts say: a change another process is making
 // ends first, and one made after finds the file gone. A file that does
 // not exist is an error that matches fs.ErrNotExist, and removes nothing.
@@ -259,11 +247,12 @@ func RemoveFile(ctx context.Context, name string, opts *LockOptions) error {
 	if err := os.Remove(name); err != nil {
 		return err
 	}
-	temps := []string{tempPrefix(name), tempPrefix(JournalName(name)), tempPrefix(StateName(name)), cacheTempPrefix(name)}
+	temps := []string{tempPrefix(name), tempPrefix(JournalName(name))}
 	err = removeBeside(name, func(e fs.DirEntry) bool {
 		return slices.ContainsFunc(temps, func(p string) bool { return strings.HasPrefix(e.Name(), p) })
 	})
-	for _, side := range []string{JournalName(name), StateName(name), IndexCacheDir(name), lockName(name)} {
+	err = errors.Join(err, removeCache(name))
+	for _, side := range []string{JournalName(name), lockName(name)} {
 		err = errors.Join(err, os.RemoveAll(side))
 	}
 	if err != nil {

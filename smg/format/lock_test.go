@@ -127,17 +127,24 @@ func TestStaleTemporaryFilesRemoved(t *testing.T) {
 		}
 		return p
 	}
+	if err := os.MkdirAll(format.CacheDir(name), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	gone := []string{
 		mk(".m.smg.tmp-123", false, time.Now()),
 		mk(".m.smg.tmp-abc", false, old),
-		mk(".m.smg.index.tmp-42", true, old),
-		mk("..m.smg.state.tmp-7", false, time.Now()),  // the builder's state, cut by a crash
-		mk(".m.smg.journal.tmp-8", false, time.Now()), // a journal begun again, cut by a crash
+		mk(".m.smg.cache/index.tmp-42", true, old),
+		mk(".m.smg.cache/.state.tmp-7", false, time.Now()),   // the builder's state, cut by a crash
+		mk(".m.smg.cache/.vectors.tmp-9", false, time.Now()), // the vectors, cut by a crash
+		mk(".m.smg.journal.tmp-8", false, time.Now()),        // a journal begun again, cut by a crash
+		mk(".m.smg.index", true, old),                        // where an older smg kept the index
+		mk(".m.smg.state", false, old),                       // and the builder's state
 	}
 	kept := []string{
-		mk(".m.smg.index.tmp-43", true, time.Now()), // being written
-		mk(".other.smg.tmp-1", false, old),          // another memory's
-		mk("m.smg.tmp-1", false, old),               // not a temporary file
+		mk(".m.smg.cache/index.tmp-43", true, time.Now()), // being written
+		mk(".other.smg.tmp-1", false, old),                // another memory's
+		mk(".other.smg.index", true, old),                 // another memory's
+		mk("m.smg.tmp-1", false, old),                     // not a temporary file
 	}
 	remember(t, f, "User swims every morning")
 	for _, p := range gone {
@@ -485,7 +492,10 @@ func TestRemoveFile(t *testing.T) {
 	if _, err := f.Remember(context.Background(), smg.Fact{Content: "User swims every morning"}); err != nil {
 		t.Fatal(err) // in the journal
 	}
-	for _, side := range []string{".m.smg.tmp-1", "..m.smg.state.tmp-2", ".m.smg.index.tmp-3", "other.smg", ".other.smg.lock"} {
+	if err := os.MkdirAll(format.CacheDir(name), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, side := range []string{".m.smg.tmp-1", ".m.smg.cache/.state.tmp-2", ".m.smg.cache/index.tmp-3", ".m.smg.index", "other.smg", ".other.smg.lock"} {
 		if err := os.WriteFile(filepath.Join(dir, side), nil, 0o600); err != nil {
 			t.Fatal(err)
 		}

@@ -130,10 +130,15 @@ func (d *Dir) Ready(context.Context) error {
 
 // NewDir returns the store of the directory root, made when missing, that
 // keeps up to maxOpen memories open (DefaultOpen when 0). opts are the
-// options of the memories' files (Create is set by Create).
+// options of the memories' files (Create is set by Create); a zero
+// CompactIdle is smg.DefaultCompactIdle (below zero: never).
 func NewDir(root string, maxOpen int, opts smg.FileOptions) (*Dir, error) {
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return nil, err
+	}
+	if opts.CompactIdle == 0 {
+		// A memory left idle in the set is written whole too.
+		opts.CompactIdle = smg.DefaultCompactIdle
 	}
 	d := &Dir{root: root, opts: opts, open: newOpenSet(maxOpen), keys: NewKeys(root), foldsCase: foldsCase(root)}
 	// A memory let go of (out of the LRU, or the store closed) is written

@@ -28,14 +28,14 @@ type fileOutput struct {
 // import and fork.
 func (s *Server) registerFiles() {
 	export := op("export-memory", http.MethodGet, "/v1/memories/{id}/file", "Export a memory as a .smg file", ScopeRead)
-	export.Description = "The memory whole (with the changes its journal holds), as the smg command writes it: Brotli-compressed JSON-LD (spec/smg-v1.md)."
-	huma.Register(s.api, export, func(ctx context.Context, in *MemoryPath) (*fileOutput, error) {
+	export.Description = "The memory whole (with the changes its journal holds), as the smg command writes it: Brotli-compressed JSON-LD (spec/smg-v1.md), without its vectors unless asked (they are derived from the turns, and a reader makes them again)."
+	huma.Register(s.api, export, func(ctx context.Context, in *exportInput) (*fileOutput, error) {
 		m, done, err := s.memoryOf(ctx, in.ID)
 		if err != nil {
 			return nil, problem(err)
 		}
 		defer done()
-		b, err := m.Marshal(nil)
+		b, err := m.Marshal(&smg.EncodeOptions{WithVectors: in.Vectors})
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -93,7 +93,8 @@ func (s *Server) registerFiles() {
 		if err != nil {
 			return nil, problem(err)
 		}
-		b, err := format.MarshalMemory(doc, nil)
+		// The fork keeps the vectors: its store has no cache of them.
+		b, err := format.MarshalMemory(doc, &smg.EncodeOptions{WithVectors: true})
 		if err != nil {
 			return nil, problem(err)
 		}
@@ -152,4 +153,11 @@ func (u upload) read(max int64) ([]byte, error) {
 			return nil, huma.Error400BadRequest("the file could not be read whole")
 		}
 	}
+}
+
+// exportInput is what an export is asked: the memory, and whether its
+// file holds its vectors.
+type exportInput struct {
+	MemoryPath
+	Vectors bool `query:"vectors" doc:"Whether the file holds the memory's vectors (spec §8.3): without them it is smaller, and a reader makes them again."`
 }
