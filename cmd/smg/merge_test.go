@@ -12,6 +12,7 @@ import (
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/smgtest"
+	"github.com/smg-memory/smg/spec"
 )
 
 // TestForkMerge forks a memory, grows both sides apart through the
@@ -212,5 +213,106 @@ func TestForkMergeVectors(t *testing.T) {
 	}
 	if r := runVectors(t, nil, "embed", patched); r.status != exitOK || !strings.Contains(r.stdout, "22 turns embedded") {
 		t.Errorf("embed after the patch: status %d, %q %q", r.status, r.stdout, r.stderr)
+	}
+}
+
+// Diff, patch, fork and merge on a memory with every kind of item: the six
+// node types, artifacts of several versions, facts remembered, superseded,
+// pinned and forgotten, collaborators with private parts (one sealed, one
+// in the clear), blocks' summaries, and vectors kept in the cache. The
+// differential file patches the base into the memory byte for byte, and a
+// merge of two forks holds every item of both.
+func TestEveryKindOfItem(t *testing.T) {
+	dir := t.TempDir()
+	base, b, patched := filepath.Join(dir, "base.smg"), filepath.Join(dir, "b.smg"), filepath.Join(dir, "patched.smg")
+	alicePW := map[string]string{privateEnv: "alice's passphrase"}
+	ok := func(env map[string]string, args ...string) string {
+		t.Helper()
+		r := runVectors(t, env, args...)
+		if r.status != exitOK {
+			t.Fatalf("%q: status %d\n%s", args, r.status, r.stderr)
+		}
+		return r.stdout
+	}
+	ok(nil, "ingest", filepath.Join(conversationsDir, "checkout.json"), "-o", base)
+	ok(nil, "fork", base, "-o", b)
+	ok(nil, "collaborators", "add", b, "alice", "--name", "Alice")
+	ok(nil, "collaborators", "add", b, "bob")
+	ok(alicePW, "remember", b, "Alice is negotiating the Zorbacorp checkout contract", "--private", "alice", "--seal", "--category", "project")
+	ok(nil, "remember", b, "Bob prefers answers in German", "--private", "bob", "--category", "preference")
+	ok(nil, "remember", b, "User lives in Paris")
+	ok(nil, "remember", b, "User lives in Berlin", "--pin") // supersedes Paris
+	var tea struct{ Fact struct{ ID string } }
+	if err := json.Unmarshal([]byte(ok(nil, "remember", b, "I prefer tea over coffee", "--json")), &tea); err != nil || tea.Fact.ID == "" {
+		t.Fatalf("remember --json: %v %+v", err, tea)
+	}
+	ok(nil, "forget", b, tea.Fact.ID)
+	ok(nil, "ingest", filepath.Join(conversationsDir, "personal.json"), "-o", b)
+
+	doc, err := format.ReadFile(b, &smg.DecodeOptions{CachedVectors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, n := range doc.SemanticGraph.Nodes {
+		kinds[string(n.Type)]++
+		if n.Type == spec.NodeFact && !n.ValidTo.IsZero() {
+			kinds["superseded fact"]++
+		}
+		if n.Pinned {
+			kinds["pinned"]++
+		}
+	}
+	for _, a := range doc.ArtifactVault.Artifacts {
+		if len(a.Versions) > 1 {
+			kinds["artifact of versions"]++
+		}
+	}
+	for _, blk := range doc.DeepArchive.Blocks {
+		if blk.Summary != "" {
+			kinds["block summary"]++
+		}
+	}
+	kinds["private part"] = len(doc.PrivateContexts)
+	kinds["vector"] = len(doc.DeepArchive.VectorIndex.Embeddings)
+	for _, k := range []string{"concept", "decision", "problem", "solution", "fact", "artifact", "superseded fact", "pinned", "artifact of versions", "block summary", "private part", "vector"} {
+		if kinds[k] == 0 {
+			t.Errorf("the memory has no %s: %v", k, kinds)
+		}
+	}
+
+	// The differential file patches the base into it, byte for byte.
+	delta := filepath.Join(dir, "b.smg.diff")
+	ok(nil, "diff", base, b, "-o", delta)
+	ok(nil, "patch", base, delta, "-o", patched)
+	want, _ := os.ReadFile(b)
+	if got, err := os.ReadFile(patched); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("the patched file differs from the memory (%v)", err)
+	}
+	validate(t, nil, patched)
+	if out := ok(alicePW, "context", patched, "what is the state of the Zorbacorp checkout contract?", "--as", "alice", "--no-index-cache"); !strings.Contains(out, "Zorbacorp") {
+		t.Errorf("alice's sealed part, patched:\n%s", out)
+	}
+
+	// Two forks of it, changed apart, merged: every item of both.
+	ours, theirs, merged := filepath.Join(dir, "ours.smg"), filepath.Join(dir, "theirs.smg"), filepath.Join(dir, "merged.smg")
+	ok(nil, "fork", b, "-o", ours)
+	ok(nil, "fork", b, "-o", theirs)
+	ok(nil, "remember", ours, "User drives a sedan")
+	ok(nil, "remember", theirs, "User plays the cello")
+	ok(nil, "merge", b, ours, theirs, "-o", merged)
+	validate(t, nil, merged)
+	md, err := format.ReadFile(merged, &smg.DecodeOptions{CachedVectors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(md.SemanticGraph.Nodes) < len(doc.SemanticGraph.Nodes)+2 || len(md.PrivateContexts) != len(doc.PrivateContexts) ||
+		md.Metadata.TotalExchanges != doc.Metadata.TotalExchanges || len(md.DeepArchive.VectorIndex.Embeddings) < kinds["vector"] {
+		t.Errorf("the merge: %d nodes (the memory %d), %d private parts (%d), %d turns (%d), %d vectors (%d)",
+			len(md.SemanticGraph.Nodes), len(doc.SemanticGraph.Nodes), len(md.PrivateContexts), len(doc.PrivateContexts),
+			md.Metadata.TotalExchanges, doc.Metadata.TotalExchanges, len(md.DeepArchive.VectorIndex.Embeddings), kinds["vector"])
+	}
+	if out := ok(nil, "facts", merged); !strings.Contains(out, "sedan") || !strings.Contains(out, "cello") || !strings.Contains(out, "Berlin") {
+		t.Errorf("the merge's facts:\n%s", out)
 	}
 }
