@@ -24,10 +24,11 @@ import (
 
 // sizeTargets are the largest .smg size, over the raw transcript
 // Brotli-compressed at quality 11, that the format of an input is meant to
-// reach. An input of another format has no target.
+// reach (issue 38's: the file with the default settings, its vectors in
+// the cache). An input of another format has no target.
 var sizeTargets = map[importer.Format]float64{
-	importer.LoCoMo: 1.25,
-	importer.Aider:  1.0,
+	importer.LoCoMo: 1.40,
+	importer.Aider:  1.55,
 }
 
 // sizeReport is what size measures: every conversation of every input.

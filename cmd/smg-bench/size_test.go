@@ -74,7 +74,7 @@ func TestSizeReport(t *testing.T) {
 	if in := rep.Inputs[0]; in.Format != importer.Transcript || in.Total.Target != 0 || in.Total.Met {
 		t.Errorf("%s: format %s, target %v, met %v", in.Input, in.Format, in.Total.Target, in.Total.Met)
 	}
-	if in := rep.Inputs[1]; in.Format != importer.Aider || in.Conversations[0].Target != 1 || in.Total.Target != 1 {
+	if in := rep.Inputs[1]; in.Format != importer.Aider || in.Conversations[0].Target != 1.55 || in.Total.Target != 1.55 {
 		t.Errorf("%s: format %s, target %v", in.Input, in.Format, in.Conversations[0].Target)
 	}
 
