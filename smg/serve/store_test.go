@@ -11,10 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/serve"
 	"github.com/smg-memory/smg/smg/smgtest"
 )
@@ -214,5 +216,49 @@ func TestDirLetGoWritesTheFile(t *testing.T) {
 		if n := len(smgtest.FileTurns(t, copied)); n != 2 {
 			t.Errorf("%s: a copy of the file alone holds %d turns, want 2", id, n)
 		}
+	}
+}
+
+// A memory of a served directory left idle, open in the store, is written
+// whole too: its journal ended, its file alone holds every turn
+// acknowledged, while the server runs.
+func TestDirIdleWritesTheFile(t *testing.T) {
+	root := t.TempDir()
+	d, err := serve.NewDir(root, 4, smg.FileOptions{CompactIdle: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	srv := httptest.NewServer(serve.New(d, nil))
+	defer srv.Close()
+	if status, body, _ := call(t, srv, "POST", "/v1/memories", map[string]any{"id": "dana"}); status != http.StatusCreated {
+		t.Fatalf("create: %d %v", status, body)
+	}
+	for n := range 3 {
+		status, body, _ := call(t, srv, "POST", "/v1/memories/dana/turns", map[string]any{"conversation": "c1", "turns": []map[string]any{
+			{"role": "user", "content": fmt.Sprintf("Note %d: we ship from Antwerp now.", n), "time": "2026-03-01T10:00:00Z"},
+		}})
+		if status != http.StatusOK {
+			t.Fatalf("append: %d %v", status, body)
+		}
+	}
+	file := filepath.Join(root, serve.Tenant, "dana.smg")
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) && format.HasJournal(file) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if format.HasJournal(file) {
+		t.Fatal("left idle, the memory keeps its journal")
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(t.TempDir(), "dana.smg")
+	if err := os.WriteFile(copied, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(smgtest.FileTurns(t, copied)); n != 3 {
+		t.Errorf("left idle, a copy of the file alone holds %d turns, want 3", n)
 	}
 }
