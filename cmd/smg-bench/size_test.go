@@ -159,43 +159,35 @@ func TestSizeVectors(t *testing.T) {
 // --with-vectors their share of the file; without it there are none.
 func TestSizeWithVectors(t *testing.T) {
 	const checkout = "../../smg/examples/checkout.json"
-	var sizes []int64
-	for _, vectors := range []bool{false, true} {
-		args := []string{"size", "--count", "1", "--json", checkout}
-		if vectors {
-			args = append(args, "--vectors")
-		}
+	// measure runs size on the checkout conversation with the flags
+	// given, and returns its row.
+	measure := func(flags ...string) sizeRow {
+		t.Helper()
 		var out, errs bytes.Buffer
-		if status := run(args, &out, &errs); status != 0 {
+		if status := run(append([]string{"size", "--count", "1", "--json", checkout}, flags...), &out, &errs); status != 0 {
 			t.Fatalf("status %d: %s", status, errs.String())
 		}
 		var rep sizeReport
 		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 			t.Fatal(err)
 		}
-		r := rep.Inputs[0].Conversations[0]
-		if r.VectorShare != 0 || (r.CacheBytes > 0) != vectors {
-			t.Errorf("vectors %v: share %v of the file, %d bytes beside it", vectors, r.VectorShare, r.CacheBytes)
-		}
-		sizes = append(sizes, r.SMGBytes)
+		return rep.Inputs[0].Conversations[0]
 	}
-	if sizes[1] > sizes[0]+200 {
-		t.Errorf("the file is %d bytes without vectors, %d with them kept beside it", sizes[0], sizes[1])
+	plain, beside := measure(), measure("--vectors")
+	for _, r := range []sizeRow{plain, beside} {
+		if r.VectorShare != 0 {
+			t.Errorf("a file without vectors: their share %v of it", r.VectorShare)
+		}
+	}
+	if plain.CacheBytes != 0 || beside.CacheBytes == 0 || beside.SMGBytes > plain.SMGBytes+200 {
+		t.Errorf("the file is %d bytes without vectors, %d with them kept beside it (%d bytes)", plain.SMGBytes, beside.SMGBytes, beside.CacheBytes)
 	}
 	for _, vectors := range []bool{false, true} {
-		args := []string{"size", "--count", "1", "--json", checkout, "--with-vectors"}
+		flags := []string{"--with-vectors"}
 		if vectors {
-			args = append(args, "--vectors")
+			flags = append(flags, "--vectors")
 		}
-		var out, errs bytes.Buffer
-		if status := run(args, &out, &errs); status != 0 {
-			t.Fatalf("status %d: %s", status, errs.String())
-		}
-		var rep sizeReport
-		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-			t.Fatal(err)
-		}
-		r := rep.Inputs[0].Conversations[0]
+		r := measure(flags...)
 		if got := r.VectorEncoding == "int8" && r.VectorShare > 0 && r.VectorShare < 1; got != vectors {
 			t.Errorf("vectors %v: encoding %q, share %v", vectors, r.VectorEncoding, r.VectorShare)
 		}
