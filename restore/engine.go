@@ -130,6 +130,11 @@ type Config struct {
 	// calling it when the document has changed since, say, so that a
 	// cache never outlives what it was made for.
 	CacheGuard func(put func() error) error
+	// CacheWithoutVectors leaves the vectors out of the copy of the
+	// document the cache keeps (the vector index's header stays): the
+	// caller keeps them elsewhere (a memory file's cache of vectors), and
+	// the cache need not hold them twice.
+	CacheWithoutVectors bool
 	// Embedder, when set, embeds each question, so that a context or a
 	// search finds the turns nearest it in meaning among those the
 	// memory holds vectors of, made by the same model (see [Embedder]).
@@ -412,7 +417,14 @@ func (e *Engine) startTurns(store *turnStore, first int, cache string) {
 		if e.doc != doc {
 			return
 		}
-		if err := writeCache(ix, doc, cache, e.cfg.Key, e.cfg.CacheGuard); err != nil {
+		kept := doc
+		if vi := doc.DeepArchive.VectorIndex; e.cfg.CacheWithoutVectors && vi != nil && len(vi.Embeddings) > 0 {
+			d, header := *doc, *vi
+			header.Embeddings = nil
+			d.DeepArchive.VectorIndex = &header
+			kept = &d
+		}
+		if err := writeCache(ix, kept, cache, e.cfg.Key, e.cfg.CacheGuard); err != nil {
 			job.cacheErr = fmt.Errorf("%w: %w", ErrIndexCache, err)
 		}
 	}()

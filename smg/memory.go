@@ -85,6 +85,9 @@ type Memory struct {
 	// cacheGuard puts an index cache in place while the file is still
 	// the one the cache is made for (see [format.CacheGuard]).
 	cacheGuard func(put func() error) error
+	// cacheBeside: the file holds no vectors, so the index cache's copy
+	// of the document need not either (they are in the file's cache).
+	cacheBeside bool
 	// blocks read the archive's blocks within the limits the file was
 	// opened with (the defaults for a memory built here).
 	blocks *graph.TurnReaderOptions
@@ -271,6 +274,8 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 		// Never encrypted: the cache is not kept for an encrypted file.
 		form = format.FormOf(raw)
 	}
+	vi := doc.DeepArchive.VectorIndex
+	beside := vi == nil || len(vi.Embeddings) == 0 // the file holds none
 	if !form.Encrypted && !opts.NoVectors {
 		// The vectors the file's cache keeps for these bytes, when the
 		// file holds none: those it lacks are made in the background.
@@ -288,7 +293,7 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 	m.blocks = format.ReadBlocks(opts.Decode.Limits)
 	m.embedsMissing(doc)
 	if key != "" && !form.Encrypted {
-		m.cache, m.key, m.cached = opts.IndexCache, key, cached
+		m.cache, m.key, m.cached, m.cacheBeside = opts.IndexCache, key, cached, beside
 		m.cacheGuard = format.CacheGuard(name, key, opts.Decode.Limits)
 	}
 	if !form.Encrypted {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
 )
@@ -121,12 +122,42 @@ func TestVectorsKeptInCache(t *testing.T) {
 	}
 	o.Close()
 
-	// A copy of the file alone: it answers, and embeds every turn again.
-	other := filepath.Join(t.TempDir(), "trip.smg")
+	// With the index cache: its copy of the document holds no vector
+	// (they are in the file's cache), and a memory opened from it has
+	// them all, none embedded again.
+	cache := format.IndexCacheDir(name)
+	for round := range 2 {
+		before = emb.count()
+		o, err := smg.Open(name, &smg.OpenOptions{Embedder: emb, IndexCache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := o.WaitIndex(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := o.WaitVectors(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got := embeddedTurns(o); !slices.Equal(got, want) || emb.count() != before {
+			t.Errorf("round %d with the index cache: vectors of turns %v, %d texts embedded; want %v and none", round, got, emb.count()-before, want)
+		}
+		o.Close()
+	}
 	raw, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if c, ok := restore.OpenCached(cache, format.IndexKey(raw, smg.Limits{})); !ok {
+		t.Error("no index cache")
+	} else {
+		if vi := c.Document().DeepArchive.VectorIndex; vi == nil || len(vi.Embeddings) != 0 {
+			t.Errorf("the index cache's copy of the document has the vector index %+v, want its header alone", vi)
+		}
+		c.Close()
+	}
+
+	// A copy of the file alone: it answers, and embeds every turn again.
+	other := filepath.Join(t.TempDir(), "trip.smg")
 	if err := os.WriteFile(other, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
