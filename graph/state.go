@@ -43,7 +43,10 @@ func (b *Builder) State() ([]byte, error) {
 }
 
 // WriteState writes the builder's [Builder.State] to w, without keeping
-// a copy of it: a memory's state is about half the size of its text.
+// a copy of it: a memory's state is about half the size of its text. It
+// holds the vector index's header (model, encoding, dimensions) but not
+// its vectors: a builder resumed from it is given them back by
+// [Builder.SetVectorIndex].
 func (b *Builder) WriteState(w io.Writer) error {
 	s := builderState{
 		Version: stateVersion, Cfg: b.cfg,
@@ -92,8 +95,13 @@ func (b *Builder) WriteState(w io.Writer) error {
 	if s.Meta, err = json.Marshal(b.meta); err != nil {
 		return fmt.Errorf("the builder's state: %w", err)
 	}
-	if b.extra.vectorIndex != nil {
-		if s.Extra.VectorIndex, err = json.Marshal(b.extra.vectorIndex); err != nil {
+	if vi := b.extra.vectorIndex; vi != nil {
+		// The index's header, not its vectors: they are kept with the
+		// file (in it or in its cache), and the caller of Resume gives
+		// them back (SetVectorIndex). The state need not hold them too.
+		header := *vi
+		header.Embeddings = nil
+		if s.Extra.VectorIndex, err = json.Marshal(&header); err != nil {
 			return fmt.Errorf("the builder's state: %w", err)
 		}
 	}
@@ -135,6 +143,14 @@ func (b *Builder) WriteState(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// SetVectorIndex gives a builder resumed from a state (which holds the
+// vector index's header alone, see [Builder.WriteState]) the memory's
+// vectors: vi, a document's vector index, which the builder shares and
+// copies before it changes it.
+func (b *Builder) SetVectorIndex(vi *spec.VectorIndex) {
+	b.extra.vectorIndex, b.ownVectors = vi, false
 }
 
 // Resume returns the builder whose [Builder.State] data is, as [Load]

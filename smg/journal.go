@@ -130,6 +130,11 @@ func (m *Memory) resume() *graph.Builder {
 	if err != nil || b.Turns() != lastTurn(m.doc) {
 		return nil
 	}
+	if vi := m.doc.DeepArchive.VectorIndex; vi != nil {
+		// The state holds no vectors: the opened document's, from the
+		// file or its cache.
+		b.SetVectorIndex(vi)
+	}
 	return b
 }
 

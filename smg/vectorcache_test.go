@@ -1,6 +1,7 @@
 package smg_test
 
 import (
+	"bytes"
 	"context"
 	"hash/fnv"
 	"os"
@@ -213,6 +214,11 @@ func TestVectorsKeptInCache(t *testing.T) {
 	}
 	if _, err := os.Stat(format.VectorsName(name)); !os.IsNotExist(err) {
 		t.Errorf("the cache still keeps vectors beside a file that holds them: %v", err)
+	}
+	// The builder's state, resumed to record turn 7, gave it the vectors
+	// of turns 1 to 6 without holding them itself.
+	if state, err := os.ReadFile(format.StateName(name)); err != nil || bytes.Contains(state, []byte(`"embeddings"`)) {
+		t.Errorf("the builder's state holds vectors (%v)", err)
 	}
 
 	// Removing the cache loses nothing.
