@@ -77,9 +77,13 @@ func (m *Memory) Context(ctx context.Context, query string, opts *ContextOptions
 // appendPending appends to warnings that of the memories whose turns wait
 // for their vectors, if any do.
 func appendPending(warnings []string, ms ...*Memory) []string {
-	n := 0
+	n, remaking := 0, false
 	for _, m := range ms {
 		n += m.PendingVectors()
+		remaking = remaking || m.remakingVectors()
+	}
+	if remaking {
+		warnings = append(warnings, remakingWarning)
 	}
 	if n == 0 {
 		return warnings

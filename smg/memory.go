@@ -169,15 +169,16 @@ func Load(doc *spec.Document, cfg *Config) (*Memory, error) {
 // them itself and counts them. Those of a document without vectors are
 // embedded only when asked, as that may take minutes.
 func (m *Memory) embedsMissing(doc *spec.Document) {
-	upTo := 0
+	upTo, remaking := 0, false
 	if vi := doc.DeepArchive.VectorIndex; m.emb != nil && vi != nil && vi.Enabled && vi.Model == m.emb.Model() {
 		upTo = doc.Metadata.TotalExchanges
+		// No vector at all: a copy of the file alone, without its cache.
+		remaking = len(vi.Embeddings) == 0 && upTo > 0
 	}
 	m.vw.mu.Lock()
-	m.vw.missingUpTo = upTo
+	m.vw.missingUpTo, m.vw.remaking = upTo, remaking
 	m.vw.mu.Unlock()
 }
-
 // OpenOptions tell how to open a memory's file. The zero value opens an
 // unencrypted file with the default limits and keeps no index cache.
 type OpenOptions struct {

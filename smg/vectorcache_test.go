@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -167,9 +168,16 @@ func TestVectorsKeptInCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Context(ctx, "Where did the trip go?", nil); err != nil {
+	gate := make(chan struct{})
+	smg.SetGate(c, gate) // the background waits until the context is made
+	r, err := c.Context(ctx, "Where did the trip go?", nil)
+	if err != nil {
 		t.Fatal(err)
 	}
+	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, "the memory's vectors are being made again") }) {
+		t.Errorf("the first context of a copy alone does not say its turns wait for their vectors: %q", r.Warnings)
+	}
+	close(gate)
 	if err := c.WaitVectors(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -225,14 +233,14 @@ func TestVectorsKeptInCache(t *testing.T) {
 	if err := os.RemoveAll(format.CacheDir(name)); err != nil {
 		t.Fatal(err)
 	}
-	r, err := smg.Open(name, &smg.OpenOptions{Embedder: emb})
+	reopened, err := smg.Open(name, &smg.OpenOptions{Embedder: emb})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := embeddedTurns(r); len(got) != 7 {
+	if got := embeddedTurns(reopened); len(got) != 7 {
 		t.Errorf("without its cache, the memory has vectors of turns %v", got)
 	}
-	r.Close()
+	reopened.Close()
 }
 
 // TestEncryptedFileHoldsVectors: nothing beside an encrypted file holds

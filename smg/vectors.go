@@ -82,6 +82,10 @@ type vectorWork struct {
 	// since are the queue's, or EmbedMissing's).
 	queue       []pendingTurn
 	missingUpTo int
+	// remaking: the memory was opened from a file with no vector at all
+	// for its model (a copy of it alone, without its cache), until the
+	// worker has queued its turns.
+	remaking bool
 	// busy counts the turns being embedded now, out of the queue.
 	busy int
 	// done is closed when the running worker stops; nil when none runs.
@@ -183,6 +187,7 @@ func (m *Memory) embedInBackground(ctx context.Context, done chan struct{}) {
 				w.mu.Lock()
 				// Before the turns queued since: they are older.
 				w.queue = append(turns, w.queue...)
+				w.remaking = false // the queue counts them now
 				w.mu.Unlock()
 			}
 		} else {
@@ -241,6 +246,16 @@ func (m *Memory) PendingVectors() int {
 	return len(w.queue) + w.busy
 }
 
+// remakingVectors reports whether the memory, opened from a file with no
+// vector at all, has its turns embedded again and has not queued them
+// yet: a context says so without a count.
+func (m *Memory) remakingVectors() bool {
+	w := &m.vw
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.remaking
+}
+
 // WaitVectors waits until the turns ingested so far have their vectors
 // (see [Memory.Ingest]), or ctx is done, and returns the embeddings that
 // failed since the last call (matching ErrEmbedding: the turns are in the
@@ -289,9 +304,14 @@ func (m *Memory) dropQueue() {
 	m.stopVectors()
 	w := &m.vw
 	w.mu.Lock()
-	w.queue, w.missingUpTo = nil, 0
+	w.queue, w.missingUpTo, w.remaking = nil, 0, false
 	w.mu.Unlock()
 }
+
+// remakingWarning is the warning of a context asked of a memory opened
+// from a file with no vector at all for its model, before its turns are
+// queued to be embedded again.
+const remakingWarning = "the memory's vectors are being made again (they are in neither its file nor a cache beside it): its turns are found by full text only until then"
 
 // pendingWarning is the warning of a context asked while n turns wait for
 // their vectors.
