@@ -36,6 +36,16 @@ func TestIngestBuiltinEncoder(t *testing.T) {
 	if info := succeed(t, nil, "info", with); !strings.Contains(info, fmt.Sprintf(": %d vectors for these bytes", carEmbedded)) || !regexp.MustCompile(`(?m)^embeddings +0 in the file$`).MatchString(info) {
 		t.Errorf("info does not tell where the vectors are:\n%s", info)
 	}
+	// An export holds them when asked.
+	for _, asked := range []bool{false, true} {
+		args := []string{"export", with, "--format", "jsonld"}
+		if asked {
+			args = append(args, "--with-vectors")
+		}
+		if got := strings.Contains(succeed(t, nil, args...), "smg/v1#embedding"); got != asked {
+			t.Errorf("export %q: vectors %v", args, got)
+		}
+	}
 	inFile := filepath.Join(dir, "in-file.smg")
 	if r := runVectors(t, nil, "ingest", carTranscript(t), "-o", inFile, "--with-vectors"); r.status != exitOK {
 		t.Fatalf("ingest --with-vectors: status %d: %s", r.status, r.stderr)
