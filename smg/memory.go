@@ -179,6 +179,7 @@ func (m *Memory) embedsMissing(doc *spec.Document) {
 	m.vw.missingUpTo, m.vw.remaking = upTo, remaking
 	m.vw.mu.Unlock()
 }
+
 // OpenOptions tell how to open a memory's file. The zero value opens an
 // unencrypted file with the default limits and keeps no index cache.
 type OpenOptions struct {
