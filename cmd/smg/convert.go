@@ -149,7 +149,9 @@ func (a *app) encryptCommand() *cobra.Command {
 		Long: `Encrypt encrypts a file with AES-256-GCM under a key derived from a password
 (argon2id by default, or PBKDF2-HMAC-SHA256), in place or into the file -o
 names. The file is replaced atomically: a failure leaves it as it was.
-Decrypting gives back its bytes exactly.
+Decrypting gives back its bytes exactly, but for the vectors its cache
+kept (.FILE.cache/vectors): the encrypted file holds them, since nothing is
+kept beside it.
 
 The password comes from SMG_PASSWORD or is asked for twice on the terminal.`,
 		Args: exactFiles(1),

@@ -46,6 +46,14 @@ func TestIngestBuiltinEncoder(t *testing.T) {
 			t.Errorf("export %q: vectors %v", args, got)
 		}
 	}
+	// Encrypted, the file holds them: nothing is kept beside it.
+	encrypted := filepath.Join(dir, "encrypted.smg")
+	if r := run(t, withPassword("hunter2"), "encrypt", "--kdf", "pbkdf2", with, "-o", encrypted); r.status != exitOK {
+		t.Fatalf("encrypt: status %d: %s", r.status, r.stderr)
+	}
+	if vi, _ := vectorIndex(t, encrypted, "hunter2"); vi == nil || len(vi.Embeddings) != carEmbedded {
+		t.Errorf("the encrypted file holds the vectors %+v", vi)
+	}
 	inFile := filepath.Join(dir, "in-file.smg")
 	if r := runVectors(t, nil, "ingest", carTranscript(t), "-o", inFile, "--with-vectors"); r.status != exitOK {
 		t.Fatalf("ingest --with-vectors: status %d: %s", r.status, r.stderr)

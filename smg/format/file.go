@@ -142,7 +142,10 @@ func writeEncoded(name string, b []byte, opts *EncodeOptions) error {
 
 // EncryptFile encrypts the .smg file src into dst (which may be src) with
 // opts.Password, opts.KDF and opts.Rand (the other options do not apply).
-// The envelope holds src's bytes exactly, so decrypting gives them back.
+// The envelope holds src's bytes exactly, so decrypting gives them back;
+// but for a file that holds no vectors and whose cache keeps them
+// ([AdoptVectors]): the envelope holds its document with them, in its
+// form, since nothing is kept beside an encrypted file.
 // The encrypted file is made readable by its owner only.
 func EncryptFile(src, dst string, opts *EncodeOptions) error {
 	if opts == nil || opts.Password == nil {
@@ -152,11 +155,20 @@ func EncryptFile(src, dst string, opts *EncodeOptions) error {
 	if err != nil {
 		return err
 	}
-	if _, err := Unmarshal(raw, nil); err != nil {
+	doc, err := Unmarshal(raw, nil)
+	if err != nil {
 		if errors.Is(err, ErrPasswordRequired) {
 			return fmt.Errorf("encrypting %s: %w", src, ErrAlreadyEncrypted)
 		}
 		return fmt.Errorf("encrypting %s: %w", src, err)
+	}
+	if AdoptVectors(src, raw, doc, DefaultLimits) {
+		// The vectors src's cache keeps go into the encrypted file:
+		// nothing is kept beside it.
+		form := FormOf(raw)
+		if raw, err = Marshal(doc, &EncodeOptions{Plain: form.Plain, Indent: form.Indented}); err != nil {
+			return fmt.Errorf("encrypting %s: %w", src, err)
+		}
 	}
 	sealed, err := envelope.Seal(raw, opts.Password, opts.sealOptions())
 	if err != nil {
