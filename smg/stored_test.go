@@ -479,3 +479,43 @@ func TestStoredMemoryStuck(t *testing.T) {
 		t.Errorf("after: %v", err)
 	}
 }
+
+// TestStoredMemoryKeepsVectors: a stored memory's base holds its vectors
+// (a server that opens it after a failover has no cache of them): a
+// second memory of the log has the vectors of the turns the first had
+// embedded when it wrote the base, none embedded again.
+func TestStoredMemoryKeepsVectors(t *testing.T) {
+	ctx := context.Background()
+	emb := &tallyEmbedder{}
+	l := newHeldLog(t, smg.New(&smg.Options{Embedder: emb}))
+	open := func() *smg.StoredMemory {
+		s, err := smg.OpenStoredMemory(ctx, l, &smg.StoredOptions{Open: smg.OpenOptions{Embedder: emb}, Name: "held", JournalLimit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	a := open()
+	if _, err := a.Record(ctx, chat(1, 4), nil); err != nil {
+		t.Fatal(err)
+	}
+	m, err := a.Memory(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.WaitVectors(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Record(ctx, chat(5, 1), nil); err != nil {
+		t.Fatal(err) // past the limit: a new base, with turns 1 to 4's vectors
+	}
+	before := emb.count()
+	b, err := open().Memory(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := embeddedTurns(b); len(got) < 4 || got[3] != 4 || emb.count() != before {
+		t.Errorf("after a failover: vectors of turns %v, %d texts embedded; want turns 1 to 4 and none", got, emb.count()-before)
+	}
+}
