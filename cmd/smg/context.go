@@ -27,9 +27,9 @@ id, or artifact version, its score and its tokens), then its size.
 Tokens are counted with --tokenizer: cl100k (GPT-4), o200k (GPT-4o) or
 estimate (no model; a margin of the budget is then kept unused).
 
-The full-text index of the memory is kept between runs in a hidden
-directory beside the file, .FILE.index, for the file's exact bytes; the
-next run reopens it instead of indexing again. It is never kept for an
+The full-text index of the memory is kept between runs in the file's cache
+folder, .FILE.cache/index, for the file's exact bytes; the next run reopens
+it instead of indexing again. It is never kept for an
 encrypted file, since it holds the memory's text. --no-index-cache neither
 reads nor writes it.
 

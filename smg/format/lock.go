@@ -55,9 +55,10 @@ type LockOptions struct {
 // taking it again before releasing it waits for itself.
 //
 // Once it holds the lock, LockFile removes the temporary files that a
-// write of the file which crashed left beside it (".NAME.tmp-*"), and the
-// temporary index-cache folders (".NAME.index.tmp-*") older than ten
-// minutes.
+// write of the file which crashed left beside it (".NAME.tmp-*") and in
+// its cache folder, the temporary index-cache folders there older than
+// ten minutes, and what an older smg kept beside it (".NAME.index",
+// ".NAME.state").
 func LockFile(ctx context.Context, name string, opts *LockOptions) (unlock func(), err error) {
 	var o LockOptions
 	if opts != nil {

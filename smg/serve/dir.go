@@ -323,7 +323,7 @@ func (d *Dir) List(_ context.Context, tenant string) ([]string, error) {
 }
 
 // Delete removes the memory id of tenant, and what the smg command keeps
-// beside its file (journal, lock, builder's state, index cache). A
+// beside its file (journal, lock, cache folder). A
 // request that holds the memory finishes what it started first; from then
 // on the memory is gone for every request, those that hold it included,
 // and nothing makes it again (see [smg.FileOptions.Create]).
