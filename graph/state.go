@@ -99,9 +99,7 @@ func (b *Builder) WriteState(w io.Writer) error {
 		// The index's header, not its vectors: they are kept with the
 		// file (in it or in its cache), and the caller of Resume gives
 		// them back (SetVectorIndex). The state need not hold them too.
-		header := *vi
-		header.Embeddings = nil
-		if s.Extra.VectorIndex, err = json.Marshal(&header); err != nil {
+		if s.Extra.VectorIndex, err = json.Marshal(vi.Header()); err != nil {
 			return fmt.Errorf("the builder's state: %w", err)
 		}
 	}

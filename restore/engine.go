@@ -418,11 +418,8 @@ func (e *Engine) startTurns(store *turnStore, first int, cache string) {
 			return
 		}
 		kept := doc
-		if vi := doc.DeepArchive.VectorIndex; e.cfg.CacheWithoutVectors && vi != nil && len(vi.Embeddings) > 0 {
-			d, header := *doc, *vi
-			header.Embeddings = nil
-			d.DeepArchive.VectorIndex = &header
-			kept = &d
+		if e.cfg.CacheWithoutVectors {
+			kept = doc.WithoutVectors()
 		}
 		if err := writeCache(ix, kept, cache, e.cfg.Key, e.cfg.CacheGuard); err != nil {
 			job.cacheErr = fmt.Errorf("%w: %w", ErrIndexCache, err)

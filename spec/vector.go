@@ -177,3 +177,28 @@ func DecodeVectorInto(v []float32, enc string, b []byte) error {
 	}
 	return nil
 }
+
+// Header returns a copy of vi without its embeddings: the model,
+// dimensions and encoding a reader needs to make them again (§8.3,
+// "Vectors are derived data"). It is nil when vi is.
+func (vi *VectorIndex) Header() *VectorIndex {
+	if vi == nil {
+		return nil
+	}
+	h := *vi
+	h.Embeddings = nil
+	return &h
+}
+
+// WithoutVectors returns doc as a file without vectors holds it: a
+// shallow copy whose vector index is its [VectorIndex.Header]. doc is not
+// changed; a document without vectors is returned as it is.
+func (doc *Document) WithoutVectors() *Document {
+	vi := doc.DeepArchive.VectorIndex
+	if vi == nil || len(vi.Embeddings) == 0 {
+		return doc
+	}
+	d := *doc
+	d.DeepArchive.VectorIndex = vi.Header()
+	return &d
+}

@@ -279,3 +279,21 @@ func FuzzDecodeVectorAs(f *testing.F) {
 		}
 	})
 }
+
+// TestWithoutVectors: a document without its vectors keeps the index's
+// header and leaves the document it was made from as it was.
+func TestWithoutVectors(t *testing.T) {
+	vi := &spec.VectorIndex{Enabled: true, Model: "m", Dimensions: 2, Embeddings: []spec.Embedding{{Turn: 1, Vector: spec.EncodeVector([]float32{1, 0})}}}
+	doc := &spec.Document{}
+	doc.DeepArchive.VectorIndex = vi
+	out := doc.WithoutVectors()
+	if got := out.DeepArchive.VectorIndex; got == nil || got.Model != "m" || got.Dimensions != 2 || len(got.Embeddings) != 0 {
+		t.Errorf("without vectors: %+v", got)
+	}
+	if len(doc.DeepArchive.VectorIndex.Embeddings) != 1 || doc.DeepArchive.VectorIndex != vi {
+		t.Error("the document it was made from changed")
+	}
+	if (*spec.VectorIndex)(nil).Header() != nil || (&spec.Document{}).WithoutVectors().DeepArchive.VectorIndex != nil {
+		t.Error("no index: a header of one")
+	}
+}

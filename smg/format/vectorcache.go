@@ -48,15 +48,10 @@ func vectorsInFile(opts *EncodeOptions) bool {
 // that a reader knows which vectors to make again. doc is not changed; a
 // document without vectors is returned as it is.
 func WithoutVectors(doc *spec.Document, opts *EncodeOptions) *spec.Document {
-	vi := doc.DeepArchive.VectorIndex
-	if vi == nil || len(vi.Embeddings) == 0 || vectorsInFile(opts) {
+	if vectorsInFile(opts) {
 		return doc
 	}
-	d := *doc
-	header := *vi
-	header.Embeddings = nil
-	d.DeepArchive.VectorIndex = &header
-	return &d
+	return doc.WithoutVectors()
 }
 
 // KeepVectors keeps vi, the vector index of a memory just written to the
