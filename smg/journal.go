@@ -253,12 +253,6 @@ func (f *FileMemory) armIdle() {
 	}
 	if f.idle == nil {
 		f.idle = time.AfterFunc(d, func() {
-			f.idleMu.Lock()
-			closed := f.closed
-			f.idleMu.Unlock()
-			if closed {
-				return
-			}
 			// A failure leaves the journal, which every reader reads:
 			// nothing is lost, and the next change arms it again.
 			_ = f.locked(context.Background(), func(m *Memory) error {

@@ -572,11 +572,7 @@ func (m *Memory) Save(name string, opts *EncodeOptions) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	if err := format.WriteBytes(name, b, opts != nil && opts.Password != nil); err != nil {
-		return err
-	}
-	_ = format.KeepVectors(name, format.FileHash(b), vi, opts)
-	return nil
+	return format.WriteMemoryBytes(name, b, vi, opts)
 }
 
 // marshalValid is [Memory.Marshal] of a memory that passes the checks a

@@ -17,14 +17,14 @@ import (
 // the password that opened it: nil for a file that is not encrypted.
 func (a *app) readKeepingPassword(name string) (*spec.Document, []byte, error) {
 	var password []byte
-	doc, err := smg.ReadDocument(name, a.carryingVectors(a.keepingPassword(name, &password)))
+	doc, err := smg.ReadDocument(name, carryingVectors(a.keepingPassword(name, &password)))
 	return doc, password, err
 }
 
 // carryingVectors are opts that also read the vectors a file's cache keeps
 // for it: a command that writes a memory made from it (a fork, a merge, a
 // patched file) carries them into the cache of what it writes.
-func (a *app) carryingVectors(opts *smg.DecodeOptions) *smg.DecodeOptions {
+func carryingVectors(opts *smg.DecodeOptions) *smg.DecodeOptions {
 	opts.CachedVectors = true
 	return opts
 }

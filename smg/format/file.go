@@ -75,10 +75,19 @@ func WriteFile(name string, doc *spec.Document, opts *EncodeOptions) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
+	return WriteMemoryBytes(name, b, doc.DeepArchive.VectorIndex, opts)
+}
+
+// WriteMemoryBytes replaces the named file with b, a memory's file
+// encoded with opts from a document whose vector index is vi, atomically
+// (see [WriteBytes]; encrypted, it is its owner's only), and keeps vi's
+// vectors in its cache when the file holds none ([KeepVectors]: a cache,
+// whose failure costs embedding the turns again and is no error).
+func WriteMemoryBytes(name string, b []byte, vi *spec.VectorIndex, opts *EncodeOptions) error {
 	if err := writeEncoded(name, b, opts); err != nil {
 		return err
 	}
-	_ = KeepVectors(name, FileHash(b), doc.DeepArchive.VectorIndex, opts)
+	_ = KeepVectors(name, FileHash(b), vi, opts)
 	return nil
 }
 
@@ -225,8 +234,8 @@ func writeAtomic(name string, data []byte, private bool) (err error) {
 		return err
 	}
 	if private {
-		if err := removeIndexCache(name); err != nil {
-			return fmt.Errorf("%s is encrypted, but its index cache, which holds its text in the clear, could not be removed: %w", name, err)
+		if err := removeCache(name); err != nil {
+			return fmt.Errorf("%s is encrypted, but its cache folder, which holds its text in the clear, could not be removed: %w", name, err)
 		}
 	}
 	return nil
@@ -302,10 +311,6 @@ func createTemp(name string, perm fs.FileMode) (*os.File, error) {
 	}
 	return nil, fmt.Errorf("writing %s: no free name for a temporary file beside it", name)
 }
-
-// removeIndexCache removes the cache of the named file (see [CacheDir]):
-// it holds the memory's text.
-func removeIndexCache(name string) error { return removeCache(name) }
 
 // indented reports whether js, JSON text that smg wrote or can read, is in
 // the indented canonical form rather than the compact one.

@@ -176,8 +176,9 @@ func InspectFile(name string, opts *DecodeOptions) (*Info, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	base := FileHash(b) // names the journal and the cache's vectors
 	if !info.Form.Encrypted && HasJournal(name) {
-		entries, end, err := ReadJournal(name, FileHash(b), 0)
+		entries, end, err := ReadJournal(name, base, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -187,7 +188,7 @@ func InspectFile(name string, opts *DecodeOptions) (*Info, error) {
 	}
 	if _, err := os.Stat(CacheDir(name)); err == nil {
 		info.Cache = &CacheInfo{Folder: CacheDir(name), Bytes: CacheSize(name)}
-		if vi, err := ReadVectors(name, FileHash(b), info.Metadata.TotalExchanges, lim); err == nil {
+		if vi, err := ReadVectors(name, base, info.Metadata.TotalExchanges, lim); err == nil {
 			info.Cache.Vectors, info.Cache.Model = len(vi.Embeddings), vi.Model
 		}
 	}

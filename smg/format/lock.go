@@ -148,11 +148,14 @@ func tempPrefix(name string) string { return "." + filepath.Base(name) + ".tmp-"
 // cache's files are written under it too). It removes what it can and
 // reports nothing: a file it cannot remove harms no one.
 func removeStaleTemps(name string, now time.Time) {
-	temps := []string{tempPrefix(name), tempPrefix(JournalName(name))}
-	_ = removeBeside(name, func(e fs.DirEntry) bool {
-		return e.Type().IsRegular() && slices.ContainsFunc(temps, func(p string) bool { return strings.HasPrefix(e.Name(), p) })
-	})
+	_ = removeBeside(name, func(e fs.DirEntry) bool { return e.Type().IsRegular() && isTempBeside(name, e) })
 	removeStaleCache(name, now)
+}
+
+// isTempBeside reports whether e, an entry of the named file's folder, is
+// a temporary file of a write of it or of its journal.
+func isTempBeside(name string, e fs.DirEntry) bool {
+	return slices.ContainsFunc([]string{tempPrefix(name), tempPrefix(JournalName(name))}, func(p string) bool { return strings.HasPrefix(e.Name(), p) })
 }
 
 // removeBeside removes, with what they hold, the entries of the named
@@ -248,10 +251,7 @@ func RemoveFile(ctx context.Context, name string, opts *LockOptions) error {
 	if err := os.Remove(name); err != nil {
 		return err
 	}
-	temps := []string{tempPrefix(name), tempPrefix(JournalName(name))}
-	err = removeBeside(name, func(e fs.DirEntry) bool {
-		return slices.ContainsFunc(temps, func(p string) bool { return strings.HasPrefix(e.Name(), p) })
-	})
+	err = removeBeside(name, func(e fs.DirEntry) bool { return isTempBeside(name, e) })
 	err = errors.Join(err, removeCache(name))
 	for _, side := range []string{JournalName(name), lockName(name)} {
 		err = errors.Join(err, os.RemoveAll(side))
