@@ -47,6 +47,9 @@ var (
 	// ErrHashMismatch: the reconstructed content does not have the hash
 	// its version records.
 	ErrHashMismatch = errors.New("content does not match its hash")
+	// ErrSizeMismatch: the reconstructed content of a version that
+	// records no hash does not have the size it records.
+	ErrSizeMismatch = errors.New("content does not have its size")
 	// ErrNoBase: a patch has no version before it to apply to, or that
 	// version could not be reconstructed.
 	ErrNoBase = errors.New("no base version to apply the patch to")
@@ -58,11 +61,26 @@ var (
 )
 
 // Version is one link of a chain, as the vault stores it: exactly one of
-// Content and Patch is set.
+// Content and Patch is set. Its content is checked against Hash or, when
+// the version records none (a file of format 1.3 computes it), against
+// Size.
 type Version struct {
 	Hash    string
+	Size    int64
 	Content *string
 	Patch   *string
+}
+
+// check checks content, reconstructed, against v's hash, or its size
+// when it records no hash.
+func (v Version) check(content string) error {
+	switch {
+	case v.Hash != "" && Hash(content) != v.Hash:
+		return ErrHashMismatch
+	case v.Hash == "" && int64(len(content)) != v.Size:
+		return ErrSizeMismatch
+	}
+	return nil
 }
 
 // VersionError reports the version of a chain that could not be
@@ -90,8 +108,8 @@ func Walk(chain []Version, fn func(i int, content string, err error) error) erro
 	havePrev := false
 	for i, v := range chain {
 		content, err := next(v, prev, havePrev)
-		if err == nil && Hash(content) != v.Hash {
-			err = ErrHashMismatch
+		if err == nil {
+			err = v.check(content)
 		}
 		if err != nil {
 			havePrev = false

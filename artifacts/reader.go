@@ -54,8 +54,8 @@ func (r *Reader) Content(id string, v int) (string, error) {
 	}
 	for j := start; j <= i; j++ {
 		next, err := next(chain[j], content, have)
-		if err == nil && Hash(next) != chain[j].Hash {
-			err = ErrHashMismatch
+		if err == nil {
+			err = chain[j].check(next)
 		}
 		if err != nil {
 			return "", &VersionError{Index: j, Err: err}

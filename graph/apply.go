@@ -91,8 +91,6 @@ type turnState struct {
 	touched  []string
 	concepts []string
 	speaker  string
-	// pieces are the runs of the turn's text that are artifact content.
-	pieces []piece
 }
 
 func (ts *turnState) touch(id string) {
@@ -126,9 +124,8 @@ func (b *Builder) reinforce(from, to string, rel spec.Relation, step float64) {
 }
 
 // apply puts what a turn says into the graph, and the sentences that
-// carry most into the notes of the archive block. It returns the runs of
-// the turn's text that are artifact content.
-func (b *Builder) apply(t spec.Turn, s classify.Signals) []piece {
+// carry most into the notes of the archive block.
+func (b *Builder) apply(t spec.Turn, s classify.Signals) {
 	ts := &turnState{turn: t.Turn, t: t}
 	b.cur = ts
 	defer func() { b.cur = nil }()
@@ -138,7 +135,7 @@ func (b *Builder) apply(t spec.Turn, s classify.Signals) []piece {
 		ts.speaker = b.speaker(name)
 	}
 	if s.Filler {
-		return nil
+		return
 	}
 	if ts.speaker == "" && t.Role == spec.RoleUser {
 		for _, e := range s.Entities {
@@ -190,7 +187,6 @@ func (b *Builder) apply(t spec.Turn, s classify.Signals) []piece {
 		info.words += s.Words
 	}
 	b.notes(ts.turn, s)
-	return ts.pieces
 }
 
 // anchor links what the turn stated or wrote that no edge a document

@@ -311,9 +311,9 @@ func (b *Builder) Add(t spec.Turn) error {
 	// A user's turn to an assistant: a user who is no one by name, or
 	// one who speaks to the assistant (not to another person).
 	assisted := role == spec.RoleUser && (t.Speaker == "" || strings.EqualFold(t.Speaker, string(spec.RoleUser)) || listener == theAssistant)
-	pieces := b.apply(t, b.an.Analyze(classify.Turn{Text: t.Content, Role: role, Speaker: t.Speaker, Time: t.Timestamp, Listener: listener, Assisted: assisted, Coding: b.code.Agent,
+	b.apply(t, b.an.Analyze(classify.Turn{Text: t.Content, Role: role, Speaker: t.Speaker, Time: t.Timestamp, Listener: listener, Assisted: assisted, Coding: b.code.Agent,
 		Asks: b.code.Agent || len(b.times) <= askWindow}))
-	b.arch.add(stored(t, pieces), b.cfg)
+	b.arch.add(t, b.cfg)
 	return nil
 }
 

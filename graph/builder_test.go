@@ -64,6 +64,22 @@ func (ix index) find(t *testing.T, typ spec.NodeType, text string) *spec.Node {
 	return nil
 }
 
+// turn returns archived turn n of the document.
+func (ix index) turn(t *testing.T, n int) spec.Turn {
+	t.Helper()
+	var found spec.Turn
+	err := EachTurn(ix.doc, nil, func(tu spec.Turn) error {
+		if tu.Turn == n {
+			found = tu
+		}
+		return nil
+	})
+	if err != nil || found.Turn != n {
+		t.Fatalf("turn %d: %v", n, err)
+	}
+	return found
+}
+
 func (ix index) edge(from, to string, rel spec.Relation) bool {
 	for _, e := range ix.doc.SemanticGraph.Edges {
 		if e.From == from && e.To == to && e.Relation == rel {
@@ -122,14 +138,22 @@ func TestCheckout(t *testing.T) {
 	if len(art.Versions) != 4 || webhook.ArtifactVersion != 4 {
 		t.Errorf("webhook.go has %d versions, the node points at %d; want 4 (revised three times)", len(art.Versions), webhook.ArtifactVersion)
 	}
-	// Every version reconstructs; each after the first is a patch, or a
-	// full copy because its patch would be no shorter.
+	// Every version reconstructs; each after the first names its place in
+	// its turn, which holds it whole, or is a patch, or a full copy because
+	// its patch would be no shorter.
 	var prev string
+	placed := 0
 	_ = artifacts.Walk(Chain(art), func(i int, content string, err error) error {
 		if err != nil {
 			t.Errorf("webhook.go version %d: %v", i+1, err)
 		}
-		if v := art.Versions[i]; i > 0 && v.Patch == nil {
+		v := art.Versions[i]
+		if v.Placed() {
+			placed++
+			if whole := ix.turn(t, v.Turn).Content; v.End > len(whole) || whole[v.Start:v.End] != content {
+				t.Errorf("webhook.go version %d: [%d, %d) of turn %d is not its text", i+1, v.Start, v.End, v.Turn)
+			}
+		} else if i > 0 && v.Patch == nil {
 			if p, _ := artifacts.MakePatch(prev, content); len(p) < len(content) {
 				t.Errorf("webhook.go version %d is a full copy of %d bytes, its patch would take %d", i+1, len(content), len(p))
 			}
@@ -137,6 +161,9 @@ func TestCheckout(t *testing.T) {
 		prev = content
 		return nil
 	})
+	if placed != 4 {
+		t.Errorf("%d of webhook.go's 4 versions name their place in their turn; each turn holds its version whole", placed)
+	}
 	if !ix.edge(elements.ID, ix.find(t, spec.NodeArtifact, "PaymentForm.jsx").ID, spec.RelResultedIn) {
 		t.Error("the Elements decision did not result in the payment form")
 	}

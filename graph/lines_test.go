@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/smg-memory/smg/classify"
+	"github.com/smg-memory/smg/spec"
 )
 
 // similarScan is vaultState.similar as it was before the line index:
@@ -69,7 +70,7 @@ func TestSimilarIndexMatchesScan(t *testing.T) {
 			if want != "" {
 				found++
 			}
-			b.addToVault(classify.Artifact{Language: lang, Kind: "code", Content: content}, turn, at)
+			b.addToVault(classify.Artifact{Language: lang, Kind: "code", Content: content}, spec.Turn{Turn: turn, Timestamp: at})
 		}
 		if found == 0 {
 			t.Fatalf("seed %d: no piece continued another: the test tests nothing", seed)

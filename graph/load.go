@@ -261,7 +261,7 @@ func BlockData(b spec.ArchiveBlock, maxSize int64) ([]byte, error) {
 // hash, are taken in that form.
 func canonicalData(b spec.ArchiveBlock, raw []byte) ([]byte, error) {
 	err := checkBlockData(b, raw)
-	if err == nil || b.Turns == nil {
+	if err == nil || b.Turns == nil || b.ContentHash == "" {
 		return raw, err
 	}
 	c := jsontext.Value(bytes.Clone(raw))
@@ -289,8 +289,12 @@ func compactTurns(data []byte) []byte {
 }
 
 // checkBlockData checks the decompressed data of an archive block against
-// the block's contentHash.
+// the block's uncompressedSize and contentHash (which a reader of a file
+// of version 1.3 or later computes: the size is then what is checked).
 func checkBlockData(b spec.ArchiveBlock, raw []byte) error {
+	if int64(len(raw)) != b.UncompressedSize {
+		return fmt.Errorf("the block's turns take %d bytes, its uncompressedSize says %d", len(raw), b.UncompressedSize)
+	}
 	if artifacts.Hash(string(raw)) != b.ContentHash {
 		if b.Turns != nil {
 			return errors.New("the turns do not match the block's contentHash")

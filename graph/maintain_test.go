@@ -225,20 +225,21 @@ func TestMaintainDropsWeakEdges(t *testing.T) {
 	}
 }
 
-// codeTurns edit one file n times: each version a patch of the one
-// before, a full copy every SnapshotInterval.
+// codeTurns write one file and then edit it n-1 times, a line at a time:
+// each version after the first is a patch of the one before (no turn holds
+// it whole), a full copy every SnapshotInterval.
 func codeTurns(n int) []spec.Turn {
 	base := time.Date(2024, 2, 1, 9, 0, 0, 0, time.UTC)
 	var lines []string
 	for i := range 40 {
 		lines = append(lines, fmt.Sprintf("\tfmt.Println(\"step %d of the long job\")", i))
 	}
-	var turns []spec.Turn
-	for v := range n {
-		lines[v] = fmt.Sprintf("\tfmt.Println(\"step %d, revised %d times\")", v, v)
-		code := "package main\n\nimport \"fmt\"\n\nfunc main() {\n" + strings.Join(lines, "\n") + "\n}\n"
+	code := "package main\n\nimport \"fmt\"\n\nfunc main() {\n" + strings.Join(lines, "\n") + "\n}\n"
+	turns := []spec.Turn{{Role: "assistant", Timestamp: base, Content: "The job:\n\n```go cmd/job/main.go\n" + code + "```"}}
+	for v := 1; v < n; v++ {
+		edit := fmt.Sprintf("<<<<<<< SEARCH\n%s\n=======\n\tfmt.Println(\"step %d, revised %d times\")\n>>>>>>> REPLACE\n", lines[v], v, v)
 		turns = append(turns, spec.Turn{Role: "assistant", Timestamp: base.Add(time.Duration(v) * time.Hour),
-			Content: fmt.Sprintf("Version %d of the job:\n\n```go cmd/job/main.go\n%s```", v+1, code)})
+			Content: fmt.Sprintf("Version %d of the job:\n\ncmd/job/main.go\n```go\n%s```", v+1, edit)})
 	}
 	return turns
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/smg-memory/smg/artifacts"
 	"github.com/smg-memory/smg/classify"
@@ -80,10 +79,10 @@ func (v *vaultState) fileID(name string) string {
 
 // addToVault stores an artifact of a turn: a new artifact, or a new version
 // of the one it continues (same file, or the same unnamed code much
-// changed). It returns the vault id, the version number, whether the
-// turn's content failed to apply as an edit, and the runs of the turn's
-// text that are now bytes of a version in the vault.
-func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id string, version int, failed bool, pieces []piece) {
+// changed). It returns the vault id, the version number, and whether the
+// turn's content failed to apply as an edit.
+func (b *Builder) addToVault(a classify.Artifact, t spec.Turn) (id string, version int, failed bool) {
+	turn := t.Turn
 	v := &b.vault
 	content := a.Content
 	if a.Filename != "" {
@@ -119,7 +118,7 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 		// version: stored once, and referenced.
 		if r, ok := v.byHash[hash]; ok {
 			v.arts[r.id].lastTurn = turn
-			return r.id, r.v, failed, b.pieces(a, r.id, content, r.v, 0, -1, failed)
+			return r.id, r.v, failed
 		}
 	}
 	if id == "" {
@@ -152,32 +151,11 @@ func (b *Builder) addToVault(a classify.Artifact, turn int, at time.Time) (id st
 	}
 	st := v.arts[id]
 	st.lastTurn = turn
-	prev := st.latestV // the version an edit applied to: the file whole
 	version = len(st.art.Versions)
 	if version == 0 || st.art.Versions[version-1].Hash != hash {
-		version = b.newVersion(id, st, content, hash, turn, at, edit)
+		version = b.newVersion(id, st, content, hash, t, a.Start, edit)
 	}
-	return id, version, failed, b.pieces(a, id, content, version, prev, edited, failed)
-}
-
-// pieces are the runs of an artifact's text in its turn that are bytes of
-// version v of the vault's artifact id: all of its content, or the two
-// texts of an edit block (the SEARCH text at edited in version prev when
-// it applied).
-func (b *Builder) pieces(a classify.Artifact, id, content string, v, prev, edited int, failed bool) []piece {
-	ref := func(text string, v, offset int) piece {
-		return piece{text: text, from: a.Start, ref: spec.ContentRef{Artifact: id, V: v, Offset: offset, Length: len(text)}}
-	}
-	switch {
-	case a.Edit == nil:
-		return []piece{ref(content, v, 0)}
-	case failed:
-		return []piece{ref(a.Edit.Search, v, len(searchMarker)), ref(a.Edit.Replace, v, len(searchMarker)+len(a.Edit.Search)+len(dividerMarker))}
-	case edited >= 0:
-		return []piece{ref(a.Edit.Search, prev, edited), ref(a.Edit.Replace, v, edited)}
-	default:
-		return []piece{ref(a.Edit.Replace, v, 0)}
-	}
+	return id, version, failed
 }
 
 // The lines around an edit block's texts, as a failed edit's artifact
@@ -192,17 +170,21 @@ func failedEdit(e *classify.Edit) string {
 	return searchMarker + e.Search + dividerMarker + e.Replace + replaceMarker
 }
 
-// newVersion appends a version of content to an artifact and returns its
-// number: a full copy every SnapshotInterval versions, a patch against the
-// version before otherwise, unless the patch is no shorter than the
-// content. (A patch carries the text it deletes: a file rewritten from top
+// newVersion appends a version of content, of turn t, to an artifact and
+// returns its number. A version whose text the turn holds whole, at or
+// after from, names its place there (spec §7.2.2): the file keeps the text
+// once, in the turn. Any other is a full copy every SnapshotInterval
+// versions, a patch against the version before otherwise, unless the
+// patch is no shorter than the content. (A patch carries the text it deletes: a file rewritten from top
 // to bottom patches to both versions, twice the size of the new one. On
 // the aider histories one in five versions is such a rewrite.)
 // An edit version (spec §7.2.1), and the version after one, are stored
 // whole: a patch is of the version before, which is then not the file.
-func (b *Builder) newVersion(id string, st *artState, content, hash string, turn int, at time.Time, edit bool) int {
-	ver := spec.ArtifactVersion{V: len(st.art.Versions) + 1, Timestamp: at, Turn: turn, Hash: hash, Size: int64(len(content)), Edit: edit}
-	if (ver.V-1)%b.cfg.SnapshotInterval == 0 || edit || st.afterEdit {
+func (b *Builder) newVersion(id string, st *artState, content, hash string, t spec.Turn, from int, edit bool) int {
+	ver := spec.ArtifactVersion{V: len(st.art.Versions) + 1, Timestamp: t.Timestamp, Turn: t.Turn, Hash: hash, Size: int64(len(content)), Edit: edit}
+	if i := placeOf(t.Content, content, from); i >= 0 {
+		ver.Start, ver.End, ver.Content = i, i+len(content), &content
+	} else if (ver.V-1)%b.cfg.SnapshotInterval == 0 || edit || st.afterEdit {
 		ver.Content = &content
 	} else if p, err := artifacts.MakePatch(st.latest, content); err == nil && len(p) < len(content) {
 		ver.Patch = &p
@@ -223,6 +205,21 @@ func (b *Builder) newVersion(id string, st *artState, content, hash string, turn
 	}
 	st.latest, st.latestV = content, ver.V
 	return ver.V
+}
+
+// placeOf is where text is whole in content, at or after from (or before
+// it), or -1: never for empty text, which a place cannot name.
+func placeOf(content, text string, from int) int {
+	if text == "" {
+		return -1
+	}
+	if from < 0 || from > len(content) {
+		from = 0
+	}
+	if i := strings.Index(content[from:], text); i >= 0 {
+		return from + i
+	}
+	return strings.Index(content, text)
 }
 
 // similar returns the unnamed artifact of the same language whose latest
@@ -253,8 +250,7 @@ func (b *Builder) artifact(ts *turnState, a classify.Artifact) string {
 	// text would keep all of it (on long project chats, half the text of
 	// the input stayed in memory through the whole ingest).
 	a.Kind, a.Language, a.Filename, a.Content = strings.Clone(a.Kind), strings.Clone(a.Language), strings.Clone(a.Filename), strings.Clone(a.Content)
-	vid, version, failed, pieces := b.addToVault(a, ts.turn, ts.t.Timestamp)
-	ts.pieces = append(ts.pieces, pieces...)
+	vid, version, failed := b.addToVault(a, ts.t)
 	id := b.vault.node[vid]
 	if id == "" {
 		label := a.Filename
@@ -322,7 +318,7 @@ func (b *Builder) activeArtifacts() []string {
 func Chain(a spec.Artifact) []artifacts.Version {
 	chain := make([]artifacts.Version, len(a.Versions))
 	for i, v := range a.Versions {
-		chain[i] = artifacts.Version{Hash: v.Hash, Content: v.Content, Patch: v.Patch}
+		chain[i] = artifacts.Version{Hash: v.Hash, Size: v.Size, Content: v.Content, Patch: v.Patch}
 	}
 	return chain
 }

@@ -164,9 +164,11 @@ type Turn struct {
 	Speaker    string  `json:"speaker,omitempty"`
 	Content    string  `json:"content"`
 	Importance float64 `json:"importance,omitzero"`
-	// ContentRefs, in an archived turn only, stand for the bytes of
-	// artifact versions that the turn's content held (§8.2.1): Content is
-	// then the content without them, and [Turn.Expand] puts them back.
+	// ContentRefs, in an archived turn of a file before version 1.3 only,
+	// stand for the bytes of artifact versions that the turn's content
+	// held (§8.2.1): Content is then the content without them, and
+	// [Turn.Expand] puts them back. Since 1.3 turns are whole, and a
+	// version names its place in its turn instead.
 	ContentRefs []ContentRef   `json:"contentRefs,omitempty"`
 	Extra       jsontext.Value `json:",embed"`
 }
@@ -276,8 +278,9 @@ type Artifact struct {
 	Type     ArtifactType `json:"type"`
 	Language string       `json:"language,omitempty"`
 	Filename string       `json:"filename,omitempty"`
-	// ContentHash is the hash of the latest version's content.
-	ContentHash string            `json:"contentHash"`
+	// ContentHash is the hash of the latest version's content; computed,
+	// not stored, since version 1.3 ([Computed]).
+	ContentHash string            `json:"contentHash,omitempty"`
 	Versions    []ArtifactVersion `json:"versions"`
 	Extra       jsontext.Value    `json:",embed"`
 }
@@ -294,14 +297,26 @@ type ArtifactVersion struct {
 	Timestamp time.Time `json:"timestamp,omitzero"`
 	Turn      int       `json:"turn,omitzero"`
 	// Hash is the content hash of this version's full text; Size its
-	// length in bytes.
-	Hash    string         `json:"hash"`
-	Size    int64          `json:"size"`
+	// length in bytes. A file of version 1.3 or later leaves Hash out and
+	// a reader computes it ([Computed]).
+	Hash string `json:"hash,omitempty"`
+	Size int64  `json:"size"`
+	// Start and End, with End > 0, name the version's text by its place
+	// in the content of its Turn, content[Start:End] (§7.2.2): a file of
+	// 1.3 or later then holds neither Content nor Patch, and a reader
+	// fills in Content. A document in memory may hold both the place and
+	// the text; a writer of 1.3 writes the place only.
+	Start   int            `json:"start,omitzero"`
+	End     int            `json:"end,omitzero"`
 	Content *string        `json:"content,omitzero"`
 	Patch   *string        `json:"patch,omitzero"`
 	Edit    bool           `json:"edit,omitzero"`
 	Extra   jsontext.Value `json:",embed"`
 }
+
+// Placed reports whether the version names its text by its place in a
+// turn (§7.2.2).
+func (v ArtifactVersion) Placed() bool { return v.End > 0 }
 
 // DeepArchive keeps every turn, in independently compressed blocks (§8).
 type DeepArchive struct {
@@ -327,14 +342,16 @@ type ArchiveBlock struct {
 	Summary        string    `json:"summary,omitempty"`
 	// SummaryModel names the model that wrote Summary; empty when the
 	// writer wrote it itself (§8.1, §8.2.2).
-	SummaryModel     string         `json:"summaryModel,omitempty"`
-	KeyPoints        []string       `json:"keyPoints,omitempty"`
-	TurnCount        int            `json:"turnCount"`
-	UncompressedSize int64          `json:"uncompressedSize"`
-	ContentHash      string         `json:"contentHash"`
-	Turns            jsontext.Value `json:"turns,omitzero"`
-	CompressedData   Bytes          `json:"compressedData,omitzero"`
-	Extra            jsontext.Value `json:",embed"`
+	SummaryModel     string   `json:"summaryModel,omitempty"`
+	KeyPoints        []string `json:"keyPoints,omitempty"`
+	TurnCount        int      `json:"turnCount"`
+	UncompressedSize int64    `json:"uncompressedSize"`
+	// ContentHash is the hash of the turns' compact canonical bytes;
+	// computed, not stored, since version 1.3 ([Computed]).
+	ContentHash    string         `json:"contentHash,omitempty"`
+	Turns          jsontext.Value `json:"turns,omitzero"`
+	CompressedData Bytes          `json:"compressedData,omitzero"`
+	Extra          jsontext.Value `json:",embed"`
 }
 
 // Data returns the block's turns as stored, and whether they are plain

@@ -23,11 +23,16 @@ import (
 // The format's identity.
 const (
 	// Version is the version this package writes.
-	Version = "1.2"
+	Version = "1.3"
 	// MajorVersion and MinorVersion are Version's parts. A reader accepts
 	// any 1.x document and rejects every other major version.
 	MajorVersion = 1
-	MinorVersion = 2
+	MinorVersion = 3
+
+	// ComputedSince is the first minor version whose files leave out what
+	// a reader computes (§14): versions' and blocks' content hashes, and
+	// the text of a version that a turn holds whole ([Computed]).
+	ComputedSince = 3
 
 	// DocumentType is the value of "@type" at the top of every document.
 	DocumentType = "SemanticMemoryGraph"
@@ -80,6 +85,17 @@ func ParseVersion(v string) (major, minor int, err error) {
 		return 0, 0, fmt.Errorf("%w: %q", ErrVersionSyntax, v)
 	}
 	return ma, mi, nil
+}
+
+// Computed reports whether a document of version v leaves out what a
+// reader computes: the content hashes of artifact versions, artifacts and
+// archive blocks, and the text of an artifact version that names its
+// place in a turn (§7.2.2). A reader fills them in ([ArtifactVersion.Start]);
+// a writer leaves them out. It is true of 1.3 and every later minor
+// version, and false of a version that does not parse.
+func Computed(v string) bool {
+	major, minor, err := ParseVersion(v)
+	return err == nil && major == MajorVersion && minor >= ComputedSince
 }
 
 // parseDecimal accepts the digits of a non-negative number without a sign or

@@ -16,14 +16,8 @@
 // canonical JSON) compressed by Brotli at quality 11 and by xz -9, against
 // the input format's target; the median times to save, decode and open
 // the file; each section's share of the file; and how much the artifact
-// vault's version chains and code references save.
-//
-//	smg-bench layout INPUT...
-//
-// layout weighs, against the same baseline, the document laid out as the
-// format might be instead: the turns whole, the vault without its stored
-// hashes, its versions named by their place in the turns that hold them,
-// at Brotli 6 and 11, and without the vault, the graph, working memory.
+// vault's version chains save, and the code the file keeps once, in the
+// turns.
 //
 //	smg-bench recall --data FILE [--budgets 500,1000,2000,4000] [--tokenizer cl100k|o200k|estimate] [--json]
 //

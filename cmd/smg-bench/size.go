@@ -85,14 +85,13 @@ type sizeRow struct {
 	Sections []sectionShare `json:"sections"`
 	// ArtifactBytes is the full size of every artifact version,
 	// ArtifactStoredBytes what the vault stores for them, and ChainRatio
-	// the first over the second. ArchivedCodeBytes is the code seen in the
-	// turns and archived as references to the vault, and DedupRatio it
-	// over ArtifactStoredBytes. A ratio with a zero term is 0.
+	// the first over the second (0 when the vault stores nothing).
+	// ArchivedCodeBytes is what the file keeps once, in the turns: the
+	// versions named by their place in a turn (format.Info).
 	ArtifactBytes       int64   `json:"artifactBytes"`
 	ArtifactStoredBytes int64   `json:"artifactStoredBytes"`
 	ChainRatio          float64 `json:"chainRatio"`
 	ArchivedCodeBytes   int64   `json:"archivedCodeBytes"`
-	DedupRatio          float64 `json:"dedupRatio"`
 	// Vectors is what the vector index costs (0 without one): its
 	// vectors' bytes, decoded, the index compressed on its own, and that
 	// over SMGBytes; VectorEncoding is its encoding ("" without one).
@@ -331,7 +330,6 @@ func (r *sizeRow) finish() {
 		r.Sections[i].Share = ratio(r.Sections[i].Compressed, sum)
 	}
 	r.ChainRatio = ratio(r.ArtifactBytes, r.ArtifactStoredBytes)
-	r.DedupRatio = ratio(r.ArchivedCodeBytes, r.ArtifactStoredBytes)
 	r.VectorShare = 0
 	if r.InFile {
 		r.VectorShare = ratio(r.VectorCompressed, r.SMGBytes)
@@ -438,7 +436,7 @@ func writeSize(w io.Writer, rep sizeReport) error {
 		return err
 	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "input\t%s\tartifact KB\tstored KB\tchain ratio\tcode seen KB\tdedup ratio\tvectors KB\tof file\tcache KB\t\n", strings.Join(format.SectionNames, "\t"))
+	fmt.Fprintf(tw, "input\t%s\tartifact KB\tstored KB\tchain ratio\tin turns KB\tvectors KB\tof file\tcache KB\t\n", strings.Join(format.SectionNames, "\t"))
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t", r.label())
 		for _, sec := range r.Sections {
@@ -448,7 +446,7 @@ func writeSize(w io.Writer, rep sizeReport) error {
 		if r.VectorEncoding != "" {
 			vectors = fmt.Sprintf("%.1f %s", kb(r.VectorCompressed), r.VectorEncoding)
 		}
-		fmt.Fprintf(tw, "%.1f\t%.1f\t%.2f\t%.1f\t%.2f\t%s\t%.1f%%\t%.1f\t\n", kb(r.ArtifactBytes), kb(r.ArtifactStoredBytes), r.ChainRatio, kb(r.ArchivedCodeBytes), r.DedupRatio,
+		fmt.Fprintf(tw, "%.1f\t%.1f\t%.2f\t%.1f\t%s\t%.1f%%\t%.1f\t\n", kb(r.ArtifactBytes), kb(r.ArtifactStoredBytes), r.ChainRatio, kb(r.ArchivedCodeBytes),
 			vectors, 100*r.VectorShare, kb(r.CacheBytes))
 	}
 	if err := tw.Flush(); err != nil {

@@ -24,9 +24,11 @@ type ArtifactInfo struct {
 	Size int64 `json:"size"`
 	// StoredBytes is what the vault stores for the artifact: the lengths
 	// of its full copies and of its patches; Snapshots counts the full
-	// copies.
+	// copies, and InTurns the versions the vault does not store, named by
+	// their place in the turn that holds them whole (spec §7.2.2).
 	StoredBytes int64 `json:"storedBytes"`
 	Snapshots   int   `json:"snapshots"`
+	InTurns     int   `json:"inTurns"`
 	// FirstTurn and LastTurn are the turns of the first and the last
 	// version, when the vault records them.
 	FirstTurn int `json:"firstTurn,omitzero"`
@@ -40,6 +42,8 @@ func Artifacts(doc *spec.Document) []ArtifactInfo {
 		info := ArtifactInfo{ID: id, Type: a.Type, Language: a.Language, Filename: a.Filename, Versions: len(a.Versions)}
 		for _, v := range a.Versions {
 			switch {
+			case v.Placed():
+				info.InTurns++
 			case v.Content != nil:
 				info.StoredBytes += int64(len(*v.Content))
 				info.Snapshots++

@@ -8,7 +8,9 @@ import (
 	"github.com/smg-memory/smg/spec"
 )
 
-// canonicalOrder returns doc with its unordered lists in canonical order
+// canonicalOrder returns doc as a file holds it, without what a reader of
+// its version computes ([leaveComputed]), and with its unordered lists in
+// canonical order
 // (spec §9.2): nodes by id; edges by from, to, relation; recent turns,
 // blocks and embeddings by turn; versions by v; previous summaries by
 // version; tags, aliases and mentions ascending; collaborators by id and
@@ -16,7 +18,7 @@ import (
 // meaning (goals, active artifacts, alternatives, key points, parents) keep
 // it. doc itself is not modified: a list that needs sorting is copied.
 func canonicalOrder(doc *spec.Document) *spec.Document {
-	d := *doc
+	d := *leaveComputed(doc)
 	d.Metadata.Tags = sorted(d.Metadata.Tags, strings.Compare)
 	d.Metadata.Collaborators = sortedStable(d.Metadata.Collaborators, func(a, b spec.Collaborator) int {
 		return strings.Compare(a.ID, b.ID)

@@ -310,6 +310,7 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 	if uerr != nil {
 		return nil, unmarshalError(joined(text), uerr)
 	}
+	complete(doc, lim)
 	out.Doc, out.text = doc, text
 	return out, nil
 }

@@ -272,7 +272,14 @@ func Diff(a, b *spec.Document, opts *DiffOptions) (*Changes, error) {
 		}
 		entries(obj(old, "versions"), obj(new, "versions"), func(ch Change, _ string, old, new map[string]any) {
 			e := either(new, old)
-			v := VersionChange{Change: ch, V: int(num(e, "v")), Hash: str(e, "hash"), Size: int64(num(e, "size")), Turn: int(num(e, "turn"))}
+			v := VersionChange{Change: ch, V: int(num(e, "v")), Size: int64(num(e, "size")), Turn: int(num(e, "turn"))}
+			// The hash of the document in memory: a file of 1.3 leaves it
+			// to its reader.
+			if ch == Removed {
+				v.Hash = versionHash(a, id, v.V)
+			} else {
+				v.Hash = versionHash(b, id, v.V)
+			}
 			if ch == Changed {
 				v.Fields = fieldChanges(old, new)
 			}
@@ -325,6 +332,14 @@ func Diff(a, b *spec.Document, opts *DiffOptions) (*Changes, error) {
 
 // versionDiff is the unified diff of version v of an artifact from the
 // version before it, or a note when a version does not reconstruct.
+// versionHash is the hash of version v of artifact id of doc, or "".
+func versionHash(doc *spec.Document, id string, v int) string {
+	if a, ok := doc.ArtifactVault.Artifacts[id]; ok && v >= 1 && v <= len(a.Versions) {
+		return a.Versions[v-1].Hash
+	}
+	return ""
+}
+
 func versionDiff(doc *spec.Document, id string, v int) string {
 	from := ""
 	if v > 1 {

@@ -1,5 +1,5 @@
 // Package format reads, writes and checks .smg files: the Semantic Memory
-// Graph format, version 1.2 (and every file of 1.0 and 1.1), that
+// Graph format, version 1.3 (and every file of 1.0, 1.1 and 1.2), that
 // spec/smg-v1.md specifies. Package smg, the memory a chat client uses,
 // builds on it; use this package to read, check, compare, patch or export
 // a file without making a memory of it.
@@ -38,9 +38,16 @@
 // A reader of this package reads every 1.x document and keeps the members
 // it does not know on a round trip (spec §9.3); it rejects other major
 // versions with ErrUnsupportedVersion. A document written by this package
-// keeps its version ([spec.New] makes one of [spec.Version], 1.2, and a
+// keeps its version ([spec.New] makes one of [spec.Version], 1.3, and a
 // file of 1.1 read and written back stays 1.1); its canonical JSON, and so
 // its content hash, depend only on the document, not on the version of
 // this package. Its Brotli bytes may change with the compressor's
 // version: compare files by [ContentHash], not by their bytes.
+//
+// A file of 1.3 or later leaves out what its reader computes (spec
+// §7.2.3): the content hashes of versions, artifacts and blocks, and the
+// text of a version named by its place in a turn. A document read from
+// such a file holds them, computed as it is read, and the writer leaves
+// them out again, so that every other function sees one model whatever
+// the file's version.
 package format

@@ -23,8 +23,8 @@ func ExampleMarshal() {
 	hash, _ := format.ContentHash(exampleDoc())
 	fmt.Println(hash)
 	// Output:
-	// {"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph","artifactVault":{"artifacts":{}},"deepArchive":{"blocks":[],"compressionMethod":"brotli"},"metadata":{"created":"2025-01-02T03:04:05Z","id":"example","modified":"2025-01-02T03:04:05Z","totalExchanges":0},"semanticGraph":{"edges":[],"nodes":[{"activation":1,"confidence":1,"id":"concept-go","importance":0.5,"label":"Go","type":"concept","version":1}]},"version":"1.2","workingMemory":{}}
-	// sha256:a56fe5701719b818ae67f06347b4612af3fc5c22b2267c4398a8a114becc32fc
+	// {"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph","artifactVault":{"artifacts":{}},"deepArchive":{"blocks":[],"compressionMethod":"brotli"},"metadata":{"created":"2025-01-02T03:04:05Z","id":"example","modified":"2025-01-02T03:04:05Z","totalExchanges":0},"semanticGraph":{"edges":[],"nodes":[{"activation":1,"confidence":1,"id":"concept-go","importance":0.5,"label":"Go","type":"concept","version":1}]},"version":"1.3","workingMemory":{}}
+	// sha256:3a8a4f1d28f590bb58c547ac5d3db09789803c4b1fbc339a39fb1ad84b6ae5c5
 }
 
 // Decoding checks the version before anything else.

@@ -38,9 +38,10 @@ type Info struct {
 	ArtifactVersions int                   `json:"artifactVersions"`
 	// ArtifactBytes is the full size of every version of every artifact;
 	// ArtifactStoredBytes what the vault stores for them (snapshots and
-	// patches); ArchivedCodeBytes the bytes of archived turns that are
-	// stored as references to artifact content (spec §8.2) rather than
-	// in the turns.
+	// patches); ArchivedCodeBytes the bytes of artifact content that the
+	// file keeps once, in the turns: the versions that name their place
+	// in a turn (spec §7.2.2), or in a file before version 1.3 the bytes
+	// of archived turns stored as references to the vault (§8.2.1).
 	ArtifactBytes       int64 `json:"artifactBytes"`
 	ArtifactStoredBytes int64 `json:"artifactStoredBytes"`
 	ArchivedCodeBytes   int64 `json:"archivedCodeBytes"`
@@ -243,6 +244,8 @@ func Stat(doc *spec.Document) (*Info, error) {
 		for _, v := range a.Versions {
 			info.ArtifactBytes += v.Size
 			switch {
+			case v.Placed():
+				info.ArchivedCodeBytes += v.Size
 			case v.Content != nil:
 				info.ArtifactStoredBytes += int64(len(*v.Content))
 			case v.Patch != nil:
@@ -253,7 +256,9 @@ func Stat(doc *spec.Document) (*Info, error) {
 	info.ArchiveBlocks = len(doc.DeepArchive.Blocks)
 	for _, b := range doc.DeepArchive.Blocks {
 		info.ArchivedTurns += b.TurnCount
-		info.ArchivedCodeBytes += referencedBytes(b)
+		if !spec.Computed(doc.Version) {
+			info.ArchivedCodeBytes += referencedBytes(b)
+		}
 	}
 	if vi := doc.DeepArchive.VectorIndex; vi != nil {
 		info.Embeddings = len(vi.Embeddings)

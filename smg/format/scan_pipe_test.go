@@ -33,6 +33,7 @@ func decodeRef(js []byte, lim Limits) (*spec.Document, error) {
 	if err := json.Unmarshal(js, doc); err != nil {
 		return nil, unmarshalError(js, err)
 	}
+	complete(doc, lim)
 	return doc, nil
 }
 

@@ -147,7 +147,7 @@ var schemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
 // schemaMessages replace the messages of the schema's compound keywords,
 // whose causes alone would read as a puzzle.
 var schemaMessages = map[string]string{
-	"/$defs/artifactVersion/oneOf": `a version has exactly one of "content" and "patch"`,
+	"/$defs/artifactVersion/oneOf": `a version has exactly one of "content", "patch" and a place in its turn ("end")`,
 	"/$defs/turn/anyOf":            `a turn has a "role", a "speaker" or both`,
 }
 
@@ -366,9 +366,11 @@ type checker struct {
 	recent     map[int]bool     // the turns working memory keeps
 	excerpts   map[int][][2]int // the excerpts of each turn
 	transcript int64
-	// vault reads artifact versions for the references of archived turns.
-	vault  *artifacts.Reader
-	broken bool
+	// vault reads artifact versions for the references of archived turns;
+	// placeOf, archived turns for the versions that name their place.
+	vault   *artifacts.Reader
+	placeOf *turnIndex
+	broken  bool
 }
 
 // turnMark is what the checks after the archive need of an archived turn:
@@ -577,11 +579,13 @@ func (c *checker) edges(ids map[string]bool) {
 
 func (c *checker) artifacts() {
 	total := c.doc.Metadata.TotalExchanges
+	computed := spec.Computed(c.doc.Version)
 	for _, id := range sortedKeys(c.doc.ArtifactVault.Artifacts) {
 		a := c.doc.ArtifactVault.Artifacts[id]
 		vpath := func(i int, field string) string {
 			return path("artifactVault", "artifacts", id, "versions", i, field)
 		}
+		placed := map[int]string{} // the text at each version's place
 		for i, v := range a.Versions {
 			if v.V != i+1 {
 				c.add(vpath(i, "v"), "version %d where %d is due: versions count 1, 2, 3… in order", v.V, i+1)
@@ -589,11 +593,37 @@ func (c *checker) artifacts() {
 			if v.Turn > total {
 				c.add(vpath(i, "turn"), "turn %d is beyond the memory's %d turns", v.Turn, total)
 			}
+			switch {
+			case !computed && v.Hash == "":
+				c.add(vpath(i, "hash"), "missing: a file of version %s records each version's hash (computed since 1.3)", c.doc.Version)
+			case !computed && v.Placed():
+				c.add(vpath(i, "end"), "a version names its place in a turn since version 1.3, and this file is of %s", c.doc.Version)
+			case v.Placed():
+				if c.placeOf == nil {
+					c.placeOf = newTurnIndex(c.doc, c.lim)
+				}
+				text, err := c.placeOf.place(v)
+				if err != nil {
+					c.add(path("artifactVault", "artifacts", id, "versions", i), "%v", err)
+				} else {
+					placed[i] = text
+				}
+			}
+		}
+		if n := len(a.Versions); !computed && n > 0 && a.ContentHash == "" {
+			c.add(path("artifactVault", "artifacts", id, "contentHash"), "missing: a file of version %s records it (computed since 1.3)", c.doc.Version)
 		}
 		_ = artifacts.Walk(graph.Chain(a), func(i int, content string, err error) error {
+			v := a.Versions[i]
 			switch {
 			case errors.Is(err, artifacts.ErrNoContent):
-				// The schema reports it.
+				// The schema reports it, or the place above.
+			case err == nil && v.Placed() && placed[i] != content && computed:
+				if _, ok := placed[i]; ok {
+					c.add(path("artifactVault", "artifacts", id, "versions", i), "bytes [%d, %d) of turn %d are not the version's content", v.Start, v.End, v.Turn)
+				}
+			case errors.Is(err, artifacts.ErrSizeMismatch):
+				c.add(vpath(i, "size"), "size %d, but the content has another", v.Size)
 			case errors.Is(err, artifacts.ErrHashMismatch):
 				c.add(vpath(i, "hash"), "the reconstructed content does not match the hash")
 			case errors.Is(err, artifacts.ErrNoBase) && i == 0:
@@ -607,7 +637,7 @@ func (c *checker) artifacts() {
 			}
 			return nil
 		})
-		if n := len(a.Versions); n > 0 && a.ContentHash != a.Versions[n-1].Hash {
+		if n := len(a.Versions); n > 0 && a.ContentHash != "" && a.ContentHash != a.Versions[n-1].Hash {
 			c.add(path("artifactVault", "artifacts", id, "contentHash"), "not the hash of the latest version")
 		}
 	}
@@ -661,7 +691,9 @@ func (c *checker) block(i int, b spec.ArchiveBlock) {
 	if int64(len(raw)) != b.UncompressedSize {
 		c.add(at("uncompressedSize"), "%d, but the block decompresses to %d bytes", b.UncompressedSize, len(raw))
 	}
-	if h := artifacts.Hash(string(raw)); h != b.ContentHash {
+	if b.ContentHash == "" && !spec.Computed(c.doc.Version) {
+		c.add(at("contentHash"), "missing: a file of version %s records it (computed since 1.3)", c.doc.Version)
+	} else if h := artifacts.Hash(string(raw)); h != b.ContentHash {
 		c.add(at("contentHash"), "the decompressed block does not match the hash")
 		return
 	}
@@ -690,6 +722,10 @@ func (c *checker) block(i int, b spec.ArchiveBlock) {
 	for j, t := range turns {
 		if t.Turn != first+j {
 			c.add(at(field), "turn %d of the block is numbered %d, not %d", j, t.Turn, first+j)
+			return
+		}
+		if len(t.ContentRefs) > 0 && spec.Computed(c.doc.Version) {
+			c.add(at(field), "turn %d holds contentRefs: since version 1.3 an archived turn is whole", t.Turn)
 			return
 		}
 		if len(t.ContentRefs) > 0 {

@@ -188,7 +188,7 @@ func vectors(small, full *spec.Document) []*vec {
 	add("ok-edit-version", "ok", "an artifact whose second version is an edit block (edit: true), stored as a patch, and whose third is the whole file again, a patch against the block", encode(okEdit, compact))
 	add("ok-unicode", "ok", "non-ASCII text everywhere: emoji, U+2028, combining marks, <&>, in nodes, turns and an artifact's patches", encode(unicodeMemory(), compact))
 	add("ok-vectors-int8", "ok", "the full memory's vectors in int8 (a scale and a signed byte a value), with vectors of two excerpts of a turn", encode(withInt8Vectors(full), compact))
-	add("ok-content-refs", "ok", "the full memory with the code of its archived turns stored as references to artifact versions", encode(withContentRefs(full, nil), compact))
+	add("ok-content-refs", "ok", "the full memory as version 1.2 writes it with the code of its archived turns stored as references to artifact versions", encode(withContentRefs(full, nil), compact))
 	add("ok-model-summary", "ok", "an archive block whose summary a model wrote, named by summaryModel; the other block's summary is the writer's own", encode(edit(full, func(d *spec.Document) {
 		b := &d.DeepArchive.Blocks[0]
 		b.Summary = "Dana picks Stripe Elements over Checkout so the card form matches the site, then the webhook's 401 is traced to verifying a re-read body and fixed."
@@ -231,6 +231,8 @@ func vectors(small, full *spec.Document) []*vec {
 	add("malformed-base64", "malformed", "compressedData that is not base64", replace(v10(small), `"compressedData":"`, `"compressedData":"@@@@`), "$.deepArchive.blocks[0].compressedData")
 	add("ok-version-1.0", "ok", "a memory of version 1.0, its archive blocks compressed one by one", encode(v10(small), compact))
 	add("ok-version-1.1", "ok", "a memory of version 1.1, which stays 1.1 on a round trip", encode(edit(small, func(d *spec.Document) { d.Version = "1.1" }), compact))
+	add("ok-version-1.2", "ok", "the full memory as version 1.2 writes it, each version, artifact and block with its hash, which stays 1.2 on a round trip", encode(edit(full, func(d *spec.Document) { d.Version = "1.2" }), compact))
+	add("ok-placed-versions", "ok", "the full memory with each artifact version that its turn holds whole named by its place there (start, end): the vault stores no copy of it", encode(placedVersions(full), compact))
 	add("malformed-number-range", "malformed", "a number beyond the range of a double", replace(minimal, `"totalExchanges":0`, `"totalExchanges":0,"x-size":1e400`), "$.metadata['x-size']")
 	add("malformed-edit-type", "malformed", "an artifact version's edit that is not a boolean", replace(okEdit, `"edit":true`, `"edit":"yes"`), "$.artifactVault.artifacts['artifact-orders-go'].versions[1].edit")
 	add("malformed-trailing-text", "malformed", "text after the document", append(encode(minimal, compact), " {}"...), "$")

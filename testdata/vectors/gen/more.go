@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/smg-memory/smg/artifacts"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -266,7 +267,8 @@ func invalidVectors(small, full *spec.Document) []*vec {
 	}), "$.semanticGraph.edges[0].strength")
 
 	// The vault.
-	add("invalid-artifact-hash", "a version whose content does not match its hash", edit(full, func(d *spec.Document) {
+	add("invalid-artifact-hash", "a version of a file of 1.2 whose content does not match its hash", edit(full, func(d *spec.Document) {
+		d.Version = "1.2"
 		webhook(d, func(a *spec.Artifact) {
 			a.Versions[2].Hash = artifacts.Hash("something else")
 			a.ContentHash = a.Versions[2].Hash
@@ -281,9 +283,9 @@ func invalidVectors(small, full *spec.Document) []*vec {
 	add("invalid-artifact-content-and-patch", "a version with both content and a patch", edit(full, func(d *spec.Document) {
 		webhook(d, func(a *spec.Artifact) { a.Versions[1].Content = ptr(webhookV2) })
 	}), vpath+"[1]")
-	add("invalid-artifact-size", "a version whose size is wrong", edit(full, func(d *spec.Document) {
+	add("invalid-artifact-size", "a version whose size is wrong: in a file of 1.3, which records no hash, the patches after it have no checked base", edit(full, func(d *spec.Document) {
 		webhook(d, func(a *spec.Artifact) { a.Versions[0].Size++ })
-	}), vpath+"[0].size")
+	}), vpath+"[0].size", vpath+"[1].patch", vpath+"[2].patch")
 	add("invalid-artifact-numbering", "versions numbered 1, 2, 4", edit(full, func(d *spec.Document) {
 		webhook(d, func(a *spec.Artifact) { a.Versions[2].V = 4 })
 	}), vpath+"[2].v")
@@ -311,9 +313,27 @@ func invalidVectors(small, full *spec.Document) []*vec {
 			io.WriteString(w, "]")
 		})
 	}), "$.deepArchive.blocks[0].compressedData")
-	add("invalid-block-hash", "an archive block whose turns do not match its hash", edit(full, func(d *spec.Document) {
+	add("invalid-block-hash", "an archive block of a file of 1.2 whose turns do not match its hash", edit(full, func(d *spec.Document) {
+		d.Version = "1.2"
 		d.DeepArchive.Blocks[1].ContentHash = artifacts.Hash("x")
 	}), "$.deepArchive.blocks[1].contentHash")
+	add("invalid-hash-missing", "a file of 1.2 without a version's hash, which only a file of 1.3 leaves to its reader", edit(full, func(d *spec.Document) {
+		d.Version = "1.2"
+		webhook(d, func(a *spec.Artifact) { a.Versions[1].Hash = "" })
+	}), vpath+"[1].hash")
+	add("invalid-place-size", "a version whose place in its turn holds more bytes than its size", edit(placedVersions(full), func(d *spec.Document) {
+		webhook(d, func(a *spec.Artifact) { a.Versions[0].End++ })
+	}), vpath+"[0]")
+	add("invalid-place-outside", "a version whose place runs past the end of its turn", edit(placedVersions(full), func(d *spec.Document) {
+		webhook(d, func(a *spec.Artifact) { a.Versions[2].Start += 1000; a.Versions[2].End += 1000 })
+	}), vpath+"[2]")
+	add("invalid-place-before-1.3", "a file of 1.2 with a version that names its place, which it also holds whole", edit(placedVersions(full), func(d *spec.Document) {
+		d.Version = "1.2"
+	}), vpath+"[0]", vpath+"[0].end", vpath+"[1]", vpath+"[1].end", vpath+"[2]", vpath+"[2].end",
+		"$.artifactVault.artifacts['artifact-checkout-plan'].versions[0]", "$.artifactVault.artifacts['artifact-checkout-plan'].versions[0].end")
+	add("invalid-content-refs-1.3", "a file of 1.3 whose archived turns hold references to the vault, which only files before 1.3 do", edit(withContentRefs(full, nil), func(d *spec.Document) {
+		d.Version = spec.Version
+	}), "$.deepArchive.blocks[0].turns", "$.deepArchive.blocks[1].turns")
 	add("invalid-block-gap", "blocks that skip turn 9", edit(full, func(d *spec.Document) {
 		d.DeepArchive.Blocks[1] = block("block-0002", conversation()[9:])
 	}), "$.deepArchive.blocks[1].turnRange", "$.metadata.totalExchanges", "$.metadata.transcriptBytes")
@@ -465,12 +485,37 @@ func withContentRefs(full *spec.Document, change func(turns []spec.Turn)) *spec.
 		change(turns)
 	}
 	return edit(full, func(d *spec.Document) {
+		d.Version = "1.2"
 		old := d.DeepArchive.Blocks
 		d.DeepArchive.Blocks = []spec.ArchiveBlock{block("block-0001", turns[:8]), block("block-0002", turns[8:])}
 		for i := range old {
 			d.DeepArchive.Blocks[i].Summary, d.DeepArchive.Blocks[i].KeyPoints = old[i].Summary, old[i].KeyPoints
 		}
 		setRatio(d)
+	})
+}
+
+// placedVersions is the full memory with each artifact version that its
+// turn holds whole named by its place there (spec §7.2.2).
+func placedVersions(full *spec.Document) *spec.Document {
+	turns := conversation()
+	return edit(full, func(d *spec.Document) {
+		for id, a := range d.ArtifactVault.Artifacts {
+			for i, v := range a.Versions {
+				text, err := format.ArtifactContent(d, id, v.V)
+				check(err)
+				if at := strings.Index(turns[v.Turn-1].Content, text); v.Turn > 0 && at >= 0 {
+					a.Versions[i].Start, a.Versions[i].End = at, at+len(text)
+				}
+			}
+			for i, v := range a.Versions {
+				if v.Placed() {
+					text, err := format.ArtifactContent(d, id, v.V)
+					check(err)
+					a.Versions[i].Content, a.Versions[i].Patch = &text, nil
+				}
+			}
+		}
 	})
 }
 
