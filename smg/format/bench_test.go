@@ -112,6 +112,8 @@ func BenchmarkMarshal(b *testing.B) {
 		opts *format.EncodeOptions
 	}{
 		{"brotli", nil},
+		{"brotli-q6", &format.EncodeOptions{Quality: 6}},
+		{"brotli-q7", &format.EncodeOptions{Quality: 7}},
 		{"brotli-q11", &format.EncodeOptions{Quality: 11}},
 		{"plain", &format.EncodeOptions{Plain: true}},
 	} {
