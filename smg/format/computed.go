@@ -1,10 +1,12 @@
 package format
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/smg-memory/smg/artifacts"
@@ -71,15 +73,14 @@ func complete(doc *spec.Document, lim Limits) {
 		}
 	}
 	arts := doc.ArtifactVault.Artifacts
+	for p, text := range t.places(arts) {
+		if text.err == nil {
+			v := &arts[p.id].Versions[p.i]
+			v.Content, v.Patch = &text.text, nil
+		}
+	}
 	for _, id := range slices.Sorted(maps.Keys(arts)) {
 		a := arts[id]
-		for i := range a.Versions {
-			if v := &a.Versions[i]; v.Placed() {
-				if text, err := t.place(*v); err == nil {
-					v.Content, v.Patch = &text, nil
-				}
-			}
-		}
 		_ = artifacts.Walk(graph.Chain(a), func(i int, content string, err error) error {
 			if v := &a.Versions[i]; err == nil && v.Hash == "" {
 				v.Hash = artifacts.Hash(content)
@@ -93,20 +94,58 @@ func complete(doc *spec.Document, lim Limits) {
 	}
 }
 
-// turnIndex reads archived turns by number, a block at a time, each block
-// decoded once. The blocks a file holds compressed on their own (the form
+// turnIndex reads archived turns by number, a block at a time, keeping
+// the last block it decoded. The blocks a file holds compressed on their own (the form
 // of version 1.0) are decompressed within a budget of MaxDocumentSize
 // bytes in all: a hostile file of many blocks that each decompress to
 // MaxBlockSize costs its reader no more than one document's text.
 type turnIndex struct {
 	blocks []spec.ArchiveBlock
 	lim    Limits
-	read   map[int][]spec.Turn // by block index
 	budget int64
+	// last is the index of the block decoded last, and turns its turns.
+	last  int
+	turns []spec.Turn
 }
 
 func newTurnIndex(doc *spec.Document, lim Limits) *turnIndex {
-	return &turnIndex{blocks: doc.DeepArchive.Blocks, lim: lim, read: map[int][]spec.Turn{}, budget: lim.MaxDocumentSize}
+	return &turnIndex{blocks: doc.DeepArchive.Blocks, lim: lim, budget: lim.MaxDocumentSize, last: -1}
+}
+
+// versionAt names version i of the artifact id.
+type versionAt struct {
+	id string
+	i  int
+}
+
+// placed is the text at a version's place, or why there is none.
+type placed struct {
+	text string
+	err  error
+}
+
+// places resolves every version of arts that names its place (spec
+// §7.2.2), in the order of their turns, so that each block is decoded
+// once. Each text is a copy: it does not keep its turn's text in memory.
+func (x *turnIndex) places(arts map[string]spec.Artifact) map[versionAt]placed {
+	var vs []versionAt
+	for id, a := range arts {
+		for i, v := range a.Versions {
+			if v.Placed() {
+				vs = append(vs, versionAt{id, i})
+			}
+		}
+	}
+	turn := func(p versionAt) int { return arts[p.id].Versions[p.i].Turn }
+	slices.SortFunc(vs, func(a, b versionAt) int {
+		return cmp.Or(cmp.Compare(turn(a), turn(b)), strings.Compare(a.id, b.id), cmp.Compare(a.i, b.i))
+	})
+	out := make(map[versionAt]placed, len(vs))
+	for _, p := range vs {
+		text, err := x.place(arts[p.id].Versions[p.i])
+		out[p] = placed{strings.Clone(text), err}
+	}
+	return out
 }
 
 // data returns the data of block i (see [graph.BlockData]).
@@ -140,17 +179,18 @@ func (x *turnIndex) turn(n int) (spec.Turn, error) {
 	if !ok {
 		return spec.Turn{}, fmt.Errorf("%w: no block holds turn %d", errPlace, n)
 	}
-	turns, done := x.read[i]
-	if !done {
+	if x.last != i {
 		raw, err := x.data(i)
+		var turns []spec.Turn
 		if err == nil {
 			turns, err = ReadBlocks(x.lim).Decode(raw)
 		}
 		if err != nil {
 			return spec.Turn{}, fmt.Errorf("%w: turn %d's block %s: %v", errPlace, n, x.blocks[i].ID, err)
 		}
-		x.read[i] = turns
+		x.last, x.turns = i, turns
 	}
+	turns := x.turns
 	if j := n - x.blocks[i].TurnRange[0]; j < len(turns) && turns[j].Turn == n {
 		return turns[j], nil
 	}

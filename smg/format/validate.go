@@ -367,10 +367,8 @@ type checker struct {
 	excerpts   map[int][][2]int // the excerpts of each turn
 	transcript int64
 	// vault reads artifact versions for the references of archived turns;
-	// placeOf, archived turns for the versions that name their place.
-	vault   *artifacts.Reader
-	placeOf *turnIndex
-	broken  bool
+	vault  *artifacts.Reader
+	broken bool
 }
 
 // turnMark is what the checks after the archive need of an archived turn:
@@ -580,12 +578,16 @@ func (c *checker) edges(ids map[string]bool) {
 func (c *checker) artifacts() {
 	total := c.doc.Metadata.TotalExchanges
 	computed := spec.Computed(c.doc.Version)
+	var places map[versionAt]placed // the text at each version's place
+	if computed {
+		places = newTurnIndex(c.doc, c.lim).places(c.doc.ArtifactVault.Artifacts)
+	}
 	for _, id := range sortedKeys(c.doc.ArtifactVault.Artifacts) {
 		a := c.doc.ArtifactVault.Artifacts[id]
 		vpath := func(i int, field string) string {
 			return path("artifactVault", "artifacts", id, "versions", i, field)
 		}
-		placed := map[int]string{} // the text at each version's place
+		atPlace := map[int]string{} // the text at each version's place
 		for i, v := range a.Versions {
 			if v.V != i+1 {
 				c.add(vpath(i, "v"), "version %d where %d is due: versions count 1, 2, 3… in order", v.V, i+1)
@@ -599,14 +601,10 @@ func (c *checker) artifacts() {
 			case !computed && v.Placed():
 				c.add(vpath(i, "end"), "a version names its place in a turn since version 1.3, and this file is of %s", c.doc.Version)
 			case v.Placed():
-				if c.placeOf == nil {
-					c.placeOf = newTurnIndex(c.doc, c.lim)
-				}
-				text, err := c.placeOf.place(v)
-				if err != nil {
-					c.add(path("artifactVault", "artifacts", id, "versions", i), "%v", err)
+				if p := places[versionAt{id, i}]; p.err != nil {
+					c.add(path("artifactVault", "artifacts", id, "versions", i), "%v", p.err)
 				} else {
-					placed[i] = text
+					atPlace[i] = p.text
 				}
 			}
 		}
@@ -618,8 +616,8 @@ func (c *checker) artifacts() {
 			switch {
 			case errors.Is(err, artifacts.ErrNoContent):
 				// The schema reports it, or the place above.
-			case err == nil && v.Placed() && placed[i] != content && computed:
-				if _, ok := placed[i]; ok {
+			case err == nil && v.Placed() && atPlace[i] != content && computed:
+				if _, ok := atPlace[i]; ok {
 					c.add(path("artifactVault", "artifacts", id, "versions", i), "bytes [%d, %d) of turn %d are not the version's content", v.Start, v.End, v.Turn)
 				}
 			case errors.Is(err, artifacts.ErrSizeMismatch):
