@@ -16,8 +16,9 @@ import (
 )
 
 // deltaTarget is the largest differential file, over the full file of its
-// target, that issue 7 asks for.
-const deltaTarget = 0.10
+// target, that issue 38 asks for after 65 turns (issue 7 asked 0.10 after
+// 75).
+const deltaTarget = 0.13
 
 // deltaRow is the measure of one conversation: a memory of its first Base
 // turns, then Added more, and the differential file between the two.
