@@ -46,6 +46,9 @@ type recallReport struct {
 	// Turns their turns.
 	Conversations int `json:"conversations"`
 	Turns         int `json:"turns"`
+	// One says the conversations were one memory, one after the other
+	// (--one).
+	One bool `json:"one,omitzero"`
 	// ImporterSkipped are the malformed turns and samples the importer
 	// left out.
 	ImporterSkipped int `json:"importer_skipped"`
@@ -119,6 +122,9 @@ type recallOptions struct {
 	tokenizer          string
 	limitConversations int
 	limitQuestions     int
+	// one asks every question of one memory of all the conversations,
+	// one after the other (see [oneConversation]).
+	one bool
 	// open opens a memory's document for questions; nil is smg.Load.
 	open func(*spec.Document) (contextEngine, error)
 	// embedder embeds for the bm25+vectors baseline; without one its
@@ -179,6 +185,7 @@ baseline. --no-vectors builds them without vectors.`,
 	f.BoolVar(&noVec, "no-vectors", false, "build the memories without vectors, and leave out the bm25+vectors baseline")
 	f.IntVar(&o.limitConversations, "limit-conversations", 0, "read only the first N conversations (0: all)")
 	f.IntVar(&o.limitQuestions, "limit-questions", 0, "read only the first N questions of each conversation (0: all)")
+	f.BoolVar(&o.one, "one", false, "ask every question of one memory of all the conversations, one after the other, as a person's chats kept in one memory")
 	return cmd
 }
 
@@ -356,12 +363,13 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 		return nil, fmt.Errorf("recall: %s: no LoCoMo sample", o.data)
 	}
 
-	rep := &recallReport{Data: o.data, Tokenizer: tk.Name(), Budgets: o.budgets, ByCategory: map[string]int{}}
+	rep := &recallReport{Data: o.data, Tokenizer: tk.Name(), Budgets: o.budgets, ByCategory: map[string]int{}, One: o.one}
 	sums := newRecallSums(o.budgets)
 	var smgErr error
 	var calls []time.Duration
 	var ingest time.Duration
 	rep.ImporterSkipped = skipped
+	var parts []recallPart
 	for i, s := range samples {
 		// A sample without a conversation has no turns, so no valid
 		// evidence.
@@ -399,45 +407,51 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 				rep.Evaluated++
 			}
 		}
+		parts = append(parts, recallPart{id: s.ID, turns: conv.Turns, questions: questions})
+	}
+	if o.one {
+		parts = []recallPart{oneConversation(parts)}
+	}
 
+	for _, p := range parts {
 		// smg: build the memory (always, to time it), then ask it.
 		start := time.Now()
-		e, took, err := buildEngine(ctx, conv.Turns, o.embedder, o.open)
+		e, took, err := buildEngine(ctx, p.turns, o.embedder, o.open)
 		rep.BuildMs += ms(time.Since(start))
 		ingest += took
 		if err != nil && smgErr == nil {
-			smgErr = fmt.Errorf("conversation %s: %w", s.ID, err)
+			smgErr = fmt.Errorf("conversation %s: %w", p.id, err)
 		}
 		if e != nil && smgErr == nil {
-			c, over, err := askEngine(ctx, e, conv.Turns, questions, o.budgets, tk, sums)
+			c, over, err := askEngine(ctx, e, p.turns, p.questions, o.budgets, tk, sums)
 			calls = append(calls, c...)
 			rep.OverBudget += over
 			if err != nil {
-				smgErr = fmt.Errorf("conversation %s: %w", s.ID, err)
+				smgErr = fmt.Errorf("conversation %s: %w", p.id, err)
 			}
 		}
 
 		// The baselines.
-		lines, costs := turnLines(conv.Turns, tk)
+		lines, costs := turnLines(p.turns, tk)
 		sep := tk.Count("\n")
-		if err := askBM25(ctx, conv.Turns, lines, costs, sep, questions, o.budgets, sums); err != nil {
-			return nil, fmt.Errorf("recall: conversation %s: bm25: %w", s.ID, err)
+		if err := askBM25(ctx, p.turns, lines, costs, sep, p.questions, o.budgets, sums); err != nil {
+			return nil, fmt.Errorf("recall: conversation %s: bm25: %w", p.id, err)
 		}
-		cp := passagesOf(conv.Turns, tk)
-		if err := askPassages(ctx, conv.Turns, cp, sep, questions, o.budgets, sums); err != nil {
-			return nil, fmt.Errorf("recall: conversation %s: bm25 over passages: %w", s.ID, err)
+		cp := passagesOf(p.turns, tk)
+		if err := askPassages(ctx, p.turns, cp, sep, p.questions, o.budgets, sums); err != nil {
+			return nil, fmt.Errorf("recall: conversation %s: bm25 over passages: %w", p.id, err)
 		}
 		if o.embedder != nil {
-			if err := askFused(ctx, o.embedder, conv.Turns, cp, sep, questions, o.budgets, sums); err != nil {
-				return nil, fmt.Errorf("recall: conversation %s: bm25 and vectors over passages: %w", s.ID, err)
+			if err := askFused(ctx, o.embedder, p.turns, cp, sep, p.questions, o.budgets, sums); err != nil {
+				return nil, fmt.Errorf("recall: conversation %s: bm25 and vectors over passages: %w", p.id, err)
 			}
 		}
 		for b, budget := range o.budgets {
 			found := map[string]bool{}
 			for _, i := range packRecent(costs, sep, budget) {
-				found[conv.Turns[i].ExternalID] = true
+				found[p.turns[i].ExternalID] = true
 			}
-			for _, q := range questions {
+			for _, q := range p.questions {
 				sums.add(systemRecent, q, b, found)
 			}
 		}
@@ -467,6 +481,43 @@ func measureRecall(ctx context.Context, o recallOptions, warn io.Writer) (*recal
 	}
 	rep.PeakRSSMB = peakRSSMB()
 	return rep, nil
+}
+
+// recallPart is a memory recall builds and the questions it asks of it.
+type recallPart struct {
+	id        string
+	turns     []spec.Turn
+	questions []question
+}
+
+// oneConversation is the conversations of parts one after the other, as
+// one conversation: a person's chats kept in one memory. Each turn's id,
+// and each question's evidence, is its conversation's id, "/", and its
+// own, as ids repeat across conversations ("D1:3"); turns are numbered
+// on from the conversation before, and keep their times.
+func oneConversation(parts []recallPart) recallPart {
+	one := recallPart{id: "all"}
+	for _, p := range parts {
+		prefix := p.id + "/"
+		for _, t := range p.turns {
+			t.Turn = len(one.turns) + 1
+			if t.ExternalID != "" {
+				t.ExternalID = prefix + t.ExternalID
+			}
+			one.turns = append(one.turns, t)
+		}
+		for _, q := range p.questions {
+			q.evidence = slices.Clone(q.evidence)
+			for i := range q.evidence {
+				q.evidence[i] = prefix + q.evidence[i]
+			}
+			if q.newest != "" {
+				q.newest = prefix + q.newest
+			}
+			one.questions = append(one.questions, q)
+		}
+	}
+	return one
 }
 
 // buildEngine builds the memory of turns and opens its document with
@@ -754,6 +805,9 @@ func writeRecall(w io.Writer, rep *recallReport) error {
 	}
 	fmt.Fprintf(w, "%s: %d conversations, %d turns, %d questions (%d evaluated, %d skipped without valid evidence, %d of an unknown category)\n",
 		rep.Data, rep.Conversations, rep.Turns, rep.Questions, rep.Evaluated, rep.Skipped, rep.UnknownCategory)
+	if rep.One {
+		fmt.Fprintln(w, "the conversations were one memory, one after the other, every question asked of it (--one)")
+	}
 	if rep.ImporterSkipped > 0 {
 		fmt.Fprintf(w, "the importer left out %d malformed turns or samples\n", rep.ImporterSkipped)
 	}

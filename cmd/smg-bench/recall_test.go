@@ -627,3 +627,67 @@ func TestPassagesBaseline(t *testing.T) {
 		t.Errorf("bm25-passages at 120 tokens: recall %v of the long turn", r)
 	}
 }
+
+// TestRecallOne: --one asks every question of one memory of all the
+// conversations. Ids that repeat across conversations stay apart: a
+// question's evidence is its own conversation's turn, not the other's of
+// the same id.
+func TestRecallOne(t *testing.T) {
+	parts := []recallPart{
+		{id: "conv-t", turns: []spec.Turn{{Turn: 1, ExternalID: "D1:1", Content: "a"}, {Turn: 2, ExternalID: "D1:2", Content: "b"}},
+			questions: []question{{text: "q1", evidence: []string{"D1:2"}, newest: "D1:2"}}},
+		{id: "conv-u", turns: []spec.Turn{{Turn: 1, ExternalID: "D1:1", Content: "c"}},
+			questions: []question{{text: "q2", evidence: []string{"D1:1"}, newest: "D1:1"}}},
+	}
+	one := oneConversation(parts)
+	var ids []string
+	for i, tu := range one.turns {
+		if tu.Turn != i+1 {
+			t.Errorf("turn %d numbered %d", i+1, tu.Turn)
+		}
+		ids = append(ids, tu.ExternalID)
+	}
+	if want := []string{"conv-t/D1:1", "conv-t/D1:2", "conv-u/D1:1"}; !slices.Equal(ids, want) {
+		t.Errorf("ids %q, want %q", ids, want)
+	}
+	if len(one.questions) != 2 || !slices.Equal(one.questions[1].evidence, []string{"conv-u/D1:1"}) || one.questions[1].newest != "conv-u/D1:1" {
+		t.Errorf("questions %+v", one.questions)
+	}
+	if parts[1].questions[0].evidence[0] != "D1:1" || parts[0].turns[0].ExternalID != "D1:1" {
+		t.Error("the parts changed")
+	}
+
+	// Two samples of the same turns under two ids, as one memory: every
+	// question evaluated once, against the 16 turns.
+	two := "[" + strings.TrimSuffix(strings.TrimPrefix(tinyLoCoMo, "["), "]") + "," +
+		strings.Replace(strings.TrimSuffix(strings.TrimPrefix(tinyLoCoMo, "["), "]"), `"conv-t"`, `"conv-u"`, 1) + "]"
+	name := filepath.Join(t.TempDir(), "two.json")
+	if err := os.WriteFile(name, []byte(two), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	per, err := measureRecall(context.Background(), recallOptions{data: name, budgets: []int{1, 100000}, tokenizer: "estimate"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := measureRecall(context.Background(), recallOptions{data: name, budgets: []int{1, 100000}, tokenizer: "estimate", one: true}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.One || rep.Conversations != 2 || rep.Turns != 16 || rep.Evaluated != per.Evaluated || per.One {
+		t.Errorf("one memory: %+v; one per conversation: %+v", rep, per)
+	}
+	checked := 0
+	for _, r := range rep.Results {
+		if r.System != systemBM25 || r.Recall.OneToFour == nil {
+			continue
+		}
+		checked++
+		// Everything fits in 100,000 tokens; nothing in 1.
+		if want := map[int]float64{1: 0, 100000: 1}[r.Budget]; *r.Recall.OneToFour != want {
+			t.Errorf("bm25 at %d tokens over the one memory: %v, want %v", r.Budget, *r.Recall.OneToFour, want)
+		}
+	}
+	if checked != 2 {
+		t.Errorf("%d rows of bm25 with a recall, want 2", checked)
+	}
+}
