@@ -125,3 +125,60 @@ func TestContextOfTheCourseFromTheGraph(t *testing.T) {
 		t.Errorf("a question of one thing got the chat's course:\n%s", r.Text)
 	}
 }
+
+// In a memory of two chats, a question that spans a chat gets the course
+// of the chat it is about, the one its best turn is in: every line of the
+// course from that chat, and something of most of its stretches.
+func TestCourseOfOneChatOfMany(t *testing.T) {
+	chat := func(id string, topics []string) []spec.Turn {
+		var turns []spec.Turn
+		for i := range 48 {
+			topic := topics[i/6]
+			text := fmt.Sprintf("Here is how you could approach %s: start small, measure, and iterate on the design.", topic)
+			switch i % 6 {
+			case 0:
+				text = fmt.Sprintf("I decided to use PostgreSQL 15 for %s because it handles our joins well, and the team agreed after a long review.", topic)
+			case 2:
+				text = fmt.Sprintf("I'm getting a timeout error when I deploy %s to staging, can you help?", topic)
+			case 4:
+				text = fmt.Sprintf("Thanks, I fixed the timeout in %s by raising the pool size to 20.", topic)
+			}
+			role := spec.RoleUser
+			if i%2 == 1 {
+				role = spec.RoleAssistant
+			}
+			turns = append(turns, spec.Turn{Role: role, Content: text, ConversationID: id})
+		}
+		return turns
+	}
+	garden := []string{"the greenhouse", "the tomato beds", "the compost heap", "the rain barrel", "the herb spiral", "the fruit cage", "the bean poles", "the potting shed"}
+	shop := []string{"the inventory service", "the billing API", "the mobile app", "the search index", "the audit log", "the deploy pipeline", "the admin panel", "the onboarding flow"}
+	turns := append(chat("garden", garden), chat("shop", shop)...)
+	e := newEngine(t, turnsMemory(t, time.Hour, turns...), nil)
+	r, err := e.Context(context.Background(), "Can you summarize how the billing API, the inventory service and the admin panel progressed across our conversations?", Options{Budget: 800})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stretches := map[int]bool{}
+	n := 0
+	for _, it := range r.Items {
+		if it.Section != secCourse {
+			continue
+		}
+		n++
+		if it.Turn <= 48 {
+			t.Errorf("a line of the course is of the other chat, turn %d: %s", it.Turn, it.Label)
+		}
+		stretches[(it.Turn-49)/6] = true
+	}
+	if n == 0 || len(stretches) < 6 {
+		t.Errorf("the course holds %d lines, of %d of the chat's 8 stretches:\n%s", n, len(stretches), r.Text)
+	}
+	// One chat: its course is over all its turns, as before.
+	if lo, hi := e.chatOf(60); lo != 49 || hi != 96 {
+		t.Errorf("the chat of turn 60 is turns %d to %d, want 49 to 96", lo, hi)
+	}
+	if lo, hi := e.chatOf(0); lo != 1 || hi != 96 {
+		t.Errorf("no turn: turns %d to %d, want the memory's 1 to 96", lo, hi)
+	}
+}

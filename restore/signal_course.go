@@ -16,19 +16,25 @@ import (
 // equal length and gives the user's turn of each stretch that the other
 // signals scored best a "course" part, which lifts it among the turns
 // (see turnScore): a context then holds something of every stretch, in
-// the order said.
+// the order said. The chat is the conversation of the turn the other
+// signals scored best: in a memory of many chats, the one the question is
+// about (see chatOf).
 func course(g *gathering) {
-	if !spansChat.MatchString(g.query) || g.e.turns.n < 2*courseParts {
+	if !spansChat.MatchString(g.query) {
+		return
+	}
+	lo, hi := g.e.chatOf(g.bestTurn())
+	if hi-lo+1 < 2*courseParts {
 		return
 	}
 	best := make([]int, courseParts)
 	top := make([]float64, courseParts)
 	for n, parts := range g.turns {
 		t, ok := g.e.turn(n)
-		if !ok || t.Role != spec.RoleUser {
+		if !ok || t.Role != spec.RoleUser || n < lo || n > hi {
 			continue
 		}
-		i := min(courseParts-1, (n-1)*courseParts/g.e.turns.n)
+		i := min(courseParts-1, (n-lo)*courseParts/(hi-lo+1))
 		if s := g.turnScore(parts); s > top[i] || s == top[i] && best[i] > n {
 			best[i], top[i] = n, s
 		}
@@ -38,7 +44,39 @@ func course(g *gathering) {
 			g.turns[n]["course"] = courseLift
 		}
 	}
-	courseLines(g)
+	courseLines(g, lo, hi)
+}
+
+// bestTurn is the turn the question's signals scored best (the earliest of
+// equals), or 0 when they found none.
+func (g *gathering) bestTurn() int {
+	best, top := 0, 0.0
+	for n, parts := range g.turns {
+		if s := g.turnScore(parts); s > top || s == top && s > 0 && n < best {
+			best, top = n, s
+		}
+	}
+	return best
+}
+
+// chatOf returns the first and last turn of the chat that holds turn n:
+// the run of turns around it of its conversation (spec §5.1). A memory
+// whose turns name no conversation, or n = 0, is one chat.
+func (e *Engine) chatOf(n int) (lo, hi int) {
+	lo, hi = 1, e.turns.n
+	t, ok := e.turn(n)
+	if !ok || t.ConversationID == "" {
+		return lo, hi
+	}
+	same := func(m int) bool {
+		u, ok := e.turn(m)
+		return ok && u.ConversationID == t.ConversationID
+	}
+	for lo = n; lo > 1 && same(lo-1); lo-- {
+	}
+	for hi = n; hi < e.turns.n && same(hi+1); hi++ {
+	}
+	return lo, hi
 }
 
 // courseParts is how many stretches a chat's course is read in;
@@ -60,9 +98,10 @@ var spansChat = regexp.MustCompile(`(?i)\b(?:summar(?:y|ize|ise|izing)|overview|
 // what the question found of them and of their turns, and a stretch's
 // first comes before any stretch's second, so that the section's share of
 // the budget (courseShare) holds something of every stretch. A line's
-// item carries its turn: the turn is in the context through it.
-func courseLines(g *gathering) {
-	n := g.e.turns.n
+// item carries its turn: the turn is in the context through it. The chat
+// is turns lo to hi.
+func courseLines(g *gathering, lo, hi int) {
+	n := hi - lo + 1
 	type line struct {
 		id   string
 		turn int
@@ -71,6 +110,9 @@ func courseLines(g *gathering) {
 	stretches := make([][]line, courseStretches)
 	for id, t := range g.e.source {
 		node := g.e.nodes[id]
+		if t < lo || t > hi {
+			continue // another chat's
+		}
 		if node.Kind == spec.KindInstruction || node.Type == spec.NodeFact && !spec.InScopes(node.Scope, g.scopes) {
 			continue // standing instructions have their own section
 		}
@@ -82,7 +124,7 @@ func courseLines(g *gathering) {
 			rel = max(rel, parts["search"], parts["graph"])
 		}
 		rel += courseImportance * node.Importance
-		i := min(courseStretches-1, (t-1)*courseStretches/n)
+		i := min(courseStretches-1, (t-lo)*courseStretches/n)
 		stretches[i] = append(stretches[i], line{id, t, rel})
 	}
 	for _, ls := range stretches {
