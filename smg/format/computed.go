@@ -95,10 +95,11 @@ func complete(doc *spec.Document, lim Limits) {
 }
 
 // turnIndex reads archived turns by number, a block at a time, keeping
-// the last block it decoded. The blocks a file holds compressed on their own (the form
-// of version 1.0) are decompressed within a budget of MaxDocumentSize
-// bytes in all: a hostile file of many blocks that each decompress to
-// MaxBlockSize costs its reader no more than one document's text.
+// the last block it decoded. The blocks a file holds compressed on their
+// own (the form of version 1.0) are decompressed within a budget of
+// MaxDocumentSize bytes in all: a hostile file of many blocks that each
+// decompress to MaxBlockSize costs its reader no more than one document's
+// text.
 type turnIndex struct {
 	blocks []spec.ArchiveBlock
 	lim    Limits
