@@ -257,6 +257,9 @@ func (s sizeMeter) conversation(c importer.Conversation, target float64) (sizeRo
 	if err != nil {
 		return r, err
 	}
+	if info.Sections, err = format.SectionSizes(doc); err != nil {
+		return r, err
+	}
 	r.addInfo(info)
 	r.finish()
 	return r, nil

@@ -24,8 +24,8 @@ func TestGolden(t *testing.T) {
 	}{
 		{"info-small.txt", []string{"info"}},
 		{"info-small.json", []string{"info", "--json"}},
-		{"info-full.txt", []string{"info"}},
-		{"info-full.json", []string{"info", "--json"}},
+		{"info-full.txt", []string{"info", "--sections"}},
+		{"info-full.json", []string{"info", "--sections", "--json"}},
 		{"export-small.nq", []string{"export", "--format", "nquads"}},
 	}
 	for _, tt := range tests {

@@ -17,7 +17,7 @@ import (
 )
 
 func (a *app) infoCommand() *cobra.Command {
-	var asJSON bool
+	var asJSON, sections bool
 	cmd := &cobra.Command{
 		Use:   "info FILE",
 		Short: "Summarize a file: metadata, counts, form and sizes",
@@ -26,13 +26,18 @@ form (encrypted, compressed or plain) and sizes; the nodes per type, the
 edges per relation, the artifacts and their versions, the archive's blocks
 and turns; the vectors (model, encoding, dimensions, how many are of
 excerpts of turns) and their bytes and share of the file, and the cache
-folder beside it (.FILE.cache: the vectors it keeps for the file's bytes);
-and the size of each section, as canonical JSON and compressed on its own.
---json prints the same as JSON.`,
+folder beside it (.FILE.cache: the vectors it keeps for the file's bytes).
+--sections adds the size of each section, as canonical JSON and compressed
+on its own, which takes about the time of writing the file again. --json
+prints the same as JSON.`,
 		Args: exactFiles(1),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			name := args[0]
-			info, err := format.InspectFile(name, a.decodeOptions(name))
+			inspect := format.InspectFile
+			if sections {
+				inspect = format.InspectFileSections
+			}
+			info, err := inspect(name, a.decodeOptions(name))
 			if err != nil {
 				return err
 			}
@@ -43,6 +48,7 @@ and the size of each section, as canonical JSON and compressed on its own.
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	cmd.Flags().BoolVar(&sections, "sections", false, "add the size of each section, compressed on its own (as long as writing the file)")
 	return cmd
 }
 
@@ -144,8 +150,10 @@ func writeInfo(w io.Writer, info *format.Info) error {
 		return err
 	}
 
-	buf.WriteString("\n")
-	writeSections(&buf, info.Sections)
+	if len(info.Sections) > 0 {
+		buf.WriteString("\n")
+		writeSections(&buf, info.Sections)
+	}
 	_, err := w.Write(buf.Bytes())
 	return err
 }

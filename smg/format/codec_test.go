@@ -424,9 +424,12 @@ func TestDecodeErrorsSayWhere(t *testing.T) {
 }
 
 func TestInspect(t *testing.T) {
-	info, err := format.InspectFile(filepath.Join("..", "..", "testdata", "full.smg"), nil)
+	info, err := format.InspectFileSections(filepath.Join("..", "..", "testdata", "full.smg"), nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if plain, err := format.InspectFile(filepath.Join("..", "..", "testdata", "full.smg"), nil); err != nil || plain.Sections != nil || plain.TotalNodes != info.TotalNodes {
+		t.Errorf("without sections: %v, sections %v", err, plain.Sections)
 	}
 	if info.TotalNodes != 12 || info.Nodes[spec.NodeConcept] != 5 || info.Nodes[spec.NodeFact] != 1 ||
 		info.Edges != 10 || info.Relations[spec.RelSolves] != 1 || info.Artifacts != 2 || info.ArtifactVersions != 4 ||

@@ -52,8 +52,10 @@ type Info struct {
 	// Vectors is what the vector index costs; nil without one.
 	Vectors *VectorsInfo `json:"vectors,omitempty"`
 	// Sections gives the size of each top-level section, in the order of
-	// [SectionNames].
-	Sections []SectionSize `json:"sections"`
+	// [SectionNames], when asked for ([InspectFileSections],
+	// [SectionSizes]): compressing each costs most of the time of a
+	// summary of a large memory.
+	Sections []SectionSize `json:"sections,omitempty"`
 	// CompressionRatio is the file's size over the transcript's
 	// (metadata.transcriptBytes), or 0 when that is unknown.
 	CompressionRatio float64 `json:"compressionRatio"`
@@ -88,14 +90,13 @@ type VectorsInfo struct {
 	JSON       int64 `json:"json"`
 	Compressed int64 `json:"compressed"`
 	// Share is Compressed over the size of the file ([Inspect]: its JSON
-	// for a file that is not compressed), or over the sum of the
-	// sections' compressed sizes ([Stat], which has no file).
+	// for a file that is not compressed); 0 from [Stat], which has no
+	// file.
 	Share float64 `json:"share"`
 }
 
-// vectorsInfo measures doc's vector index, nil without one; its share
-// is of the sections' sizes.
-func vectorsInfo(vi *spec.VectorIndex, sections []SectionSize) (*VectorsInfo, error) {
+// vectorsInfo measures doc's vector index, nil without one.
+func vectorsInfo(vi *spec.VectorIndex) (*VectorsInfo, error) {
 	if vi == nil {
 		return nil, nil
 	}
@@ -112,11 +113,6 @@ func vectorsInfo(vi *spec.VectorIndex, sections []SectionSize) (*VectorsInfo, er
 	}
 	v.JSON = int64(len(js))
 	v.Compressed = int64(len(archive.Compress(js, DefaultQuality)))
-	var sum int64
-	for _, s := range sections {
-		sum += s.Compressed
-	}
-	v.Share = share(v.Compressed, sum)
 	return v, nil
 }
 
@@ -139,8 +135,13 @@ type SectionSize struct {
 // SectionNames are the top-level sections of a document.
 var SectionNames = []string{"metadata", "workingMemory", "semanticGraph", "artifactVault", "deepArchive"}
 
-// Inspect decodes a file and summarizes it.
+// Inspect decodes a file and summarizes it, without the sizes of its
+// sections.
 func Inspect(r io.Reader, opts *DecodeOptions) (*Info, error) {
+	return inspect(r, opts, false)
+}
+
+func inspect(r io.Reader, opts *DecodeOptions, sections bool) (*Info, error) {
 	d, err := decode(r, opts)
 	if err != nil {
 		return nil, err
@@ -148,6 +149,11 @@ func Inspect(r io.Reader, opts *DecodeOptions) (*Info, error) {
 	info, err := Stat(d.Doc)
 	if err != nil {
 		return nil, err
+	}
+	if sections {
+		if info.Sections, err = SectionSizes(d.Doc); err != nil {
+			return nil, err
+		}
 	}
 	info.Form = d.Form
 	if t := d.Doc.Metadata.TranscriptBytes; t > 0 {
@@ -165,6 +171,16 @@ func Inspect(r io.Reader, opts *DecodeOptions) (*Info, error) {
 
 // InspectFile is [Inspect] of the named file.
 func InspectFile(name string, opts *DecodeOptions) (*Info, error) {
+	return inspectFile(name, opts, false)
+}
+
+// InspectFileSections is [InspectFile] with the sizes of the file's
+// sections ([SectionSizes]).
+func InspectFileSections(name string, opts *DecodeOptions) (*Info, error) {
+	return inspectFile(name, opts, true)
+}
+
+func inspectFile(name string, opts *DecodeOptions, sections bool) (*Info, error) {
 	lim := DefaultLimits
 	if opts != nil {
 		lim = opts.Limits.withDefaults()
@@ -173,7 +189,7 @@ func InspectFile(name string, opts *DecodeOptions) (*Info, error) {
 	if err != nil {
 		return nil, err
 	}
-	info, err := Inspect(bytes.NewReader(b), opts)
+	info, err := inspect(bytes.NewReader(b), opts, sections)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -212,7 +228,8 @@ type JournalInfo struct {
 	Bytes   int64 `json:"bytes"`
 }
 
-// Stat summarizes a document. The file-level fields of [Info] (Form,
+// Stat summarizes a document, without the sizes of its sections
+// ([SectionSizes]). The file-level fields of [Info] (Form,
 // CompressionRatio) are left zero.
 func Stat(doc *spec.Document) (*Info, error) {
 	hash, err := ContentHash(doc)
@@ -263,23 +280,27 @@ func Stat(doc *spec.Document) (*Info, error) {
 	if vi := doc.DeepArchive.VectorIndex; vi != nil {
 		info.Embeddings = len(vi.Embeddings)
 	}
+	if info.Vectors, err = vectorsInfo(canonicalOrder(doc).DeepArchive.VectorIndex); err != nil {
+		return nil, err
+	}
+	return info, nil
+}
+
+// SectionSizes returns the size of each top-level section of doc, in the
+// order of [SectionNames]: its canonical JSON as the file holds it, and
+// that JSON Brotli-compressed on its own at DefaultQuality, which takes
+// the time of writing the file again.
+func SectionSizes(doc *spec.Document) ([]SectionSize, error) {
 	canon := canonicalOrder(doc)
-	sections := []any{canon.Metadata, canon.WorkingMemory, canon.SemanticGraph, canon.ArtifactVault, canon.DeepArchive}
-	for i, s := range sections {
+	var out []SectionSize
+	for i, s := range []any{canon.Metadata, canon.WorkingMemory, canon.SemanticGraph, canon.ArtifactVault, canon.DeepArchive} {
 		js, err := spec.MarshalCanonical(s)
 		if err != nil {
 			return nil, err
 		}
-		info.Sections = append(info.Sections, SectionSize{
-			Name:       SectionNames[i],
-			JSON:       int64(len(js)),
-			Compressed: int64(len(archive.Compress(js, DefaultQuality))),
-		})
+		out = append(out, SectionSize{Name: SectionNames[i], JSON: int64(len(js)), Compressed: int64(len(archive.Compress(js, DefaultQuality)))})
 	}
-	if info.Vectors, err = vectorsInfo(canon.DeepArchive.VectorIndex, info.Sections); err != nil {
-		return nil, err
-	}
-	return info, nil
+	return out, nil
 }
 
 // IsEncrypted reports whether the bytes of a file are an encrypted

@@ -115,12 +115,19 @@ func TestInspectVectors(t *testing.T) {
 		vi.Embeddings = append(vi.Embeddings, spec.Embedding{Turn: 1 + i/25, Start: i % 25, End: i%25 + 1, Vector: spec.EncodeVectorInt8(x)})
 	}
 	doc.DeepArchive.VectorIndex = vi
-	st, err := format.Stat(doc)
+	file, err := format.Marshal(doc, &format.EncodeOptions{WithVectors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := format.Inspect(bytes.NewReader(file), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v := st.Vectors; v == nil || v.Encoding != "int8" || v.Bytes != 300*516 || v.Excerpts != 300 || v.Share < 0.5 || v.Share > 1 {
 		t.Errorf("int8 vectors %+v", v)
+	}
+	if st, err := format.Stat(doc); err != nil || st.Vectors == nil || st.Vectors.Share != 0 || st.Vectors.Bytes != 300*516 {
+		t.Errorf("Stat, which has no file: vectors %+v, %v", st.Vectors, err)
 	}
 	doc.DeepArchive.VectorIndex = nil
 	if st, err := format.Stat(doc); err != nil || st.Vectors != nil {
