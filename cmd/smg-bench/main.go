@@ -19,12 +19,14 @@
 // vault's version chains save, and the code the file keeps once, in the
 // turns.
 //
-//	smg-bench recall --data FILE [--budgets 500,1000,2000,4000] [--tokenizer cl100k|o200k|estimate] [--json]
+//	smg-bench recall --data FILE [--budgets 500,1000,2000,4000] [--tokenizer cl100k|o200k|estimate] [--one] [--json]
 //
 // recall builds the memory of each conversation of a LoCoMo-format file and
 // reports, per question category and budget, the share of each question's
 // evidence turns that its context includes, against BM25 over single turns
 // and the most recent turns at the same budget; and Context's latency.
+// With --one the conversations are one memory, one after the other, and
+// every question is asked of it.
 //
 //	smg-bench extract INPUT... [--labels FILE] [--recall-labels FILE] [--sample 60] [--turns 60] [--todo FILE] [--json]
 //
