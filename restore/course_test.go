@@ -50,12 +50,10 @@ func TestContextOfTheCourse(t *testing.T) {
 	}
 }
 
-// A question that spans a chat gets the chat's course from the graph: the
-// items stated in it, one short line each, in the order of their turns,
-// something of every stretch, within the section's share of the budget,
-// each item once; a question of one thing gets none.
-func TestContextOfTheCourseFromTheGraph(t *testing.T) {
-	topics := []string{"the inventory service", "the billing API", "the mobile app", "the search index", "the audit log", "the deploy pipeline", "the admin panel", "the onboarding flow"}
+// projectChat is a chat of 48 turns about eight topics, six turns each: a
+// decision, a problem and its fix, and advice; its turns are of the
+// conversation id.
+func projectChat(id string, topics []string) []spec.Turn {
 	var turns []spec.Turn
 	for i := range 48 {
 		topic := topics[i/6]
@@ -72,8 +70,18 @@ func TestContextOfTheCourseFromTheGraph(t *testing.T) {
 		if i%2 == 1 {
 			role = spec.RoleAssistant
 		}
-		turns = append(turns, spec.Turn{Role: role, Content: text})
+		turns = append(turns, spec.Turn{Role: role, Content: text, ConversationID: id})
 	}
+	return turns
+}
+
+// A question that spans a chat gets the chat's course from the graph: the
+// items stated in it, one short line each, in the order of their turns,
+// something of every stretch, within the section's share of the budget,
+// each item once; a question of one thing gets none.
+func TestContextOfTheCourseFromTheGraph(t *testing.T) {
+	topics := []string{"the inventory service", "the billing API", "the mobile app", "the search index", "the audit log", "the deploy pipeline", "the admin panel", "the onboarding flow"}
+	turns := projectChat("", topics)
 	e := newEngine(t, turnsMemory(t, time.Hour, turns...), nil)
 	const budget = 800
 	ask := func(q string) (course []Item, r *Result) {
@@ -130,30 +138,9 @@ func TestContextOfTheCourseFromTheGraph(t *testing.T) {
 // of the chat it is about, the one its best turn is in: every line of the
 // course from that chat, and something of most of its stretches.
 func TestCourseOfOneChatOfMany(t *testing.T) {
-	chat := func(id string, topics []string) []spec.Turn {
-		var turns []spec.Turn
-		for i := range 48 {
-			topic := topics[i/6]
-			text := fmt.Sprintf("Here is how you could approach %s: start small, measure, and iterate on the design.", topic)
-			switch i % 6 {
-			case 0:
-				text = fmt.Sprintf("I decided to use PostgreSQL 15 for %s because it handles our joins well, and the team agreed after a long review.", topic)
-			case 2:
-				text = fmt.Sprintf("I'm getting a timeout error when I deploy %s to staging, can you help?", topic)
-			case 4:
-				text = fmt.Sprintf("Thanks, I fixed the timeout in %s by raising the pool size to 20.", topic)
-			}
-			role := spec.RoleUser
-			if i%2 == 1 {
-				role = spec.RoleAssistant
-			}
-			turns = append(turns, spec.Turn{Role: role, Content: text, ConversationID: id})
-		}
-		return turns
-	}
 	garden := []string{"the greenhouse", "the tomato beds", "the compost heap", "the rain barrel", "the herb spiral", "the fruit cage", "the bean poles", "the potting shed"}
 	shop := []string{"the inventory service", "the billing API", "the mobile app", "the search index", "the audit log", "the deploy pipeline", "the admin panel", "the onboarding flow"}
-	turns := append(chat("garden", garden), chat("shop", shop)...)
+	turns := append(projectChat("garden", garden), projectChat("shop", shop)...)
 	e := newEngine(t, turnsMemory(t, time.Hour, turns...), nil)
 	r, err := e.Context(context.Background(), "Can you summarize how the billing API, the inventory service and the admin panel progressed across our conversations?", Options{Budget: 800})
 	if err != nil {
