@@ -146,3 +146,26 @@ func decompress(compressed []byte, size, maxSize int64) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// NewStreamWriter returns a writer that compresses what is written to it into a
+// Brotli stream on w, at the given quality (0 to 11), with a window of
+// 2^Window bytes, for data too large to hold twice: Close ends the stream
+// (and does not close w).
+func NewStreamWriter(w io.Writer, quality int) io.WriteCloser {
+	return brotli.NewWriterOptions(w, brotli.WriterOptions{Quality: min(max(quality, 0), 11), LGWin: Window})
+}
+
+// NewStreamReader returns a reader of the bytes of the Brotli stream r holds. A
+// stream that is damaged or cut short is an error that matches
+// [ErrCorrupt].
+func NewStreamReader(r io.Reader) io.Reader { return corruptReader{brotli.NewReader(r)} }
+
+type corruptReader struct{ r io.Reader }
+
+func (c corruptReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	return n, err
+}

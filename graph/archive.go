@@ -140,19 +140,22 @@ func (a *archiveState) block(n int, cfg Config) (spec.ArchiveBlock, error) {
 }
 
 // blocks returns every block, the open one included, sharing nothing with
-// the archive but, unless copyData, the closed blocks' compressed bytes,
+// the archive but, unless copyData, the closed blocks' data (compressed or not),
 // which the archive never changes: a caller may change the rest.
 func (a *archiveState) blocks(cfg Config, copyData bool) []spec.ArchiveBlock {
 	out := make([]spec.ArchiveBlock, 0, len(a.closed)+1)
 	for _, b := range a.closed {
-		// Compressed, as the builder keeps them: a document is asked for
-		// at every context after a turn, and decompressing every block
-		// each time would cost that context tens of milliseconds. A
-		// writer puts them in the clear ([PlainBlocks]).
+		// In the form the builder keeps them: compressed as it closes
+		// them, and as a document held them for a builder resumed from
+		// it ([Resume]). A document is asked for at every context after
+		// a turn, and decompressing every block each time would cost
+		// that context tens of milliseconds. A writer puts them in the
+		// clear ([PlainBlocks]).
 		if copyData {
-			b.CompressedData = slices.Clone(b.CompressedData)
+			b.CompressedData, b.Turns = slices.Clone(b.CompressedData), slices.Clone(b.Turns)
 		} else {
 			b.CompressedData = b.CompressedData[:len(b.CompressedData):len(b.CompressedData)]
+			b.Turns = b.Turns[:len(b.Turns):len(b.Turns)]
 		}
 		b.KeyPoints = slices.Clone(b.KeyPoints)
 		out = append(out, b)

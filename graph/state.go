@@ -12,13 +12,14 @@ import (
 
 	"github.com/go-json-experiment/json"
 
+	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/spec"
 )
 
 // stateVersion names the layout of a builder's state: a state of another
 // version is refused ([ErrState]), and its memory replayed instead.
 // Changing what the builder keeps between turns must change it.
-const stateVersion = "smg-builder 7"
+const stateVersion = "smg-builder 8"
 
 func init() {
 	// The values of a node's free-form metadata besides JSON's scalars.
@@ -42,17 +43,27 @@ func (b *Builder) State() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// WriteState writes the builder's [Builder.State] to w, without keeping
-// a copy of it: a memory's state is about half the size of its text. It
-// holds the vector index's header (model, encoding, dimensions) but not
-// its vectors: a builder resumed from it is given them back by
-// [Builder.SetVectorIndex].
-func (b *Builder) WriteState(w io.Writer) error {
+// WriteState writes the builder's [Builder.State] to w, Brotli-compressed,
+// without keeping a copy of it. It holds neither the closed blocks of the
+// archive nor the vectors, which the builder's document holds: it names
+// the blocks (their ids, turns and hashes), and a builder resumed from it
+// is given the blocks back by [Resume] and the vectors by
+// [Builder.SetVectorIndex]. It holds the vector index's header (model,
+// encoding, dimensions).
+func (b *Builder) WriteState(w io.Writer) (err error) {
+	zw := archive.NewStreamWriter(w, stateQuality)
+	defer func() {
+		if cerr := zw.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("the builder's state: %w", cerr)
+		}
+	}()
+	w = zw
 	s := builderState{
 		Version: stateVersion, Cfg: b.cfg,
 		Extra:      extrasState{Doc: b.extra.doc, WM: b.extra.wm, Graph: b.extra.graph, Vault: b.extra.vault, Archive: b.extra.archive},
 		OwnVectors: b.ownVectors, Turns: b.turns, Times: b.times, Transcript: b.transcript,
-		Open: b.arch.open, Recent: b.recent, Relayed: b.relayed,
+		Closed: make([]closedState, len(b.arch.closed)),
+		Open:   b.arch.open, Recent: b.recent, Relayed: b.relayed,
 		Options:      make([]optionSetState, len(b.options)),
 		DecisionKeys: b.decisionKeys, FactPreds: b.factPreds, OpenProblems: b.openProblems, Code: b.code,
 		LastDecisionID: b.lastDecision.id, LastDecisionTurn: b.lastDecision.turn, ProvisionalID: b.provisionalID,
@@ -69,6 +80,9 @@ func (b *Builder) WriteState(w io.Writer) error {
 			ByHash: make(map[string]verRefState, len(b.vault.byHash)), Node: b.vault.node,
 			TurnArtifacts: b.vault.turnArtifacts, TurnOfArtifacts: b.vault.turnOfArtifacts,
 		},
+	}
+	for i, c := range b.arch.closed {
+		s.Closed[i] = closedState{c.ID, c.TurnRange, c.ContentHash}
 	}
 	for _, n := range b.arch.notes {
 		s.Notes = append(s.Notes, noteState{n.turn, n.text, n.weight})
@@ -91,7 +105,6 @@ func (b *Builder) WriteState(w io.Writer) error {
 	}
 	// In JSON what gob cannot tell apart: a pointer to an empty string
 	// (an empty version's content) from none, an empty scope from none.
-	var err error
 	if s.Meta, err = json.Marshal(b.meta); err != nil {
 		return fmt.Errorf("the builder's state: %w", err)
 	}
@@ -107,8 +120,8 @@ func (b *Builder) WriteState(w io.Writer) error {
 		s.Vault.ByHash[h] = verRefState{r.id, r.v}
 	}
 	// The state, then its long lists, each in chunks: the encoder holds
-	// one message at a time, not the whole state (a memory's closed
-	// blocks, code and graph).
+	// one message at a time, not the whole state (a memory's graph and
+	// code).
 	enc := gob.NewEncoder(w)
 	if err := enc.Encode(&s); err != nil {
 		return fmt.Errorf("the builder's state: %w", err)
@@ -117,7 +130,7 @@ func (b *Builder) WriteState(w io.Writer) error {
 	for _, id := range b.store.IDs() {
 		nodes = append(nodes, b.store.Node(id))
 	}
-	err = errors.Join(putChunks(enc, b.arch.closed, 64), putChunks(enc, nodes, 1024),
+	err = errors.Join(putChunks(enc, nodes, 1024),
 		putChunks(enc, b.store.Edges(), 4096)) // all edges: those weaker than a document keeps too
 	if err != nil {
 		return fmt.Errorf("the builder's state: %w", err)
@@ -151,23 +164,32 @@ func (b *Builder) SetVectorIndex(vi *spec.VectorIndex) {
 	b.extra.vectorIndex, b.ownVectors = vi, false
 }
 
+// stateQuality is the Brotli quality of a builder's state: the lowest,
+// which takes the state (gob, mostly the graph's words and ids) to about
+// a ninth at about 200 MB/s. A state is written at every save.
+const stateQuality = 1
+
 // Resume returns the builder whose [Builder.State] data is, as [Load]
 // returns it for the document the builder gave, without replaying its
-// turns. cfg is as Load's: the state's block size and snapshot interval
-// override it. A state that does not decode, or of another version, is
-// an error that matches ErrState.
-func Resume(data []byte, cfg Config) (*Builder, error) {
+// turns. blocks are that document's archive blocks, as a reader gives
+// them: the state names its closed blocks and takes them from there,
+// shared, not copied (the builder never changes them). cfg is as Load's:
+// the state's block size and snapshot interval override it. A state that
+// does not decode, of another version, or whose closed blocks blocks does
+// not hold (by id, turns and content hash) is an error that matches
+// ErrState.
+func Resume(data []byte, blocks []spec.ArchiveBlock, cfg Config) (*Builder, error) {
 	var s builderState
-	dec := gob.NewDecoder(bytes.NewReader(data))
+	dec := gob.NewDecoder(archive.NewStreamReader(bytes.NewReader(data)))
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrState, err)
 	}
 	if s.Version != stateVersion {
 		return nil, fmt.Errorf("%w: %q, not %q", ErrState, s.Version, stateVersion)
 	}
-	var err error
-	if s.Closed, err = getChunks[spec.ArchiveBlock](dec); err != nil {
-		return nil, fmt.Errorf("%w: the closed blocks: %v", ErrState, err)
+	closed, err := closedBlocks(s.Closed, blocks)
+	if err != nil {
+		return nil, err
 	}
 	if s.Nodes, err = getChunks[*spec.Node](dec); err != nil {
 		return nil, fmt.Errorf("%w: the nodes: %v", ErrState, err)
@@ -192,7 +214,7 @@ func Resume(data []byte, cfg Config) (*Builder, error) {
 		}
 	}
 	b.ownVectors, b.turns, b.times, b.transcript = s.OwnVectors, s.Turns, s.Times, s.Transcript
-	b.arch.closed, b.arch.open, b.recent, b.relayed = s.Closed, s.Open, s.Recent, s.Relayed
+	b.arch.closed, b.arch.open, b.recent, b.relayed = closed, s.Open, s.Recent, s.Relayed
 	b.arch.notes = s.notes()
 	for _, n := range s.Nodes {
 		if n == nil || n.ID == "" {
@@ -259,6 +281,24 @@ func Resume(data []byte, cfg Config) (*Builder, error) {
 	return b, nil
 }
 
+// closedBlocks returns the blocks a state names, from a document's blocks:
+// the first len(names), each with the name's id, turns and content hash.
+func closedBlocks(names []closedState, blocks []spec.ArchiveBlock) ([]spec.ArchiveBlock, error) {
+	if len(blocks) < len(names) {
+		return nil, fmt.Errorf("%w: it closed %d blocks, and the document holds %d", ErrState, len(names), len(blocks))
+	}
+	out := make([]spec.ArchiveBlock, len(names))
+	for i, n := range names {
+		d := blocks[i]
+		if d.ID != n.ID || d.TurnRange != n.Turns || d.ContentHash == "" || d.ContentHash != n.Hash {
+			return nil, fmt.Errorf("%w: the document's block %d is not the state's %s", ErrState, i+1, n.ID)
+		}
+		d.KeyPoints = slices.Clone(d.KeyPoints)
+		out[i] = d
+	}
+	return out, nil
+}
+
 // orEmpty is m, or an empty map for nil: gob leaves out empty maps.
 func orEmpty[M ~map[K]V, K comparable, V any](m M) M {
 	if m == nil {
@@ -279,7 +319,7 @@ type builderState struct {
 	Turns            int
 	Times            []time.Time
 	Transcript       int64
-	Closed           []spec.ArchiveBlock
+	Closed           []closedState
 	Open             []spec.Turn
 	Notes            []noteState
 	Recent           []spec.Turn
@@ -314,6 +354,13 @@ func (s *builderState) notes() []note {
 type extrasState struct {
 	Doc, WM, Graph, Vault, Archive []byte
 	VectorIndex                    []byte // JSON
+}
+
+// closedState names a closed block, which the state does not hold.
+type closedState struct {
+	ID    string
+	Turns [2]int
+	Hash  string
 }
 
 type noteState struct {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -11,9 +12,10 @@ import (
 	"github.com/smg-memory/smg/spec"
 )
 
-// TestResume: a builder resumed from another's state, at any turn, gives
-// the document the other would have given had it gone on, byte for byte,
-// and costs no replay.
+// TestResume: a builder resumed from another's state and the blocks of
+// its document as a writer puts them (in the clear), at any turn, gives
+// the document the other would have given had it gone on, byte for byte
+// once written, and costs no replay.
 func TestResume(t *testing.T) {
 	at := time.Date(2025, 3, 14, 12, 0, 0, 0, time.UTC)
 	for _, name := range []string{"checkout.json", "personal.json"} {
@@ -41,11 +43,15 @@ func TestResume(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if b, err = Resume(state, Config{BlockSize: 50}); err != nil {
+					doc := b.Document()
+					PlainBlocks(doc)
+					if b, err = Resume(state, doc.DeepArchive.Blocks, Config{BlockSize: 50}); err != nil {
 						t.Fatal(err)
 					}
 				}
-				js, err := spec.MarshalCanonical(b.Document())
+				doc := b.Document()
+				PlainBlocks(doc)
+				js, err := spec.MarshalCanonical(doc)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -59,26 +65,47 @@ func TestResume(t *testing.T) {
 }
 
 // TestResumeRefuses: a state that does not decode, or of another
-// version, is ErrState.
+// version, is ErrState; so is a state given blocks other than those it
+// closed.
 func TestResumeRefuses(t *testing.T) {
-	b := New(Config{}, Options{})
-	if err := b.Add(spec.Turn{Role: spec.RoleUser, Content: "We ship parcels from Rotterdam."}); err != nil {
-		t.Fatal(err)
+	b := New(Config{BlockSize: 2}, Options{})
+	for _, text := range []string{"We ship parcels from Rotterdam.", "By barge, mostly.", "And by rail to Duisburg."} {
+		if err := b.Add(spec.Turn{Role: spec.RoleUser, Content: text}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	state, err := b.State()
 	if err != nil {
 		t.Fatal(err)
 	}
+	blocks := b.Document().DeepArchive.Blocks
 	for name, data := range map[string][]byte{
 		"empty":     nil,
 		"truncated": state[:len(state)/2],
 		"other":     []byte("not gob at all"),
 	} {
-		if _, err := Resume(data, Config{}); !errors.Is(err, ErrState) {
+		if _, err := Resume(data, blocks, Config{}); !errors.Is(err, ErrState) {
 			t.Errorf("%s: %v, want ErrState", name, err)
 		}
 	}
-	if _, err := Resume(state, Config{}); err != nil {
+	other := New(Config{BlockSize: 2}, Options{})
+	for _, text := range []string{"We ship parcels from Rotterdam.", "By road, mostly."} {
+		if err := other.Add(spec.Turn{Role: spec.RoleUser, Content: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unhashed := slices.Clone(blocks)
+	unhashed[0].ContentHash = ""
+	for name, blocks := range map[string][]spec.ArchiveBlock{
+		"no blocks":        nil,
+		"other turns":      other.Document().DeepArchive.Blocks,
+		"a block unhashed": unhashed,
+	} {
+		if _, err := Resume(state, blocks, Config{}); !errors.Is(err, ErrState) {
+			t.Errorf("%s: %v, want ErrState", name, err)
+		}
+	}
+	if _, err := Resume(state, blocks, Config{}); err != nil {
 		t.Errorf("the state itself: %v", err)
 	}
 }

@@ -126,7 +126,7 @@ func (m *Memory) resume() *graph.Builder {
 	if data == nil {
 		return nil
 	}
-	b, err := graph.Resume(data, m.cfg)
+	b, err := graph.Resume(data, m.doc.DeepArchive.Blocks, m.cfg)
 	if err != nil || b.Turns() != lastTurn(m.doc) {
 		return nil
 	}
