@@ -102,8 +102,13 @@ are read, then how many are embedded.`,
 			wanted := func(id string) bool { return len(only) == 0 || slices.Contains(only, id) }
 			read := func(name string, first bool, fn func(importer.Conversation) error) (*importer.Result, error) {
 				// An input without turns is an error, before anything
-				// is written.
+				// is written. A long transcript comes in pieces, one
+				// held at a time, but to --split, whose memories each
+				// take a conversation whole.
 				opts := importer.Options{Format: f, Strict: strict, RequireTurns: first}
+				if !split {
+					opts.PieceTurns = pieceTurns
+				}
 				return importer.StreamFile(name, opts, func(c importer.Conversation) error {
 					if len(c.Turns) == 0 || !first && !wanted(c.ID) {
 						return nil
@@ -116,7 +121,9 @@ are read, then how many are embedded.`,
 			found := map[string]bool{}
 			for _, name := range args {
 				res, err := read(name, true, func(c importer.Conversation) error {
-					ids = append(ids, c.ID)
+					if c.Part == 0 {
+						ids = append(ids, c.ID)
+					}
 					if wanted(c.ID) {
 						found[c.ID] = true
 						total += len(c.Turns)
@@ -193,6 +200,10 @@ are read, then how many are embedded.`,
 	return cmd
 }
 
+// pieceTurns is how many turns of a long transcript ingest holds at once
+// (see [importer.Options.PieceTurns]): a few megabytes of text.
+const pieceTurns = 1000
+
 // ingestInto adds conversations to the memory in the named file, or to a
 // new one, and writes it, under the file's lock: feed gives each to
 // record, with the name of its input. Unless vecs are off, it
@@ -219,11 +230,13 @@ func (a *app) ingestInto(ctx context.Context, name, project string, feed func(re
 		err := feed(func(file string, c importer.Conversation) error {
 			r, err := m.Record(ctx, c.Turns, &smg.RecordOptions{Deferred: true, SkipInvalid: !strict, Progress: bar.add})
 			rec.Added, rec.Held, read = rec.Added+r.Added, rec.Held+r.Held, read+len(c.Turns)
+			// A turn by its number in its conversation, which a piece's
+			// index is not.
 			for _, bad := range r.Invalid {
-				fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v (skipped)\n", file, bad.Index+1, bad.Err)
+				fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v (skipped)\n", file, c.Turns[bad.Index].Turn, bad.Err)
 			}
 			for _, reused := range r.Reused {
-				fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v\n", file, reused.Index+1, reused)
+				fmt.Fprintf(a.stderr, "smg: warning: %s: turn %d: %v\n", file, c.Turns[reused.Index].Turn, reused)
 			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", file, err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -495,4 +496,44 @@ func TestIngestAgain(t *testing.T) {
 		t.Errorf("turns %+v", turns)
 	}
 	validate(t, nil, out)
+}
+
+// TestIngestLongTranscript: a transcript longer than ingest holds at once
+// is read in pieces into the memory it makes read whole (with --split,
+// which takes each conversation whole), and a warning names a turn by its
+// number in the conversation, not in its piece.
+func TestIngestLongTranscript(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "long.jsonl")
+	var b strings.Builder
+	const turns = 2*pieceTurns + 500
+	for i := 1; i <= turns; i++ {
+		id := fmt.Sprintf("m%d", i)
+		if i == pieceTurns+800 {
+			id = "m10" // an edited message: its id again, other text
+		}
+		fmt.Fprintf(&b, `{"role": %q, "content": "Turn %d: we ship order %d from Rotterdam with DHL, the Postgres row says %d.", "id": %q}`+"\n",
+			[2]string{"user", "assistant"}[i%2], i, i%97, i*7, id)
+	}
+	if err := os.WriteFile(in, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pieces := filepath.Join(dir, "pieces.smg")
+	r := ingest(t, nil, in, "-o", pieces)
+	if !strings.Contains(r.stdout, fmt.Sprintf("%d turns (%d new)", turns, turns)) {
+		t.Errorf("stdout %q", r.stdout)
+	}
+	if want := fmt.Sprintf("turn %d: ", pieceTurns+800); !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q, want a warning of %q", r.stderr, want)
+	}
+	ingest(t, nil, in, "-o", filepath.Join(dir, "whole.smg"), "--split")
+	whole, _ := filepath.Glob(filepath.Join(dir, "whole-*.smg"))
+	if len(whole) != 1 {
+		t.Fatalf("--split wrote %v", whole)
+	}
+	validate(t, nil, pieces)
+	a, w := nodesJSON(t, nil, pieces), nodesJSON(t, nil, whole[0])
+	if len(a) == 0 || !reflect.DeepEqual(a, w) {
+		t.Errorf("read in pieces, %d nodes; read whole, %d: not the same", len(a), len(w))
+	}
 }

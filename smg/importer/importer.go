@@ -217,6 +217,14 @@ type Options struct {
 	// that wraps [ErrNoTurns]. Without it, such an input reads as a
 	// [Result] without turns.
 	RequireTurns bool
+	// PieceTurns, when positive, makes [Stream] give a conversation it
+	// reads a line at a time (a transcript in JSON Lines) in pieces of at
+	// most this many turns, each as soon as it is read, so that a read
+	// holds one piece, not the whole conversation: each piece is a
+	// [Conversation] with the conversation's ID and its Part, and its
+	// turns are numbered on from the piece before. [Read] gives every
+	// conversation whole.
+	PieceTurns int
 
 	chunk int // the window's reads, when not chunkSize: tests read small pieces
 }
@@ -233,8 +241,13 @@ type Conversation struct {
 	// (LoCoMo's speaker_a and speaker_b).
 	Speakers []string
 	// Turns are the conversation's turns in order; their Turn numbers are
-	// 1, 2, 3…, and their ConversationID is ID.
+	// 1, 2, 3…, and their ConversationID is ID. In a piece of a
+	// conversation (see [Options.PieceTurns]) they are the piece's, and
+	// their numbers go on from the piece before.
 	Turns []spec.Turn
+	// Part is the place of a piece of a conversation among its pieces:
+	// 0 for the first, or for a conversation given whole.
+	Part int
 }
 
 // Result is what [Read] found in an input.
@@ -326,6 +339,7 @@ func ReadFile(name string, opts Options) (*Result, error) {
 }
 
 func collect(r io.Reader, opts Options) (*Result, error) {
+	opts.PieceTurns = 0
 	var convs []Conversation
 	res, err := Stream(r, opts, func(c Conversation) error {
 		convs = append(convs, c)
@@ -341,9 +355,10 @@ func collect(r io.Reader, opts Options) (*Result, error) {
 // Stream reads an input as [Read] does, but gives each conversation to fn
 // as soon as it is read instead of keeping it: an export of many
 // conversations (LoCoMo, ChatGPT, Claude) is read holding one conversation
-// at a time, not the whole input; an input of another format, which holds
-// one conversation or whose conversations interleave (Claude Code), is
-// read whole first. The [Result] has no Conversations; its Skipped are
+// at a time, not the whole input; a transcript in JSON Lines is read a
+// line at a time, and given in pieces with [Options.PieceTurns]; an input
+// of another format, which holds one conversation or whose conversations
+// interleave (Claude Code), is read whole first. The [Result] has no Conversations; its Skipped are
 // complete when Stream returns.
 //
 // An error of fn stops the read, and Stream returns it. Malformed JSON
@@ -413,6 +428,7 @@ func stream(src io.Reader, opts Options, emit func(Conversation) error) (*stream
 	var err error
 	switch f {
 	case LoCoMo, ChatGPT, Claude: // read one conversation at a time
+	case Transcript: // JSON Lines a line at a time, a JSON array whole
 	default:
 		err = w.all()
 	}
@@ -448,9 +464,13 @@ func stream(src io.Reader, opts Options, emit func(Conversation) error) (*stream
 }
 
 // add gives the caller a conversation read, its turns numbered.
-func (r *reader) add(c Conversation) error {
+func (r *reader) add(c Conversation) error { return r.addPart(c, 0) }
+
+// addPart gives the caller a piece of a conversation read, its turns
+// numbered on from the given turns of the pieces before it.
+func (r *reader) addPart(c Conversation, given int) error {
 	for i := range c.Turns {
-		c.Turns[i].Turn, c.Turns[i].ConversationID = i+1, c.ID
+		c.Turns[i].Turn, c.Turns[i].ConversationID = given+i+1, c.ID
 	}
 	r.turns += len(c.Turns)
 	return r.emit(c)

@@ -15,15 +15,23 @@ import (
 // malformed in a transcript, left out of OpenAI messages when it has no
 // tool calls either (an assistant message whose content is null).
 
-// readMessages reads a Transcript or OpenAI input.
+// readMessages reads a Transcript or OpenAI input. A transcript in JSON
+// Lines is read a line at a time, and given in pieces with
+// [Options.PieceTurns]; the other forms are read whole.
 func (r *reader) readMessages(f Format) error {
+	i, err := r.w.start()
+	if err != nil {
+		return err
+	}
 	d := r.t.data
-	i := r.t.ws(skipBOM(d))
 	if i == len(d) {
 		return r.errorAt(r.t, 0, i, "", "empty input: want "+messagesWant(f))
 	}
 	switch d[i] {
 	case '[':
+		if err := r.w.all(); err != nil {
+			return err
+		}
 		v, err := r.document(i)
 		if err != nil {
 			return err
@@ -38,8 +46,8 @@ func (r *reader) readMessages(f Format) error {
 			return r.readMessageObjects(i)
 		}
 		var c Conversation
-		first := true
-		err := r.lines(i, func(t *text, line0 int) error {
+		first, given := true, 0
+		err := r.eachLine(i, func(t *text, line0 int) error {
 			v, err := r.lineValue(t, line0)
 			if err != nil {
 				if first {
@@ -55,12 +63,20 @@ func (r *reader) readMessages(f Format) error {
 			if keep {
 				c.Turns = append(c.Turns, turn)
 			}
+			if n := r.opts.PieceTurns; n > 0 && len(c.Turns) == n {
+				err := r.addPart(c, given)
+				given, c.Part, c.Turns = given+n, c.Part+1, nil
+				return err
+			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		return r.add(c)
+		if len(c.Turns) > 0 || c.Part == 0 {
+			return r.addPart(c, given)
+		}
+		return nil
 	}
 	return r.errorAt(r.t, 0, i, "", "not JSON: want "+messagesWant(f))
 }

@@ -114,20 +114,67 @@ func (w *window) drop(i int) {
 	t.lines = nil
 }
 
+// start returns the offset of the input's first byte that is neither
+// white space nor a byte order mark, reading as much as that takes;
+// len(w.t.data) for an input of nothing else.
+func (w *window) start() (int, error) {
+	for len(w.t.data) < 3 { // a byte order mark is whole
+		if ok, err := w.more(); err != nil {
+			return 0, err
+		} else if !ok {
+			break
+		}
+	}
+	return w.ws(skipBOM(w.t.data))
+}
+
+// eachLine calls fn with each non-blank line of the input from offset i
+// of the window on, as [reader.lines] does, reading the input as it goes:
+// the window holds the line given to fn and what was read after it, not
+// the lines before. The text fn is given is the window's, valid until fn
+// returns.
+func (r *reader) eachLine(i int, fn func(t *text, line0 int) error) error {
+	w := r.w
+	line0 := w.t.line0 + bytes.Count(w.t.data[:i], []byte("\n"))
+	for start := i; ; line0++ {
+		end := -1
+		for from := start; end < 0; {
+			if k := bytes.IndexByte(w.t.data[from:], '\n'); k >= 0 {
+				end = from + k
+				break
+			}
+			from = len(w.t.data) // what is read is searched once
+			if ok, err := w.more(); err != nil {
+				return err
+			} else if !ok {
+				end = len(w.t.data)
+			}
+		}
+		t := &text{data: w.t.data[start:end]}
+		if t.ws(0) < len(t.data) {
+			if err := fn(t, line0); err != nil {
+				return err
+			}
+		}
+		if end == len(w.t.data) {
+			return nil
+		}
+		// The lines given are dropped a chunk at a time, not at each
+		// line: dropping moves what the window holds after them.
+		if start = end + 1; start >= w.chunk {
+			w.drop(start)
+			start = 0
+		}
+	}
+}
+
 // eachDocument reads an input that is a JSON array of what, or one of
 // them, and gives one to each element, with its path. An array is read one
 // element at a time: the window holds the element given to one (as r.t)
 // and what was read after it.
 func (r *reader) eachDocument(what string, one func(v jv, path string) error) error {
 	w := r.w
-	for len(w.t.data) < 3 { // a byte order mark is whole
-		if ok, err := w.more(); err != nil {
-			return err
-		} else if !ok {
-			break
-		}
-	}
-	i, err := w.ws(skipBOM(w.t.data))
+	i, err := w.start()
 	if err != nil {
 		return err
 	}

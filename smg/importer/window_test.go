@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/smg-memory/smg/spec"
 )
 
 // readChunked reads data as Read does, the window reading chunk bytes at
@@ -25,9 +27,38 @@ func readChunked(data []byte, opts Options, chunk int) string {
 	return fmt.Sprintf("%s %#v %q", res.Format, res.Conversations, res.Skipped)
 }
 
+// readPieces reads data as Stream does with Options.PieceTurns pieces,
+// the window reading chunk bytes at least at a time, and says what it got
+// as readChunked does, the pieces of each conversation joined.
+func readPieces(data []byte, opts Options, chunk, pieces int) string {
+	opts.chunk, opts.PieceTurns = chunk, pieces
+	var convs []Conversation
+	res, err := Stream(bytes.NewReader(data), opts, func(c Conversation) error {
+		if c.Part == 0 {
+			convs = append(convs, c)
+			return nil
+		}
+		last := &convs[len(convs)-1]
+		if c.Part != last.Part+1 || c.ID != last.ID || len(last.Turns) == 0 || len(last.Turns)%pieces != 0 || len(c.Turns) == 0 || len(c.Turns) > pieces {
+			return fmt.Errorf("piece %d of %d turns after %d turns in %d pieces", c.Part, len(c.Turns), len(last.Turns), last.Part+1)
+		}
+		last.Turns, last.Part = append(last.Turns, c.Turns...), c.Part
+		return nil
+	})
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	for i := range convs {
+		convs[i].Part = 0
+	}
+	res.Conversations = convs
+	return fmt.Sprintf("%s %#v %q", res.Format, res.Conversations, res.Skipped)
+}
+
 // TestStreamWindows: an input read a few bytes at a time gives what it
 // gives read at once: the same conversations, and the same errors at the
-// same lines, columns and paths, in every format.
+// same lines, columns and paths, in every format; so it does given in
+// pieces of a few turns, joined.
 func TestStreamWindows(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.*"))
 	inputs := map[string][]byte{}
@@ -62,6 +93,11 @@ func TestStreamWindows(t *testing.T) {
 				for _, chunk := range []int{1, 3, 17, 4096} {
 					if got := readChunked(data, opts, chunk); got != whole {
 						t.Fatalf("%s as %s (strict %v), read %d bytes at a time:\n%.600s\nread whole:\n%.600s", name, format, strict, chunk, got, whole)
+					}
+				}
+				for _, pieces := range []int{1, 2, 5} {
+					if got := readPieces(data, opts, 17, pieces); got != whole {
+						t.Fatalf("%s as %s (strict %v), in pieces of %d turns:\n%.600s\nread whole:\n%.600s", name, format, strict, pieces, got, whole)
 					}
 				}
 			}
@@ -114,8 +150,12 @@ func FuzzStream(f *testing.F) {
 			format = Formats[int(k)%(len(Formats)+1)-1]
 		}
 		opts := Options{Format: format, Strict: strict, Name: "fuzz"}
-		if got, whole := readChunked(data, opts, 1+int(chunk)%64), readChunked(data, opts, 0); got != whole {
+		whole := readChunked(data, opts, 0)
+		if got := readChunked(data, opts, 1+int(chunk)%64); got != whole {
 			t.Fatalf("read %d bytes at a time:\n%s\nread whole:\n%s", 1+int(chunk)%64, got, whole)
+		}
+		if got := readPieces(data, opts, 1+int(chunk)%64, 1+int(k)%3); got != whole {
+			t.Fatalf("in pieces of %d turns:\n%s\nread whole:\n%s", 1+int(k)%3, got, whole)
 		}
 	})
 }
@@ -189,6 +229,51 @@ func TestStreamHoldsOneConversation(t *testing.T) {
 	calls := 0
 	if _, err := Stream(bytes.NewReader(data), Options{}, func(Conversation) error { calls++; return stop }); err != stop || calls != 1 {
 		t.Fatalf("%v after %d calls", err, calls)
+	}
+}
+
+// TestStreamTranscriptPieces: a long transcript in JSON Lines is given in
+// pieces of PieceTurns turns, each as soon as it is read, numbered on
+// from the piece before: a read holds a piece and a window of the input,
+// not the whole conversation.
+func TestStreamTranscriptPieces(t *testing.T) {
+	var b strings.Builder
+	const turns = 10001
+	for i := range turns {
+		if i == 1500 {
+			b.WriteString("{\"role\": \"user\"}\n\n") // malformed, then blank
+		}
+		fmt.Fprintf(&b, `{"role": %q, "content": "turn %d %s", "id": "m%d"}`+"\n", [2]string{"user", "assistant"}[i%2], i, strings.Repeat("text ", 200), i)
+	}
+	data := []byte(b.String())
+	whole, err := Read(bytes.NewReader(data), Options{})
+	if err != nil || len(whole.Conversations) != 1 || len(whole.Conversations[0].Turns) != turns || len(whole.Skipped) != 1 {
+		t.Fatalf("read whole: %v", err)
+	}
+	in := &countingReader{r: bytes.NewReader(data)}
+	var got []spec.Turn
+	var read []int // bytes read when each piece was given
+	res, err := Stream(in, Options{PieceTurns: 1000}, func(c Conversation) error {
+		if c.Part != len(read) || c.ID != "" || len(c.Turns) != min(1000, turns-len(got)) {
+			t.Fatalf("piece %d (part %d) of %d turns after %d", len(read), c.Part, len(c.Turns), len(got))
+		}
+		got = append(got, c.Turns...)
+		read = append(read, in.n)
+		return nil
+	})
+	if err != nil || res.Format != Transcript || len(res.Skipped) != 1 || res.Skipped[0].Line != 1501 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if len(read) != 11 || !reflect.DeepEqual(got, whole.Conversations[0].Turns) {
+		t.Fatalf("%d pieces, %d turns: not the turns read whole", len(read), len(got))
+	}
+	for i, n := range read[:10] {
+		if end := (i + 1) * len(data) / 10; n > end+3*chunkSize {
+			t.Fatalf("piece %d given after %d of %d bytes read, its end near %d", i+1, n, len(data), end)
+		}
+	}
+	if read[0] >= len(data)/2 {
+		t.Fatalf("the first piece given after %d of %d bytes", read[0], len(data))
 	}
 }
 
