@@ -31,7 +31,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(ingestCommand(stdout), sizeCommand(stdout), serveBenchCommand(stdout), recallCommand(stdout), latencyCommand(stdout), deltaCommand(stdout), extractCommand(stdout), recallLabelsCommand(stdout), plancovCommand(stdout), trainStatementsCommand(stdout), historyCommand(stdout), codingRecallCommand(stdout))
+	root.AddCommand(ingestCommand(stdout), sizeCommand(stdout), serveBenchCommand(stdout), recallCommand(stdout), latencyCommand(stdout), deltaCommand(stdout), extractCommand(stdout), recallLabelsCommand(stdout), plancovCommand(stdout), trainStatementsCommand(stdout), historyCommand(stdout), codingRecallCommand(stdout), scaleCommand(stdout))
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintf(stderr, "smg-bench: %v\n", err)

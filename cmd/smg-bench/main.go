@@ -48,6 +48,15 @@
 // ../shared/bench/plancov.py measures it (package smg/extraction); per
 // chat and for all, by category of bullet, with the typed nodes and their
 // number per 1,000 turns.
+//
+//	smg-bench scale --data FILE [--repeat 16] [--smg PATH] [--dir DIR] [--recall=false] [--json]
+//
+// scale makes the chats of a BEAM file in the LoCoMo layout (beam-dev.json)
+// one conversation, repeated, as a year of someone's work in one memory, and
+// times each smg command a person would run on it (ingest, info, nodes,
+// contexts without and with the index cache) from process start, with its
+// peak memory; it reports what sits beside the file, warm contexts in a
+// live process, and recall of the chats one memory each and all in one.
 package main
 
 import (
