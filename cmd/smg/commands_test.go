@@ -24,6 +24,7 @@ func TestGolden(t *testing.T) {
 	}{
 		{"info-small.txt", []string{"info"}},
 		{"info-small.json", []string{"info", "--json"}},
+		{"infohash-small.txt", []string{"info", "--hash"}},
 		{"info-full.txt", []string{"info", "--sections"}},
 		{"info-full.json", []string{"info", "--sections", "--json"}},
 		{"export-small.nq", []string{"export", "--format", "nquads"}},

@@ -78,7 +78,7 @@ them. FILE must not exist.`,
 			}
 			fmt.Fprintf(a.stdout, "Built a memory from checkout.json, a coding conversation of %d turns about a shop's Stripe checkout,\nand saved it to %s:\n\n", n, out)
 
-			info, err := format.InspectFile(out, a.decodeOptions(out))
+			info, err := format.InspectFileWith(out, a.decodeOptions(out), format.InspectOptions{})
 			if err != nil {
 				return err
 			}

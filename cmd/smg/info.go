@@ -17,7 +17,7 @@ import (
 )
 
 func (a *app) infoCommand() *cobra.Command {
-	var asJSON, sections bool
+	var asJSON, sections, hash bool
 	cmd := &cobra.Command{
 		Use:   "info FILE",
 		Short: "Summarize a file: metadata, counts, form and sizes",
@@ -27,17 +27,18 @@ edges per relation, the artifacts and their versions, the archive's blocks
 and turns; the vectors (model, encoding, dimensions, how many are of
 excerpts of turns) and their bytes and share of the file, and the cache
 folder beside it (.FILE.cache: the vectors it keeps for the file's bytes).
---sections adds the size of each section, as canonical JSON and compressed
-on its own, which takes about the time of writing the file again. --json
-prints the same as JSON.`,
+It reads what it counts and reads past the turns, in the memory of the
+graph and the vault: it checks the file's limits and version and what it
+counts, and 'smg validate' checks the rest. --hash adds the content hash
+(spec §9.2), of the whole memory's canonical JSON, which decodes all of
+it; --sections adds that and the size of each section, as canonical JSON
+and compressed on its own, which takes about the time of writing the file
+again. --json prints the same as JSON.`,
 		Args: exactFiles(1),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
 			name := args[0]
-			inspect := format.InspectFile
-			if sections {
-				inspect = format.InspectFileSections
-			}
-			info, err := inspect(name, a.decodeOptions(name))
+			what := format.InspectOptions{ContentHash: hash || sections, Sections: sections}
+			info, err := format.InspectFileWith(name, a.decodeOptions(name), what)
 			if err != nil {
 				return err
 			}
@@ -48,7 +49,8 @@ prints the same as JSON.`,
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
-	cmd.Flags().BoolVar(&sections, "sections", false, "add the size of each section, compressed on its own (as long as writing the file)")
+	cmd.Flags().BoolVar(&hash, "hash", false, "add the content hash (decodes the whole memory)")
+	cmd.Flags().BoolVar(&sections, "sections", false, "add the content hash and the size of each section, compressed on its own (as long as writing the file)")
 	return cmd
 }
 
@@ -103,7 +105,9 @@ func writeInfo(w io.Writer, info *format.Info) error {
 	}
 	row("exchanges", "%d", m.TotalExchanges)
 	row("format version", "%s", info.Version)
-	row("content hash", "%s", info.ContentHash)
+	if info.ContentHash != "" {
+		row("content hash", "%s", info.ContentHash)
+	}
 	row("form", "%s", formText(info.Form))
 	row("file size", "%s", byteCount(info.Form.FileSize))
 	row("JSON size", "%s", byteCount(info.Form.JSONSize))

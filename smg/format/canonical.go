@@ -43,12 +43,19 @@ func canonicalOrder(doc *spec.Document) *spec.Document {
 	d.DeepArchive.Blocks = sortedStable(d.DeepArchive.Blocks, func(a, b spec.ArchiveBlock) int {
 		return cmp.Compare(a.TurnRange[0], b.TurnRange[0])
 	})
-	if vi := d.DeepArchive.VectorIndex; vi != nil && !slices.IsSortedFunc(vi.Embeddings, spec.CompareEmbeddings) {
-		c := *vi
-		c.Embeddings = sortedStable(c.Embeddings, spec.CompareEmbeddings)
-		d.DeepArchive.VectorIndex = &c
-	}
+	d.DeepArchive.VectorIndex = canonicalVectors(d.DeepArchive.VectorIndex)
 	return &d
+}
+
+// canonicalVectors is vi with its embeddings in canonical order: vi when
+// they are, a copy otherwise; nil for nil.
+func canonicalVectors(vi *spec.VectorIndex) *spec.VectorIndex {
+	if vi == nil || slices.IsSortedFunc(vi.Embeddings, spec.CompareEmbeddings) {
+		return vi
+	}
+	c := *vi
+	c.Embeddings = sortedStable(c.Embeddings, spec.CompareEmbeddings)
+	return &c
 }
 
 func byTurn(a, b spec.Turn) int { return cmp.Compare(a.Turn, b.Turn) }

@@ -228,6 +228,7 @@ type decoded struct {
 	Doc  *spec.Document
 	Form FormInfo
 	text [][]byte
+	lim  Limits // the limits it was decoded within
 }
 
 // JSON returns the document's JSON text, in one piece, as the unmarshaller
@@ -246,6 +247,27 @@ func joined(text [][]byte) []byte {
 }
 
 func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
+	doc := new(spec.Document)
+	out, err := decodeInto(r, opts, doc, true)
+	if err != nil {
+		return nil, err
+	}
+	complete(doc, out.lim)
+	out.Doc = doc
+	return out, nil
+}
+
+// errUnkept: the text of a document was not kept (decodeInto without
+// keep), and it is needed to place the error of its unmarshalling: decode
+// the document again keeping it.
+var errUnkept = errors.New("the text to place an error in was not kept")
+
+// decodeInto is decode, the document unmarshalled into into (a
+// spec.Document, or a part of what it holds) and not completed. With keep
+// the text is kept (decoded.text), to place an error in it; without, an
+// error of the unmarshalling is errUnkept, and what the text costs is
+// the scanner's window.
+func decodeInto(r io.Reader, opts *DecodeOptions, into any, keep bool) (*decoded, error) {
 	if opts == nil {
 		opts = &DecodeOptions{}
 	}
@@ -260,7 +282,7 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 	if len(raw) == 0 {
 		return nil, &DecodeError{Path: "$", Err: ErrNotSMG, Msg: "the file is empty"}
 	}
-	out := &decoded{Form: FormInfo{FileSize: int64(len(raw))}}
+	out := &decoded{Form: FormInfo{FileSize: int64(len(raw))}, lim: lim}
 	inner := raw
 	if isEnvelope(raw, lim) {
 		kdf, err := envelope.Describe(raw)
@@ -291,8 +313,7 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 		in.r = bytes.NewReader(inner)
 		src = &sourceReader{r: brotli.NewReader(in), max: lim.MaxDocumentSize, left: lim.MaxDocumentSize}
 	}
-	doc := new(spec.Document)
-	text, size, h, err, uerr := scanAndUnmarshal(plain, src, lim, doc)
+	text, size, h, err, uerr := scanAndUnmarshal(plain, src, lim, into, keep)
 	if se, ok := errors.AsType[*sourceError](err); ok {
 		err = decompressError(se.err, int(size), in.n)
 	}
@@ -311,11 +332,13 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 	if err := checkHeader(h); err != nil {
 		return nil, err
 	}
+	if uerr != nil && !keep {
+		return nil, errUnkept
+	}
 	if uerr != nil {
 		return nil, unmarshalError(joined(text), uerr)
 	}
-	complete(doc, lim)
-	out.Doc, out.text = doc, text
+	out.text = text
 	return out, nil
 }
 

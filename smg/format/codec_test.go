@@ -424,11 +424,12 @@ func TestDecodeErrorsSayWhere(t *testing.T) {
 }
 
 func TestInspect(t *testing.T) {
-	info, err := format.InspectFileSections(filepath.Join("..", "..", "testdata", "full.smg"), nil)
+	full := filepath.Join("..", "..", "testdata", "full.smg")
+	info, err := format.InspectFileWith(full, nil, format.InspectOptions{ContentHash: true, Sections: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plain, err := format.InspectFile(filepath.Join("..", "..", "testdata", "full.smg"), nil); err != nil || plain.Sections != nil || plain.TotalNodes != info.TotalNodes {
+	if plain, err := format.InspectFile(full, nil); err != nil || plain.Sections != nil || plain.TotalNodes != info.TotalNodes || plain.ContentHash != info.ContentHash {
 		t.Errorf("without sections: %v, sections %v", err, plain.Sections)
 	}
 	if info.TotalNodes != 12 || info.Nodes[spec.NodeConcept] != 5 || info.Nodes[spec.NodeFact] != 1 ||

@@ -2,12 +2,14 @@ package format
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/graph"
@@ -26,7 +28,7 @@ type Info struct {
 	Cache       *CacheInfo    `json:"cache,omitzero"`
 	Metadata    spec.Metadata `json:"metadata"`
 	Version     string        `json:"version"`
-	ContentHash string        `json:"contentHash"`
+	ContentHash string        `json:"contentHash,omitempty"` // when asked for ([InspectOptions])
 	Form        FormInfo      `json:"form"`
 	// Nodes counts the nodes of each type; every v1 type is present.
 	Nodes      map[spec.NodeType]int `json:"nodes"`
@@ -52,7 +54,7 @@ type Info struct {
 	// Vectors is what the vector index costs; nil without one.
 	Vectors *VectorsInfo `json:"vectors,omitempty"`
 	// Sections gives the size of each top-level section, in the order of
-	// [SectionNames], when asked for ([InspectFileSections],
+	// [SectionNames], when asked for ([InspectFileWith],
 	// [SectionSizes]): compressing each costs most of the time of a
 	// summary of a large memory.
 	Sections []SectionSize `json:"sections,omitempty"`
@@ -135,13 +137,24 @@ type SectionSize struct {
 // SectionNames are the top-level sections of a document.
 var SectionNames = []string{"metadata", "workingMemory", "semanticGraph", "artifactVault", "deepArchive"}
 
-// Inspect decodes a file and summarizes it, without the sizes of its
-// sections.
-func Inspect(r io.Reader, opts *DecodeOptions) (*Info, error) {
-	return inspect(r, opts, false)
+// InspectOptions choose what a summary of a file computes beyond its
+// counts: each decodes the whole document.
+type InspectOptions struct {
+	// ContentHash computes the content hash (spec §9.2), which is of the
+	// whole document's canonical JSON.
+	ContentHash bool
+	// Sections computes the size of each section ([SectionSizes]), which
+	// takes the time of writing the file again.
+	Sections bool
 }
 
-func inspect(r io.Reader, opts *DecodeOptions, sections bool) (*Info, error) {
+// Inspect decodes a file and summarizes it, with its content hash and
+// without the sizes of its sections.
+func Inspect(r io.Reader, opts *DecodeOptions) (*Info, error) {
+	return inspect(r, opts, InspectOptions{ContentHash: true})
+}
+
+func inspect(r io.Reader, opts *DecodeOptions, what InspectOptions) (*Info, error) {
 	d, err := decode(r, opts)
 	if err != nil {
 		return nil, err
@@ -150,37 +163,79 @@ func inspect(r io.Reader, opts *DecodeOptions, sections bool) (*Info, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sections {
+	if !what.ContentHash {
+		info.ContentHash = "" // as a summary without it says
+	}
+	if what.Sections {
 		if info.Sections, err = SectionSizes(d.Doc); err != nil {
 			return nil, err
 		}
 	}
-	info.Form = d.Form
-	if t := d.Doc.Metadata.TranscriptBytes; t > 0 {
-		info.CompressionRatio = math.Round(float64(d.Form.FileSize)/float64(t)*1e4) / 1e4
-	}
-	if v := info.Vectors; v != nil {
-		part := v.Compressed
-		if !d.Form.Compressed {
-			part = v.JSON
-		}
-		v.Share = share(part, d.Form.FileSize)
-	}
+	info.ofFile(d.Form)
 	return info, nil
 }
 
-// InspectFile is [Inspect] of the named file.
+// errWhole: a summary needs the whole document (a file before version 1.3,
+// whose references to the vault are in its turns, or a file whose error
+// is to be placed).
+var errWhole = errors.New("the summary needs the whole document")
+
+// summarize summarizes the file of bytes b without its content hash, as
+// its reader decodes it but without holding the document: the turns are
+// read past, not kept, and nor is the text. A file that it cannot
+// summarize so is errWhole.
+func summarize(b []byte, opts *DecodeOptions) (*Info, error) {
+	var s summary
+	d, err := decodeInto(bytes.NewReader(b), opts, &s, false)
+	if errors.Is(err, errUnkept) {
+		return nil, errWhole
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !spec.Computed(s.Version) {
+		return nil, errWhole
+	}
+	info, err := s.info()
+	if err != nil {
+		return nil, err
+	}
+	info.ofFile(d.Form)
+	return info, nil
+}
+
+// ofFile fills in what info says of the file of the form f.
+func (info *Info) ofFile(f FormInfo) {
+	info.Form = f
+	if t := info.Metadata.TranscriptBytes; t > 0 {
+		info.CompressionRatio = math.Round(float64(f.FileSize)/float64(t)*1e4) / 1e4
+	}
+	if v := info.Vectors; v != nil {
+		part := v.Compressed
+		if !f.Compressed {
+			part = v.JSON
+		}
+		v.Share = share(part, f.FileSize)
+	}
+}
+
+// InspectFile is [Inspect] of the named file, with its journal and its
+// cache folder.
 func InspectFile(name string, opts *DecodeOptions) (*Info, error) {
-	return inspectFile(name, opts, false)
+	return InspectFileWith(name, opts, InspectOptions{ContentHash: true})
 }
 
-// InspectFileSections is [InspectFile] with the sizes of the file's
-// sections ([SectionSizes]).
-func InspectFileSections(name string, opts *DecodeOptions) (*Info, error) {
-	return inspectFile(name, opts, true)
+// InspectFileWith is [InspectFile], computing what what asks for. Asked
+// for neither, it reads the file's counts without holding its document:
+// its turns are read past, and a memory of a hundred megabytes of text is
+// summarized in the memory of its graph and vault. It then checks what it
+// reads (the limits, the version, the members it counts), not the rest:
+// [Validate] does.
+func InspectFileWith(name string, opts *DecodeOptions, what InspectOptions) (*Info, error) {
+	return inspectFile(name, opts, what)
 }
 
-func inspectFile(name string, opts *DecodeOptions, sections bool) (*Info, error) {
+func inspectFile(name string, opts *DecodeOptions, what InspectOptions) (*Info, error) {
 	lim := DefaultLimits
 	if opts != nil {
 		lim = opts.Limits.withDefaults()
@@ -189,7 +244,13 @@ func inspectFile(name string, opts *DecodeOptions, sections bool) (*Info, error)
 	if err != nil {
 		return nil, err
 	}
-	info, err := inspect(bytes.NewReader(b), opts, sections)
+	var info *Info
+	if !what.ContentHash && !what.Sections {
+		info, err = summarize(b, opts)
+	}
+	if what.ContentHash || what.Sections || errors.Is(err, errWhole) {
+		info, err = inspect(bytes.NewReader(b), opts, what)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -236,51 +297,170 @@ func Stat(doc *spec.Document) (*Info, error) {
 	if err != nil {
 		return nil, err
 	}
+	info, err := summaryOf(doc).info()
+	if err != nil {
+		return nil, err
+	}
+	info.ContentHash = hash
+	return info, nil
+}
+
+// summary is what [Info] counts of a document, as a reader of the file
+// decodes it without the document (summarize): the metadata, the types of
+// nodes and relations of edges, the artifacts' versions, the blocks'
+// turn counts and the vector index, not the turns.
+type summary struct {
+	Version       string        `json:"version"`
+	Metadata      spec.Metadata `json:"metadata"`
+	WorkingMemory struct {
+		RecentContext []struct{} `json:"recentContext"`
+	} `json:"workingMemory"`
+	SemanticGraph struct {
+		Nodes []struct {
+			Type spec.NodeType `json:"type"`
+		} `json:"nodes"`
+		Edges []struct {
+			Relation spec.Relation `json:"relation"`
+		} `json:"edges"`
+	} `json:"semanticGraph"`
+	ArtifactVault struct {
+		Artifacts map[string]struct {
+			Versions []summaryVersion `json:"versions"`
+		} `json:"artifacts"`
+	} `json:"artifactVault"`
+	DeepArchive struct {
+		Blocks []struct {
+			TurnCount int `json:"turnCount"`
+		} `json:"blocks"`
+		VectorIndex *spec.VectorIndex `json:"vectorIndex"`
+	} `json:"deepArchive"`
+	// referenced is the bytes of archived turns stored as references to
+	// the vault, in a document before version 1.3 (§8.2.1), which
+	// summarize does not read.
+	referenced int64
+}
+
+// summaryVersion is what a summary reads of an artifact's version: its
+// size, whether it names its place (§7.2.2), and the sizes of what it
+// stores.
+type summaryVersion struct {
+	Size    int64       `json:"size"`
+	End     int         `json:"end"`
+	Content *stringSize `json:"content"`
+	Patch   *stringSize `json:"patch"`
+}
+
+// stringSize is the size in bytes of a JSON string, decoded, which it
+// does not keep.
+type stringSize int64
+
+func (s *stringSize) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	if tok.Kind() != '"' {
+		return fmt.Errorf("want a string, not %v", tok.Kind())
+	}
+	*s = stringSize(len(tok.String()))
+	return nil
+}
+
+// summaryOf is the summary of doc.
+func summaryOf(doc *spec.Document) *summary {
+	s := &summary{Version: doc.Version, Metadata: doc.Metadata}
+	s.WorkingMemory.RecentContext = make([]struct{}, len(doc.WorkingMemory.RecentContext))
+	g := &s.SemanticGraph
+	g.Nodes = make([]struct {
+		Type spec.NodeType `json:"type"`
+	}, len(doc.SemanticGraph.Nodes))
+	for i, n := range doc.SemanticGraph.Nodes {
+		g.Nodes[i].Type = n.Type
+	}
+	g.Edges = make([]struct {
+		Relation spec.Relation `json:"relation"`
+	}, len(doc.SemanticGraph.Edges))
+	for i, e := range doc.SemanticGraph.Edges {
+		g.Edges[i].Relation = e.Relation
+	}
+	s.ArtifactVault.Artifacts = make(map[string]struct {
+		Versions []summaryVersion `json:"versions"`
+	}, len(doc.ArtifactVault.Artifacts))
+	for id, a := range doc.ArtifactVault.Artifacts {
+		vs := make([]summaryVersion, len(a.Versions))
+		for i, v := range a.Versions {
+			vs[i] = summaryVersion{Size: v.Size, End: v.End}
+			if v.Content != nil {
+				vs[i].Content = new(stringSize(len(*v.Content)))
+			}
+			if v.Patch != nil {
+				vs[i].Patch = new(stringSize(len(*v.Patch)))
+			}
+		}
+		s.ArtifactVault.Artifacts[id] = struct {
+			Versions []summaryVersion `json:"versions"`
+		}{vs}
+	}
+	s.DeepArchive.Blocks = make([]struct {
+		TurnCount int `json:"turnCount"`
+	}, len(doc.DeepArchive.Blocks))
+	for i, b := range doc.DeepArchive.Blocks {
+		s.DeepArchive.Blocks[i].TurnCount = b.TurnCount
+		if !spec.Computed(doc.Version) {
+			s.referenced += referencedBytes(b)
+		}
+	}
+	s.DeepArchive.VectorIndex = doc.DeepArchive.VectorIndex
+	return s
+}
+
+// info counts what s holds: every field of [Info] but the content hash,
+// the sections and the file-level ones.
+func (s *summary) info() (*Info, error) {
 	info := &Info{
-		Metadata:    doc.Metadata,
-		Version:     doc.Version,
-		ContentHash: hash,
-		Nodes:       map[spec.NodeType]int{},
-		Relations:   map[spec.Relation]int{},
-		Edges:       len(doc.SemanticGraph.Edges),
-		TotalNodes:  len(doc.SemanticGraph.Nodes),
-		Artifacts:   len(doc.ArtifactVault.Artifacts),
-		RecentTurns: len(doc.WorkingMemory.RecentContext),
+		Metadata:          s.Metadata,
+		Version:           s.Version,
+		Nodes:             map[spec.NodeType]int{},
+		Relations:         map[spec.Relation]int{},
+		Edges:             len(s.SemanticGraph.Edges),
+		TotalNodes:        len(s.SemanticGraph.Nodes),
+		Artifacts:         len(s.ArtifactVault.Artifacts),
+		RecentTurns:       len(s.WorkingMemory.RecentContext),
+		ArchiveBlocks:     len(s.DeepArchive.Blocks),
+		ArchivedCodeBytes: s.referenced,
 	}
 	for _, t := range spec.NodeTypes {
 		info.Nodes[t] = 0
 	}
-	for _, n := range doc.SemanticGraph.Nodes {
+	for _, n := range s.SemanticGraph.Nodes {
 		info.Nodes[n.Type]++
 	}
-	for _, e := range doc.SemanticGraph.Edges {
+	for _, e := range s.SemanticGraph.Edges {
 		info.Relations[e.Relation]++
 	}
-	for _, a := range doc.ArtifactVault.Artifacts {
+	for _, a := range s.ArtifactVault.Artifacts {
 		info.ArtifactVersions += len(a.Versions)
 		for _, v := range a.Versions {
 			info.ArtifactBytes += v.Size
 			switch {
-			case v.Placed():
+			case v.End > 0: // placed (spec.ArtifactVersion.Placed)
 				info.ArchivedCodeBytes += v.Size
 			case v.Content != nil:
-				info.ArtifactStoredBytes += int64(len(*v.Content))
+				info.ArtifactStoredBytes += int64(*v.Content)
 			case v.Patch != nil:
-				info.ArtifactStoredBytes += int64(len(*v.Patch))
+				info.ArtifactStoredBytes += int64(*v.Patch)
 			}
 		}
 	}
-	info.ArchiveBlocks = len(doc.DeepArchive.Blocks)
-	for _, b := range doc.DeepArchive.Blocks {
+	for _, b := range s.DeepArchive.Blocks {
 		info.ArchivedTurns += b.TurnCount
-		if !spec.Computed(doc.Version) {
-			info.ArchivedCodeBytes += referencedBytes(b)
-		}
 	}
-	if vi := doc.DeepArchive.VectorIndex; vi != nil {
+	vi := s.DeepArchive.VectorIndex
+	if vi != nil {
 		info.Embeddings = len(vi.Embeddings)
 	}
-	if info.Vectors, err = vectorsInfo(canonicalOrder(doc).DeepArchive.VectorIndex); err != nil {
+	var err error
+	if info.Vectors, err = vectorsInfo(canonicalVectors(vi)); err != nil {
 		return nil, err
 	}
 	return info, nil

@@ -626,19 +626,43 @@ func lineColumn(js []byte, off int64) (line, col int) {
 }
 
 // scanAndUnmarshal reads JSON text through a scanner and, at the same
-// time on another goroutine, unmarshals into doc what the scanner has
-// passed: the unmarshaller never reads a byte the scanner has not bounded.
-// The text is plain when that is not nil, else what src reads (a
-// decompressor). It returns the text the unmarshaller was given, in the
-// pieces it was read in (kept as they are, so that a text growing to its
-// limit is never copied), without the runs of white space the scanner
-// dropped (so that a file of a GiB of spaces is never held); the size of
-// the whole text; the header, the scanner's error and the unmarshaller's.
-func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, doc *spec.Document) (text [][]byte, size int64, h header, err, uerr error) {
+// time on another goroutine, unmarshals into into (a document, or what a
+// summary reads of one) what the scanner has passed: the unmarshaller
+// never reads a byte the scanner has not bounded. The text is plain when
+// that is not nil, else what src reads (a decompressor). With keep, it
+// returns the text the unmarshaller was given, in the pieces it was read
+// in (kept as they are, so that a text growing to its limit is never
+// copied), without the runs of white space the scanner dropped (so that a
+// file of a GiB of spaces is never held); without, none. It returns the
+// size of the whole text; the header, the scanner's error and the
+// unmarshaller's.
+func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, into any, keep bool) (text [][]byte, size int64, h header, err, uerr error) {
 	chunks := make(chan []byte, 64)
 	done := make(chan error, 1)
+	// Without keep, the pieces of a decompressed text are used again once
+	// read: a summary of a hundred megabytes of text allocates a few.
+	var pieces chan []byte
+	if !keep {
+		pieces = make(chan []byte, cap(chunks)+2)
+	}
+	piece := func() []byte {
+		select {
+		case p := <-pieces:
+			return p[:scanChunk]
+		default:
+			return make([]byte, scanChunk)
+		}
+	}
+	reuse := func(p []byte) {
+		if pieces != nil && cap(p) == scanChunk {
+			select {
+			case pieces <- p:
+			default:
+			}
+		}
+	}
 	go func() {
-		err := json.UnmarshalRead(&chunkReader{ch: chunks}, doc, listUnmarshalers)
+		err := json.UnmarshalRead(&chunkReader{ch: chunks, done: reuse}, into, listUnmarshalers)
 		for range chunks {
 			// The rest, after an error: the scanner goes on to the end.
 		}
@@ -652,9 +676,14 @@ func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, doc *spec.Documen
 		drops := s.takeDrops()
 		if len(drops) == 0 {
 			sh.sent += int64(len(p))
-			text = append(text, p)
+			if keep {
+				text = append(text, p)
+			}
 			chunks <- p
 			return
+		}
+		if src != nil {
+			defer reuse(p) // what is sent is out, a copy
 		}
 		kept := int64(len(p))
 		for _, d := range drops {
@@ -670,7 +699,9 @@ func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, doc *spec.Documen
 		out = append(out, p[at-base:]...)
 		sh.sent += int64(len(out))
 		if len(out) > 0 {
-			text = append(text, out)
+			if keep {
+				text = append(text, out)
+			}
 			chunks <- out
 		}
 	}
@@ -690,8 +721,9 @@ func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, doc *spec.Documen
 		var base int64
 		for {
 			// A piece of its own each time: the pieces sent are not
-			// written again.
-			p := make([]byte, scanChunk)
+			// written again until they are read, and then only without
+			// keep.
+			p := piece()
 			n, rerr := io.ReadFull(src, p)
 			p = p[:n]
 			if rerr == io.ErrUnexpectedEOF {
@@ -724,19 +756,24 @@ func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, doc *spec.Documen
 const scanChunk = 64 << 10
 
 // chunkReader reads the chunks of a channel, in order, until it is
-// closed.
+// closed, and gives each to done once it is read.
 type chunkReader struct {
-	ch  chan []byte
-	cur []byte
+	ch        chan []byte
+	cur, read []byte // what is left of the chunk being read; that chunk
+	done      func([]byte)
 }
 
 func (r *chunkReader) Read(p []byte) (int, error) {
 	for len(r.cur) == 0 {
+		if r.read != nil {
+			r.done(r.read)
+			r.read = nil
+		}
 		c, ok := <-r.ch
 		if !ok {
 			return 0, io.EOF
 		}
-		r.cur = c
+		r.cur, r.read = c, c
 	}
 	n := copy(p, r.cur)
 	r.cur = r.cur[n:]
