@@ -13,6 +13,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/smg-memory/smg/archive"
+	"github.com/smg-memory/smg/graph/chunks"
 	"github.com/smg-memory/smg/spec"
 )
 
@@ -130,8 +131,8 @@ func (b *Builder) WriteState(w io.Writer) (err error) {
 	for _, id := range b.store.IDs() {
 		nodes = append(nodes, b.store.Node(id))
 	}
-	err = errors.Join(putChunks(enc, nodes, 1024),
-		putChunks(enc, b.store.Edges(), 4096)) // all edges: those weaker than a document keeps too
+	err = errors.Join(chunks.Put(enc, nodes, 1024),
+		chunks.Put(enc, b.store.Edges(), 4096)) // all edges: those weaker than a document keeps too
 	if err != nil {
 		return fmt.Errorf("the builder's state: %w", err)
 	}
@@ -191,13 +192,13 @@ func Resume(data []byte, blocks []spec.ArchiveBlock, cfg Config) (*Builder, erro
 	if err != nil {
 		return nil, err
 	}
-	if s.Nodes, err = getChunks[*spec.Node](dec); err != nil {
+	if s.Nodes, err = chunks.Get[*spec.Node](dec); err != nil {
 		return nil, fmt.Errorf("%w: the nodes: %v", ErrState, err)
 	}
-	if s.Edges, err = getChunks[spec.Edge](dec); err != nil {
+	if s.Edges, err = chunks.Get[spec.Edge](dec); err != nil {
 		return nil, fmt.Errorf("%w: the edges: %v", ErrState, err)
 	}
-	arts, err := getChunks[artStateState](dec)
+	arts, err := chunks.Get[artStateState](dec)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the artifacts: %v", ErrState, err)
 	}
@@ -430,41 +431,4 @@ type artStateState struct {
 type verRefState struct {
 	ID string
 	V  int
-}
-
-// putChunks encodes list as its length, then its elements in chunks of at
-// most size: the encoder's buffer holds one chunk, not the whole list.
-func putChunks[T any](enc *gob.Encoder, list []T, size int) error {
-	if err := enc.Encode(len(list)); err != nil {
-		return err
-	}
-	for chunk := range slices.Chunk(list, size) {
-		if err := enc.Encode(chunk); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// getChunks decodes what putChunks encoded.
-func getChunks[T any](dec *gob.Decoder) ([]T, error) {
-	var n int
-	if err := dec.Decode(&n); err != nil {
-		return nil, err
-	}
-	if n < 0 {
-		return nil, fmt.Errorf("a list of %d elements", n)
-	}
-	out := make([]T, 0, min(n, 1<<16))
-	for len(out) < n {
-		var chunk []T
-		if err := dec.Decode(&chunk); err != nil {
-			return nil, err
-		}
-		if len(chunk) == 0 || len(out)+len(chunk) > n {
-			return nil, fmt.Errorf("a chunk of %d elements where %d are left", len(chunk), n-len(out))
-		}
-		out = append(out, chunk...)
-	}
-	return out, nil
 }
