@@ -39,6 +39,12 @@ func Hash(s string) string {
 	return hashPrefix + hex.EncodeToString(sum[:])
 }
 
+// HashBytes is [Hash] of the text b, without a copy of it.
+func HashBytes(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hashPrefix + hex.EncodeToString(sum[:])
+}
+
 // Errors that reconstructing a version reports, wrapped in a [*VersionError].
 var (
 	// ErrPatch: a patch is not well-formed, or does not apply to the

@@ -48,7 +48,7 @@ func blockOf(id string, turns []spec.Turn) (spec.ArchiveBlock, []byte, error) {
 		LastTimestamp:    turns[len(turns)-1].Timestamp,
 		TurnCount:        len(turns),
 		UncompressedSize: int64(len(js)),
-		ContentHash:      artifacts.Hash(string(js)),
+		ContentHash:      artifacts.HashBytes(js),
 	}, js, nil
 }
 

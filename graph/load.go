@@ -295,7 +295,7 @@ func checkBlockData(b spec.ArchiveBlock, raw []byte) error {
 	if int64(len(raw)) != b.UncompressedSize {
 		return fmt.Errorf("the block's turns take %d bytes, its uncompressedSize says %d", len(raw), b.UncompressedSize)
 	}
-	if artifacts.Hash(string(raw)) != b.ContentHash {
+	if artifacts.HashBytes(raw) != b.ContentHash {
 		if b.Turns != nil {
 			return errors.New("the turns do not match the block's contentHash")
 		}

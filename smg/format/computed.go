@@ -68,7 +68,7 @@ func complete(doc *spec.Document, lim Limits) {
 	for i := range doc.DeepArchive.Blocks {
 		if b := &doc.DeepArchive.Blocks[i]; b.ContentHash == "" {
 			if raw, err := t.data(i); err == nil {
-				b.ContentHash = artifacts.Hash(string(raw))
+				b.ContentHash = artifacts.HashBytes(raw)
 			}
 		}
 	}

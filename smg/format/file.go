@@ -49,13 +49,19 @@ func ReadBytes(name string, lim Limits) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > lim.MaxFileSize {
-		return nil, fmt.Errorf("%s: %w", name, &LimitError{Limit: "MaxFileSize", Max: lim.MaxFileSize})
+	// Read into a buffer of the file's size, with room for the read that
+	// meets its end: io.ReadAll would grow one to twice the size.
+	size := int64(0)
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		if size = fi.Size(); size > lim.MaxFileSize {
+			return nil, fmt.Errorf("%s: %w", name, &LimitError{Limit: "MaxFileSize", Max: lim.MaxFileSize})
+		}
 	}
-	b, err := io.ReadAll(io.LimitReader(f, lim.MaxFileSize+1))
-	if err != nil {
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, lim.MaxFileSize+1)); err != nil {
 		return nil, err
 	}
+	b := buf.Bytes()
 	if int64(len(b)) > lim.MaxFileSize {
 		return nil, fmt.Errorf("%s: %w", name, &LimitError{Limit: "MaxFileSize", Max: lim.MaxFileSize})
 	}

@@ -695,7 +695,7 @@ func (c *checker) block(i int, b spec.ArchiveBlock) {
 	case b.ContentHash == "":
 		// A file of 1.3 whose reader did not compute it (a limit):
 		// there is nothing to check the data against.
-	case artifacts.Hash(string(raw)) != b.ContentHash:
+	case artifacts.HashBytes(raw) != b.ContentHash:
 		c.add(at("contentHash"), "the decompressed block does not match the hash")
 		return
 	}
