@@ -61,9 +61,23 @@ func (a *app) contextCommand() *cobra.Command {
 		Long:  contextLong,
 		Args:  fileAndText("QUESTION", "a question, like 'why did we choose Stripe Elements?'"),
 		RunE: a.runE(func(cmd *cobra.Command, args []string) error {
-			tok, err := smg.NewTokenizer(tokenizer)
-			if err != nil || tokenizer == "" {
-				return usageErrorf("--tokenizer: want cl100k, o200k or estimate, not %q", tokenizer)
+			// The tokenizer's tables load (a tenth of a second) while the
+			// memory opens.
+			type loaded struct {
+				tok smg.Tokenizer
+				err error
+			}
+			tokenized := make(chan loaded, 1)
+			go func() {
+				tok, err := smg.NewTokenizer(tokenizer)
+				tokenized <- loaded{tok, err}
+			}()
+			tokenizerOf := func() (smg.Tokenizer, error) {
+				l := <-tokenized
+				if l.err != nil || tokenizer == "" {
+					return nil, usageErrorf("--tokenizer: want cl100k, o200k or estimate, not %q", tokenizer)
+				}
+				return l.tok, nil
 			}
 			for _, s := range scopes {
 				if err := spec.CheckFactScope(s); err != nil {
@@ -96,6 +110,10 @@ func (a *app) contextCommand() *cobra.Command {
 				}
 				defer p.Close()
 				memories = append(memories, p)
+			}
+			tok, err := tokenizerOf()
+			if err != nil {
+				return err
 			}
 			opts := smg.ContextOptions{Budget: budget, Tokenizer: tok, Wait: true, Scopes: scopes, FactBudget: factBudget, At: asOf}
 			res, err := smg.Compose(ctx, args[1], &smg.ComposeOptions{ContextOptions: opts}, memories...)
