@@ -233,6 +233,7 @@ type decoded struct {
 
 // JSON returns the document's JSON text, in one piece, as the unmarshaller
 // read it: the file's, but for runs of more than maxBlank blanks, dropped.
+// Only [decodeText] keeps it whole.
 func (d *decoded) JSON() []byte { return joined(d.text) }
 
 // indented reports whether the JSON text is in the indented canonical form
@@ -246,9 +247,30 @@ func joined(text [][]byte) []byte {
 	return bytes.Join(text, nil)
 }
 
+// decode reads a document: its JSON text is not kept but for its start
+// (which says whether it is indented), unless an error of its
+// unmarshalling is to be placed in it, when it is read again keeping it.
 func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
+	return decodeDoc(r, opts, false)
+}
+
+// decodeText is decode keeping the whole JSON text ([decoded.JSON]), as
+// validation reads it.
+func decodeText(r io.Reader, opts *DecodeOptions) (*decoded, error) {
+	return decodeDoc(r, opts, true)
+}
+
+func decodeDoc(r io.Reader, opts *DecodeOptions, keep bool) (*decoded, error) {
+	l, err := openLayers(r, opts)
+	if err != nil {
+		return nil, err
+	}
 	doc := new(spec.Document)
-	out, err := decodeInto(r, opts, doc, true)
+	out, err := l.scan(doc, keep)
+	if errors.Is(err, errUnkept) {
+		doc = new(spec.Document)
+		out, err = l.scan(doc, true)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -257,17 +279,22 @@ func decode(r io.Reader, opts *DecodeOptions) (*decoded, error) {
 	return out, nil
 }
 
-// errUnkept: the text of a document was not kept (decodeInto without
-// keep), and it is needed to place the error of its unmarshalling: decode
-// the document again keeping it.
+// errUnkept: the text of a document was not kept (a scan without keep),
+// and it is needed to place the error of its unmarshalling: scan the
+// document again keeping it.
 var errUnkept = errors.New("the text to place an error in was not kept")
 
-// decodeInto is decode, the document unmarshalled into into (a
-// spec.Document, or a part of what it holds) and not completed. With keep
-// the text is kept (decoded.text), to place an error in it; without, an
-// error of the unmarshalling is errUnkept, and what the text costs is
-// the scanner's window.
-func decodeInto(r io.Reader, opts *DecodeOptions, into any, keep bool) (*decoded, error) {
+// layers is a file read, and opened when it is encrypted: its JSON text,
+// plain or compressed (inner), and the form it came in.
+type layers struct {
+	inner []byte
+	form  FormInfo
+	lim   Limits
+}
+
+// openLayers reads a file within opts' limits and opens it when it is
+// encrypted, asking for the password once.
+func openLayers(r io.Reader, opts *DecodeOptions) (*layers, error) {
 	if opts == nil {
 		opts = &DecodeOptions{}
 	}
@@ -282,35 +309,45 @@ func decodeInto(r io.Reader, opts *DecodeOptions, into any, keep bool) (*decoded
 	if len(raw) == 0 {
 		return nil, &DecodeError{Path: "$", Err: ErrNotSMG, Msg: "the file is empty"}
 	}
-	out := &decoded{Form: FormInfo{FileSize: int64(len(raw))}, lim: lim}
-	inner := raw
+	l := &layers{inner: raw, form: FormInfo{FileSize: int64(len(raw))}, lim: lim}
 	if isEnvelope(raw, lim) {
 		kdf, err := envelope.Describe(raw)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 		}
-		out.Form.Encrypted, out.Form.KDF = true, &kdf
+		l.form.Encrypted, l.form.KDF = true, &kdf
 		password, err := opts.password()
 		if err != nil {
 			return nil, err
 		}
-		if inner, err = open(raw, password, lim); err != nil {
+		if l.inner, err = open(raw, password, lim); err != nil {
 			return nil, err
 		}
 	}
+	return l, nil
+}
+
+// scan decodes the JSON text of l into into (a spec.Document, or a part
+// of what it holds), not completed. With keep the text is kept
+// (decoded.text), to place an error in it; without, only its first piece
+// is, an error of the unmarshalling is errUnkept, and what the text costs
+// is the scanner's window.
+func (l *layers) scan(into any, keep bool) (*decoded, error) {
+	lim := l.lim
+	out := &decoded{Form: l.form, lim: lim}
 	// The scanner bounds the text while json reads what it has passed,
 	// on another goroutine: neither waits for the whole text.
 	var plain []byte
 	var src io.Reader
 	in := &probeReader{}
-	if jsonStart(inner) {
-		if int64(len(inner)) > lim.MaxDocumentSize {
+	if jsonStart(l.inner) {
+		if int64(len(l.inner)) > lim.MaxDocumentSize {
 			return nil, &LimitError{Limit: "MaxDocumentSize", Max: lim.MaxDocumentSize}
 		}
-		plain = inner
+		plain = l.inner
 	} else {
 		out.Form.Compressed = true
-		in.r = bytes.NewReader(inner)
+		in.r = bytes.NewReader(l.inner)
 		src = &sourceReader{r: brotli.NewReader(in), max: lim.MaxDocumentSize, left: lim.MaxDocumentSize}
 	}
 	text, size, h, err, uerr := scanAndUnmarshal(plain, src, lim, into, keep)

@@ -185,8 +185,12 @@ var errWhole = errors.New("the summary needs the whole document")
 // read past, not kept, and nor is the text. A file that it cannot
 // summarize so is errWhole.
 func summarize(b []byte, opts *DecodeOptions) (*Info, error) {
+	l, err := openLayers(bytes.NewReader(b), opts)
+	if err != nil {
+		return nil, err
+	}
 	var s summary
-	d, err := decodeInto(bytes.NewReader(b), opts, &s, false)
+	d, err := l.scan(&s, false)
 	if errors.Is(err, errUnkept) {
 		return nil, errWhole
 	}

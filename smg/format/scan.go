@@ -633,7 +633,7 @@ func lineColumn(js []byte, off int64) (line, col int) {
 // returns the text the unmarshaller was given, in the pieces it was read
 // in (kept as they are, so that a text growing to its limit is never
 // copied), without the runs of white space the scanner dropped (so that a
-// file of a GiB of spaces is never held); without, none. It returns the
+// file of a GiB of spaces is never held); without, its first piece. It returns the
 // size of the whole text; the header, the scanner's error and the
 // unmarshaller's.
 func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, into any, keep bool) (text [][]byte, size int64, h header, err, uerr error) {
@@ -676,8 +676,11 @@ func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, into any, keep bo
 		drops := s.takeDrops()
 		if len(drops) == 0 {
 			sh.sent += int64(len(p))
-			if keep {
+			switch {
+			case keep:
 				text = append(text, p)
+			case len(text) == 0:
+				text = append(text, bytes.Clone(p)) // its start: p is used again
 			}
 			chunks <- p
 			return
@@ -699,7 +702,7 @@ func scanAndUnmarshal(plain []byte, src io.Reader, lim Limits, into any, keep bo
 		out = append(out, p[at-base:]...)
 		sh.sent += int64(len(out))
 		if len(out) > 0 {
-			if keep {
+			if keep || len(text) == 0 {
 				text = append(text, out)
 			}
 			chunks <- out

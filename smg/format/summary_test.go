@@ -3,12 +3,15 @@ package format_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/internal/envelope"
 	"github.com/smg-memory/smg/smg/smgtest"
 )
 
@@ -84,5 +87,29 @@ func TestSummaryReadsPastTheTurns(t *testing.T) {
 	sum, err := format.InspectFileWith(name, nil, format.InspectOptions{})
 	if err != nil || sum.TotalNodes != 12 || sum.ArchivedTurns != 12 {
 		t.Errorf("the summary: %v", err)
+	}
+}
+
+// TestDecodePlacesErrorsOnce: a reader keeps no copy of the JSON text it
+// reads, so the error of a document that does not unmarshal is placed by
+// reading it again: at its line and path as before, asking for the
+// password of an encrypted file once.
+func TestDecodePlacesErrorsOnce(t *testing.T) {
+	doc, _ := readExample(t, "full.smg")
+	js, err := format.Marshal(doc, &format.EncodeOptions{Plain: true, Indent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Replace(js, []byte(`"label": "`), []byte(`"label": 7, "spoilt": "`), 1)
+	line := bytes.Count(bad[:bytes.Index(bad, []byte(`"label": 7`))], []byte("\n")) + 1
+	sealed, err := envelope.Seal(bad, []byte("pw"), envelope.SealOptions{KDF: envelope.KDF{Function: "argon2id", MemoryKiB: 8, TimeCost: 1, Parallelism: 1}, InsecureKDF: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	opts := &format.DecodeOptions{PasswordFunc: func() ([]byte, error) { asked++; return []byte("pw"), nil }}
+	_, err = format.Unmarshal(sealed, opts)
+	if !errors.Is(err, format.ErrMalformed) || !strings.Contains(err.Error(), fmt.Sprintf("line %d", line)) || asked != 1 {
+		t.Errorf("%v (line %d), the password asked for %d times", err, line, asked)
 	}
 }

@@ -70,7 +70,7 @@ func ValidateBytes(b []byte, opts *ValidateOptions) (*spec.Document, error) {
 	if opts == nil {
 		opts = &ValidateOptions{}
 	}
-	d, err := decode(bytes.NewReader(b), &DecodeOptions{Password: opts.Password, PasswordFunc: opts.PasswordFunc, Limits: opts.Limits})
+	d, err := decodeText(bytes.NewReader(b), &DecodeOptions{Password: opts.Password, PasswordFunc: opts.PasswordFunc, Limits: opts.Limits})
 	if err != nil {
 		return nil, err
 	}
