@@ -98,6 +98,8 @@ and all in one memory (recall --one), at --budget tokens.`,
 				}
 				defer os.RemoveAll(dir)
 				o.dir = dir
+			} else if err := os.MkdirAll(o.dir, 0o755); err != nil {
+				return err
 			}
 			rep, err := measureScale(cmd.Context(), o, cmd.ErrOrStderr())
 			if err != nil {
