@@ -68,15 +68,7 @@ func TestSummaryIsTheInspection(t *testing.T) {
 // member it does not count (a node's label of the wrong type) does not
 // stop it, where the inspection, which decodes the whole document, fails.
 func TestSummaryReadsPastTheTurns(t *testing.T) {
-	doc, _ := readExample(t, "full.smg")
-	js, err := format.Marshal(doc, &format.EncodeOptions{Plain: true, Indent: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bad := bytes.Replace(js, []byte(`"label": "`), []byte(`"label": 7, "spoilt": "`), 1)
-	if bytes.Equal(bad, js) {
-		t.Fatal("no label to spoil")
-	}
+	bad, _ := spoiltLabel(t)
 	name := filepath.Join(t.TempDir(), "m.smg")
 	if err := os.WriteFile(name, bad, 0o600); err != nil {
 		t.Fatal(err)
@@ -95,13 +87,7 @@ func TestSummaryReadsPastTheTurns(t *testing.T) {
 // reading it again: at its line and path as before, asking for the
 // password of an encrypted file once.
 func TestDecodePlacesErrorsOnce(t *testing.T) {
-	doc, _ := readExample(t, "full.smg")
-	js, err := format.Marshal(doc, &format.EncodeOptions{Plain: true, Indent: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bad := bytes.Replace(js, []byte(`"label": "`), []byte(`"label": 7, "spoilt": "`), 1)
-	line := bytes.Count(bad[:bytes.Index(bad, []byte(`"label": 7`))], []byte("\n")) + 1
+	bad, line := spoiltLabel(t)
 	sealed, err := envelope.Seal(bad, []byte("pw"), envelope.SealOptions{KDF: envelope.KDF{Function: "argon2id", MemoryKiB: 8, TimeCost: 1, Parallelism: 1}, InsecureKDF: true})
 	if err != nil {
 		t.Fatal(err)
@@ -112,4 +98,20 @@ func TestDecodePlacesErrorsOnce(t *testing.T) {
 	if !errors.Is(err, format.ErrMalformed) || !strings.Contains(err.Error(), fmt.Sprintf("line %d", line)) || asked != 1 {
 		t.Errorf("%v (line %d), the password asked for %d times", err, line, asked)
 	}
+}
+
+// spoiltLabel is testdata/full.smg in the canonical pretty form, its first
+// label a number, and the line of that label.
+func spoiltLabel(t *testing.T) ([]byte, int) {
+	t.Helper()
+	doc, _ := readExample(t, "full.smg")
+	js, err := format.Marshal(doc, &format.EncodeOptions{Plain: true, Indent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Replace(js, []byte(`"label": "`), []byte(`"label": 7, "spoilt": "`), 1)
+	if bytes.Equal(bad, js) {
+		t.Fatal("no label to spoil")
+	}
+	return bad, bytes.Count(bad[:bytes.Index(bad, []byte(`"label": 7`))], []byte("\n")) + 1
 }
