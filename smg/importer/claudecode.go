@@ -44,7 +44,7 @@ func (r *reader) readClaudeCode() error {
 	var convs []Conversation         // one for each session, in order of its first line
 	sessions := map[string]int{}     // sessionId → its conversation
 	toolNames := map[string]string{} // tool_use id → the tool's name
-	err := r.lines(i, func(t *text, line0 int) error {
+	err := r.eachLine(i, func(t *text, line0 int) error {
 		v, err := r.lineValue(t, line0)
 		if err != nil {
 			return r.malformed(err)

@@ -38,7 +38,6 @@
 package importer
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -535,29 +534,6 @@ func (r *reader) document(i int) (jv, error) {
 
 func (r *reader) syntaxError(t *text, line0 int, err *jsonSyntaxError) *Error {
 	return r.errorAt(t, line0, err.off, "", "not JSON: "+err.msg)
-}
-
-// lines calls fn with each non-blank line of the input as a text of its
-// own, with its 0-based line number, until fn returns an error.
-func (r *reader) lines(from int, fn func(t *text, line0 int) error) error {
-	d := r.t.data
-	line0 := bytes.Count(d[:from], []byte("\n"))
-	for start := from; start < len(d); line0++ {
-		end := bytes.IndexByte(d[start:], '\n')
-		if end < 0 {
-			end = len(d)
-		} else {
-			end += start
-		}
-		t := &text{data: d[start:end]}
-		if t.ws(0) < len(t.data) {
-			if err := fn(t, line0); err != nil {
-				return err
-			}
-		}
-		start = end + 1
-	}
-	return nil
 }
 
 // lineValue returns the one JSON value of a line of JSON Lines.

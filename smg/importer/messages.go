@@ -107,7 +107,7 @@ func (r *reader) readMessageObjects(i int) error {
 		return r.add(*c)
 	}
 	first := true
-	return r.lines(i, func(t *text, line0 int) error {
+	return r.eachLine(i, func(t *text, line0 int) error {
 		v, err := r.lineValue(t, line0)
 		if err != nil {
 			if first {

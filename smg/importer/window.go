@@ -129,10 +129,11 @@ func (w *window) start() (int, error) {
 }
 
 // eachLine calls fn with each non-blank line of the input from offset i
-// of the window on, as [reader.lines] does, reading the input as it goes:
-// the window holds the line given to fn and what was read after it, not
-// the lines before. The text fn is given is the window's, valid until fn
-// returns.
+// of the window on, as a text of its own, with its 0-based line number in
+// the input, until fn returns an error. It reads the input as it goes: the
+// window holds the line given to fn and what was read after it, not the
+// lines before (of an input read whole, it drops the lines given). The
+// text fn is given is the window's, valid until fn returns.
 func (r *reader) eachLine(i int, fn func(t *text, line0 int) error) error {
 	w := r.w
 	line0 := w.t.line0 + bytes.Count(w.t.data[:i], []byte("\n"))
