@@ -159,12 +159,13 @@ func inspect(r io.Reader, opts *DecodeOptions, what InspectOptions) (*Info, erro
 	if err != nil {
 		return nil, err
 	}
-	info, err := Stat(d.Doc)
+	stat := Stat
+	if !what.ContentHash {
+		stat = func(doc *spec.Document) (*Info, error) { return summaryOf(doc).info() }
+	}
+	info, err := stat(d.Doc)
 	if err != nil {
 		return nil, err
-	}
-	if !what.ContentHash {
-		info.ContentHash = "" // as a summary without it says
 	}
 	if what.Sections {
 		if info.Sections, err = SectionSizes(d.Doc); err != nil {
