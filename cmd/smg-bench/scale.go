@@ -18,6 +18,7 @@ import (
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/smg/importer"
 )
 
 // scaleOptions are scale's flags.
@@ -130,8 +131,12 @@ func measureScale(ctx context.Context, o scaleOptions, warn io.Writer) (*scaleRe
 		ctx = context.Background()
 	}
 	rep := &scaleReport{Data: o.data, Repeat: o.repeat}
+	samples, convs, _, err := readLoCoMo(o.data)
+	if err != nil {
+		return nil, err
+	}
 	in := filepath.Join(o.dir, "scale.jsonl")
-	turns, err := writeScaleTranscript(in, o.data, o.repeat)
+	turns, err := writeScaleTranscript(in, convs, o.repeat)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +148,7 @@ func measureScale(ctx context.Context, o scaleOptions, warn io.Writer) (*scaleRe
 			return nil, err
 		}
 	}
-	if err := os.RemoveAll(filepath.Join(format.CacheDir(name), "index")); err != nil {
+	if err := os.RemoveAll(format.IndexCacheDir(name)); err != nil {
 		return nil, err
 	}
 	cached := []string{"context", "--no-vectors", "--budget", fmt.Sprint(o.budget), "--tokenizer", o.tokenizer, name, o.question}
@@ -168,9 +173,9 @@ func measureScale(ctx context.Context, o scaleOptions, warn io.Writer) (*scaleRe
 			rep.FileMB, rep.StateMB = fileMB(name), fileMB(format.StateName(name))
 		}
 	}
-	rep.IndexCacheMB = dirMB(filepath.Join(format.CacheDir(name), "index"))
+	rep.IndexCacheMB = float64(format.DirSize(format.IndexCacheDir(name))) / 1e6
 
-	if rep.Warm, err = warmContexts(ctx, name, o); err != nil {
+	if rep.Warm, err = warmContexts(ctx, name, samples, o); err != nil {
 		return nil, err
 	}
 	if o.recall {
@@ -186,13 +191,9 @@ func measureScale(ctx context.Context, o scaleOptions, warn io.Writer) (*scaleRe
 	return rep, nil
 }
 
-// writeScaleTranscript writes the chats of data, repeat times, as one
+// writeScaleTranscript writes the chats convs, repeat times, as one
 // transcript in JSON Lines, and returns its number of turns.
-func writeScaleTranscript(name, data string, repeat int) (int, error) {
-	_, convs, _, err := readLoCoMo(data)
-	if err != nil {
-		return 0, err
-	}
+func writeScaleTranscript(name string, convs []importer.Conversation, repeat int) (int, error) {
 	f, err := os.Create(name)
 	if err != nil {
 		return 0, err
@@ -239,13 +240,9 @@ func runStep(ctx context.Context, bin, step string, args []string) (scaleStep, e
 }
 
 // warmContexts opens the memory in this process, waits for its index,
-// and times a context for each question of the data.
-func warmContexts(ctx context.Context, name string, o scaleOptions) (latency, error) {
+// and times a context for each question of samples.
+func warmContexts(ctx context.Context, name string, samples []locomoSample, o scaleOptions) (latency, error) {
 	tk, err := smg.NewTokenizer(o.tokenizer)
-	if err != nil {
-		return latency{}, err
-	}
-	samples, _, _, err := readLoCoMo(o.data)
 	if err != nil {
 		return latency{}, err
 	}
@@ -277,19 +274,6 @@ func fileMB(name string) float64 {
 		return 0
 	}
 	return float64(fi.Size()) / 1e6
-}
-
-func dirMB(dir string) float64 {
-	var n int64
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
-			}
-		}
-		return nil
-	})
-	return float64(n) / 1e6
 }
 
 func writeScale(w io.Writer, r *scaleReport) error {

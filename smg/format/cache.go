@@ -77,9 +77,13 @@ func removeStaleCache(name string, now time.Time) {
 
 // CacheSize is the size in bytes of what the named file's cache folder
 // holds: what smg keeps beside it, all of it removable.
-func CacheSize(name string) int64 {
+func CacheSize(name string) int64 { return DirSize(CacheDir(name)) }
+
+// DirSize is the bytes of the regular files under dir, 0 when there is
+// none.
+func DirSize(dir string) int64 {
 	var n int64
-	_ = filepath.WalkDir(CacheDir(name), func(_ string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
 			if fi, err := d.Info(); err == nil {
 				n += fi.Size()
