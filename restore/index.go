@@ -11,8 +11,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/registry"
-	bsearch "github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
 
 	"golang.org/x/sync/errgroup"
@@ -203,30 +201,4 @@ type hit struct {
 	kind  string
 	key   string
 	score float64
-}
-
-// search returns the best k documents for text, best first, ties by id.
-// stats, when set, are the statistics BM25 scores with, in place of the
-// index's own.
-func search(ix bleve.Index, text string, k int, stats *bsearch.BM25Stats) ([]hit, error) {
-	q := query.NewMatchQuery(text)
-	q.SetField("text")
-	req := bleve.NewSearchRequestOptions(q, k, 0, false)
-	req.SortBy([]string{"-_score", "_id"})
-	if stats != nil {
-		req.PreSearchData = map[string]any{bsearch.BM25PreSearchDataKey: stats}
-	}
-	res, err := ix.Search(req)
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	out := make([]hit, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		kind, key, ok := strings.Cut(h.ID, ":")
-		if !ok {
-			continue
-		}
-		out = append(out, hit{kind: kind, key: key, score: h.Score})
-	}
-	return out, nil
 }

@@ -1,0 +1,467 @@
+package restore
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// search returns the best k documents for text, best first, ties by id:
+// the hits of Bleve's match query on "text" scored by BM25, sorted by
+// score then id. stats, when set, are the statistics BM25 scores with, in
+// place of the index's own.
+//
+// It scores as Bleve does but does not ask Bleve to: Bleve's collector
+// scores every document that holds any of the question's terms and looks
+// up the id of each to break ties, and on a memory of 38,912 turns whose
+// question words are in most of them that took 81% of a context. This
+// is MaxScore (Turtle and Flood, 1995): each term's score has a ceiling,
+// and once k documents are held, the terms whose ceilings together cannot
+// lift a document past the k-th are only looked up, by skipping, in the
+// documents the others found. The result is the same documents with the
+// same scores (TestSearchIsBleves), and ids are looked up only to break
+// a tie.
+func search(ix bleve.Index, text string, k int, stats *bsearch.BM25Stats) ([]hit, error) {
+	if k <= 0 {
+		return nil, nil
+	}
+	an := ix.Mapping().AnalyzerNamed(analyzerName)
+	if an == nil {
+		return bleveSearch(ix, text, k, stats)
+	}
+	toks := an.Analyze([]byte(text))
+	if len(toks) == 0 {
+		return nil, nil
+	}
+	adv, err := ix.Advanced()
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer r.Close()
+	docs, avg, err := bm25Metrics(r, stats)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	if avg <= 0 {
+		// Bleve scores an index without lengths by TF-IDF.
+		return bleveSearch(ix, text, k, stats)
+	}
+	ms := &maxScore{r: r, k: k, avg: avg, total: len(toks)}
+	defer ms.close()
+	if err := ms.open(toks, docs); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	if err := ms.run(); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	out, err := ms.hits()
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	return out, nil
+}
+
+// bleveSearch is search by Bleve's own collector.
+func bleveSearch(ix bleve.Index, text string, k int, stats *bsearch.BM25Stats) ([]hit, error) {
+	q := query.NewMatchQuery(text)
+	q.SetField("text")
+	req := bleve.NewSearchRequestOptions(q, k, 0, false)
+	req.SortBy([]string{"-_score", "_id"})
+	if stats != nil {
+		req.PreSearchData = map[string]any{bsearch.BM25PreSearchDataKey: stats}
+	}
+	res, err := ix.Search(req)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	out := make([]hit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		if kind, key, ok := strings.Cut(h.ID, ":"); ok {
+			out = append(out, hit{kind: kind, key: key, score: h.Score})
+		}
+	}
+	return out, nil
+}
+
+// bm25Metrics are the number of documents and their average length as
+// Bleve's term searcher takes them: from stats when set, else from the
+// index, the average rounded up.
+func bm25Metrics(r index.IndexReader, stats *bsearch.BM25Stats) (docs uint64, avg float64, err error) {
+	var card int
+	if stats != nil {
+		docs = uint64(stats.DocCount)
+		card = stats.FieldCardinality["text"]
+	} else {
+		if docs, err = r.DocCount(); err != nil {
+			return 0, 0, err
+		}
+		if br, ok := r.(index.BM25Reader); ok {
+			if card, err = br.FieldCardinality("text"); err != nil {
+				return 0, 0, err
+			}
+		}
+	}
+	if docs == 0 {
+		return 0, 0, nil
+	}
+	return docs, math.Ceil(float64(card) / float64(docs)), nil
+}
+
+// term is one of the question's terms and where its postings are read.
+type term struct {
+	tfr  index.TermFieldReader
+	tfd  index.TermFieldDoc
+	seek index.IndexInternalID
+	doc  uint64 // the document it is at
+	done bool
+	df   uint64 // how many documents hold it
+	// idf and weight make a posting's score as Bleve's term scorer does:
+	// idf × saturated frequency, times weight unless that is 1.
+	idf, weight float64
+	slots       []int   // the question's tokens that are this term
+	ceil        float64 // the most it adds to a document's sum
+}
+
+func (t *term) next() error {
+	d, err := t.tfr.Next(&t.tfd)
+	return t.at(d, err)
+}
+
+// advance moves to the first document at or after doc, which must be
+// after the one it is at (Bleve's reader starts again on a step back).
+func (t *term) advance(doc uint64) error {
+	t.seek = index.NewIndexInternalID(t.seek, doc)
+	d, err := t.tfr.Advance(t.seek, &t.tfd)
+	return t.at(d, err)
+}
+
+func (t *term) at(d *index.TermFieldDoc, err error) error {
+	if err != nil {
+		return err
+	}
+	if d == nil {
+		t.done = true
+		return nil
+	}
+	t.doc = d.ID.Value()
+	return nil
+}
+
+// score is Bleve's BM25 score of the posting t is at.
+func (t *term) score(avg float64) float64 {
+	tf := math.Sqrt(float64(t.tfd.Freq))
+	length := 1 / (t.tfd.Norm * t.tfd.Norm)
+	s := t.idf * (tf * bsearch.BM25_k1) / (tf + bsearch.BM25_k1*(1-bsearch.BM25_b+(bsearch.BM25_b*length/avg)))
+	if t.weight != 1 {
+		s *= t.weight
+	}
+	return s
+}
+
+// tfCeiling bounds the saturated frequency of any posting, the factor of
+// Bleve's BM25 score that is not the term's idf:
+//
+//	tf·k1 / (tf + k1·(1−b + b·len/avg)), tf = √freq
+//
+// It is below k1, and since a document holds a term no more often than
+// it has tokens (len ≥ tf²), below the most of
+//
+//	tf·k1 / (tf + k1·(1−b) + k1·b·tf²/avg)
+//
+// over tf ≥ 1, which is at tf = √((1−b)·avg/b). Bleve's average length
+// is its dictionaries' sizes over its documents, a few tokens, so this is
+// about half of k1: a ceiling that low lets the common terms of a
+// question be looked up only, early. The length is read back from a
+// norm stored in 32 bits, hence the margin.
+func tfCeiling(avg float64) float64 {
+	k1, b := bsearch.BM25_k1, bsearch.BM25_b
+	tf := max(1, math.Sqrt((1-b)*avg/b))
+	return tf * k1 / (tf + k1*(1-b) + k1*b*tf*tf*(1-1e-6)/avg) * (1 + 1e-6)
+}
+
+// scored is a document held among the best: its number, its score and,
+// once a tie has needed it, its id.
+type scored struct {
+	doc   uint64
+	score float64
+	id    string
+}
+
+// maxScore is one search: the question's terms, cheapest ceiling first,
+// and the best k documents found so far, the worst at the top of a heap.
+type maxScore struct {
+	r     index.IndexReader
+	k     int
+	avg   float64
+	total int // the question's tokens: Bleve's coordination divides by them
+	terms []*term
+	best  []scored
+	// essential is the index in terms of the first term whose postings
+	// are walked; those before it are only looked up.
+	essential int
+	parts     []float64 // a document's score by token, summed in order
+}
+
+func (m *maxScore) close() {
+	for _, t := range m.terms {
+		t.tfr.Close()
+	}
+}
+
+// open reads the terms of toks and weighs them as Bleve does: a term
+// query per token, in a disjunction that orders them by how many
+// documents hold their term (stably) and takes its query norm and sums a
+// document's scores in that order.
+func (m *maxScore) open(toks analysis.TokenStream, docs uint64) error {
+	byTerm := map[string]*term{}
+	of := make([]*term, len(toks))
+	for i, tok := range toks {
+		t := byTerm[string(tok.Term)]
+		if t == nil {
+			tfr, err := m.r.TermFieldReader(context.Background(), tok.Term, "text", true, true, false)
+			if err != nil {
+				return err
+			}
+			t = &term{tfr: tfr, df: tfr.Count()}
+			t.idf = math.Log(1 + (float64(docs)-float64(t.df)+0.5)/(float64(t.df)+0.5))
+			byTerm[string(tok.Term)] = t
+			m.terms = append(m.terms, t)
+		}
+		of[i] = t
+	}
+	slices.SortStableFunc(of, func(a, b *term) int { return cmp.Compare(a.df, b.df) })
+	sumSq := 0.0
+	for i, t := range of {
+		t.slots = append(t.slots, i)
+		sumSq += t.idf * t.idf
+	}
+	norm := 1 / math.Sqrt(sumSq)
+	top := tfCeiling(m.avg)
+	for _, t := range m.terms {
+		t.weight = t.idf * norm
+		t.ceil = float64(len(t.slots)) * t.idf * top * t.weight
+		if err := t.next(); err != nil {
+			return err
+		}
+	}
+	slices.SortStableFunc(m.terms, func(a, b *term) int { return cmp.Compare(a.ceil, b.ceil) })
+	m.parts = make([]float64, m.total)
+	return nil
+}
+
+// run walks the documents of the essential terms in order and keeps the
+// best k.
+func (m *maxScore) run() error {
+	for {
+		doc, ok := uint64(0), false
+		for _, t := range m.terms[m.essential:] {
+			if !t.done && (!ok || t.doc < doc) {
+				doc, ok = t.doc, true
+			}
+		}
+		if !ok {
+			return nil
+		}
+		clear(m.parts)
+		matched := 0
+		sum := 0.0
+		for _, t := range m.terms[m.essential:] {
+			if t.done || t.doc != doc {
+				continue
+			}
+			m.add(t, &matched, &sum)
+			if err := t.next(); err != nil {
+				return err
+			}
+		}
+		// The others, the highest ceiling first, while they could still
+		// lift the document into the best k.
+		rest, restSlots := 0.0, 0
+		for _, t := range m.terms[:m.essential] {
+			rest += t.ceil
+			restSlots += len(t.slots)
+		}
+		pruned := false
+		for i := m.essential - 1; i >= 0; i-- {
+			if (sum+rest)*float64(matched+restSlots)/float64(m.total) < m.threshold() {
+				pruned = true
+				break
+			}
+			t := m.terms[i]
+			if !t.done && t.doc < doc {
+				if err := t.advance(doc); err != nil {
+					return err
+				}
+			}
+			if !t.done && t.doc == doc {
+				m.add(t, &matched, &sum)
+			}
+			rest -= t.ceil
+			restSlots -= len(t.slots)
+		}
+		if pruned {
+			continue
+		}
+		// Summed in the question's order, as Bleve's disjunction does,
+		// so that a document's score does not depend on the walk.
+		score := 0.0
+		for _, p := range m.parts {
+			score += p
+		}
+		score *= float64(matched) / float64(m.total)
+		if err := m.offer(scored{doc: doc, score: score}); err != nil {
+			return err
+		}
+	}
+}
+
+// add adds t's posting to the document being scored.
+func (m *maxScore) add(t *term, matched *int, sum *float64) {
+	s := t.score(m.avg)
+	for _, i := range t.slots {
+		m.parts[i] = s
+		*sum += s
+	}
+	*matched += len(t.slots)
+}
+
+// threshold is the score a document must beat to be among the best k,
+// or −∞ while fewer are held.
+func (m *maxScore) threshold() float64 {
+	if len(m.best) < m.k {
+		return math.Inf(-1)
+	}
+	return m.best[0].score
+}
+
+// offer keeps d if it is among the best k, and lets more terms be only
+// looked up as the k-th best rises.
+func (m *maxScore) offer(d scored) error {
+	if len(m.best) < m.k {
+		m.best = append(m.best, d)
+		if err := m.up(len(m.best) - 1); err != nil {
+			return err
+		}
+	} else {
+		worse, err := m.worse(&m.best[0], &d)
+		if err != nil || !worse {
+			return err
+		}
+		m.best[0] = d
+		if err := m.down(0); err != nil {
+			return err
+		}
+	}
+	if len(m.best) < m.k {
+		return nil
+	}
+	// The cheapest terms whose ceilings together cannot reach the k-th
+	// best are looked up only.
+	θ := m.best[0].score
+	ceil, slots := 0.0, 0
+	m.essential = len(m.terms)
+	for i, t := range m.terms {
+		ceil += t.ceil
+		slots += len(t.slots)
+		if ceil*float64(slots)/float64(m.total) >= θ {
+			m.essential = i
+			break
+		}
+	}
+	return nil
+}
+
+// worse reports whether a ranks below b: a lower score, or the same and a
+// later id.
+func (m *maxScore) worse(a, b *scored) (bool, error) {
+	if a.score != b.score {
+		return a.score < b.score, nil
+	}
+	for _, s := range []*scored{a, b} {
+		if s.id == "" {
+			id, err := m.r.ExternalID(index.NewIndexInternalID(nil, s.doc))
+			if err != nil {
+				return false, err
+			}
+			s.id = id
+		}
+	}
+	return a.id > b.id, nil
+}
+
+func (m *maxScore) up(i int) error {
+	for i > 0 {
+		p := (i - 1) / 2
+		w, err := m.worse(&m.best[i], &m.best[p])
+		if err != nil || !w {
+			return err
+		}
+		m.best[i], m.best[p] = m.best[p], m.best[i]
+		i = p
+	}
+	return nil
+}
+
+func (m *maxScore) down(i int) error {
+	for {
+		l := 2*i + 1
+		if l >= len(m.best) {
+			return nil
+		}
+		c := l
+		if r := l + 1; r < len(m.best) {
+			w, err := m.worse(&m.best[r], &m.best[l])
+			if err != nil {
+				return err
+			}
+			if w {
+				c = r
+			}
+		}
+		w, err := m.worse(&m.best[c], &m.best[i])
+		if err != nil || !w {
+			return err
+		}
+		m.best[i], m.best[c] = m.best[c], m.best[i]
+		i = c
+	}
+}
+
+// hits are the best k, best first.
+func (m *maxScore) hits() ([]hit, error) {
+	for i := range m.best {
+		if m.best[i].id == "" {
+			id, err := m.r.ExternalID(index.NewIndexInternalID(nil, m.best[i].doc))
+			if err != nil {
+				return nil, err
+			}
+			m.best[i].id = id
+		}
+	}
+	slices.SortFunc(m.best, func(a, b scored) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	out := make([]hit, 0, len(m.best))
+	for _, s := range m.best {
+		if kind, key, ok := strings.Cut(s.id, ":"); ok {
+			out = append(out, hit{kind: kind, key: key, score: s.score})
+		}
+	}
+	return out, nil
+}
