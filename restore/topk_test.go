@@ -67,7 +67,8 @@ func zipfIndex(t *testing.T, n int, seed uint64) (ix bleve.Index, vocab, repeate
 // search by MaxScore finds what Bleve's collector finds: the same
 // documents, in the same order, with the same scores, for questions of
 // one word to thirty (some words twice, some in no document), best 1 to
-// best 600, with the index's statistics and with others.
+// best 600, with the index's statistics and with others, the documents
+// walked whole and in two or three parts at once.
 func TestSearchIsBleves(t *testing.T) {
 	ix, vocab, repeated := zipfIndex(t, 6000, 1)
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -109,7 +110,7 @@ func TestSearchIsBleves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := search(ix, text, k, st)
+		got, err := searchIn(ix, text, k, st, 1+q%3)
 		if err != nil {
 			t.Fatal(err)
 		}
