@@ -164,7 +164,8 @@ func fileAndText(what, example string) cobra.PositionalArgs {
 
 // openIndexed opens the named memory and waits until its index holds every
 // turn: a command run once should give the whole answer, and the cache it
-// leaves (unless noCache) makes the next run fast. vecs embed the
+// leaves (unless noCache) makes the next run fast; from then on the heap
+// is bounded (app.bound). vecs embed the
 // questions asked of it. Archive blocks that cannot be read
 // fail alone: the memory is returned with damaged, which names them, for
 // the command to report once it has answered from the rest.
@@ -177,7 +178,9 @@ func (a *app) openIndexed(ctx context.Context, name string, noCache bool, vecs v
 	if m, err = smg.Open(name, opts); err != nil {
 		return nil, nil, err
 	}
-	switch err := m.WaitIndex(ctx); {
+	err = m.WaitIndex(ctx)
+	a.bound()
+	switch {
 	case errors.Is(err, smg.ErrIndexCache):
 		// The index is complete; only the next run will index again.
 		fmt.Fprintf(a.stderr, "smg: warning: %v (the index is not cached; --no-index-cache does without)\n", err)
