@@ -2,16 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 
+	"github.com/smg-memory/smg/cmd/internal/memlimit"
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/provider"
 )
@@ -192,5 +195,40 @@ func TestBoundedMemoryCommands(t *testing.T) {
 	}
 	if !newApp().boundMemory || (&app{}).boundMemory {
 		t.Error("only the command's own app bounds its memory")
+	}
+}
+
+// TestReadCommandsBoundOnceOpen: a command that reads a memory bounds its
+// heap once the memory is open (openIndexed), and the limit is as it was
+// when the command ends.
+func TestReadCommandsBoundOnceOpen(t *testing.T) {
+	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
+		t.Skip("GOMEMLIMIT or GOGC is set: the memory policy steps aside")
+	}
+	name, _ := example(t, "small.smg")
+	before := debug.SetMemoryLimit(-1)
+	var out bytes.Buffer
+	a := &app{stdout: &out, stderr: &out, lookupEnv: func(string) (string, bool) { return "", false }, noBuiltin: true, boundMemory: true}
+	m, _, err := a.openIndexed(context.Background(), name, true, vectors{off: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if limit := debug.SetMemoryLimit(-1); limit == before || limit < memlimit.Floor {
+		t.Errorf("the memory open, the limit is %d (before it %d), want the policy's", limit, before)
+	}
+	if a.unbound == nil {
+		t.Fatal("the memory open, nothing bounds the heap")
+	}
+	a.unbound()
+	a.unbound = nil
+	if limit := debug.SetMemoryLimit(-1); limit != before {
+		t.Errorf("bound and unbound, the limit is %d, want %d", limit, before)
+	}
+	if status := a.run([]string{"context", "--no-vectors", "--no-index-cache", name, "what did we decide?"}); status != exitOK {
+		t.Fatalf("smg context: %d: %s", status, out.String())
+	}
+	if limit := debug.SetMemoryLimit(-1); limit != before || a.unbound != nil {
+		t.Errorf("after smg context, the limit is %d, want %d", limit, before)
 	}
 }
