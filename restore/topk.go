@@ -277,19 +277,9 @@ type term struct {
 // next moves to the next posting.
 func (t *term) next() error {
 	for t.seg < len(t.lists) {
-		if t.it == nil {
-			t.it = t.lists[t.seg].Iterator(true, true, false, t.spare)
-		}
-		p, err := t.it.Next()
-		if err != nil {
+		if ok, err := t.move(false, 0); ok || err != nil {
 			return err
 		}
-		if p != nil {
-			t.p, t.doc = p, t.first[t.seg]+p.Number()
-			return nil
-		}
-		t.spare, t.it = t.it, nil
-		t.seg++
 	}
 	t.done = true
 	return nil
@@ -304,24 +294,39 @@ func (t *term) advance(doc uint64) error {
 		}
 		t.seg = j
 	}
-	if t.seg >= len(t.lists) {
-		t.done = true
-		return nil
+	if t.seg < len(t.lists) {
+		if ok, err := t.move(true, doc-t.first[t.seg]); ok || err != nil {
+			return err
+		}
 	}
+	return t.next()
+}
+
+// move moves the iterator of the segment t is in to its next posting,
+// or with skip to its first at or after document local of the segment,
+// and reports whether it found one; when it found none, t goes on to the
+// next segment.
+func (t *term) move(skip bool, local uint64) (bool, error) {
 	if t.it == nil {
 		t.it = t.lists[t.seg].Iterator(true, true, false, t.spare)
 	}
-	p, err := t.it.Advance(doc - t.first[t.seg])
+	var p segment.Posting
+	var err error
+	if skip {
+		p, err = t.it.Advance(local)
+	} else {
+		p, err = t.it.Next()
+	}
 	if err != nil {
-		return err
+		return false, err
 	}
-	if p != nil {
-		t.p, t.doc = p, t.first[t.seg]+p.Number()
-		return nil
+	if p == nil {
+		t.spare, t.it = t.it, nil
+		t.seg++
+		return false, nil
 	}
-	t.spare, t.it = t.it, nil
-	t.seg++
-	return t.next()
+	t.p, t.doc = p, t.first[t.seg]+p.Number()
+	return true, nil
 }
 
 // score is Bleve's BM25 score of the posting t is at.
