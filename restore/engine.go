@@ -370,7 +370,7 @@ func (e *Engine) countFresh(store *turnStore) (*freshStats, error) {
 	slices.Sort(ids)
 	fs.setGraph(e.indexed, ids, nil)
 	for i := range store.ranges {
-		turns, err := store.block(i)
+		turns, err := store.read(i)
 		if err != nil {
 			return nil, fmt.Errorf("restore: %w", err)
 		}
@@ -448,7 +448,7 @@ func indexTurns(ctx context.Context, ix bleve.Index, store *turnStore, first int
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			turns, err := store.block(i)
+			turns, err := store.read(i)
 			if errors.As(err, new(*archive.BlockError)) {
 				damaged = append(damaged, err)
 				continue

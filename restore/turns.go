@@ -15,9 +15,9 @@ import (
 // first time one of its turns is asked for and keeping it: "what error did
 // we see two hours ago?" decompresses the block of the turn it finds, not
 // the archive. An engine that indexes its turns itself reads every block
-// once, and holds them all, as the answer to every question reads turns
-// from all over the archive; one that opens its index from a cache reads
-// only the blocks its answers need.
+// once to index it (read) and keeps only those its answers ask for, as
+// one that opens its index from a cache does: holding every block of the
+// 38,912-turn memory took 175 MB more of a context without the cache.
 type turnStore struct {
 	r *archive.Reader[[]spec.Turn]
 	// ranges are the first and last turn of each block, so that a block
@@ -191,6 +191,24 @@ func (s *turnStore) block(i int) ([]spec.Turn, error) {
 	b = s.blocks[i]
 	s.mu.Unlock()
 	return b, nil
+}
+
+// read returns the turns of block i, decoded for the caller alone unless
+// they are kept already: indexing reads every block once.
+func (s *turnStore) read(i int) ([]spec.Turn, error) {
+	s.mu.Lock()
+	b, failed := s.blocks[i], s.failed[i]
+	s.mu.Unlock()
+	if b != nil || failed != nil {
+		return b, failed
+	}
+	b, err := s.r.Block(i)
+	if err != nil {
+		s.mu.Lock()
+		s.failed[i] = err
+		s.mu.Unlock()
+	}
+	return b, err
 }
 
 // prefetch decodes the blocks of turns ns that are not decoded yet, on as
