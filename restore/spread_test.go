@@ -3,6 +3,7 @@ package restore
 import (
 	"cmp"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"testing"
@@ -111,6 +112,38 @@ func TestByScore(t *testing.T) {
 			if got[i].item.Turn != want[i].item.Turn {
 				t.Fatalf("%d candidates: %dth is %d, want %d", n, i, got[i].item.Turn, want[i].item.Turn)
 			}
+		}
+	}
+}
+
+// TestIndexingKeepsSmallArchives: the blocks indexing reads are kept when
+// the archive holds at most keepTurns turns, and decoded for it alone
+// beyond, but for those kept already; the turns are the same either way.
+func TestIndexingKeepsSmallArchives(t *testing.T) {
+	doc := checkoutAt(t, 4, 0)[0]
+	small := newTurnStore(doc, nil)
+	large := newTurnStore(doc, nil)
+	large.n = keepTurns + 1 // as an archive of more turns would say
+	if _, err := large.block(0); err != nil {
+		t.Fatal(err)
+	}
+	for i := range small.ranges {
+		a, err := small.read(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := large.read(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) || len(a) == 0 {
+			t.Fatalf("block %d: %d turns from the small store, %d from the large", i, len(a), len(b))
+		}
+		if small.blocks[i] == nil {
+			t.Errorf("block %d of a small archive is not kept", i)
+		}
+		if kept := large.blocks[i] != nil; kept != (i == 0) {
+			t.Errorf("block %d of a large archive kept: %v", i, kept)
 		}
 	}
 }
