@@ -204,11 +204,24 @@ func (s *turnStore) block(i int) ([]spec.Turn, error) {
 const keepTurns = 20_000
 
 // read returns the turns of block i for indexing, which reads every block
-// once: kept when the archive holds at most keepTurns turns, else decoded
-// for the caller alone unless they are kept already.
+// once: kept when the archive holds at most keepTurns turns, and how each
+// is shown worked out then, else decoded for the caller alone unless they
+// are kept already. A live memory indexes its last block at each turn:
+// leaving its turns to the next context to classify took that context
+// from p90 14.4–15.2 to 16.5–17.9 ms (2,760 LoCoMo turns, a turn recorded
+// before each).
 func (s *turnStore) read(i int) ([]spec.Turn, error) {
 	if s.n <= keepTurns {
-		return s.block(i)
+		b, err := s.block(i)
+		if err == nil {
+			s.mu.Lock()
+			ents := s.entries[i]
+			s.mu.Unlock()
+			for j := range ents {
+				ents[j].show()
+			}
+		}
+		return b, err
 	}
 	s.mu.Lock()
 	b, failed := s.blocks[i], s.failed[i]
