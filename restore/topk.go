@@ -50,7 +50,7 @@ func search(ix bleve.Index, text string, k int, stats *bsearch.BM25Stats) ([]hit
 // 38,912-turn memory, two parts on two cores took warm contexts from
 // p50 15.9 to 12.0 ms (the two asked in turn, 600 questions each).
 // Parts score more documents in all, each with its own k-th best to
-// beat, so a smaller index, searched whole in a few milliseconds, is.
+// beat, so a smaller index is searched whole, in a few milliseconds.
 const (
 	searchFrom    = 50_000
 	searchWorkers = 4
@@ -145,7 +145,10 @@ func partsOf(r index.IndexReader, segs []*scorch.SegmentSnapshot, n, k int, avg 
 		m.segs = append(m.segs, s)
 		m.first = append(m.first, at)
 		at += uint64(s.FullSize())
-		if at*uint64(n) >= span*uint64(len(ms)+1) && len(segs)-i-1 >= n-len(ms)-1 || len(segs)-i-1 == n-len(ms)-1 {
+		// A part ends at its share of the documents, or when each part
+		// after it needs one of the segments left.
+		left, need := len(segs)-i-1, n-len(ms)-1
+		if left == need || left > need && at*uint64(n) >= span*uint64(len(ms)+1) {
 			ms = append(ms, m)
 			m = &maxScore{r: r, k: k, avg: avg, total: total}
 		}
