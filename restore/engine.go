@@ -145,6 +145,10 @@ type Config struct {
 	// [graph.TurnReaderOptions]); nil reads them as plain JSON within the
 	// default block size.
 	Blocks *graph.TurnReaderOptions
+	// ReadOnce says that the engine answers a question or two and is
+	// closed (a command's run): the archive's blocks it reads to index its
+	// turns are not kept for later answers, only those the answers read.
+	ReadOnce bool
 }
 
 // indexJob is the indexing of turns in the background.
@@ -167,6 +171,13 @@ func (e *Engine) count(tk Tokenizer, key, text string) int {
 	return n
 }
 
+// newStore is the turn store of doc for the engine.
+func (e *Engine) newStore(doc *spec.Document) *turnStore {
+	s := newTurnStore(doc, e.cfg.Blocks)
+	s.keep = !e.cfg.ReadOnce
+	return s
+}
+
 // New indexes a document and returns its engine. The document must not
 // change while the engine is in use. cfg may be nil.
 func New(doc *spec.Document, cfg *Config) (*Engine, error) {
@@ -174,7 +185,7 @@ func New(doc *spec.Document, cfg *Config) (*Engine, error) {
 	if cfg != nil {
 		e.cfg = *cfg
 	}
-	e.setGraph(doc, newTurnStore(doc, e.cfg.Blocks))
+	e.setGraph(doc, e.newStore(doc))
 	if c := e.cfg.Cached; c != nil && c.ix != nil {
 		e.ix, e.readOnly, c.ix = c.ix, true, nil
 		return e, nil
@@ -571,7 +582,7 @@ func (e *Engine) Update(doc *spec.Document) error {
 		}
 		e.fresh = fs
 	}
-	store := newTurnStore(doc, e.cfg.Blocks)
+	store := e.newStore(doc)
 	store.carry(old)
 	changed, err := e.indexGraph(doc)
 	if err != nil {
@@ -717,7 +728,7 @@ func (e *Engine) rebuild(doc *spec.Document) error {
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	store := newTurnStore(doc, e.cfg.Blocks)
+	store := e.newStore(doc)
 	e.rw.Lock()
 	defer e.rw.Unlock()
 	e.gen++

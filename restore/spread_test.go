@@ -116,34 +116,33 @@ func TestByScore(t *testing.T) {
 	}
 }
 
-// TestIndexingKeepsSmallArchives: the blocks indexing reads are kept when
-// the archive holds at most keepTurns turns, and decoded for it alone
-// beyond, but for those kept already; the turns are the same either way.
-func TestIndexingKeepsSmallArchives(t *testing.T) {
+// TestReadOnceKeepsNoBlock: the blocks indexing reads are kept, unless
+// the engine answers once (Config.ReadOnce), which keeps only those
+// decoded for an answer; the turns are the same either way.
+func TestReadOnceKeepsNoBlock(t *testing.T) {
 	doc := checkoutAt(t, 4, 0)[0]
-	small := newTurnStore(doc, nil)
-	large := newTurnStore(doc, nil)
-	large.n = keepTurns + 1 // as an archive of more turns would say
-	if _, err := large.block(0); err != nil {
+	kept := (&Engine{}).newStore(doc)
+	once := (&Engine{cfg: Config{ReadOnce: true}}).newStore(doc)
+	if _, err := once.block(0); err != nil {
 		t.Fatal(err)
 	}
-	for i := range small.ranges {
-		a, err := small.read(i)
+	for i := range kept.ranges {
+		a, err := kept.read(i)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := large.read(i)
+		b, err := once.read(i)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(a, b) || len(a) == 0 {
-			t.Fatalf("block %d: %d turns from the small store, %d from the large", i, len(a), len(b))
+			t.Fatalf("block %d: %d turns kept, %d read once", i, len(a), len(b))
 		}
-		if small.blocks[i] == nil {
-			t.Errorf("block %d of a small archive is not kept", i)
+		if kept.blocks[i] == nil {
+			t.Errorf("block %d is not kept", i)
 		}
-		if kept := large.blocks[i] != nil; kept != (i == 0) {
-			t.Errorf("block %d of a large archive kept: %v", i, kept)
+		if k := once.blocks[i] != nil; k != (i == 0) {
+			t.Errorf("block %d, read once, kept: %v", i, k)
 		}
 	}
 }

@@ -15,15 +15,16 @@ import (
 // first time one of its turns is asked for and keeping it: "what error did
 // we see two hours ago?" decompresses the block of the turn it finds, not
 // the archive. An engine that indexes its turns itself reads every block
-// once (read): it keeps them all when the archive holds at most
-// keepTurns turns, as the answers to a memory's questions read turns from
-// all over it, and beyond that keeps those its answers ask for, as an
-// engine that opens its index from a cache does.
+// once (read) and keeps them all, as the answers to a memory's questions
+// read turns from all over it, unless it answers once (keep unset,
+// Config.ReadOnce): then, as an engine that opens its index from a cache,
+// it keeps those its answers ask for.
 //
 // Holding every block of the 38,912-turn memory took 175 MB more of a
-// context without the cache; at 10,000 LoCoMo turns, not holding them
-// took a context right after a live turn from p99 97–112 ms to
-// 175–210 ms, its blocks decoded again.
+// context without the cache; not holding them in a live engine took its
+// warm contexts there from p50 15 to 20 ms, and at 10,000 LoCoMo turns a
+// context right after a live turn from p99 97–112 ms to 175–210 ms, its
+// blocks decoded again.
 type turnStore struct {
 	r *archive.Reader[[]spec.Turn]
 	// ranges are the first and last turn of each block, so that a block
@@ -49,6 +50,8 @@ type turnStore struct {
 	// and locking the store each time took a tenth of it.
 	byTurn []atomic.Pointer[turnEntry]
 	direct bool
+	// keep keeps the blocks read to index (read).
+	keep bool
 }
 
 // turnEntry is a turn of a decoded block, and how a context shows it,
@@ -199,19 +202,14 @@ func (s *turnStore) block(i int) ([]spec.Turn, error) {
 	return b, nil
 }
 
-// keepTurns is how many turns an archive may hold for indexing to keep
-// every block it reads.
-const keepTurns = 20_000
-
 // read returns the turns of block i for indexing, which reads every block
-// once: kept when the archive holds at most keepTurns turns, and how each
-// is shown worked out then, else decoded for the caller alone unless they
-// are kept already. A live memory indexes its last block at each turn:
-// leaving its turns to the next context to classify took that context
-// from p90 14.4–15.2 to 16.5–17.9 ms (2,760 LoCoMo turns, a turn recorded
-// before each).
+// once: kept when s keeps them, and how each is shown worked out then,
+// else decoded for the caller alone unless they are kept already. A live
+// memory indexes its last block at each turn: leaving its turns to the
+// next context to classify took that context from p90 14.4–15.2 to
+// 16.5–17.9 ms (2,760 LoCoMo turns, a turn recorded before each).
 func (s *turnStore) read(i int) ([]spec.Turn, error) {
-	if s.n <= keepTurns {
+	if s.keep {
 		b, err := s.block(i)
 		if err == nil {
 			s.mu.Lock()

@@ -183,7 +183,7 @@ func (m *Memory) engine() (*restore.Engine, error) {
 		// An opened file: its cache, if any, or its turns in the
 		// background, so that the first context need not wait for them.
 		cfg.Background, cfg.Cache, cfg.Key, cfg.Cached, cfg.CacheGuard = true, m.cache, m.key, m.cached, m.cacheGuard
-		cfg.CacheWithoutVectors = m.cacheBeside
+		cfg.CacheWithoutVectors, cfg.ReadOnce = m.cacheBeside, m.readOnce
 	} else if m.cached != nil {
 		// Turns came in after the opening: the cache is of an older
 		// document.

@@ -164,13 +164,14 @@ func fileAndText(what, example string) cobra.PositionalArgs {
 
 // openIndexed opens the named memory and waits until its index holds every
 // turn: a command run once should give the whole answer, and the cache it
-// leaves (unless noCache) makes the next run fast; from then on the heap
-// is bounded (app.bound). vecs embed the
+// leaves (unless noCache) makes the next run fast; it is read once (the
+// blocks indexing decodes are not kept), and from then on the heap is
+// bounded (app.bound). vecs embed the
 // questions asked of it. Archive blocks that cannot be read
 // fail alone: the memory is returned with damaged, which names them, for
 // the command to report once it has answered from the rest.
 func (a *app) openIndexed(ctx context.Context, name string, noCache bool, vecs vectors) (m *smg.Memory, damaged, err error) {
-	o := vecs.open(smg.OpenOptions{Decode: *a.decodeOptions(name)})
+	o := vecs.open(smg.OpenOptions{Decode: *a.decodeOptions(name), ReadOnce: true})
 	opts := &o
 	if !noCache {
 		opts.IndexCache = format.IndexCacheDir(name)
