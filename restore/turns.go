@@ -173,20 +173,30 @@ func (s *turnStore) count(tk Tokenizer, n int, line string) int {
 	return c
 }
 
-// block returns the turns of block i, decoding them if need be.
-func (s *turnStore) block(i int) ([]spec.Turn, error) {
+// decoded returns the turns of block i: those kept (kept), or decoded
+// now. A block that cannot be read is not read again.
+func (s *turnStore) decoded(i int) (b []spec.Turn, kept bool, err error) {
 	s.mu.Lock()
 	b, failed := s.blocks[i], s.failed[i]
 	s.mu.Unlock()
 	if b != nil || failed != nil {
-		return b, failed
+		return b, true, failed
 	}
-	b, err := s.r.Block(i)
-	if err != nil {
+	if b, err = s.r.Block(i); err != nil {
 		s.mu.Lock()
 		s.failed[i] = err
 		s.mu.Unlock()
-		return nil, err
+		return nil, false, err
+	}
+	return b, false, nil
+}
+
+// block returns the turns of block i, decoding and keeping them if need
+// be.
+func (s *turnStore) block(i int) ([]spec.Turn, error) {
+	b, kept, err := s.decoded(i)
+	if kept || err != nil {
+		return b, err
 	}
 	ents := make([]turnEntry, len(b))
 	for j := range b {
@@ -221,18 +231,7 @@ func (s *turnStore) read(i int) ([]spec.Turn, error) {
 		}
 		return b, err
 	}
-	s.mu.Lock()
-	b, failed := s.blocks[i], s.failed[i]
-	s.mu.Unlock()
-	if b != nil || failed != nil {
-		return b, failed
-	}
-	b, err := s.r.Block(i)
-	if err != nil {
-		s.mu.Lock()
-		s.failed[i] = err
-		s.mu.Unlock()
-	}
+	b, _, err := s.decoded(i)
 	return b, err
 }
 
