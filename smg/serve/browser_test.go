@@ -70,20 +70,35 @@ func newPage(t *testing.T) *page {
 	}
 	// The browser's temporary files (its profile, the folder of its
 	// singleton socket, which a browser killed at the end of a test leaves
-	// in /tmp) go in the test's own folder, removed after it.
-	tmp := t.TempDir()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.WindowSize(1400, 900),
-		chromedp.NoSandbox, chromedp.Flag("disable-gpu", true), chromedp.Env("TMPDIR="+tmp), chromedp.UserDataDir(filepath.Join(tmp, "profile")))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelTab := chromedp.NewContext(actx)
+	// in /tmp) go in the test's own folder, removed after it. A browser
+	// that dies as it starts is started again, twice at most: one start
+	// in .ci/run crashed before it listened (Chromium's own crash report,
+	// "chrome failed to start"), and the same tests passed on each run
+	// after; that says nothing of the interface.
+	var tmp string
+	var ctx context.Context
+	var cancelTab, cancelAlloc context.CancelFunc
+	for attempt := 1; ; attempt++ {
+		tmp = t.TempDir()
+		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.WindowSize(1400, 900),
+			chromedp.NoSandbox, chromedp.Flag("disable-gpu", true), chromedp.Env("TMPDIR="+tmp), chromedp.UserDataDir(filepath.Join(tmp, "profile")))
+		var actx context.Context
+		actx, cancelAlloc = chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancelTab = chromedp.NewContext(actx)
+		err := chromedp.Do(ctx) // starts the browser
+		if err == nil {
+			break
+		}
+		cancelTab()
+		cancelAlloc()
+		if attempt == 3 {
+			t.Fatalf("starting %s: %v", path, err)
+		}
+		t.Logf("starting %s (attempt %d): %v", path, attempt, err)
+	}
 	p := &page{t: t, ctx: ctx, shots: os.Getenv(screenshotsEnv)}
 	if p.shots == "" {
 		p.shots = t.TempDir()
-	}
-	if err := chromedp.Do(ctx); err != nil { // starts the browser
-		cancelTab()
-		cancelAlloc()
-		t.Fatalf("starting %s: %v", path, err)
 	}
 	if left, _ := filepath.Glob(filepath.Join(tmp, "org.chromium.Chromium.*")); len(left) == 0 {
 		t.Errorf("the browser keeps its temporary files elsewhere than in %s", tmp)
