@@ -185,7 +185,7 @@ func (a *app) rootCommand() *cobra.Command {
 func (a *app) runE(f func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		a.started = true
-		if a.boundMemory && cmd.Annotations["memory"] == boundedMemory["memory"] {
+		if cmd.Annotations["memory"] == boundedMemory["memory"] {
 			a.bound()
 		}
 		defer func() {
