@@ -81,7 +81,7 @@ func (o *EncodeOptions) sealOptions() envelope.SealOptions {
 }
 
 // DecodeOptions configure [Decode]. The zero value reads unencrypted files
-// within [DefaultLimits].
+// within [DefaultLimits], grown with the file.
 type DecodeOptions struct {
 	// Password opens an encrypted file. When it is nil and the file is
 	// encrypted, PasswordFunc, if set, is called for it: a command can ask
@@ -126,8 +126,9 @@ func MarshalClear(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
 }
 
 // marshal is [Marshal], with check, when set, run on the document and its
-// compact canonical JSON before it is encoded.
-func marshal(doc *spec.Document, opts *EncodeOptions, check func(*spec.Document, []byte) error) ([]byte, error) {
+// compact canonical JSON before it is encoded, and what it counts checked
+// against the file's limits once it is ([fitsFile]).
+func marshal(doc *spec.Document, opts *EncodeOptions, check func(*spec.Document, []byte) (counts, error)) ([]byte, error) {
 	if opts == nil {
 		opts = &EncodeOptions{}
 	}
@@ -135,16 +136,24 @@ func marshal(doc *spec.Document, opts *EncodeOptions, check func(*spec.Document,
 	if err != nil {
 		return nil, err
 	}
+	fits := func(text, file int64) error { return nil }
 	if check != nil {
-		if err := check(doc, js); err != nil {
+		c, err := check(doc, js)
+		if err != nil {
 			return nil, err
 		}
+		fits = func(text, file int64) error {
+			c.text = text // indented, when it is
+			return fitsFile(c, file)
+		}
 	}
-	return encodeJSON(js, opts)
+	return encodeJSON(js, opts, fits)
 }
 
-// encodeJSON encodes js, a document's compact canonical JSON, as opts say.
-func encodeJSON(js []byte, opts *EncodeOptions) ([]byte, error) {
+// encodeJSON encodes js, a document's compact canonical JSON, as opts say,
+// once fits accepts the size of its text and of the file before
+// encryption.
+func encodeJSON(js []byte, opts *EncodeOptions, fits func(text, file int64) error) ([]byte, error) {
 	var err error
 	if opts.Indent {
 		js, err = indent(js)
@@ -162,6 +171,9 @@ func encodeJSON(js []byte, opts *EncodeOptions) ([]byte, error) {
 			return nil, fmt.Errorf("smg: Brotli quality %d is not in 1..11", q)
 		}
 		out = archive.Compress(js, q) // its window keeps the first byte off '{' (§9.1)
+	}
+	if err := fits(int64(len(js)), int64(len(out))); err != nil {
+		return nil, err
 	}
 	if opts.Password != nil {
 		return envelope.Seal(out, opts.Password, opts.sealOptions())
@@ -285,11 +297,12 @@ func decodeDoc(r io.Reader, opts *DecodeOptions, keep bool) (*decoded, error) {
 var errUnkept = errors.New("the text to place an error in was not kept")
 
 // layers is a file read, and opened when it is encrypted: its JSON text,
-// plain or compressed (inner), and the form it came in.
+// plain or compressed (inner), and the form it came in; and the limits
+// asked for, whose zero fields take their defaults for the size of inner.
 type layers struct {
 	inner []byte
 	form  FormInfo
-	lim   Limits
+	asked Limits
 }
 
 // openLayers reads a file within opts' limits and opens it when it is
@@ -309,7 +322,7 @@ func openLayers(r io.Reader, opts *DecodeOptions) (*layers, error) {
 	if len(raw) == 0 {
 		return nil, &DecodeError{Path: "$", Err: ErrNotSMG, Msg: "the file is empty"}
 	}
-	l := &layers{inner: raw, form: FormInfo{FileSize: int64(len(raw))}, lim: lim}
+	l := &layers{inner: raw, form: FormInfo{FileSize: int64(len(raw))}, asked: opts.Limits}
 	if isEnvelope(raw, lim) {
 		kdf, err := envelope.Describe(raw)
 		if err != nil {
@@ -333,7 +346,7 @@ func openLayers(r io.Reader, opts *DecodeOptions) (*layers, error) {
 // is, an error of the unmarshalling is errUnkept, and what the text costs
 // is the scanner's window.
 func (l *layers) scan(into any, keep bool) (*decoded, error) {
-	lim := l.lim
+	lim := l.asked.forFile(int64(len(l.inner)))
 	out := &decoded{Form: l.form, lim: lim}
 	// The scanner bounds the text while json reads what it has passed,
 	// on another goroutine: neither waits for the whole text.
@@ -519,7 +532,7 @@ func setRatioOf(doc *spec.Document, js []byte, opts *EncodeOptions) error {
 		plain = *opts
 		plain.Password = nil
 	}
-	b, err := encodeJSON(js, &plain)
+	b, err := encodeJSON(js, &plain, func(text, file int64) error { return nil })
 	if err != nil {
 		return err
 	}

@@ -123,7 +123,7 @@ func NewDelta(a, b *spec.Document) (*Delta, error) {
 			return nil, fmt.Errorf("smg: making a delta: %w", err)
 		}
 		d.body = body
-		if _, err := d.apply(ja, DefaultLimits); err == nil {
+		if _, err := d.apply(ja, Limits{}); err == nil {
 			return d, nil
 		}
 	}
@@ -147,7 +147,7 @@ func Patch(base *spec.Document, d *Delta) (*spec.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.apply(js, DefaultLimits)
+	return d.apply(js, Limits{})
 }
 
 // apply applies d to the base whose canonical JSON is ja.
@@ -226,7 +226,8 @@ func MarshalDelta(d *Delta, opts *EncodeOptions) ([]byte, error) {
 
 // UnmarshalDelta reads a differential file, encrypted or not, within
 // opts.Limits: MaxFileSize bounds the file and MaxDocumentSize its
-// decompressed body. Errors are [*DeltaError] values (ErrNotDelta,
+// decompressed body (by default grown with the body's compressed size, as
+// a document's is with its file's). Errors are [*DeltaError] values (ErrNotDelta,
 // ErrMalformed, ErrTruncated, ErrUnsupportedVersion), [*LimitError], or the
 // password errors of [Decode].
 func UnmarshalDelta(b []byte, opts *DecodeOptions) (*Delta, error) {
@@ -275,6 +276,7 @@ func UnmarshalDelta(b []byte, opts *DecodeOptions) (*Delta, error) {
 	if len(rest) == 0 {
 		return nil, &DeltaError{Err: ErrTruncated, Msg: "no body after the header line"}
 	}
+	lim = opts.Limits.forFile(int64(len(rest)))
 	body, err := io.ReadAll(io.LimitReader(brotli.NewReader(bytes.NewReader(rest)), lim.MaxDocumentSize+1))
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF):

@@ -110,16 +110,25 @@ func marshalValid(doc *spec.Document, opts *EncodeOptions) ([]byte, error) {
 
 // checkWritable checks doc, whose compact canonical JSON is js, as a
 // writer does before it writes: against [Validate] but JSON-LD expansion,
-// and against the [DefaultLimits], so that a memory grown past them is not
+// and against the limits of the largest file. It returns what the text
+// counts of the limits that grow with the file, for [fitsFile] to check
+// once the file's size is known, so that a memory grown past them is not
 // written as a file that no one can read back ([*LimitError]).
-func checkWritable(doc *spec.Document, js []byte) error {
-	if int64(len(js)) > DefaultLimits.MaxDocumentSize {
-		return overLimit(&LimitError{Limit: "MaxDocumentSize", Max: DefaultLimits.MaxDocumentSize})
+func checkWritable(doc *spec.Document, js []byte) (counts, error) {
+	c, err := scanCounts(bytes.NewReader(js))
+	if err != nil {
+		return c, overLimit(err)
 	}
-	if _, err := scan(bytes.NewReader(js), DefaultLimits); err != nil {
+	return c, validate(doc, js, &ValidateOptions{SkipJSONLD: true}, mostLimits)
+}
+
+// fitsFile checks c, what a document's text counts, against the default
+// limits of its file, whose bytes before encryption are n.
+func fitsFile(c counts, n int64) error {
+	if err := c.within(Limits{}.forFile(n)); err != nil {
 		return overLimit(err)
 	}
-	return validate(doc, js, &ValidateOptions{SkipJSONLD: true})
+	return nil
 }
 
 // checkFileSize checks the size of an encoded file against the
@@ -217,7 +226,7 @@ func DecryptFile(src, dst string, opts *DecodeOptions) error {
 	if err != nil {
 		return fmt.Errorf("decrypting %s: %w", src, err)
 	}
-	if _, err := Decode(bytes.NewReader(inner), &DecodeOptions{Limits: lim}); err != nil {
+	if _, err := Decode(bytes.NewReader(inner), &DecodeOptions{Limits: opts.Limits}); err != nil {
 		return fmt.Errorf("decrypting %s: the decrypted content: %w", src, err)
 	}
 	return writeAtomic(dst, inner, true)

@@ -87,6 +87,35 @@ type scanner struct {
 	// not given (see takeDrops).
 	blank int
 	drops []drop
+	// most is the most each limit that grows with the file was used.
+	most counts
+}
+
+// counts are the sizes a document's text reaches against the limits that
+// grow with the file (see [Limits.forFile]): a writer learns them while it
+// writes, and checks them once it knows the size of its file.
+type counts struct {
+	text         int64
+	list         int
+	nodes, edges int
+}
+
+// within checks c against lim.
+func (c counts) within(lim Limits) error {
+	for _, v := range []struct {
+		name     string
+		got, max int64
+	}{
+		{"MaxDocumentSize", c.text, lim.MaxDocumentSize},
+		{"MaxListLength", int64(c.list), int64(lim.MaxListLength)},
+		{"MaxNodes", int64(c.nodes), int64(lim.MaxNodes)},
+		{"MaxEdges", int64(c.edges), int64(lim.MaxEdges)},
+	} {
+		if v.got > v.max {
+			return &LimitError{Limit: v.name, Max: v.max}
+		}
+	}
+	return nil
 }
 
 // maxBlank is the most JSON white space in a row the unmarshaller is
@@ -114,6 +143,16 @@ func (s *scanner) takeDrops() []drop {
 // scan reads all of r through a scanner.
 func scan(r io.Reader, lim Limits) (header, error) {
 	return scanWith(&scanner{lim: lim, stack: make([]frame, 0, 16)}, r)
+}
+
+// scanCounts reads all of r through a scanner within the limits of the
+// largest file, and returns what it counted of the limits that grow with
+// the file.
+func scanCounts(r io.Reader) (counts, error) {
+	s := &scanner{lim: mostLimits, stack: make([]frame, 0, 16)}
+	_, err := scanWith(s, r)
+	s.most.text = s.off
+	return s.most, err
 }
 
 // scanArray is scan for text whose top level is an array.
@@ -296,6 +335,14 @@ func (s *scanner) structural(c byte) error {
 	case '}', ']':
 		if top == nil || top.array != (c == ']') {
 			return &DecodeError{Path: s.path(), Offset: s.off, Err: ErrMalformed, Msg: fmt.Sprintf("unexpected %q", c)}
+		}
+		switch top.limit {
+		case "MaxNodes":
+			s.most.nodes = top.n
+		case "MaxEdges":
+			s.most.edges = top.n
+		default:
+			s.most.list = max(s.most.list, top.n)
 		}
 		s.stack = s.stack[:len(s.stack)-1]
 		s.ended = len(s.stack) == 0

@@ -236,7 +236,7 @@ func encodeDocument(doc *spec.Document, opts *EncodeOptions, clear, checked bool
 			graph.PlainBlocks(&d)
 			doc = &d
 		}
-		var check func(*spec.Document, []byte) error
+		var check func(*spec.Document, []byte) (counts, error)
 		if checked {
 			check = checkWritable
 		}
@@ -272,7 +272,7 @@ func encodeDocument(doc *spec.Document, opts *EncodeOptions, clear, checked bool
 		err = bw.Close()
 	}
 	if c != nil {
-		if cerr := c.wait(text.n); cerr != nil {
+		if cerr := c.wait(text.n, int64(out.Len())); cerr != nil {
 			return nil, cerr
 		}
 	}
@@ -292,12 +292,18 @@ func encodeDocument(doc *spec.Document, opts *EncodeOptions, clear, checked bool
 // rules beyond the schema run on the document.
 type streamCheck struct {
 	pipe     *io.PipeWriter
-	scanned  chan error
+	scanned  chan scanned
 	semantic chan []Problem
 	elems    chan elemText
 	checked  chan []Problem // the elements' problems
 	// headProbs are the schema's problems of the text without the pieces.
 	headProbs []Problem
+}
+
+// scanned is what a scan of the text counted, and its error.
+type scanned struct {
+	counts
+	err error
 }
 
 // elemText is the text of the i-th element of piece p, named name in an
@@ -312,17 +318,17 @@ func startCheck(doc *spec.Document) *streamCheck {
 	pr, pw := io.Pipe()
 	c := &streamCheck{
 		pipe:     pw,
-		scanned:  make(chan error, 1),
+		scanned:  make(chan scanned, 1),
 		semantic: make(chan []Problem, 1),
 		elems:    make(chan elemText, 16),
 		checked:  make(chan []Problem, 1),
 	}
 	go func() {
-		_, err := scan(pr, DefaultLimits)
+		n, err := scanCounts(pr)
 		_, _ = io.Copy(io.Discard, pr) // the writer does not wait on a scan that stopped
-		c.scanned <- err
+		c.scanned <- scanned{n, err}
 	}()
-	go func() { c.semantic <- semanticProblems(doc, DefaultLimits) }()
+	go func() { c.semantic <- semanticProblems(doc, mostLimits) }()
 	go func() {
 		var probs []Problem
 		for e := range c.elems {
@@ -351,17 +357,19 @@ func (c *streamCheck) elem(p, i int, name string, js []byte) {
 	c.elems <- elemText{p, i, name, js}
 }
 
-// wait ends the check of a text of n bytes and returns what
-// [checkWritable] would.
-func (c *streamCheck) wait(n int64) error {
+// wait ends the check of a text of n bytes, in a file of size bytes
+// before encryption, and returns what [checkWritable] and [fitsFile]
+// would.
+func (c *streamCheck) wait(n, size int64) error {
 	c.pipe.Close()
 	close(c.elems)
-	scanErr, elems, semantic := <-c.scanned, <-c.checked, <-c.semantic
-	switch {
-	case n > DefaultLimits.MaxDocumentSize:
-		return overLimit(&LimitError{Limit: "MaxDocumentSize", Max: DefaultLimits.MaxDocumentSize})
-	case scanErr != nil:
-		return overLimit(scanErr)
+	sc, elems, semantic := <-c.scanned, <-c.checked, <-c.semantic
+	if sc.err != nil {
+		return overLimit(sc.err)
+	}
+	sc.text = n
+	if err := fitsFile(sc.counts, size); err != nil {
+		return err
 	}
 	probs := append(append(c.headProbs, elems...), semantic...)
 	if len(probs) > 0 {

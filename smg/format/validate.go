@@ -25,7 +25,7 @@ import (
 )
 
 // ValidateOptions configure [Validate] and [ValidateBytes]. The zero value
-// runs every check within [DefaultLimits].
+// runs every check within [DefaultLimits], grown with the file.
 type ValidateOptions struct {
 	// Password and PasswordFunc open an encrypted file ([ValidateBytes]
 	// and [ValidateFile] only); see [DecodeOptions].
@@ -58,7 +58,7 @@ func Validate(doc *spec.Document, opts *ValidateOptions) error {
 	if err != nil {
 		return err
 	}
-	return validate(doc, js, opts)
+	return validate(doc, js, opts, opts.Limits.forFile(int64(len(js))))
 }
 
 // ValidateBytes decodes a file's bytes and checks the document as Validate
@@ -74,7 +74,7 @@ func ValidateBytes(b []byte, opts *ValidateOptions) (*spec.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.Doc, validate(d.Doc, d.JSON(), opts)
+	return d.Doc, validate(d.Doc, d.JSON(), opts, d.lim)
 }
 
 // ValidateFile is [ValidateBytes] of the named file.
@@ -97,9 +97,9 @@ func (o *ValidateOptions) limits() Limits {
 	return o.Limits.withDefaults()
 }
 
-// validate runs every check on doc, whose JSON text is js.
-func validate(doc *spec.Document, js []byte, opts *ValidateOptions) error {
-	lim := opts.Limits.withDefaults()
+// validate runs every check on doc, whose JSON text is js, read within
+// lim.
+func validate(doc *spec.Document, js []byte, opts *ValidateOptions, lim Limits) error {
 	// JSON-LD expansion, the slowest check with the schema, runs beside
 	// it: neither changes doc.
 	ld := make(chan []Problem, 1)

@@ -1,0 +1,78 @@
+package format_test
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/spec"
+)
+
+// manyNodes is a memory of n concept nodes, and with pad bytes of random
+// text in its first node's description, which no compression shrinks.
+func manyNodes(t testing.TB, n, pad int) *spec.Document {
+	t.Helper()
+	doc := spec.New("m", time.Date(2025, 11, 3, 9, 12, 0, 0, time.UTC))
+	doc.SemanticGraph.Nodes = make([]spec.Node, n)
+	for i := range doc.SemanticGraph.Nodes {
+		doc.SemanticGraph.Nodes[i] = spec.Node{ID: fmt.Sprintf("concept-%07d", i), Type: spec.NodeConcept,
+			Label: fmt.Sprintf("concept %d", i), Description: fmt.Sprintf("Concept number %d of a synthetic memory", i),
+			Importance: 0.5, Activation: 0.5, Confidence: 0.9, Version: 1}
+	}
+	if pad > 0 {
+		random := make([]byte, pad*3/4)
+		rand.Read(random)
+		doc.SemanticGraph.Nodes[0].Description = base64.StdEncoding.EncodeToString(random)
+	}
+	return doc
+}
+
+// TestNodesGrowWithFile: a file of a few megabytes is held to 100,000
+// nodes, by reader and writer alike, while a file large enough for more
+// (a node a 64 bytes) holds them, and is written and read back.
+func TestNodesGrowWithFile(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("validates 101,000 nodes four times: 10 s, minutes under the race detector")
+	}
+	const n = 101_000
+	dir := t.TempDir()
+
+	small := manyNodes(t, n, 0)
+	b, err := format.Marshal(small, nil) // unchecked: what a writer must not write
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) >= n*64 {
+		t.Fatalf("the small file is %d bytes, large enough for %d nodes", len(b), n)
+	}
+	_, err = format.Unmarshal(b, nil)
+	limitError(t, err, "MaxNodes")
+	if le, ok := errors.AsType[*format.LimitError](err); !ok || le.Max != 100_000 {
+		t.Errorf("%v: want the limit of 100,000 nodes", err)
+	}
+	err = format.WriteFile(filepath.Join(dir, "small.smg"), small, nil)
+	limitError(t, err, "MaxNodes")
+	_, err = format.MarshalMemory(small, &format.EncodeOptions{Indent: true})
+	limitError(t, err, "MaxNodes")
+
+	large := manyNodes(t, n, 8<<20)
+	name := filepath.Join(dir, "large.smg")
+	if err := format.WriteFile(name, large, &format.EncodeOptions{Indent: true}); err != nil {
+		t.Fatalf("a file of 8 MiB with %d nodes: %v", n, err)
+	}
+	doc, err := format.ReadFile(name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(doc.SemanticGraph.Nodes); got != n {
+		t.Errorf("read back %d nodes, want %d", got, n)
+	}
+	if _, err := format.MarshalMemory(large, nil); err != nil {
+		t.Errorf("MarshalMemory of the large memory: %v", err)
+	}
+}
