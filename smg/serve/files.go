@@ -44,7 +44,7 @@ func (s *Server) registerFiles() {
 
 	imp := op("import-memory", http.MethodPut, "/v1/memories/{id}/file", "Import a .smg file as a new memory", ScopeWrite)
 	imp.DefaultStatus = http.StatusCreated
-	imp.Description = fmt.Sprintf("Makes the memory from a .smg file (compressed or plain, not encrypted), checked within the format's limits; a memory of that id is not replaced. A file over %d bytes (what a reader of the format takes) is refused, 413, as soon as the request says it is or its body reaches the limit.", MaxFile)
+	imp.Description = fmt.Sprintf("Makes the memory from a .smg file (compressed or plain, not encrypted), checked within the format's limits; a memory of that id is not replaced. A file over %d bytes (the server's bound; `smg serve import` takes a larger one) is refused, 413, as soon as the request says it is or its body reaches the limit.", MaxFile)
 	// The body is read by the handler, bounded as it streams in, rather
 	// than whole by the framework.
 	imp.RequestBody = &huma.RequestBody{Required: true, Description: "The .smg file.",

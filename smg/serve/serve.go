@@ -38,8 +38,12 @@ import (
 // Tenant is the tenant of a store without keys.
 const Tenant = "default"
 
-// MaxBody bounds a request's body; MaxFile that of a .smg file imported,
-// which is what a reader of the format takes.
+// MaxBody bounds a request's body; MaxFile that of a .smg file imported
+// over HTTP: a server's bound, below the 512 MiB a reader of the format
+// takes (format.DefaultLimits), so that an upload costs a server shared by
+// many users no more than a memory of years (38,912 turns are a file of
+// 16 MB). A larger file is imported from the command line (smg serve
+// import), within the format's limits.
 const (
 	MaxBody = 8 << 20
 	MaxFile = 64 << 20
