@@ -74,13 +74,25 @@ func WithoutCommands(text string) string {
 	return withoutLines(text, func(line string) bool { return chatCommandLine.MatchString(strings.TrimSpace(line)) })
 }
 
-// withoutLines is text without the lines drop holds for.
+// withoutLines is text without the lines drop holds for: text itself when
+// it drops none, so that what is kept of a turn shares its string.
 func withoutLines(text string, drop func(string) bool) string {
 	var b strings.Builder
+	at, dropped := 0, false
 	for line := range strings.Lines(text) {
-		if !drop(line) {
+		switch {
+		case drop(line):
+			if !dropped {
+				b.WriteString(text[:at])
+				dropped = true
+			}
+		case dropped:
 			b.WriteString(line)
 		}
+		at += len(line)
+	}
+	if !dropped {
+		return text
 	}
 	return b.String()
 }

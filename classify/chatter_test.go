@@ -1,6 +1,9 @@
 package classify
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // A coding session's chatter is what says nothing of the project: the
 // commands to the agent that carry no message, the agent's account of its
@@ -38,5 +41,28 @@ func TestToolChatter(t *testing.T) {
 	}
 	if !AllChatter("/undo\n\n/quit\n") || AllChatter("/undo\nnow fix the parser\n") || AllChatter("\n") {
 		t.Error("AllChatter")
+	}
+}
+
+// TestWithoutLinesKeepsTheString: text whose lines all stay is given back
+// as it is, sharing its memory (a memory kept open would otherwise hold
+// a copy of every turn); a line dropped anywhere is dropped alone.
+func TestWithoutLinesKeepsTheString(t *testing.T) {
+	for _, text := range []string{"", "fix the parser", "fix the parser\nand its tests\n", "/ask why?\n"} {
+		got := WithoutCommands(text)
+		if got != text || len(text) > 0 && unsafe.StringData(got) != unsafe.StringData(text) {
+			t.Errorf("WithoutCommands(%q) = %q, not the text itself", text, got)
+		}
+	}
+	for text, want := range map[string]string{
+		"/map\nfix it\n":         "fix it\n",
+		"fix it\n/map\nand this": "fix it\nand this",
+		"fix it\n/undo":          "fix it\n",
+		"/map\n/undo\n":          "",
+		"a\n/map\nb\n/undo\nc\n": "a\nb\nc\n",
+	} {
+		if got := WithoutCommands(text); got != want {
+			t.Errorf("WithoutCommands(%q) = %q, want %q", text, got, want)
+		}
 	}
 }

@@ -467,16 +467,6 @@ func (e *Engine) artifactCand(n *spec.Node, s float64) (cand, bool) {
 	}}, true
 }
 
-// turnLine is a turn as a context shows it, "Caroline: …", under a line
-// with its date.
-func turnLine(t spec.Turn) string {
-	who := t.Speaker
-	if who == "" {
-		who = t.Role
-	}
-	return who + ": " + strings.TrimSpace(shownContent(t))
-}
-
 // shownContent is a turn's content as a context shows it: a coding agent's
 // tool turn without its lines of chatter (classify.ToolChatter), a user's
 // without the commands to the agent they typed (classify.WithoutCommands);

@@ -6,7 +6,9 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/smg-memory/smg/spec"
 )
@@ -144,5 +146,38 @@ func TestReadOnceKeepsNoBlock(t *testing.T) {
 		if k := once.blocks[i] != nil; k != (i == 0) {
 			t.Errorf("block %d, read once, kept: %v", i, k)
 		}
+	}
+}
+
+// TestKeptTurnsHoldNoCopy: a memory kept open shows its turns from their
+// own strings: what a context shows of a turn that drops nothing is a
+// part of the turn's content, not a copy, and its line is made from it.
+func TestKeptTurnsHoldNoCopy(t *testing.T) {
+	doc := checkoutAt(t, 4, 0)[0]
+	s := (&Engine{}).newStore(doc)
+	shared := 0
+	for i := range s.ranges {
+		if _, err := s.read(i); err != nil {
+			t.Fatal(err)
+		}
+		for j := range s.entries[i] {
+			e := &s.entries[i][j]
+			st, c := e.show(), e.turn.Content
+			who := cmp.Or(e.turn.Speaker, e.turn.Role)
+			if want := who + ": " + strings.TrimSpace(shownContent(*e.turn)); st.line() != want {
+				t.Errorf("turn %d's line %q, want %q", e.turn.Turn, st.line(), want)
+			}
+			if st.text == "" || strings.TrimSpace(c) != st.text {
+				continue
+			}
+			at := uintptr(unsafe.Pointer(unsafe.StringData(st.text))) - uintptr(unsafe.Pointer(unsafe.StringData(c)))
+			if at > uintptr(len(c)-len(st.text)) {
+				t.Errorf("turn %d: what is shown of it is a copy of its content", e.turn.Turn)
+			}
+			shared++
+		}
+	}
+	if shared == 0 {
+		t.Error("no turn shown whole: the test checks nothing")
 	}
 }
