@@ -84,10 +84,16 @@ type LimitError struct {
 	Max int64
 	// Path is where the limit was exceeded, when known.
 	Path string
+	// GrownFor is the size of the file the limit grew with (spec §9.4),
+	// 0 when it is the value of DefaultLimits or one that was set.
+	GrownFor int64
 }
 
 func (e *LimitError) Error() string {
 	s := fmt.Sprintf("%v: %s is %d", ErrLimit, e.Limit, e.Max)
+	if e.GrownFor > 0 {
+		s += fmt.Sprintf(", grown with the file's %d bytes", e.GrownFor)
+	}
 	if e.Path != "" {
 		s += " (at " + e.Path + ")"
 	}

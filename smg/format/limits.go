@@ -1,6 +1,7 @@
 package format
 
 import (
+	"errors"
 	"math"
 
 	"github.com/smg-memory/smg/smg/internal/envelope"
@@ -105,6 +106,30 @@ func (l Limits) forFile(n int64) Limits {
 	grow(&edges, int64(d.MaxEdges), n/bytesPerEdge, int64(c.MaxEdges))
 	l.MaxListLength, l.MaxNodes, l.MaxEdges = int(list), int(nodes), int(edges)
 	return l.withDefaults()
+}
+
+// markGrown marks err, an error reading a file of n bytes within l, as
+// that of a limit grown with the file, when it is ([LimitError.GrownFor]).
+func (l Limits) markGrown(err error, n int64) {
+	le, ok := errors.AsType[*LimitError](err)
+	if !ok {
+		return
+	}
+	d := DefaultLimits
+	var at, def int64
+	switch le.Limit {
+	case "MaxDocumentSize":
+		at, def = l.MaxDocumentSize, d.MaxDocumentSize
+	case "MaxListLength":
+		at, def = int64(l.MaxListLength), int64(d.MaxListLength)
+	case "MaxNodes":
+		at, def = int64(l.MaxNodes), int64(d.MaxNodes)
+	case "MaxEdges":
+		at, def = int64(l.MaxEdges), int64(d.MaxEdges)
+	}
+	if le.Max == at && at > def {
+		le.GrownFor = n
+	}
 }
 
 // mostLimits are the limits of the largest file: what no file's defaults

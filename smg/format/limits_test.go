@@ -1,11 +1,13 @@
 package format_test
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,5 +76,34 @@ func TestNodesGrowWithFile(t *testing.T) {
 	}
 	if _, err := format.MarshalMemory(large, nil); err != nil {
 		t.Errorf("MarshalMemory of the large memory: %v", err)
+	}
+}
+
+// TestListsGrowWithFile: a list of 300,000 members is refused in a file
+// of 2 MB, at the 250,000 of a small file, and read in one of 3 MB; one
+// past what its file's size allows says that its limit grew.
+func TestListsGrowWithFile(t *testing.T) {
+	file := func(members, size int) []byte {
+		b := []byte(`{"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph","version":"1.0","x":[0` + strings.Repeat(",0", members-1) + `]`)
+		return append(b, bytes.Repeat([]byte(" "), size-len(b)-1)...) // white space to the size, then '}'
+	}
+	close := func(b []byte) []byte { return append(b, '}') }
+	_, err := format.Unmarshal(close(file(300_000, 2_000_000)), nil)
+	limitError(t, err, "MaxListLength")
+	if le, _ := errors.AsType[*format.LimitError](err); le == nil || le.Max != 250_000 || le.GrownFor != 0 {
+		t.Errorf("%v: want the limit of a small file, 250,000, not grown", err)
+	}
+	if _, err := format.Unmarshal(close(file(300_000, 3_000_000)), nil); err != nil {
+		t.Errorf("300,000 members in a file of 3 MB: %v", err)
+	}
+	_, err = format.Unmarshal(close(file(400_000, 3_000_000)), nil)
+	limitError(t, err, "MaxListLength")
+	if le, _ := errors.AsType[*format.LimitError](err); le == nil || le.Max != 375_000 || le.GrownFor != 3_000_000 {
+		t.Errorf("%v: want the limit grown to 375,000 for the file's 3,000,000 bytes", err)
+	} else if !strings.Contains(err.Error(), "grown with the file's 3000000 bytes") {
+		t.Errorf("%q does not say the limit grew with the file", err)
+	}
+	if _, err := format.Unmarshal(close(file(400_000, 3_000_000)), &format.DecodeOptions{Limits: format.Limits{MaxListLength: 300_000}}); err == nil {
+		t.Error("a limit that is set grew with the file")
 	}
 }
