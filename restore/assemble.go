@@ -91,8 +91,13 @@ const (
 // line that gives it: group is that line. src is the index of the memory
 // it comes from, in a composed context.
 type cand struct {
-	item  Item
+	item Item
+	// text is the candidate's text; for a whole turn, left "" until it
+	// is needed (lazy), and then the turn's line (turnStore.line): a
+	// context takes thousands of turns as candidates and packs a few,
+	// and making every line took a tenth of a context.
 	text  string
+	lazy  bool
 	key   string
 	group string
 	fact  bool // a fact node's line
@@ -275,7 +280,7 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 		for j := range cs {
 			c := &cs[j]
 			if c.item.Kind == "turn" && c.item.Excerpt == nil {
-				c.item.Tokens = e.turns.count(tk, c.item.Turn, c.text) + 1
+				c.item.Tokens = e.turns.count(tk, c.item.Turn, func() string { return e.turns.line(c.item.Turn) }) + 1
 				if c.note != "" {
 					c.item.Tokens += e.count(tk, "note:"+c.key, c.note) + 1
 				}
@@ -313,6 +318,7 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 		facts = DefaultFactBudget
 	}
 	chosen, left := pack(cands, tk, usable, alloc, facts)
+	lines(chosen, sources)
 	text := render(chosen)
 	tokens := tk.Count(text)
 	for tokens > budget && len(chosen) > 0 {
@@ -336,6 +342,7 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 	if opts.Left > 0 {
 		slices.SortStableFunc(left, func(a, b cand) int { return cmp.Compare(b.item.Score, a.item.Score) })
 		res.Left = make([]Item, 0, min(opts.Left, len(left)))
+		lines(left[:min(opts.Left, len(left))], sources)
 		for _, c := range left[:min(opts.Left, len(left))] {
 			it := c.reported()
 			it.Text = leftText(c.text)
@@ -351,6 +358,15 @@ func (c cand) reported() Item {
 		c.item.Parts = roundAll(c.parts)
 	}
 	return c.item
+}
+
+// lines makes the text of the lazy candidates of cs, turns of sources.
+func lines(cs []cand, sources []Source) {
+	for i := range cs {
+		if c := &cs[i]; c.lazy {
+			c.text, c.lazy = sources[c.src].Engine.turns.line(c.item.Turn), false
+		}
+	}
 }
 
 // leftTextBytes bounds the text of an item left out that a result tells.

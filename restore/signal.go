@@ -150,7 +150,7 @@ func (g *gathering) turnCands() {
 		}
 		g.out = append(g.out, cand{
 			key:   turnKey(n),
-			text:  shown.line(),
+			lazy:  true,
 			group: shown.group,
 			item:  Item{Section: secHistory, Kind: "turn", Turn: n, ExternalID: t.ExternalID, Timestamp: t.Timestamp, Score: round4(g.turnScore(parts)), SupersededBy: sup, ConflictsWith: con},
 			parts: parts,

@@ -46,13 +46,13 @@ func TestTurnCountsCarried(t *testing.T) {
 	old := newTurnStore(docs[0], nil)
 	tk := countingTokenizer{n: new(int)}
 	for n := 1; n <= old.n; n++ {
-		old.count(tk, n, "x")
+		old.count(tk, n, func() string { return "x" })
 	}
 	counted := *tk.n
 	store := newTurnStore(docs[1], nil)
 	store.carry(old)
 	for n := 1; n <= store.n; n++ {
-		store.count(tk, n, "x")
+		store.count(tk, n, func() string { return "x" })
 	}
 	// Blocks of 4: turns 1–8 are kept, 9–10 were in a block that grew.
 	if again := *tk.n - counted; again != store.n-8 {

@@ -165,8 +165,8 @@ func (s *turnStore) carry(old *turnStore) {
 }
 
 // count returns the tokens of turn n's line as tk counts them, counting
-// them once.
-func (s *turnStore) count(tk Tokenizer, n int, line string) int {
+// them once: line makes the line, when they are counted.
+func (s *turnStore) count(tk Tokenizer, n int, line func() string) int {
 	s.mu.Lock()
 	counts := s.tokens[tk.Name()]
 	if counts == nil {
@@ -175,12 +175,12 @@ func (s *turnStore) count(tk Tokenizer, n int, line string) int {
 	}
 	s.mu.Unlock()
 	if n < 0 || n >= len(counts) {
-		return tk.Count(line)
+		return tk.Count(line())
 	}
 	if c := counts[n].Load(); c > 0 {
 		return int(c - 1)
 	}
-	c := tk.Count(line)
+	c := tk.Count(line())
 	counts[n].Store(int32(c + 1))
 	return c
 }
@@ -284,6 +284,12 @@ func (s *turnStore) prefetch(ns []int) {
 func (s *turnStore) turn(n int) (spec.Turn, bool) {
 	t, _, ok := s.shownTurn(n)
 	return t, ok
+}
+
+// line is turn n's line in a context (shownTurn.line).
+func (s *turnStore) line(n int) string {
+	_, st, _ := s.shownTurn(n)
+	return st.line()
 }
 
 // shownTurn is turn n and how a context shows it.
