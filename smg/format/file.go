@@ -57,8 +57,21 @@ func ReadBytes(name string, lim Limits) ([]byte, error) {
 			return nil, fmt.Errorf("%s: %w", name, &LimitError{Limit: "MaxFileSize", Max: lim.MaxFileSize})
 		}
 	}
+	var head []byte
+	if size > sniffAbove {
+		head = make([]byte, sniffBytes)
+		n, err := io.ReadFull(f, head)
+		if err != nil && err != io.ErrUnexpectedEOF {
+			return nil, err
+		}
+		head = head[:n]
+		if err := sniff(head); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
 	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	if _, err := buf.ReadFrom(io.LimitReader(f, lim.MaxFileSize+1)); err != nil {
+	buf.Write(head)
+	if _, err := buf.ReadFrom(io.LimitReader(f, lim.MaxFileSize+1-int64(len(head)))); err != nil {
 		return nil, err
 	}
 	b := buf.Bytes()
@@ -66,6 +79,34 @@ func ReadBytes(name string, lim Limits) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", name, &LimitError{Limit: "MaxFileSize", Max: lim.MaxFileSize})
 	}
 	return b, nil
+}
+
+// A file larger than sniffAbove (the most a reader took before its
+// limits grew with the file) is read only once its first sniffBytes say
+// it may be a memory, so that a large file of another kind is refused
+// without being held.
+const (
+	sniffAbove = 64 << 20
+	sniffBytes = 4 << 10
+)
+
+// sniff fails with ErrNotSMG when head, the start of a file, can start
+// no memory: it is not JSON text, and a Brotli decoder fails on it within
+// the probe window without a byte of output, as it does on text, images
+// and archives (decompressError). Anything else is left to the reading.
+func sniff(head []byte) error {
+	if jsonStart(head) || len(bytes.TrimLeft(head, " \t\r\n")) == 0 {
+		return nil // JSON text, or white space: the reading tells
+	}
+	in := &probeReader{r: bytes.NewReader(head)}
+	var out [1]byte
+	n, err := io.ReadFull(brotli.NewReader(in), out[:])
+	if n == 0 && err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		if e := decompressError(err, 0, in.n); errors.Is(e, ErrNotSMG) {
+			return e
+		}
+	}
+	return nil
 }
 
 // WriteFile encodes doc into the named file atomically: it writes a

@@ -6,7 +6,9 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -105,5 +107,44 @@ func TestListsGrowWithFile(t *testing.T) {
 	}
 	if _, err := format.Unmarshal(close(file(400_000, 3_000_000)), &format.DecodeOptions{Limits: format.Limits{MaxListLength: 300_000}}); err == nil {
 		t.Error("a limit that is set grew with the file")
+	}
+}
+
+// TestLargeFileOfAnotherKind: a file larger than the 64 MiB a reader took
+// before its limits grew, that is no memory (here a PNG's first bytes and
+// nothing), is refused as not-smg from its first bytes, not held; one
+// that starts as a memory is read to its end (here, truncated).
+func TestLargeFileOfAnotherKind(t *testing.T) {
+	dir := t.TempDir()
+	sparse := func(name string, start []byte) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, start, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(p, 80<<20); err != nil { // sparse: no 80 MiB on the disk
+			t.Fatal(err)
+		}
+		return p
+	}
+	png := sparse("image.png", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00"))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := format.ReadBytes(png, format.Limits{})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, format.ErrNotSMG) {
+		t.Errorf("a PNG of 80 MiB: %v, want not-smg", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("refusing a PNG of 80 MiB allocated %d MiB", got>>20)
+	}
+	if _, err := format.ReadFile(png, nil); !errors.Is(err, format.ErrNotSMG) {
+		t.Errorf("ReadFile of the PNG: %v, want not-smg", err)
+	}
+	// JSON text, then zeros: read whole, and malformed, not refused unread.
+	js := sparse("memory.smg", []byte(`{"@context":"https://w3id.org/smg/v1/context.jsonld","@type":"SemanticMemoryGraph",`))
+	b, err := format.ReadBytes(js, format.Limits{})
+	if err != nil || len(b) != 80<<20 {
+		t.Errorf("a file of 80 MiB that starts as JSON: %d bytes read, %v", len(b), err)
 	}
 }
