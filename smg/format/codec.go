@@ -367,7 +367,7 @@ func (l *layers) scan(into any, keep bool) (*decoded, error) {
 	if se, ok := errors.AsType[*sourceError](err); ok {
 		err = decompressError(se.err, int(size), in.n)
 	}
-	lim.markGrown(err, int64(len(l.inner)))
+	l.asked.markGrown(err, int64(len(l.inner)))
 	if err != nil {
 		// A document of another major version may break this version's
 		// limits: when its version was seen, that speaks first.

@@ -108,26 +108,29 @@ func (l Limits) forFile(n int64) Limits {
 	return l.withDefaults()
 }
 
-// markGrown marks err, an error reading a file of n bytes within l, as
-// that of a limit grown with the file, when it is ([LimitError.GrownFor]).
+// markGrown marks err, an error reading a file of n bytes within limits
+// asked for as l, as that of a limit grown with the file when it is
+// ([LimitError.GrownFor]): one l left to its default, past that default.
 func (l Limits) markGrown(err error, n int64) {
 	le, ok := errors.AsType[*LimitError](err)
 	if !ok {
 		return
 	}
 	d := DefaultLimits
-	var at, def int64
+	var set, def int64
 	switch le.Limit {
 	case "MaxDocumentSize":
-		at, def = l.MaxDocumentSize, d.MaxDocumentSize
+		set, def = l.MaxDocumentSize, d.MaxDocumentSize
 	case "MaxListLength":
-		at, def = int64(l.MaxListLength), int64(d.MaxListLength)
+		set, def = int64(l.MaxListLength), int64(d.MaxListLength)
 	case "MaxNodes":
-		at, def = int64(l.MaxNodes), int64(d.MaxNodes)
+		set, def = int64(l.MaxNodes), int64(d.MaxNodes)
 	case "MaxEdges":
-		at, def = int64(l.MaxEdges), int64(d.MaxEdges)
+		set, def = int64(l.MaxEdges), int64(d.MaxEdges)
+	default:
+		return // does not grow
 	}
-	if le.Max == at && at > def {
+	if set == 0 && le.Max > def {
 		le.GrownFor = n
 	}
 }

@@ -105,8 +105,9 @@ func TestListsGrowWithFile(t *testing.T) {
 	} else if !strings.Contains(err.Error(), "grown with the file's 3000000 bytes") {
 		t.Errorf("%q does not say the limit grew with the file", err)
 	}
-	if _, err := format.Unmarshal(close(file(400_000, 3_000_000)), &format.DecodeOptions{Limits: format.Limits{MaxListLength: 300_000}}); err == nil {
-		t.Error("a limit that is set grew with the file")
+	_, err = format.Unmarshal(close(file(400_000, 3_000_000)), &format.DecodeOptions{Limits: format.Limits{MaxListLength: 300_000}})
+	if le, _ := errors.AsType[*format.LimitError](err); le == nil || le.Max != 300_000 || le.GrownFor != 0 {
+		t.Errorf("%v: want the limit that is set, 300,000, not grown", err)
 	}
 }
 
