@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/gob"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -28,19 +29,47 @@ import (
 // index's mapping, of what it indexes of a node, a block and a turn, and
 // of the copy of the document beside it.
 // Changing any of them must change it, so that old caches are rebuilt.
-const cacheVersion = "smg-index 8"
+const cacheVersion = "smg-index 9"
 
 // The files of an index cache besides Bleve's own: the key it was made
 // for, Bleve's metadata, which an index built in memory does not have,
-// and the document the index was made from, in gob, its archive blocks
+// the document the index was made from, in gob, its archive blocks
 // compressed (cacheBlockQuality): read back many times faster than its
 // file's JSON is decompressed, bounded and unmarshalled, and held in a
-// fifth of the memory of its turns.
+// fifth of the memory of its turns; and the statistics of the index
+// (cacheStats).
 const (
-	cacheKeyFile  = "smg-key"
-	cacheMetaFile = "index_meta.json"
-	cacheDocFile  = "document.gob"
+	cacheKeyFile   = "smg-key"
+	cacheMetaFile  = "index_meta.json"
+	cacheDocFile   = "document.gob"
+	cacheStatsFile = "stats.json"
 )
+
+// cacheStats are what an engine that opens a cache needs besides the
+// index to score as an index built at once of its document would
+// (stats.go), and to go on counting when it updates it (freshStats).
+type cacheStats struct {
+	// Cardinality is the sum of the sizes of the dictionaries of an
+	// index built at once of the document. Updated says that the index
+	// is not one (an updated engine's index was copied): its searches
+	// take Cardinality rather than the index's own.
+	Cardinality int  `json:"cardinality"`
+	Updated     bool `json:"updated"`
+	// Turns is how many documents of turns the index holds, and Last the
+	// distinct terms of the last batch of them (turnBatch), sorted.
+	Turns int      `json:"turns"`
+	Last  []string `json:"last"`
+}
+
+// readStats reads the statistics of the checked cache in dir.
+func readStats(dir string) (cacheStats, bool) {
+	var st cacheStats
+	b, err := os.ReadFile(filepath.Join(dir, cacheStatsFile))
+	if err != nil || json.Unmarshal(b, &st) != nil || st.Cardinality < 0 || st.Turns < 0 {
+		return cacheStats{}, false
+	}
+	return st, true
+}
 
 func init() {
 	// The values of a node's free-form metadata besides JSON's scalars.
@@ -51,8 +80,9 @@ func init() {
 // Cached is an index cache opened for a key: its index and the document
 // it was made from.
 type Cached struct {
-	ix  bleve.Index
-	doc *spec.Document
+	ix    bleve.Index
+	doc   *spec.Document
+	stats cacheStats
 }
 
 // OpenCached opens the index cache in dir when it was made for key (see
@@ -80,11 +110,15 @@ func OpenCached(dir, key string) (*Cached, bool) {
 	if !<-checked || err != nil {
 		return nil, false
 	}
+	stats, ok := readStats(dir)
+	if !ok {
+		return nil, false
+	}
 	ix, ok := openIndex(dir)
 	if !ok {
 		return nil, false
 	}
-	return &Cached{ix: ix, doc: doc}, true
+	return &Cached{ix: ix, doc: doc, stats: stats}, true
 }
 
 // Document is the document the cache was made from.
@@ -105,12 +139,17 @@ func (c *Cached) Close() error {
 // cache only saves time. The key file lists the SHA-256 of every file of
 // the index, checked before Bleve reads them: Bleve trusts its files, and
 // a damaged segment could make it panic rather than fail.
-func openCache(dir, key string) (bleve.Index, bool) {
+func openCache(dir, key string) (bleve.Index, cacheStats, bool) {
 	want, ok := cacheSums(dir, key)
 	if !ok || !filesMatch(dir, want) {
-		return nil, false
+		return nil, cacheStats{}, false
 	}
-	return openIndex(dir)
+	stats, ok := readStats(dir)
+	if !ok {
+		return nil, cacheStats{}, false
+	}
+	ix, ok := openIndex(dir)
+	return ix, stats, ok
 }
 
 // openIndex opens the checked index in dir, read-only.
@@ -241,19 +280,34 @@ func compressedBlocks(doc *spec.Document) *spec.Document {
 	return &d
 }
 
-// writeCache writes a copy of ix, and doc, the document it was made from,
-// to dir, for key. It writes a new directory beside dir and renames it
-// into place, so that a reader sees the old cache or the new one, never
-// half of one; through guard, when it is set (see [Config.CacheGuard]).
-func writeCache(ix bleve.Index, doc *spec.Document, dir, key string, guard func(put func() error) error) (err error) {
+// copyReader returns what copies ix as it is now, whatever changes it
+// after; the caller closes it with CloseCopyReader.
+func copyReader(ix bleve.Index) (index.CopyReader, error) {
 	adv, err := ix.Advanced()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	copier, ok := adv.(index.CopyIndex)
 	if !ok {
-		return errors.New("the index cannot be copied")
+		return nil, errors.New("the index cannot be copied")
 	}
+	return copier.CopyReader(), nil
+}
+
+// writeCache writes the index r reads, with its statistics and doc, the
+// document it was made from, to dir, for key, and closes r. It writes a
+// new directory beside dir and renames it into place, so that a reader
+// sees the old cache or the new one, never half of one; through guard,
+// when it is set (see [Config.CacheGuard]).
+func writeCache(r index.CopyReader, doc *spec.Document, stats cacheStats, dir, key string, guard func(put func() error) error) (err error) {
+	err = writeCacheFiles(r, doc, stats, dir, key, guard)
+	if cerr := r.CloseCopyReader(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func writeCacheFiles(r index.CopyReader, doc *spec.Document, stats cacheStats, dir, key string, guard func(put func() error) error) (err error) {
 	// The folder that holds the cache (a memory file's cache folder) is
 	// made when missing, readable by its owner alone.
 	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
@@ -268,15 +322,17 @@ func writeCache(ix bleve.Index, doc *spec.Document, dir, key string, guard func(
 			os.RemoveAll(tmp)
 		}
 	}()
-	r := copier.CopyReader()
-	err = r.CopyTo(bleve.FileSystemDirectory(tmp))
-	if cerr := r.CloseCopyReader(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := r.CopyTo(bleve.FileSystemDirectory(tmp)); err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(tmp, cacheMetaFile), []byte(`{"storage":"scorch","index_type":"scorch"}`), 0o644); err != nil {
+		return err
+	}
+	js, err := json.Marshal(stats)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, cacheStatsFile), js, 0o644); err != nil {
 		return err
 	}
 	var gobDoc bytes.Buffer

@@ -63,8 +63,15 @@ type Engine struct {
 
 	ix bleve.Index
 	// readOnly is an index opened from the cache, which Update cannot
-	// change: it builds a new one.
+	// change: it changes a copy of it (live.go). stats are the cache's,
+	// for an index opened from one and not updated since; live is the
+	// copy, once made.
 	readOnly bool
+	stats    *cacheStats
+	live     *liveIndex
+	// writing are the copies of the index being written to the cache
+	// (Engine.WriteCache), which Close waits for.
+	writing sync.WaitGroup
 	// indexed is what the index holds of each node and block, by
 	// document id, so that Update indexes only what changed.
 	indexed map[string]string
@@ -117,8 +124,9 @@ type Config struct {
 	// identifies the document's content (the hash of its file, say).
 	// When the directory holds an index made for Key, New opens it
 	// instead of indexing; when it does not, New indexes and then writes
-	// the copy there, replacing what it held. Empty Cache or Key: no
-	// cache.
+	// the copy there, replacing what it held. Empty Cache: no cache;
+	// empty Key: the document is of no file yet, and only
+	// [Engine.WriteCache] writes the cache, once it is.
 	Cache, Key string
 	// Cached, when set, is the cache of Cache and Key, opened already:
 	// New uses its index rather than opening the cache again, and closes
@@ -187,12 +195,13 @@ func New(doc *spec.Document, cfg *Config) (*Engine, error) {
 	}
 	e.setGraph(doc, e.newStore(doc))
 	if c := e.cfg.Cached; c != nil && c.ix != nil {
-		e.ix, e.readOnly, c.ix = c.ix, true, nil
+		e.opened(c.ix, c.stats)
+		c.ix = nil
 		return e, nil
 	}
 	if e.cfg.Cache != "" && e.cfg.Key != "" {
-		if ix, ok := openCache(e.cfg.Cache, e.cfg.Key); ok {
-			e.ix, e.readOnly = ix, true
+		if ix, stats, ok := openCache(e.cfg.Cache, e.cfg.Key); ok {
+			e.opened(ix, stats)
 			return e, nil
 		}
 	}
@@ -205,7 +214,11 @@ func New(doc *spec.Document, cfg *Config) (*Engine, error) {
 		ix.Close()
 		return nil, err
 	}
-	e.startTurns(e.turns, 1, e.cfg.Cache)
+	cache := e.cfg.Cache
+	if e.cfg.Key == "" {
+		cache = "" // the document is of no file yet
+	}
+	e.startTurns(e.turns, 1, cache)
 	if !e.cfg.Background {
 		if err := e.Wait(context.Background()); err != nil {
 			e.Close()
@@ -213,6 +226,15 @@ func New(doc *spec.Document, cfg *Config) (*Engine, error) {
 		}
 	}
 	return e, nil
+}
+
+// opened makes ix, opened from the cache with its stats, the engine's
+// index. e is new.
+func (e *Engine) opened(ix bleve.Index, stats cacheStats) {
+	e.ix, e.readOnly, e.stats = ix, true, &stats
+	if stats.Updated {
+		e.cardinality = stats.Cardinality
+	}
 }
 
 // setGraph makes doc the engine's document. e.rw is held, or e is new.
@@ -428,14 +450,65 @@ func (e *Engine) startTurns(store *turnStore, first int, cache string) {
 		if e.doc != doc {
 			return
 		}
-		kept := doc
-		if e.cfg.CacheWithoutVectors {
-			kept = doc.WithoutVectors()
+		write, err := e.cacheCopy(ix, doc, cache, e.cfg.Key, e.cfg.CacheGuard)
+		if err == nil {
+			err = write()
 		}
-		if err := writeCache(ix, kept, cache, e.cfg.Key, e.cfg.CacheGuard); err != nil {
+		if err != nil {
 			job.cacheErr = fmt.Errorf("%w: %w", ErrIndexCache, err)
 		}
 	}()
+}
+
+// cacheCopy returns what writes ix as it is now, whatever changes it
+// after, with doc, the document of its nodes and turns, to the cache
+// dir for key, through guard (see [Config.CacheGuard]). e.upd is held.
+func (e *Engine) cacheCopy(ix bleve.Index, doc *spec.Document, dir, key string, guard func(put func() error) error) (func() error, error) {
+	r, err := copyReader(ix)
+	if err != nil {
+		return nil, err
+	}
+	stats, err := e.statsOf(r)
+	if err != nil {
+		r.CloseCopyReader()
+		return nil, err
+	}
+	if e.cfg.CacheWithoutVectors {
+		doc = doc.WithoutVectors()
+	}
+	return func() error { return writeCache(r, doc, stats, dir, key, guard) }, nil
+}
+
+// WriteCache writes the engine's index to its cache (Config.Cache) for
+// key, with doc, in the background: doc is the document of the file key
+// names, just written from the engine's own, so that an engine that
+// opens the file next opens the index in place rather than indexing it
+// again. It writes through guard, as [Config.CacheGuard] says. Nothing is
+// written while the turns are being indexed (that indexing writes the
+// cache of the document it indexes), nor for a doc that is not of the
+// engine's nodes and turns. Close waits for the writing. A cache that
+// cannot be written costs the next engine its time, and is no error.
+func (e *Engine) WriteCache(doc *spec.Document, key string, guard func(put func() error) error) {
+	e.upd.Lock()
+	defer e.upd.Unlock()
+	if e.cfg.Cache == "" || key == "" || e.closed || !e.indexedAll() || !sameContent(doc, e.doc) {
+		return
+	}
+	write, err := e.cacheCopy(e.ix, doc, e.cfg.Cache, key, guard)
+	if err != nil {
+		return
+	}
+	e.cfg.Key = key
+	e.writing.Go(func() { _ = write() })
+}
+
+// sameContent reports whether a and b hold as many nodes, edges, blocks
+// and turns, and the same last turn: a document written from an engine's
+// own, not another memory's.
+func sameContent(a, b *spec.Document) bool {
+	ga, gb, da, db := &a.SemanticGraph, &b.SemanticGraph, &a.DeepArchive, &b.DeepArchive
+	return len(ga.Nodes) == len(gb.Nodes) && len(ga.Edges) == len(gb.Edges) && len(da.Blocks) == len(db.Blocks) &&
+		(len(da.Blocks) == 0 || da.Blocks[len(da.Blocks)-1].TurnRange == db.Blocks[len(db.Blocks)-1].TurnRange)
 }
 
 // beforeTurns, when set, is called before the turns are indexed in the
@@ -570,13 +643,15 @@ func (e *Engine) Update(doc *spec.Document) error {
 	e.upd.Lock()
 	defer e.upd.Unlock()
 	if e.readOnly {
-		return e.rebuild(doc)
+		if err := e.goLive(); err != nil {
+			return e.rebuild(doc)
+		}
 	}
 	e.rw.RLock()
 	old := e.turns
 	e.rw.RUnlock()
 	if e.fresh == nil {
-		fs, err := e.countFresh(old)
+		fs, err := e.freshNow(old)
 		if err != nil {
 			return err
 		}
@@ -637,7 +712,8 @@ var beforeSwap func()
 // scores stay those of an index built at once (e.fresh), whatever the
 // index's segments. e.upd is held.
 func (e *Engine) compact() {
-	if e.updates < compactAfter || e.compacting != nil || !e.indexedAll() {
+	if e.updates < compactAfter || e.compacting != nil || !e.indexedAll() || e.live != nil {
+		// An index on disk (live.go) has Bleve merge its segments.
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -721,6 +797,40 @@ func (e *Engine) indexedAll() bool {
 	}
 }
 
+// goLive replaces an index opened from the cache, which cannot change, by
+// a copy of it that can (live.go), and counts its terms from the cache's
+// statistics (stats.go): an update then indexes only what changed. e.upd
+// is held.
+func (e *Engine) goLive() error {
+	if e.stats == nil || e.cfg.Cache == "" {
+		return errors.New("restore: no cache to copy")
+	}
+	an := e.ix.Mapping().AnalyzerNamed(analyzerName)
+	if an == nil {
+		return fmt.Errorf("restore: the index has no analyzer %q", analyzerName)
+	}
+	indexed := graphDocs(e.doc)
+	fs, err := freshFrom(an, indexed, *e.stats)
+	if err != nil {
+		return err
+	}
+	ix, live, err := openLive(e.cfg.Cache)
+	if err != nil {
+		return err
+	}
+	e.rw.Lock()
+	old := e.ix
+	e.ix, e.readOnly, e.stats, e.live, e.indexed, e.fresh = ix, false, nil, live, indexed, fs
+	// Bleve merges the copy's segments from now on: searches score as
+	// the cache's index did.
+	e.cardinality = fs.cardinality()
+	e.rw.Unlock()
+	// The copy is the engine's index now, whatever closing the cache's
+	// read-only one says.
+	_ = old.Close()
+	return nil
+}
+
 // rebuild replaces an index opened from the cache, which cannot change,
 // by one built for doc. e.upd is held.
 func (e *Engine) rebuild(doc *spec.Document) error {
@@ -734,7 +844,7 @@ func (e *Engine) rebuild(doc *spec.Document) error {
 	e.gen++
 	store.carry(e.turns)
 	old := e.ix
-	e.ix, e.readOnly, e.indexed = ix, false, map[string]string{}
+	e.ix, e.readOnly, e.stats, e.indexed = ix, false, nil, map[string]string{}
 	e.fresh, e.cardinality, e.updates = nil, 0, 0 // built at once
 	if _, err := e.indexGraph(doc); err != nil {
 		e.ix, e.readOnly = old, true
@@ -768,7 +878,12 @@ func (e *Engine) Close() error {
 		return nil // Bleve panics when an index is closed twice
 	}
 	e.closed = true
-	return e.ix.Close()
+	e.writing.Wait()
+	err := e.ix.Close()
+	if e.live != nil {
+		err = errors.Join(err, e.live.remove())
+	}
+	return err
 }
 
 // alwaysLoaded reports whether a node is of what a context loads without

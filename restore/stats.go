@@ -1,10 +1,13 @@
 package restore
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	bsearch "github.com/blevesearch/bleve/v2/search"
+	index "github.com/blevesearch/bleve_index_api"
 )
 
 // Bleve's BM25 takes the average length of a document from the sum of its
@@ -118,4 +121,131 @@ func (e *Engine) bm25() *bsearch.BM25Stats {
 		return nil
 	}
 	return &bsearch.BM25Stats{DocCount: float64(docs), FieldCardinality: map[string]int{"text": e.cardinality}}
+}
+
+// stats are the statistics a cache of the index keeps (cacheStats): the
+// index is not one built at once.
+func (s *freshStats) stats() cacheStats {
+	last := make([]string, 0, len(s.last))
+	for t := range s.last {
+		last = append(last, t)
+	}
+	slices.Sort(last)
+	return cacheStats{Cardinality: s.cardinality(), Updated: true, Turns: s.turns, Last: last}
+}
+
+// freshFrom counts the terms of an index built at once of the node and
+// block documents indexed, by id, and of the turns the statistics of a
+// cache (cacheStats) count: only the nodes and blocks are analyzed again.
+func freshFrom(an analysis.Analyzer, indexed map[string]string, st cacheStats) (*freshStats, error) {
+	fs := newFreshStats(an)
+	ids := make([]string, 0, len(indexed))
+	for id := range indexed {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	fs.setGraph(indexed, ids, nil)
+	fs.turns = st.Turns
+	for _, t := range st.Last {
+		fs.last[t] = struct{}{}
+	}
+	fs.full = st.Cardinality - fs.graph - len(fs.last)
+	if fs.full < 0 || len(st.Last) > 0 && st.Turns == 0 {
+		return nil, fmt.Errorf("restore: the index cache counts %d terms, its nodes alone have %d", st.Cardinality, fs.graph+len(fs.last))
+	}
+	return fs, nil
+}
+
+// freshNow counts the terms of an index built at once of the engine's
+// documents, its nodes and blocks and the turns of store, at its first
+// update: from the index itself, built at once, when it is complete, as
+// statsOf does; else from every document, as the index may not hold them
+// all yet. e.upd is held.
+func (e *Engine) freshNow(store *turnStore) (*freshStats, error) {
+	if !e.indexedAll() {
+		return e.countFresh(store)
+	}
+	adv, err := e.ix.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	st, err := e.statsOf(r)
+	if err != nil {
+		return nil, err
+	}
+	return freshFrom(e.ix.Mapping().AnalyzerNamed(analyzerName), e.indexed, st)
+}
+
+// statsOf returns the statistics of the index r reads, the engine's:
+// those it counted since its first update, those of the cache it opened,
+// or else those of an index built at once, as Bleve's reader has them
+// and the last batch of turns has its terms. e.upd is held.
+func (e *Engine) statsOf(r index.IndexReader) (cacheStats, error) {
+	switch {
+	case e.fresh != nil:
+		return e.fresh.stats(), nil
+	case e.stats != nil:
+		return *e.stats, nil
+	}
+	br, ok := r.(index.BM25Reader)
+	if !ok {
+		return cacheStats{}, errors.New("restore: the index does not count its terms")
+	}
+	card, err := br.FieldCardinality("text")
+	if err != nil {
+		return cacheStats{}, err
+	}
+	docs, err := r.DocCount()
+	if err != nil {
+		return cacheStats{}, err
+	}
+	an := e.ix.Mapping().AnalyzerNamed(analyzerName)
+	if an == nil {
+		return cacheStats{}, fmt.Errorf("restore: the index has no analyzer %q", analyzerName)
+	}
+	st := cacheStats{Cardinality: card, Turns: int(docs) - len(e.indexed)}
+	if st.Turns <= 0 {
+		st.Turns = 0
+		return st, nil
+	}
+	texts, err := lastTurnDocs(e.turns, (st.Turns-1)%turnBatch+1)
+	if err != nil {
+		return cacheStats{}, err
+	}
+	fs := newFreshStats(an)
+	for _, text := range texts {
+		fs.addTurn(text)
+	}
+	return cacheStats{Cardinality: card, Turns: st.Turns, Last: fs.stats().Last}, nil
+}
+
+// lastTurnDocs returns the text of the last k documents of the turns of
+// store, in order.
+func lastTurnDocs(store *turnStore, k int) ([]string, error) {
+	var blocks [][]string // from the last
+	n := 0
+	for i := len(store.ranges) - 1; i >= 0 && n < k; i-- {
+		turns, _, err := store.decoded(i)
+		if err != nil {
+			return nil, err
+		}
+		var texts []string
+		for _, t := range turns {
+			for _, d := range turnDocs(t) {
+				texts = append(texts, d.text)
+			}
+		}
+		blocks = append(blocks, texts)
+		n += len(texts)
+	}
+	var out []string
+	for _, texts := range slices.Backward(blocks) {
+		out = append(out, texts...)
+	}
+	return out[max(len(out)-k, 0):], nil
 }
