@@ -155,7 +155,7 @@ func (f *FileMemory) Record(ctx context.Context, turns []Turn, opts *RecordOptio
 	o.Deferred = false // the journal keeps no vectors: they are made in the background
 	var rec Recorded
 	err := f.locked(ctx, func(m *Memory) error {
-		if f.stamp.raw == nil || f.form.Encrypted {
+		if f.stamp.hash == "" || f.form.Encrypted {
 			return f.update(ctx, m, func(m *Memory) error {
 				var err error
 				if rec, err = m.Record(ctx, turns, &o); err == nil && rec.Added == 0 {
@@ -184,7 +184,7 @@ func (f *FileMemory) Record(ctx context.Context, turns []Turn, opts *RecordOptio
 func (f *FileMemory) Remember(ctx context.Context, fact Fact) (Remembered, error) {
 	var r Remembered
 	err := f.locked(ctx, func(m *Memory) error {
-		if f.stamp.raw == nil || f.form.Encrypted {
+		if f.stamp.hash == "" || f.form.Encrypted {
 			return f.update(ctx, m, func(m *Memory) error {
 				var err error
 				if r, err = m.Remember(ctx, fact); err == nil && r.Duplicate {
@@ -286,7 +286,7 @@ func (f *FileMemory) compact(m *Memory) error {
 	switch {
 	case f.journal != 0:
 		return f.write(m)
-	case unkept == 0 || f.stamp.raw == nil:
+	case unkept == 0 || f.stamp.hash == "":
 		return nil
 	case f.form.Encrypted || f.opts.Encode.WithVectors:
 		return f.write(m)
@@ -312,7 +312,7 @@ func (f *FileMemory) journalLimit() int64 {
 // those it has. f.mu and the file's lock, or f.mu alone for a read, are
 // held.
 func (f *FileMemory) syncJournal() error {
-	if f.stamp.raw == nil || f.form.Encrypted {
+	if f.stamp.hash == "" || f.form.Encrypted {
 		return nil
 	}
 	st := statStamp(format.JournalName(f.name))

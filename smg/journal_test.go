@@ -431,3 +431,35 @@ func TestResumeOnBench(t *testing.T) {
 		})
 	}
 }
+
+// A file touched but not changed is not read into a new memory; one
+// another process wrote is.
+func TestTouchedFileKeepsItsMemory(t *testing.T) {
+	ctx := context.Background()
+	name := filepath.Join(t.TempDir(), "m.smg")
+	f := fileMemory(t, name, 1<<30)
+	if _, err := f.Record(ctx, chat(1, 4), nil); err != nil {
+		t.Fatal(err)
+	}
+	before, err := f.Memory(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(name, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := f.Memory(ctx); err != nil || m != before {
+		t.Errorf("a touched file was read again (%v)", err)
+	}
+	other := fileMemory(t, name, 1<<30)
+	if _, err := other.Record(ctx, chat(5, 1), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Compact(ctx); err != nil { // the file written whole
+		t.Fatal(err)
+	}
+	if m, err := f.Memory(ctx); err != nil || m == before || m.Turns() != 5 {
+		t.Errorf("the file another process wrote was not read again (%v)", err)
+	}
+}

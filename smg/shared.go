@@ -1,7 +1,6 @@
 package smg
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -109,9 +108,9 @@ type FileMemory struct {
 	stamp    fileStamp   // of the file m was read from or written to
 	form     format.Form // of the file m was read from
 	password []byte      // that opened it, when asked for
-	// base is the hash of stamp.raw, as the journal names it; journal is
-	// the end of the last journal entry m holds, journalStamp the
-	// journal's size and time then (journal.go).
+	// base is the hash of the file's bytes, as the journal names it;
+	// journal is the end of the last journal entry m holds, journalStamp
+	// the journal's size and time then (journal.go).
 	base         string
 	journal      int64
 	journalStamp sizeTime
@@ -122,11 +121,13 @@ type FileMemory struct {
 	closed bool
 }
 
-// fileStamp tells whether a file changed: its size, time and bytes.
+// fileStamp tells whether a file changed: its size, time and the hash
+// of its bytes ([format.FileHash]; empty: no file was read or written).
+// Not the bytes themselves: a memory kept open would hold its file twice.
 type fileStamp struct {
 	size int64
 	mod  time.Time
-	raw  []byte
+	hash string
 }
 
 // OpenFileMemory opens the memory of the named file. opts may be nil.
@@ -255,7 +256,7 @@ func (f *FileMemory) write(m *Memory) error {
 			enc.KDF = *k
 		}
 	}
-	if f.stamp.raw != nil && !f.opts.Reencode {
+	if f.stamp.hash != "" && !f.opts.Reencode {
 		enc.Plain, enc.Indent = f.form.Plain, f.form.Indented
 	}
 	raw, vi, taken, err := m.marshalValid(&enc)
@@ -268,11 +269,11 @@ func (f *FileMemory) write(m *Memory) error {
 		return err
 	}
 	f.existed = true
+	f.base = format.FileHash(raw)
 	if fi, err := os.Stat(f.name); err == nil {
-		f.stamp = fileStamp{size: fi.Size(), mod: fi.ModTime(), raw: raw}
+		f.stamp = fileStamp{size: fi.Size(), mod: fi.ModTime(), hash: f.base}
 	}
 	f.form.Encrypted = enc.Password != nil
-	f.base = format.FileHash(raw)
 	m.writeState(f.name, f.base, f.form.Encrypted)
 	m.keepVectors(f.name, f.base, vi, &enc, taken)
 	// The journal named the file's old bytes: the file holds what it held.
@@ -315,7 +316,7 @@ func (f *FileMemory) snapshot() (*Memory, error) {
 		if err := format.CheckFolder(f.name); err != nil {
 			return nil, err
 		}
-		if f.m == nil || f.stamp.raw != nil {
+		if f.m == nil || f.stamp.hash != "" {
 			f.m, f.stamp = New(f.opts.Create), fileStamp{}
 		}
 		return f.m, nil
@@ -331,7 +332,8 @@ func (f *FileMemory) snapshot() (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f.m != nil && bytes.Equal(raw, f.stamp.raw) {
+	hash := format.FileHash(raw)
+	if f.m != nil && hash == f.stamp.hash {
 		f.stamp.size, f.stamp.mod = fi.Size(), fi.ModTime()
 		return f.m, nil
 	}
@@ -343,8 +345,8 @@ func (f *FileMemory) snapshot() (*Memory, error) {
 	if f.m != nil {
 		f.m.Close()
 	}
-	f.m, f.stamp = m, fileStamp{size: fi.Size(), mod: fi.ModTime(), raw: raw}
-	f.base, f.journal, f.journalStamp = format.FileHash(raw), 0, sizeTime{}
+	f.m, f.stamp = m, fileStamp{size: fi.Size(), mod: fi.ModTime(), hash: hash}
+	f.base, f.journal, f.journalStamp = hash, 0, sizeTime{}
 	return m, nil
 }
 
