@@ -155,13 +155,19 @@ func Load(doc *spec.Document, cfg *Config) (*Memory, error) {
 	if doc == nil {
 		return nil, errors.New("loading the memory: no document")
 	}
-	m := &Memory{doc: doc, blocks: format.ReadBlocks(Limits{}), emb: openedEmbedder(doc, nil, false)}
+	return load(doc, cfg, openedEmbedder(doc, nil, false)), nil
+}
+
+// load is [Load] of a document, which is set, with the embedder emb: the
+// built-in encoder is not loaded for a memory that embeds nothing.
+func load(doc *spec.Document, cfg *Config, emb Embedder) *Memory {
+	m := &Memory{doc: doc, blocks: format.ReadBlocks(Limits{}), emb: emb}
 	m.loadPrivate(doc)
 	if cfg != nil {
 		m.cfg = *cfg
 	}
 	m.embedsMissing(doc)
-	return m, nil
+	return m
 }
 
 // embedsMissing has the turns doc holds without a vector embedded in the
@@ -292,17 +298,10 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 		// file holds none: those it lacks are made in the background.
 		format.AdoptVectors(name, raw, doc, opts.Decode.Limits)
 	}
-	m, err := Load(doc, &opts.Config)
-	if err != nil {
-		if cached != nil {
-			cached.Close()
-		}
-		return nil, form, fmt.Errorf("%s: %w", name, err)
-	}
-	m.emb, m.sum = openedEmbedder(doc, opts.Embedder, opts.NoVectors), opts.Summarizer
+	m := load(doc, &opts.Config, openedEmbedder(doc, opts.Embedder, opts.NoVectors))
+	m.sum = opts.Summarizer
 	m.progress, m.factEmb, m.readOnce = opts.EmbedProgress, opts.Embedder, opts.ReadOnce
 	m.blocks = format.ReadBlocks(opts.Decode.Limits)
-	m.embedsMissing(doc)
 	if key != "" && !form.Encrypted {
 		m.cache, m.key, m.cached, m.cacheBeside = opts.IndexCache, key, cached, beside
 		m.cacheGuard = format.CacheGuard(name, key, opts.Decode.Limits)

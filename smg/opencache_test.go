@@ -62,3 +62,37 @@ func TestOpenReadsTheCachedDocument(t *testing.T) {
 		t.Error("the cache of the file's old bytes was read")
 	}
 }
+
+// A file opened to embed nothing does not load the built-in encoder (tens
+// of megabytes, kept for the process's life); opened to embed, it does.
+func TestOpenWithoutVectorsLoadsNoEncoder(t *testing.T) {
+	BuiltinOn(t)
+	loaded := false
+	old := builtin
+	builtin = func() (Embedder, error) { loaded = true; return old() }
+	defer func() { builtin = old }()
+	m := New(&Options{NoVectors: true})
+	if err := m.Ingest(context.Background(), spec.Turn{Role: "user", Content: "We chose PostgreSQL."}); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "m.smg")
+	if err := m.Save(name, nil); err != nil {
+		t.Fatal(err)
+	}
+	o, err := Open(name, &OpenOptions{NoVectors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
+	if loaded {
+		t.Error("opening without vectors loaded the built-in encoder")
+	}
+	o, err = Open(name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
+	if !loaded {
+		t.Error("opening with vectors did not load the built-in encoder")
+	}
+}
