@@ -8,6 +8,7 @@ import (
 	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/restore"
 	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/spec"
 )
 
 // ContextOptions shape a context: its token budget, the tokenizer that
@@ -178,22 +179,52 @@ func (m *Memory) engine() (*restore.Engine, error) {
 		m.engGen = m.gen
 		return m.eng, nil
 	}
-	cfg := &restore.Config{Embedder: m.emb, Blocks: m.blocks}
-	if m.b == nil {
-		// An opened file: its cache, if any, or its turns in the
-		// background, so that the first context need not wait for them.
-		cfg.Background, cfg.Cache, cfg.Key, cfg.Cached, cfg.CacheGuard = true, m.cache, m.key, m.cached, m.cacheGuard
-		cfg.CacheWithoutVectors, cfg.ReadOnce = m.cacheBeside, m.readOnce
-	} else if m.cached != nil {
-		// Turns came in after the opening: the cache is of an older
-		// document.
-		m.cached.Close()
+	cfg := &restore.Config{Embedder: m.emb, Blocks: m.blocks, Cache: m.cache}
+	opened := doc
+	switch {
+	case m.cached != nil:
+		// The file's index cache, opened with it: when turns came in
+		// after the opening (the file's journal), the engine of the
+		// cache is brought up to them.
+		opened = m.cached.Document()
+		cfg.Key, cfg.Cached, cfg.CacheGuard, cfg.CacheWithoutVectors = m.key, m.cached, m.cacheGuard, m.cacheBeside
+	case m.b == nil:
+		// An opened file: its turns in the background, so that the first
+		// context need not wait for them, and then its cache.
+		cfg.Background, cfg.Key, cfg.CacheGuard, cfg.CacheWithoutVectors = true, m.key, m.cacheGuard, m.cacheBeside
 	}
+	cfg.ReadOnce = m.readOnce && m.b == nil
 	m.cached = nil
-	e, err := restore.New(doc, cfg)
+	e, err := restore.New(opened, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("indexing the memory: %w", err)
 	}
+	if opened != doc {
+		if err := e.Update(doc); err != nil {
+			e.Close()
+			return nil, fmt.Errorf("indexing the memory: %w", err)
+		}
+	}
 	m.eng, m.engGen = e, m.gen
 	return e, nil
+}
+
+// indexWritten writes the memory's index to its cache for the file just
+// written from it, doc, whose key is key (see [format.IndexKey]), through
+// guard: the next process to open the file opens the index in place
+// rather than indexing it again. Only a memory opened from a file with an
+// index cache, whose index is built, keeps one.
+func (m *Memory) indexWritten(doc *spec.Document, key string, guard func(put func() error) error) {
+	m.mu.Lock()
+	if m.cache == "" || m.eng == nil {
+		m.mu.Unlock()
+		return
+	}
+	m.key, m.cacheGuard = key, guard
+	m.mu.Unlock()
+	e, err := m.engine() // brought up to the document written
+	if err != nil {
+		return
+	}
+	e.WriteCache(doc, key, guard)
 }

@@ -204,6 +204,13 @@ type OpenOptions struct {
 	// file, and reopens the index in about a millisecond; otherwise the
 	// index is rebuilt in the background. It is never used for an
 	// encrypted file: the index holds the memory's text.
+	//
+	// A memory kept open ([FileMemory], [StoredMemory]) writes its index
+	// to the cache again each time its file, or its base, is written
+	// whole, so that the next process to open it opens the index in
+	// place; and one that opened the cache and takes turns (its file's
+	// journal, or new ones) updates a copy of the cache's index beside
+	// it, on disk, rather than indexing every turn again.
 	IndexCache string
 	// Embedder embeds every turn ingested and every question (see
 	// [Embedder]); the file's vectors are used when they are of its
@@ -247,7 +254,7 @@ func Open(name string, opts *OpenOptions) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, form, err := openBytes(name, raw, opts)
+	m, form, err := openBytes(name, raw, opts, true)
 	if err != nil || form.Encrypted {
 		return m, err
 	}
@@ -267,8 +274,10 @@ func Open(name string, opts *OpenOptions) (*Memory, error) {
 }
 
 // openBytes is [Open] of the named file's bytes, raw; it tells the form
-// they came in.
-func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form, error) {
+// they came in. Bytes of no file (file false: a stored memory's base, name
+// naming it in errors) have no builder's state nor journal beside them,
+// and their index cache is put in place with no file to check it against.
+func openBytes(name string, raw []byte, opts *OpenOptions, file bool) (*Memory, format.Form, error) {
 	var key string
 	var doc *spec.Document
 	var cached *restore.Cached
@@ -304,7 +313,12 @@ func openBytes(name string, raw []byte, opts *OpenOptions) (*Memory, format.Form
 	m.blocks = format.ReadBlocks(opts.Decode.Limits)
 	if key != "" && !form.Encrypted {
 		m.cache, m.key, m.cached, m.cacheBeside = opts.IndexCache, key, cached, beside
-		m.cacheGuard = format.CacheGuard(name, key, opts.Decode.Limits)
+		if file {
+			m.cacheGuard = format.CacheGuard(name, key, opts.Decode.Limits)
+		}
+	}
+	if !file {
+		return m, form, nil
 	}
 	if !form.Encrypted {
 		// The file's hash names its builder's state and its journal:
@@ -576,22 +590,22 @@ func (m *Memory) WriteTo(w io.Writer) (int64, error) {
 // too. Unless opts ask for them in the file ([EncodeOptions.WithVectors]),
 // the memory's vectors are kept in the file's cache ([format.KeepVectors]).
 func (m *Memory) Save(name string, opts *EncodeOptions) error {
-	b, vi, _, err := m.marshalValid(opts)
+	b, doc, _, err := m.marshalValid(opts)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	return format.WriteMemoryBytes(name, b, vi, opts)
+	return format.WriteMemoryBytes(name, b, doc.DeepArchive.VectorIndex, opts)
 }
 
 // marshalValid is [Memory.Marshal] of a memory that passes the checks a
-// writer makes (see [format.MarshalMemory]), with the vector index of the
-// document written, for its file's cache, and how many vectors made since
-// the last write it holds.
-func (m *Memory) marshalValid(opts *EncodeOptions) ([]byte, *spec.VectorIndex, int, error) {
+// writer makes (see [format.MarshalMemory]), with the document written,
+// vectors and all (its vector index is for its file's cache), and how
+// many vectors made since the last write it holds.
+func (m *Memory) marshalValid(opts *EncodeOptions) ([]byte, *spec.Document, int, error) {
 	doc, unkept, err := m.document(true)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	b, err := format.MarshalMemory(doc, opts)
-	return b, doc.DeepArchive.VectorIndex, unkept, err
+	return b, doc, unkept, err
 }

@@ -259,7 +259,7 @@ func (f *FileMemory) write(m *Memory) error {
 	if f.stamp.hash != "" && !f.opts.Reencode {
 		enc.Plain, enc.Indent = f.form.Plain, f.form.Indented
 	}
-	raw, vi, taken, err := m.marshalValid(&enc)
+	raw, doc, taken, err := m.marshalValid(&enc)
 	if err == nil {
 		err = format.WriteBytes(f.name, raw, enc.Password != nil)
 	}
@@ -275,7 +275,12 @@ func (f *FileMemory) write(m *Memory) error {
 	}
 	f.form.Encrypted = enc.Password != nil
 	m.writeState(f.name, f.base, f.form.Encrypted)
-	m.keepVectors(f.name, f.base, vi, &enc, taken)
+	m.keepVectors(f.name, f.base, doc.DeepArchive.VectorIndex, &enc, taken)
+	if !f.form.Encrypted {
+		lim := f.opts.Open.Decode.Limits
+		key := format.IndexKey(raw, lim)
+		m.indexWritten(format.WithoutVectors(doc, &enc), key, format.CacheGuard(f.name, key, lim))
+	}
 	// The journal named the file's old bytes: the file holds what it held.
 	if err := format.RemoveJournal(f.name); err != nil {
 		return fmt.Errorf("%s is written, but its old journal could not be removed: %w", f.name, err)
@@ -318,6 +323,8 @@ func (f *FileMemory) snapshot() (*Memory, error) {
 		}
 		if f.m == nil || f.stamp.hash != "" {
 			f.m, f.stamp = New(f.opts.Create), fileStamp{}
+			// Its index goes to the cache once its file is written.
+			f.m.cache = f.opts.Open.IndexCache
 		}
 		return f.m, nil
 	case err != nil:
@@ -337,7 +344,7 @@ func (f *FileMemory) snapshot() (*Memory, error) {
 		f.stamp.size, f.stamp.mod = fi.Size(), fi.ModTime()
 		return f.m, nil
 	}
-	m, form, err := openBytes(f.name, raw, &f.opts.Open)
+	m, form, err := openBytes(f.name, raw, &f.opts.Open, true)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"golang.org/x/sync/semaphore"
+
+	"github.com/smg-memory/smg/smg/format"
 )
 
 // A memory kept in a database rather than a file is a log: a base, the
@@ -126,7 +128,7 @@ func (s *StoredMemory) sync(ctx context.Context, read func(have int64) (LogState
 	}
 	switch {
 	case st.Base != nil:
-		m, _, err := openBytes(s.opts.Name, st.Base, &s.opts.Open)
+		m, _, err := openBytes(s.opts.Name, st.Base, &s.opts.Open, false)
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +192,7 @@ func (s *StoredMemory) change(ctx context.Context, fn func(tx LogTx, m *Memory) 
 func (s *StoredMemory) rebase(tx LogTx, m *Memory) error {
 	// The store holds the vectors: a server that opens the memory after
 	// a failover has no cache of them.
-	raw, _, _, err := m.marshalValid(&EncodeOptions{WithVectors: true})
+	raw, doc, _, err := m.marshalValid(&EncodeOptions{WithVectors: true})
 	if err != nil {
 		return err
 	}
@@ -199,6 +201,7 @@ func (s *StoredMemory) rebase(tx LogTx, m *Memory) error {
 		return err
 	}
 	s.version, s.size = v, 0
+	m.indexWritten(doc, format.IndexKey(raw, s.opts.Open.Decode.Limits), nil)
 	return nil
 }
 
@@ -351,6 +354,23 @@ func (s *StoredMemory) Remember(ctx context.Context, fact Fact) (Remembered, err
 		return s.appendEntry(tx, m, journalEntry{Op: opRemember, Fact: &fact, At: at})
 	})
 	return r, err
+}
+
+// Compact makes the whole memory the log's base when changes came after
+// it: a process that opens the memory then reads the base alone, and the
+// index cache of the memory, when it keeps one ([OpenOptions.IndexCache]),
+// is of the whole memory. It waits for the log no longer than ctx allows.
+func (s *StoredMemory) Compact(ctx context.Context) error {
+	if err := s.mu.Acquire(ctx, 1); err != nil {
+		return err
+	}
+	defer s.mu.Release(1)
+	return s.change(ctx, func(tx LogTx, m *Memory) error {
+		if s.size == 0 {
+			return ErrNoChange
+		}
+		return s.rebase(tx, m)
+	})
 }
 
 // Close releases the memory's index.

@@ -1,0 +1,205 @@
+package smg_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
+)
+
+// cachedFile opens the memory of the named file as a server keeps it: with
+// its index cache, journaling the turns it records.
+func cachedFile(t *testing.T, name string) *smg.FileMemory {
+	t.Helper()
+	f, err := smg.OpenFileMemory(name, &smg.FileOptions{
+		Open: smg.OpenOptions{NoVectors: true, IndexCache: format.IndexCacheDir(name)}, JournalLimit: 1 << 30,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// cacheKeyOf reports whether the index cache of the named file is made for
+// its bytes as they are.
+func cacheKeyOf(t *testing.T, name string) bool {
+	t.Helper()
+	raw, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := os.ReadFile(filepath.Join(format.IndexCacheDir(name), "smg-key"))
+	return err == nil && bytes.Contains(key, []byte("\n"+format.IndexKey(raw, smg.Limits{})+"\n"))
+}
+
+// sameAnswers checks that the memory of f answers as one opened from the
+// file afresh, without any cache.
+func sameAnswers(t *testing.T, f *smg.FileMemory) {
+	t.Helper()
+	ctx := context.Background()
+	fresh, err := smg.Open(f.Name(), &smg.OpenOptions{NoVectors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	m, err := f.Memory(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Turns() != fresh.Turns() {
+		t.Fatalf("%d turns, the file has %d", m.Turns(), fresh.Turns())
+	}
+	for _, q := range []string{"order 57", "parcels in Rotterdam", "which carrier ships order 215?", "turn 233"} {
+		got, err := m.Context(ctx, q, &smg.ContextOptions{Budget: 300, Wait: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := fresh.Context(ctx, q, &smg.ContextOptions{Budget: 300, Wait: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Text != want.Text {
+			t.Errorf("%q: the context differs from that of the file opened afresh:\n--- got\n%s\n--- want\n%s", q, got.Text, want.Text)
+		}
+	}
+}
+
+// A memory kept open with its index cache writes the cache again whenever
+// its file is written whole, so that the next process opens the index in
+// place; one that opened the cache and records turns updates a copy of it
+// rather than indexing everything again; and a file whose journal holds
+// turns is opened from the cache of its file and brought up to them. The
+// answers are those of the file opened afresh throughout.
+func TestIndexCacheKeptUpToDate(t *testing.T) {
+	ctx := context.Background()
+	name := filepath.Join(t.TempDir(), "m.smg")
+	f := fileMemory(t, name, 1<<30)
+	if _, err := f.Record(ctx, chat(1, 200), nil); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	a := cachedFile(t, name)
+	m, err := a.Memory(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.WaitIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !cacheKeyOf(t, name) {
+		t.Fatal("no cache of the file after its index was built")
+	}
+	if _, err := a.Record(ctx, chat(201, 30), nil); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswers(t, a)
+	if err := a.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	a.Close() // waits for the cache
+	if !cacheKeyOf(t, name) {
+		t.Fatal("the cache was not written again with the file")
+	}
+
+	b := cachedFile(t, name)
+	sameAnswers(t, b)
+	docOf := func(m *smg.Memory) []byte { return canonical(t, m.Document()) }
+	mb, _ := b.Memory(ctx)
+	decoded, err := smg.Open(name, &smg.OpenOptions{NoVectors: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(docOf(mb), docOf(decoded)) {
+		t.Error("the memory opened from the cache is not the file's")
+	}
+	decoded.Close()
+	if _, err := b.Record(ctx, chat(231, 10), nil); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswers(t, b)
+	live, _ := filepath.Glob(format.IndexCacheDir(name) + ".live-*")
+	if len(live) != 1 {
+		t.Errorf("copies of the cache being updated: %v, want one", live)
+	}
+	if !cacheKeyOf(t, name) {
+		t.Error("recording into the journal changed the cache")
+	}
+
+	// Another process opens the file, whose journal holds 10 turns: from
+	// the cache, which it copies to add them.
+	c := cachedFile(t, name)
+	sameAnswers(t, c)
+	if live, _ := filepath.Glob(format.IndexCacheDir(name) + ".live-*"); len(live) != 2 {
+		t.Errorf("copies of the cache being updated: %v, want two", live)
+	}
+	b.Close()
+	c.Close()
+	if live, _ := filepath.Glob(format.IndexCacheDir(name) + ".live-*"); len(live) != 0 {
+		t.Errorf("copies left after the memories closed: %v", live)
+	}
+}
+
+// A stored memory compacted makes its whole memory the log's base, and
+// writes its index cache for that base, which the next process to open the
+// memory opens in place; compacting a memory with no change after its base
+// changes nothing.
+func TestStoredMemoryCompact(t *testing.T) {
+	ctx := context.Background()
+	l := newHeldLog(t, smg.New(&smg.Options{NoVectors: true}))
+	cache := filepath.Join(t.TempDir(), "index")
+	open := func() *smg.StoredMemory {
+		t.Helper()
+		s, err := smg.OpenStoredMemory(ctx, l, &smg.StoredOptions{Open: smg.OpenOptions{NoVectors: true, IndexCache: cache}, Name: "held", JournalLimit: 1 << 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	a := open()
+	if _, err := a.Record(ctx, chat(1, 30), nil); err != nil {
+		t.Fatal(err)
+	}
+	m, err := a.Memory(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Context(ctx, "order 12", &smg.ContextOptions{Wait: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.changes) != 0 || l.baseV != l.version {
+		t.Fatalf("compacted: %d changes after base %d of version %d, want a base alone", len(l.changes), l.baseV, l.version)
+	}
+	version := l.version
+	if err := a.Compact(ctx); err != nil || l.version != version {
+		t.Errorf("a second compaction changed the log: version %d, want %d (%v)", l.version, version, err)
+	}
+	a.Close() // waits for the cache
+	key, err := os.ReadFile(filepath.Join(cache, "smg-key"))
+	if err != nil || !bytes.Contains(key, []byte("\n"+format.IndexKey(l.base, smg.Limits{})+"\n")) {
+		t.Fatalf("no index cache of the new base: %v", err)
+	}
+	b := open()
+	if _, err := b.Record(ctx, chat(31, 2), nil); err != nil {
+		t.Fatal(err)
+	}
+	mb, err := b.Memory(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mb.Context(ctx, "order 32", &smg.ContextOptions{Wait: true}); err != nil {
+		t.Fatal(err)
+	}
+	if live, _ := filepath.Glob(cache + ".live-*"); len(live) != 1 {
+		t.Errorf("copies of the cache being updated: %v, want one: the index was built again", live)
+	}
+}
