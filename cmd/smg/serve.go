@@ -52,6 +52,15 @@ change is a transaction under the memory's row lock, and each server reads
 a memory's new changes before it answers. The schema is brought up to date
 at start; the keys are in the database ('smg serve key add --store URL').
 
+A memory's full-text index is kept on disk, beside its file in DIR (in
+DIR/TENANT/.ID.smg.cache), and written again with the file: a server that
+opens the memory, after a restart or for another that failed, opens the
+index in place rather than indexing every turn again, and updates a copy
+of it as turns come in. With --store, --index-cache FOLDER keeps the
+indexes there (FOLDER/TENANT/ID): a folder the servers of the database
+share lets each open a memory's index in place; without it, a server
+indexes each memory it opens. The indexes hold the memories' text.
+
 It logs a line a request on stderr, serves Prometheus metrics at /metrics
 (request times by operation and status, memories open, opens served from
 memory or read from the store, the Go runtime's) and answers /healthz (it
@@ -125,6 +134,7 @@ func (f *storeFlags) keys(ctx context.Context) (keys serve.KeyStore, done func()
 func (a *app) serveCommand() *cobra.Command {
 	var where storeFlags
 	var addr string
+	var indexCache string
 	var noProvider, noVectors bool
 	var maxOpen, burst, maxTurn int
 	var rate float64
@@ -152,7 +162,10 @@ func (a *app) serveCommand() *cobra.Command {
 					return err
 				}
 			}
-			opts := smg.FileOptions{Open: vecs.open(smg.OpenOptions{}), Lock: *a.lockOptions()}
+			if indexCache != "" && where.url == "" {
+				return usageErrorf("--index-cache is for a --store database: the memories of a directory keep their indexes beside their files")
+			}
+			opts := smg.FileOptions{Open: vecs.open(smg.OpenOptions{IndexCache: indexCache}), Lock: *a.lockOptions()}
 			store, err := where.open(cmd.Context(), maxOpen, opts)
 			if err != nil {
 				return err
@@ -178,6 +191,7 @@ func (a *app) serveCommand() *cobra.Command {
 	where.add(cmd, cmd.Flags())
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "the `HOST:PORT` to listen on")
 	cmd.Flags().IntVar(&maxOpen, "open", serve.DefaultOpen, "how many memories to keep open, with their indexes")
+	cmd.Flags().StringVar(&indexCache, "index-cache", "", "with --store, a `FOLDER` to keep the memories' indexes in, which the servers of the database may share")
 	ranged(cmd, "open", 1, 100000)
 	cmd.Flags().Float64Var(&rate, "rate", 50, "requests a second a key (or, without keys, an address) may make on average; 0: no limit")
 	ranged(cmd, "rate", 0, 1e6)

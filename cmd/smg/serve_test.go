@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 )
 
 // TestServe runs smg serve as a user would: it says where it listens,
@@ -52,6 +53,13 @@ func TestServe(t *testing.T) {
 	m, err := smg.Open(filepath.Join(dir, "default", "dana.smg"), &smg.OpenOptions{NoVectors: true})
 	if err != nil || m.Turns() != 1 {
 		t.Errorf("the memory's file: %v", err)
+	}
+	// The index, written with the file as the server stopped.
+	if _, err := os.Stat(filepath.Join(format.IndexCacheDir(filepath.Join(dir, "default", "dana.smg")), "smg-key")); err != nil {
+		t.Errorf("the memory's index was not kept: %v", err)
+	}
+	if r := run(t, nil, "serve", "--dir", dir, "--index-cache", t.TempDir()); r.status != 2 || !strings.Contains(r.stderr, "--store") {
+		t.Errorf("--index-cache with --dir: %d %s", r.status, r.stderr)
 	}
 }
 
@@ -158,9 +166,15 @@ func TestServePostgres(t *testing.T) {
 	}
 	first.Process.Kill() // acknowledged: kept, however the server ends
 	first.Wait()
-	url, _, _ = startServe(t, "--store", store)
+	caches := t.TempDir()
+	url, second, _ := startServe(t, "--store", store, "--index-cache", caches)
 	if got := poster(t, url, key)("/v1/memories/dana/context", `{"question": "Which database for the ledger?"}`); !strings.Contains(got["text"].(string), "PostgreSQL") {
 		t.Errorf("the second server's context: %v", got)
+	}
+	second.Process.Signal(syscall.SIGTERM)
+	second.Wait()
+	if _, err := os.Stat(filepath.Join(caches, "acme", "dana", "index", "smg-key")); err != nil {
+		t.Errorf("the second server kept no index of the memory: %v", err)
 	}
 	if r := run(t, nil, "serve", "--store", store, "--dir", "x"); r.status != 2 {
 		t.Errorf("--store with --dir: %d %s", r.status, r.stderr)

@@ -261,6 +261,7 @@ func (d *Dir) Create(ctx context.Context, tenant, id string, opts *smg.Options) 
 	o := d.opts
 	create := newOptions(d.opts.Open, opts)
 	o.Create = &create
+	o.Open.IndexCache = format.IndexCacheDir(name)
 	f, err := smg.OpenFileMemory(name, &o)
 	if err != nil {
 		return nil, nil, err
@@ -292,6 +293,7 @@ func (d *Dir) Open(_ context.Context, tenant, id string) (kept smg.Kept, done fu
 	}
 	o := d.opts
 	o.Create = nil
+	o.Open.IndexCache = format.IndexCacheDir(name)
 	f, err := smg.OpenFileMemory(name, &o)
 	if err != nil {
 		return nil, nil, err
@@ -447,6 +449,7 @@ func (d *Dir) Import(ctx context.Context, tenant, id string, file []byte) (kept 
 	}
 	o := d.opts
 	o.Create = nil
+	o.Open.IndexCache = format.IndexCacheDir(name)
 	f, err := smg.OpenFileMemory(name, &o)
 	if err != nil {
 		os.Remove(name)

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -85,12 +88,18 @@ type Postgres struct {
 	opts smg.StoredOptions
 	open *openSet
 	keys *pgKeys
+	// writing are the memories being let go of.
+	writing sync.WaitGroup
 }
 
 // OpenPostgres connects to the database of url (postgres://…, or the
 // key=value form libpq takes), brings its schema to this smg's version,
 // and returns its store, which keeps up to maxOpen memories open
-// (DefaultOpen when 0). opts read the memories (Name is set for each).
+// (DefaultOpen when 0). opts read the memories (Name is set for each);
+// opts.Open.IndexCache, when set, is the folder of their index caches,
+// each memory's in TENANT/ID: a server that opens a memory whose cache
+// another server sharing the folder wrote, or it wrote itself before a
+// restart, opens its index in place.
 func OpenPostgres(ctx context.Context, url string, maxOpen int, opts smg.StoredOptions) (*Postgres, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -106,6 +115,22 @@ func OpenPostgres(ctx context.Context, url string, maxOpen int, opts smg.StoredO
 	}
 	p := &Postgres{pool: pool, opts: opts, open: newOpenSet(maxOpen)}
 	p.keys = &pgKeys{pool: pool}
+	if opts.Open.IndexCache != "" {
+		// A memory let go of (out of the LRU, or the store closed) is
+		// rebased first, so that its index cache is of the whole memory.
+		// On its own goroutine: the set's lock is held when it lets go.
+		p.open.close = func(k smg.Kept) error {
+			p.writing.Go(func() {
+				if s, ok := k.(*smg.StoredMemory); ok {
+					ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
+					_ = s.Compact(ctx)
+					cancel()
+				}
+				_ = closeKept(k)
+			})
+			return nil
+		}
+	}
 	return p, nil
 }
 
@@ -183,6 +208,7 @@ func (p *Postgres) Ready(ctx context.Context) error {
 // Close closes every open memory and the connections.
 func (p *Postgres) Close() error {
 	p.open.closeAll()
+	p.writing.Wait()
 	p.pool.Close()
 	return nil
 }
@@ -247,6 +273,9 @@ func (p *Postgres) Open(ctx context.Context, tenant, id string) (smg.Kept, func(
 	}
 	opts := p.opts
 	opts.Name = "postgres:" + key
+	if dir := p.cacheOf(tenant, id); dir != "" {
+		opts.Open.IndexCache = filepath.Join(dir, "index")
+	}
 	s, err := smg.OpenStoredMemory(ctx, &pgLog{pool: p.pool, tenant: tenant, id: id}, &opts)
 	if err != nil {
 		return nil, nil, err
@@ -284,7 +313,22 @@ func (p *Postgres) Delete(ctx context.Context, tenant, id string) error {
 	if tag.RowsAffected() == 0 {
 		return fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
+	if dir := p.cacheOf(tenant, id); dir != "" {
+		// The cache holds the memory's text.
+		if err := os.RemoveAll(dir); err != nil {
+			return fmt.Errorf("%s is deleted, but its index cache could not be removed: %w", id, err)
+		}
+	}
 	return nil
+}
+
+// cacheOf is the folder of the index cache of the memory id of tenant,
+// when the store keeps them.
+func (p *Postgres) cacheOf(tenant, id string) string {
+	if p.opts.Open.IndexCache == "" {
+		return ""
+	}
+	return filepath.Join(p.opts.Open.IndexCache, tenant, id)
 }
 
 // pgLog is a memory of the database as a [smg.Log].
