@@ -183,11 +183,11 @@ func TestIndexCache(t *testing.T) {
 	if err := first.Wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if first.readOnly {
+	if first.fromCache {
 		t.Fatal("the first engine did not build its index")
 	}
 	second := newEngine(t, doc, &Config{Cache: dir, Key: "hash-1"})
-	if !second.readOnly || !second.Complete() {
+	if !second.fromCache || !second.Complete() {
 		t.Fatal("the second engine did not open the cache")
 	}
 	// Only the blocks of the turns the answer used are decoded.
@@ -208,7 +208,7 @@ func TestIndexCache(t *testing.T) {
 
 	// Another key is another document: the cache is rebuilt.
 	third := newEngine(t, doc, &Config{Cache: dir, Key: "hash-2"})
-	if third.readOnly {
+	if third.fromCache {
 		t.Error("a cache made for another key was opened")
 	}
 	if err := third.Wait(context.Background()); err != nil {
@@ -232,7 +232,7 @@ func TestDamagedCacheIsRebuilt(t *testing.T) {
 		}
 	}
 	e := newEngine(t, doc, &Config{Cache: dir, Key: "k"})
-	if e.readOnly {
+	if e.fromCache {
 		t.Fatal("a damaged cache was opened")
 	}
 	if err := e.Wait(context.Background()); err != nil {
@@ -248,7 +248,7 @@ func TestUpdateOfACachedIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := newEngine(t, docs[0], &Config{Cache: dir, Key: "k"})
-	if !e.readOnly {
+	if !e.fromCache {
 		t.Fatal("the cache was not opened")
 	}
 	if err := e.Update(docs[1]); err != nil {
@@ -299,13 +299,13 @@ func TestTamperedCacheIsRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := newEngine(t, doc, &Config{Cache: dir, Key: "k"})
-	if e.readOnly {
+	if e.fromCache {
 		t.Fatal("a tampered cache was opened")
 	}
 	if err := e.Wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if again := newEngine(t, doc, &Config{Cache: dir, Key: "k"}); !again.readOnly {
+	if again := newEngine(t, doc, &Config{Cache: dir, Key: "k"}); !again.fromCache {
 		t.Error("the rebuilt cache was not opened")
 	}
 }
@@ -359,7 +359,7 @@ func TestCachedDocument(t *testing.T) {
 		t.Fatalf("the cached document differs from the one the cache was made from: %v\n%s\n%s", err, got, want)
 	}
 	e := newEngine(t, c.Document(), &Config{Cache: dir, Key: "k", Cached: c})
-	if !e.readOnly || !e.Complete() {
+	if !e.fromCache || !e.Complete() {
 		t.Fatal("the engine did not take the opened cache's index")
 	}
 	sameContexts(t, e, first)

@@ -78,7 +78,7 @@ func TestLiveCopyOfTheCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.readOnly {
+	if !e.fromCache {
 		t.Fatal("the cache was not opened")
 	}
 	for _, doc := range docs[1:] {
@@ -96,7 +96,7 @@ func TestLiveCopyOfTheCache(t *testing.T) {
 			t.Errorf("the copy holds %d documents, want %d nodes and blocks and %d of turns", n, len(e.indexed), want)
 		}
 	}
-	if again := newEngine(t, docs[0], &Config{Cache: dir, Key: "k"}); !again.readOnly {
+	if again := newEngine(t, docs[0], &Config{Cache: dir, Key: "k"}); !again.fromCache {
 		t.Error("the cache changed with the copy")
 	}
 	if len(liveCopies(t, dir)) != 1 {
@@ -148,7 +148,7 @@ func TestWriteCacheOfAnUpdatedEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := newEngine(t, docs[1], &Config{Cache: dir, Key: "k2"})
-	if !next.readOnly {
+	if !next.fromCache {
 		t.Fatal("the cache written after the update was not opened")
 	}
 	if got, want := next.cardinality, bleveCardinality(t, newEngine(t, docs[1], nil)); got != want {
@@ -204,4 +204,28 @@ func TestLeftCopiesAreRemoved(t *testing.T) {
 	if _, err := e.Context(context.Background(), "database locked", Options{Budget: 200}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// An engine that built its index and put it in the cache answers from the
+// cache's, on disk, in place of its own in memory, unless it reads once;
+// it updates a copy of it as an engine that opened the cache does.
+func TestBuiltIndexTakesTheCache(t *testing.T) {
+	docs := checkoutAt(t, 4, 13, 0)
+	dir := filepath.Join(t.TempDir(), "index")
+	once := newEngine(t, docs[0], &Config{Cache: dir, Key: "k", ReadOnce: true})
+	if once.readOnly {
+		t.Error("an engine that reads once took its index from the cache")
+	}
+	e := newEngine(t, docs[0], &Config{Cache: dir, Key: "k2"})
+	if !e.readOnly || e.fromCache || e.stats == nil {
+		t.Fatalf("the engine kept its index in memory (read-only %v, from the cache %v)", e.readOnly, e.fromCache)
+	}
+	sameContexts(t, e, newEngine(t, docs[0], nil))
+	if err := e.Update(docs[1]); err != nil {
+		t.Fatal(err)
+	}
+	if e.live == nil {
+		t.Error("the update did not copy the cache")
+	}
+	sameContexts(t, e, newEngine(t, docs[1], nil))
 }

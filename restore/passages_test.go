@@ -165,7 +165,7 @@ func TestExcerptFromTheCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	second := newEngine(t, docs[0], &Config{Cache: dir, Key: "k"})
-	if !second.readOnly {
+	if !second.fromCache {
 		t.Fatal("the second engine did not open the cache")
 	}
 	checkExcerpt(t, second, tu)

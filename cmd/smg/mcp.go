@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/mcpserver"
 	"github.com/smg-memory/smg/smg/tools"
 	"github.com/smg-memory/smg/spec"
@@ -135,11 +136,13 @@ func sameFile(a, b string) bool {
 // mcpMemories opens the user's memory and, when named, the workspace's.
 // When one cannot be opened, none is returned, with the error.
 func (a *app) mcpMemories(memory, workspace string, vecs vectors) (user, ws *smg.FileMemory, err error) {
-	user, err = a.fileMemory(memory, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeUser}}, vecs.open(smg.OpenOptions{}))
+	// Kept open for the session: each with its index cache, opened in
+	// place and written again with the file.
+	user, err = a.fileMemory(memory, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeUser}}, vecs.open(smg.OpenOptions{IndexCache: format.IndexCacheDir(memory)}))
 	if err != nil || workspace == "" {
 		return user, nil, err
 	}
-	if ws, err = a.fileMemory(workspace, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeWorkspace}}, vecs.open(smg.OpenOptions{})); err != nil {
+	if ws, err = a.fileMemory(workspace, &smg.Options{Scope: &spec.Scope{Kind: spec.ScopeWorkspace}}, vecs.open(smg.OpenOptions{IndexCache: format.IndexCacheDir(workspace)})); err != nil {
 		user.Close()
 		return nil, nil, err
 	}

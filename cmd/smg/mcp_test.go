@@ -497,8 +497,16 @@ func TestMCPSessionEndWritesTheFile(t *testing.T) {
 	if r, isErr := s.call(t, ctx, "save_memory", map[string]any{"content": "I prefer answers with code first", "category": "preference", "reasoning": "Asked."}); !r.Success || isErr {
 		t.Fatalf("save: %+v", r)
 	}
+	if r, _ := s.call(t, ctx, "get_context", map[string]any{"query": "Where do parcels ship from?"}); !strings.Contains(r.Context, "Antwerp") {
+		t.Errorf("context: %+v", r)
+	}
 	if err := s.Close(); err != nil {
 		t.Fatalf("closing the session: %v\n%s", err, s.stderr)
+	}
+	// The file's index, written with it, for the next session to open.
+	key, err := os.ReadFile(filepath.Join(format.IndexCacheDir(me), "smg-key"))
+	if raw, _ := os.ReadFile(me); err != nil || !bytes.Contains(key, []byte(format.IndexKey(raw, smg.Limits{}))) {
+		t.Errorf("no index of the file as the session left it: %v", err)
 	}
 	if fi, err := os.Stat(me + ".journal"); err == nil && fi.Size() > 0 {
 		t.Errorf("after the session, a journal of %d bytes beside the file", fi.Size())

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smg-memory/smg/smg"
+	"github.com/smg-memory/smg/smg/format"
 	"github.com/smg-memory/smg/smg/serve"
 )
 
@@ -33,7 +34,7 @@ loopback address only (there are no keys); Ctrl-C stops it.`,
 			if err != nil {
 				return err
 			}
-			f, err := a.fileMemory(args[0], nil, vecs.open(smg.OpenOptions{}))
+			f, err := a.fileMemory(args[0], nil, vecs.open(smg.OpenOptions{IndexCache: format.IndexCacheDir(args[0])}))
 			if err != nil {
 				return err
 			}
