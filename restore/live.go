@@ -56,7 +56,10 @@ func openLive(cache string) (bleve.Index, *liveIndex, error) {
 		live.remove()
 		return nil, nil, err
 	}
-	ix, err := bleve.Open(dir)
+	// A batch returns once its segment is searchable, without waiting
+	// for it to be written: the copy is the engine's alone, and a copy a
+	// crash left is removed, never read.
+	ix, err := bleve.OpenUsing(dir, map[string]any{"unsafe_batch": true})
 	if err != nil {
 		live.remove()
 		return nil, nil, err
