@@ -151,7 +151,7 @@ func Compose(ctx context.Context, query string, opts Options, sources ...Source)
 		if opts.Wait {
 			// A damaged block leaves its turns out (Partial says so):
 			// the rest answers.
-			if err := s.Engine.Wait(ctx); err != nil && !errors.Is(err, ErrIndexCache) && !errors.As(err, new(*DamagedBlocksError)) {
+			if err := s.Engine.waitIndexed(ctx); err != nil && !errors.As(err, new(*DamagedBlocksError)) {
 				return nil, err
 			}
 		}

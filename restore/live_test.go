@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gofrs/flock"
 
@@ -228,4 +229,31 @@ func TestBuiltIndexTakesTheCache(t *testing.T) {
 		t.Error("the update did not copy the cache")
 	}
 	sameContexts(t, e, newEngine(t, docs[1], nil))
+}
+
+// A context waits for the turns to be indexed, not for the index to be
+// written to the cache; WaitIndex waits for both.
+func TestContextDoesNotWaitForTheCache(t *testing.T) {
+	doc := checkoutAt(t, 4, 0)[0]
+	dir := filepath.Join(t.TempDir(), "index")
+	hold := make(chan struct{})
+	beforeCache = func() { <-hold }
+	defer func() { beforeCache = nil }()
+	e := newEngine(t, doc, &Config{Background: true, Cache: dir, Key: "k"})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := e.Context(ctx, "database locked", Options{Budget: 200, Wait: true})
+	if err != nil || r.Partial {
+		t.Fatalf("the context: partial %v, %v", r != nil && r.Partial, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, cacheKeyFile)); err == nil {
+		t.Fatal("the cache was written while held")
+	}
+	close(hold)
+	if err := e.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, cacheKeyFile)); err != nil {
+		t.Errorf("Wait returned before the cache was written: %v", err)
+	}
 }
