@@ -21,21 +21,9 @@ func TestIndexKeptForTheNextServer(t *testing.T) {
 	ctx := context.Background()
 	s := newStore(t)
 	caches := t.TempDir()
-	open := func() serve.Store {
-		t.Helper()
-		var st serve.Store
-		var err error
-		if s.postgres() {
-			st, err = serve.OpenPostgres(ctx, s.url, 0, smg.StoredOptions{Open: smg.OpenOptions{NoVectors: true, IndexCache: caches}})
-		} else {
-			st, err = serve.NewDir(s.root, 0, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		return st
-	}
+	// A directory's memories keep their indexes beside their files,
+	// whatever the folder.
+	open := func() serve.Store { return s.anotherWith(t, smg.OpenOptions{NoVectors: true, IndexCache: caches}) }
 	cache := format.IndexCacheDir(filepath.Join(s.root, serve.Tenant, "m.smg"))
 	if s.postgres() {
 		cache = filepath.Join(caches, serve.Tenant, "m", "index")

@@ -97,12 +97,18 @@ func (s *testStore) execIn(t *testing.T, sql string) {
 // another is a second store of the same memories: another server's.
 func (s *testStore) another(t *testing.T) serve.Store {
 	t.Helper()
+	return s.anotherWith(t, smg.OpenOptions{NoVectors: true})
+}
+
+// anotherWith is another, its memories opened with open.
+func (s *testStore) anotherWith(t *testing.T, open smg.OpenOptions) serve.Store {
+	t.Helper()
 	var st serve.Store
 	var err error
 	if s.postgres() {
-		st, err = serve.OpenPostgres(context.Background(), s.url, 0, smg.StoredOptions{Open: smg.OpenOptions{NoVectors: true}})
+		st, err = serve.OpenPostgres(context.Background(), s.url, 0, smg.StoredOptions{Open: open})
 	} else {
-		st, err = serve.NewDir(s.root, 0, smg.FileOptions{Open: smg.OpenOptions{NoVectors: true}})
+		st, err = serve.NewDir(s.root, 0, smg.FileOptions{Open: open})
 	}
 	if err != nil {
 		t.Fatal(err)
