@@ -257,3 +257,28 @@ func TestContextDoesNotWaitForTheCache(t *testing.T) {
 		t.Errorf("Wait returned before the cache was written: %v", err)
 	}
 }
+
+// An engine that opened the cache and changed nothing writes the same
+// index for another key (the file written again, its graph and turns the
+// same), which the next engine opens.
+func TestWriteCacheOfAnOpenedCache(t *testing.T) {
+	doc := checkoutAt(t, 4, 0)[0]
+	dir := filepath.Join(t.TempDir(), "index")
+	buildCache(t, doc, dir, "k1")
+	e, err := New(doc, &Config{Cache: dir, Key: "k1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.fromCache {
+		t.Fatal("the cache was not opened")
+	}
+	e.WriteCache(doc, "k2", nil)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	next := newEngine(t, doc, &Config{Cache: dir, Key: "k2"})
+	if !next.fromCache {
+		t.Fatal("the cache written for k2 was not opened")
+	}
+	sameContexts(t, next, newEngine(t, doc, nil))
+}
