@@ -314,7 +314,9 @@ func (p *Postgres) Delete(ctx context.Context, tenant, id string) error {
 		return fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	if dir := p.cacheOf(tenant, id); dir != "" {
-		// The cache holds the memory's text.
+		// The cache holds the memory's text. Removed once the memory,
+		// let go of above, is closed: its last rebase may be writing it.
+		p.writing.Wait()
 		if err := os.RemoveAll(dir); err != nil {
 			return fmt.Errorf("%s is deleted, but its index cache could not be removed: %w", id, err)
 		}
