@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -37,7 +38,16 @@ func makeCacheDir(entry string) error { return os.MkdirAll(filepath.Dir(entry), 
 // removeCache removes the cache folder of the named file, and what older
 // versions kept beside it: all of it holds the memory's text.
 func removeCache(name string) error {
-	err := os.RemoveAll(CacheDir(name))
+	// A process that keeps the memory open may add a file to its copy of
+	// the index (restore's live copy) while the folder is removed: tried
+	// again then, a few times.
+	var err error
+	for range 5 {
+		if err = os.RemoveAll(CacheDir(name)); !errors.Is(err, syscall.ENOTEMPTY) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	for _, old := range legacyCaches(name) {
 		err = errors.Join(err, os.RemoveAll(old))
 	}

@@ -341,6 +341,9 @@ func (d *Dir) Delete(ctx context.Context, tenant, id string) error {
 		dm.mu.Lock()
 		defer dm.mu.Unlock()
 		dm.gone = true
+		// Closed now, not when the set lets go of it: its index, on disk
+		// beside the file, goes with the files.
+		_ = dm.FileMemory.Close()
 	}
 	if !d.exact(tenant, id) {
 		return fmt.Errorf("%w: %s", ErrNotFound, id)
