@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 
 	"github.com/smg-memory/smg/archive"
 	"github.com/smg-memory/smg/graph"
@@ -400,17 +401,11 @@ func updateGraph(ctx context.Context, ix bleve.Index, indexed, want map[string]s
 // the engine has indexed, or is indexing: its nodes and blocks, and the
 // turns of store. e.upd is held.
 func (e *Engine) countFresh(store *turnStore) (*freshStats, error) {
-	an := e.ix.Mapping().AnalyzerNamed(analyzerName)
-	if an == nil {
-		return nil, fmt.Errorf("restore: the index has no analyzer %q", analyzerName)
+	an, err := e.analyzer()
+	if err != nil {
+		return nil, err
 	}
-	fs := newFreshStats(an)
-	ids := make([]string, 0, len(e.indexed))
-	for id := range e.indexed {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	fs.setGraph(e.indexed, ids, nil)
+	fs := graphCounted(an, e.indexed)
 	for i := range store.ranges {
 		turns, err := store.read(i)
 		if err != nil {
@@ -659,14 +654,27 @@ var ErrIndexCache = errors.New("restore: writing the index cache")
 // error that stopped the indexing, if one did (a block that could not be
 // read, say), or else one that matches ErrIndexCache when the index cache
 // could not be written.
-func (e *Engine) Wait(ctx context.Context) error {
+func (e *Engine) Wait(ctx context.Context) error { return e.wait(ctx, true) }
+
+// waitIndexed is Wait, but for the index alone: a context need not wait
+// for the cache to be written (on 38,912 turns, 3-5 s of a server's
+// first context).
+func (e *Engine) waitIndexed(ctx context.Context) error { return e.wait(ctx, false) }
+
+// wait waits for the job's turns to be indexed, and for its cache to be
+// written too when cached.
+func (e *Engine) wait(ctx context.Context, cached bool) error {
 	job := e.job.Load()
 	if job == nil {
 		return nil
 	}
+	ch := job.indexed
+	if cached {
+		ch = job.done
+	}
 	select {
-	case <-job.done:
-		if job.err != nil {
+	case <-ch:
+		if job.err != nil || !cached {
 			return job.err
 		}
 		return job.cacheErr
@@ -675,20 +683,14 @@ func (e *Engine) Wait(ctx context.Context) error {
 	}
 }
 
-// waitIndexed is Wait, but for the index alone: a context need not wait
-// for the cache to be written (on 38,912 turns, 3-5 s of a server's
-// first context).
-func (e *Engine) waitIndexed(ctx context.Context) error {
-	job := e.job.Load()
-	if job == nil {
-		return nil
+// analyzer is the analyzer of the engine's index, which its statistics
+// count terms with.
+func (e *Engine) analyzer() (analysis.Analyzer, error) {
+	an := e.ix.Mapping().AnalyzerNamed(analyzerName)
+	if an == nil {
+		return nil, fmt.Errorf("restore: the index has no analyzer %q", analyzerName)
 	}
-	select {
-	case <-job.indexed:
-		return job.err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return an, nil
 }
 
 // Complete reports whether every turn is indexed.
@@ -882,9 +884,9 @@ func (e *Engine) goLive() error {
 	if e.stats == nil || e.cfg.Cache == "" {
 		return errors.New("restore: no cache to copy")
 	}
-	an := e.ix.Mapping().AnalyzerNamed(analyzerName)
-	if an == nil {
-		return fmt.Errorf("restore: the index has no analyzer %q", analyzerName)
+	an, err := e.analyzer()
+	if err != nil {
+		return err
 	}
 	indexed := graphDocs(e.doc)
 	fs, err := freshFrom(an, indexed, *e.stats)

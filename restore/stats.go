@@ -134,10 +134,9 @@ func (s *freshStats) stats() cacheStats {
 	return cacheStats{Cardinality: s.cardinality(), Updated: true, Turns: s.turns, Last: last}
 }
 
-// freshFrom counts the terms of an index built at once of the node and
-// block documents indexed, by id, and of the turns the statistics of a
-// cache (cacheStats) count: only the nodes and blocks are analyzed again.
-func freshFrom(an analysis.Analyzer, indexed map[string]string, st cacheStats) (*freshStats, error) {
+// graphCounted counts the terms of the node and block documents indexed,
+// by id, as an index built at once of them holds them; no turn yet.
+func graphCounted(an analysis.Analyzer, indexed map[string]string) *freshStats {
 	fs := newFreshStats(an)
 	ids := make([]string, 0, len(indexed))
 	for id := range indexed {
@@ -145,6 +144,14 @@ func freshFrom(an analysis.Analyzer, indexed map[string]string, st cacheStats) (
 	}
 	slices.Sort(ids)
 	fs.setGraph(indexed, ids, nil)
+	return fs
+}
+
+// freshFrom counts the terms of an index built at once of the node and
+// block documents indexed, by id, and of the turns the statistics of a
+// cache (cacheStats) count: only the nodes and blocks are analyzed again.
+func freshFrom(an analysis.Analyzer, indexed map[string]string, st cacheStats) (*freshStats, error) {
+	fs := graphCounted(an, indexed)
 	fs.turns = st.Turns
 	for _, t := range st.Last {
 		fs.last[t] = struct{}{}
@@ -178,7 +185,11 @@ func (e *Engine) freshNow(store *turnStore) (*freshStats, error) {
 	if err != nil {
 		return nil, err
 	}
-	return freshFrom(e.ix.Mapping().AnalyzerNamed(analyzerName), e.indexed, st)
+	an, err := e.analyzer()
+	if err != nil {
+		return nil, err
+	}
+	return freshFrom(an, e.indexed, st)
 }
 
 // statsOf returns the statistics of the index r reads, the engine's:
@@ -204,9 +215,9 @@ func (e *Engine) statsOf(r index.IndexReader) (cacheStats, error) {
 	if err != nil {
 		return cacheStats{}, err
 	}
-	an := e.ix.Mapping().AnalyzerNamed(analyzerName)
-	if an == nil {
-		return cacheStats{}, fmt.Errorf("restore: the index has no analyzer %q", analyzerName)
+	an, err := e.analyzer()
+	if err != nil {
+		return cacheStats{}, err
 	}
 	st := cacheStats{Cardinality: card, Turns: int(docs) - len(e.indexed)}
 	if st.Turns <= 0 {
