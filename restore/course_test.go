@@ -161,6 +161,29 @@ func TestCourseOfOneChatOfMany(t *testing.T) {
 	if n == 0 || len(stretches) < 6 {
 		t.Errorf("the course holds %d lines, of %d of the chat's 8 stretches:\n%s", n, len(stretches), r.Text)
 	}
+	// The words that make a question span a chat can match one turn of
+	// another chat best; the chat it is about matches its subject in many.
+	garden[0] = "spring"
+	turns = projectChat("garden", garden)
+	turns[12].Content = "In which order do I sow? The order matters: the order of the rows, then the order of the beds, in the order I brought up."
+	turns = append(turns, projectChat("shop", shop)...)
+	e2 := newEngine(t, turnsMemory(t, time.Hour, turns...), nil)
+	r, err = e2.Context(context.Background(), "Can you list the order in which I brought up the billing API, the inventory service and the admin panel?", Options{Budget: 800})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n = 0
+	for _, it := range r.Items {
+		if it.Section == secCourse {
+			n++
+			if it.Turn <= 48 {
+				t.Errorf("the course of a question asked in the words of another chat's turn is of that chat, turn %d: %s", it.Turn, it.Label)
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("no course:\n%s", r.Text)
+	}
 	// One chat: its course is over all its turns, as before.
 	if lo, hi := e.chatOf(60); lo != 49 || hi != 96 {
 		t.Errorf("the chat of turn 60 is turns %d to %d, want 49 to 96", lo, hi)

@@ -16,14 +16,14 @@ import (
 // equal length and gives the user's turn of each stretch that the other
 // signals scored best a "course" part, which lifts it among the turns
 // (see turnScore): a context then holds something of every stretch, in
-// the order said. The chat is the conversation of the turn the other
-// signals scored best: in a memory of many chats, the one the question is
-// about (see chatOf).
+// the order said. The chat is the one the question is about: in a memory
+// of many chats, the conversation whose turns the other signals scored
+// best (see topicTurn and chatOf).
 func course(g *gathering) {
 	if !spansChat.MatchString(g.query) {
 		return
 	}
-	lo, hi := g.e.chatOf(g.bestTurn())
+	lo, hi := g.e.chatOf(g.topicTurn())
 	if hi-lo+1 < 2*courseParts {
 		return
 	}
@@ -47,17 +47,56 @@ func course(g *gathering) {
 	courseLines(g, lo, hi)
 }
 
-// bestTurn is the turn the question's signals scored best (the earliest of
-// equals), or 0 when they found none.
-func (g *gathering) bestTurn() int {
-	best, top := 0, 0.0
+// topicTurn is the best turn of the chat the question is about, or 0 when
+// its signals found no turn. The chat is the conversation whose
+// chatEvidence best turns the signals scored most in sum, not the one of
+// the single best turn: a question that spans a chat says so in words
+// ("the order in which I brought up…") that one turn of another chat may
+// match best ("the order of the rows matters"), where the chat it is
+// about matches its subject in many turns. A conversation's best turn is
+// the earliest of its equals; turns of no conversation are one chat.
+func (g *gathering) topicTurn() int {
+	type chat struct {
+		scores    []float64
+		best      int
+		top, rank float64
+	}
+	chats := map[string]*chat{}
 	for n, parts := range g.turns {
-		if s := g.turnScore(parts); s > top || s == top && s > 0 && n < best {
-			best, top = n, s
+		s := g.turnScore(parts)
+		if s <= 0 {
+			continue
+		}
+		t, _ := g.e.turn(n)
+		c := chats[t.ConversationID]
+		if c == nil {
+			c = &chat{}
+			chats[t.ConversationID] = c
+		}
+		c.scores = append(c.scores, s)
+		if s > c.top || s == c.top && n < c.best {
+			c.best, c.top = n, s
 		}
 	}
-	return best
+	var about *chat
+	for _, c := range chats {
+		slices.SortFunc(c.scores, func(a, b float64) int { return cmp.Compare(b, a) })
+		for _, s := range c.scores[:min(len(c.scores), chatEvidence)] {
+			c.rank += s
+		}
+		if about == nil || c.rank > about.rank || c.rank == about.rank && c.best < about.best {
+			about = c
+		}
+	}
+	if about == nil {
+		return 0
+	}
+	return about.best
 }
+
+// chatEvidence is how many of a chat's best turns tell which chat a
+// question that spans one is about (see topicTurn).
+const chatEvidence = 5
 
 // chatOf returns the first and last turn of the chat that holds turn n:
 // the run of turns around it of its conversation (spec §5.1). A memory
