@@ -48,18 +48,17 @@ func course(g *gathering) {
 }
 
 // topicTurn is the best turn of the chat the question is about, or 0 when
-// its signals found no turn. The chat is the conversation whose
-// chatEvidence best turns the signals scored most in sum, not the one of
-// the single best turn: a question that spans a chat says so in words
-// ("the order in which I brought up…") that one turn of another chat may
-// match best ("the order of the rows matters"), where the chat it is
-// about matches its subject in many turns. A conversation's best turn is
-// the earliest of its equals; turns of no conversation are one chat.
+// its signals found no turn. The chat is the conversation whose turns the
+// signals scored most in sum, not the one of the single best turn: a
+// question that spans a chat says so in words ("the order in which I
+// brought up…") that one turn of another chat may match best ("the order
+// of the rows matters"), where the chat it is about matches its subject in
+// many turns. A conversation's best turn is the earliest of its equals;
+// turns of no conversation are one chat.
 func (g *gathering) topicTurn() int {
 	type chat struct {
-		scores    []float64
-		best      int
-		top, rank float64
+		best     int
+		top, sum float64
 	}
 	chats := map[string]*chat{}
 	for n, parts := range g.turns {
@@ -73,18 +72,14 @@ func (g *gathering) topicTurn() int {
 			c = &chat{}
 			chats[t.ConversationID] = c
 		}
-		c.scores = append(c.scores, s)
+		c.sum += s
 		if s > c.top || s == c.top && n < c.best {
 			c.best, c.top = n, s
 		}
 	}
 	var about *chat
 	for _, c := range chats {
-		slices.SortFunc(c.scores, func(a, b float64) int { return cmp.Compare(b, a) })
-		for _, s := range c.scores[:min(len(c.scores), chatEvidence)] {
-			c.rank += s
-		}
-		if about == nil || c.rank > about.rank || c.rank == about.rank && c.best < about.best {
+		if about == nil || c.sum > about.sum || c.sum == about.sum && c.best < about.best {
 			about = c
 		}
 	}
@@ -93,10 +88,6 @@ func (g *gathering) topicTurn() int {
 	}
 	return about.best
 }
-
-// chatEvidence is how many of a chat's best turns tell which chat a
-// question that spans one is about (see topicTurn).
-const chatEvidence = 5
 
 // chatOf returns the first and last turn of the chat that holds turn n:
 // the run of turns around it of its conversation (spec §5.1). A memory
