@@ -269,7 +269,7 @@ func compose(ctx context.Context, query string, opts Options, sources []Source, 
 				return nil, err
 			}
 		}
-		cs := e.instructions(e.candidates(query, hits, opts.Scopes, e.vectorTurns(qvs[i])), qvs[i], opts.Scopes)
+		cs := e.instructions(e.candidates(query, hits, opts.Scopes, e.vectorTurns(qvs[i])), query, qvs[i], opts.Scopes)
 		if !opts.At.IsZero() {
 			cs = e.asOf(cs, opts.At)
 		}
