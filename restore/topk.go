@@ -218,12 +218,14 @@ func bleveSearch(ix bleve.Index, text string, k int, stats *bsearch.BM25Stats) (
 
 // searchAmong is the search of text among the documents of ids alone, by
 // the whole index's statistics: the hits of ids that hold a term of text,
-// best first (Bleve's scores, plus one for the match of the id).
+// best first, scored as search scores them.
 func searchAmong(ix bleve.Index, text string, ids []string, stats *bsearch.BM25Stats) ([]hit, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	q := query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), matchText(text)})
+	only := query.NewDocIDQuery(ids)
+	only.SetBoost(0) // a filter: it adds nothing to the score
+	q := query.NewConjunctionQuery([]query.Query{only, matchText(text)})
 	return bleveQuery(ix, q, len(ids), stats)
 }
 
