@@ -57,8 +57,11 @@ type Engine struct {
 	sup superseded
 	con conflicts
 	fix fixes
-	// instr are the current standing instructions (instructions.go).
-	instr []string
+	// instr are the current standing instructions (instructions.go), and
+	// instrIx an index of their texts, made of instrText.
+	instr     []string
+	instrIx   bleve.Index
+	instrText string
 	// always are the nodes a context loads unfound (loadedUnfound), by
 	// id.
 	always []string
@@ -272,6 +275,7 @@ func (e *Engine) setGraph(doc *spec.Document, turns *turnStore) {
 	e.con = newConflicts(doc, e.nodes, e.source)
 	e.fix = newFixes(doc, e.nodes)
 	e.instr = instructionIDs(e.nodes)
+	e.indexInstructions()
 	if e.cfg.Embedder != nil {
 		e.vecs = newVectorIndex(doc, e.vecs)
 	}
@@ -960,6 +964,9 @@ func (e *Engine) Close() error {
 	e.closed = true
 	e.writing.Wait()
 	err := e.ix.Close()
+	if e.instrIx != nil {
+		err = errors.Join(err, e.instrIx.Close())
+	}
 	if e.live != nil {
 		err = errors.Join(err, e.live.remove())
 	}

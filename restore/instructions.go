@@ -1,8 +1,10 @@
 package restore
 
 import (
+	"errors"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/smg-memory/smg/restore/vec"
 	"github.com/smg-memory/smg/spec"
@@ -25,10 +27,11 @@ import (
 // the nearest in 18 of 20. So the nearest instruction applies when its
 // cosine is at least instructionFloor, and any other at least
 // instructionNear; at most maxInstructions. Without vectors, those that
-// share a term with the question apply, best first by BM25: searched for
-// among the instructions alone, so that in a memory of many chats the
-// documents that hold the term more often do not hide them (beam-dev's
-// ten chats as one memory: instruction_following 0.463 → 0.512).
+// share a term with the question apply, best first by BM25 over the
+// instructions: searched for in an index of their own, so that in a
+// memory of many chats the documents that hold the term more often do not
+// hide them (beam-dev's ten chats as one memory: instruction_following
+// 0.463 → 0.512), and at the cost of a search of a few documents.
 const (
 	instructionFloor = 0.25
 	instructionNear  = 0.40
@@ -50,6 +53,40 @@ func instructionIDs(nodes map[string]*spec.Node) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// indexInstructions makes e.instrIx the index of the texts of the current
+// instructions (nodeText), when they changed: nil when there are none, or
+// when it cannot be made (no instruction then applies without vectors).
+// e.rw is held, or e is new.
+func (e *Engine) indexInstructions() {
+	var text strings.Builder
+	for _, id := range e.instr {
+		text.WriteString(id + "\x00" + nodeText(e.nodes[id]) + "\x00")
+	}
+	if text.String() == e.instrText && (e.instrIx != nil || len(e.instr) == 0) {
+		return
+	}
+	if e.instrIx != nil {
+		e.instrIx.Close()
+	}
+	e.instrIx, e.instrText = nil, text.String()
+	if len(e.instr) == 0 {
+		return
+	}
+	ix, err := NewTextIndex()
+	if err != nil {
+		return
+	}
+	b := ix.NewBatch()
+	for _, id := range e.instr {
+		err = errors.Join(err, b.Index(kindNode+":"+id, indexDoc{Text: nodeText(e.nodes[id])}))
+	}
+	if err = errors.Join(err, ix.Batch(b)); err != nil {
+		ix.Close()
+		return
+	}
+	e.instrIx = ix
 }
 
 // instructions makes the standing instructions that bear on the question
@@ -79,13 +116,9 @@ func (e *Engine) instructions(cs []cand, query string, q *queryVector, scopes []
 				apply = append(apply, s)
 			}
 		}
-	} else {
-		ids := make([]string, len(e.instr))
-		for i, id := range e.instr {
-			ids[i] = kindNode + ":" + id
-		}
+	} else if e.instrIx != nil {
 		// Hits are best first; a search that fails applies none.
-		hits, _ := searchAmong(e.ix, query, ids, e.bm25())
+		hits, _ := search(e.instrIx, query, maxInstructions, nil)
 		for _, h := range hits {
 			if h.kind == kindNode && e.nodes[h.key] != nil {
 				apply = append(apply, scored{h.key, h.score / hits[0].score})

@@ -126,3 +126,37 @@ func TestInstructionFoundAmongManyHits(t *testing.T) {
 		t.Errorf("the instruction does not apply:\n%s", r.Text)
 	}
 }
+
+// Without vectors, the instructions searched for are the graph's current
+// ones: one stated after the engine was made applies once the engine has
+// the turn.
+func TestInstructionIndexFollowsTheGraph(t *testing.T) {
+	b := graph.New(graph.Config{}, graph.Options{ID: "follows"})
+	add := func(c string) *spec.Document {
+		t.Helper()
+		if err := b.Add(spec.Turn{Role: spec.RoleUser, Content: c}); err != nil {
+			t.Fatal(err)
+		}
+		return b.Document()
+	}
+	add("Always include mileage details when I ask about a car purchase.")
+	e := newEngine(t, add("We bought a sedan last spring, a red car with leather seats."), nil)
+	const q = "How often should the garden be watered?"
+	ask := func() string {
+		t.Helper()
+		r, err := e.Context(context.Background(), q, Options{Budget: 300})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return section(r.Text, secInstructions)
+	}
+	if sec := ask(); sec != "" {
+		t.Fatalf("an instruction applies before the garden's was stated:\n%s", sec)
+	}
+	if err := e.Update(add("Always format the watering schedule as a table when I ask about the garden.")); err != nil {
+		t.Fatal(err)
+	}
+	if sec := ask(); !strings.HasPrefix(sec, "- Always format the watering schedule") || strings.Contains(sec, "mileage") {
+		t.Errorf("after the garden's instruction was stated:\n%s", sec)
+	}
+}

@@ -213,33 +213,8 @@ func weigh(ms []*maxScore, of []int, docs uint64, avg float64) weights {
 
 // bleveSearch is search by Bleve's own collector.
 func bleveSearch(ix bleve.Index, text string, k int, stats *bsearch.BM25Stats) ([]hit, error) {
-	return bleveQuery(ix, matchText(text), k, stats)
-}
-
-// searchAmong is the search of text among the documents of ids alone, by
-// the whole index's statistics: the hits of ids that hold a term of text,
-// best first, scored as search scores them.
-func searchAmong(ix bleve.Index, text string, ids []string, stats *bsearch.BM25Stats) ([]hit, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	only := query.NewDocIDQuery(ids)
-	only.SetBoost(0) // a filter: it adds nothing to the score
-	q := query.NewConjunctionQuery([]query.Query{only, matchText(text)})
-	return bleveQuery(ix, q, len(ids), stats)
-}
-
-// matchText is the query of the documents whose text holds a term of
-// text.
-func matchText(text string) query.Query {
 	q := query.NewMatchQuery(text)
 	q.SetField("text")
-	return q
-}
-
-// bleveQuery is Bleve's k best hits of q, scored by BM25 with stats (nil:
-// the index's own), best first, ties by id.
-func bleveQuery(ix bleve.Index, q query.Query, k int, stats *bsearch.BM25Stats) ([]hit, error) {
 	req := bleve.NewSearchRequestOptions(q, k, 0, false)
 	req.SortBy([]string{"-_score", "_id"})
 	if stats != nil {

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -182,53 +181,6 @@ func TestSearchCeiling(t *testing.T) {
 		}
 		if len(got) != k || !reflect.DeepEqual(got, want) || got[0].key != fmt.Sprintf("%03d", most) {
 			t.Errorf("best %d of \"apple\": %v, want %v, led by %d", k, got, want, most)
-		}
-	}
-}
-
-// A search among some documents scores them as the search of the whole
-// index does, and finds only those of them that hold a term.
-func TestSearchAmongScoresAsSearch(t *testing.T) {
-	ix, err := NewTextIndex()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	b := ix.NewBatch()
-	for i, text := range []string{"apple pie with apple jam", "pear tart", "apple crumble", "apple", "plum and pear"} {
-		if err := b.Index(fmt.Sprintf("t:%d", i+1), indexDoc{Text: text}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := ix.Batch(b); err != nil {
-		t.Fatal(err)
-	}
-	all, err := search(ix, "apple pear", 10, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]float64{}
-	for _, h := range all {
-		want[h.key] = h.score
-	}
-	got, err := searchAmong(ix, "apple pear", []string{"t:1", "t:2", "t:5", "t:4"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for _, h := range got {
-		keys = append(keys, h.key)
-		if math.Abs(h.score-want[h.key]) > 1e-12 {
-			t.Errorf("document %s: %v among some, %v in the whole index", h.key, h.score, want[h.key])
-		}
-	}
-	slices.Sort(keys)
-	if !slices.Equal(keys, []string{"1", "2", "4", "5"}) {
-		t.Errorf("found %v, want 1, 2, 4 and 5", keys)
-	}
-	for i := 1; i < len(got); i++ {
-		if got[i].score > got[i-1].score {
-			t.Errorf("not best first: %v", got)
 		}
 	}
 }
