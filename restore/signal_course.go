@@ -61,8 +61,8 @@ func (g *gathering) topicTurn() int {
 		top, sum float64
 	}
 	chats := map[string]*chat{}
-	for n, parts := range g.turns {
-		s := g.turnScore(parts)
+	for _, n := range sortedKeysInt(g.turns) { // in order: sums the same each time
+		s := g.turnScore(g.turns[n])
 		if s <= 0 {
 			continue
 		}
