@@ -57,11 +57,13 @@ type Engine struct {
 	sup superseded
 	con conflicts
 	fix fixes
-	// instr are the current standing instructions (instructions.go), and
-	// instrIx an index of their texts, made of instrText.
-	instr     []string
-	instrIx   bleve.Index
-	instrText string
+	// instr are the current standing instructions (instructions.go);
+	// instrIx is an index of their texts, made of instrText, and
+	// instrTerms their terms, by id.
+	instr      []string
+	instrIx    bleve.Index
+	instrTerms map[string]map[string]bool
+	instrText  string
 	// always are the nodes a context loads unfound (loadedUnfound), by
 	// id.
 	always []string
