@@ -3,8 +3,10 @@ package smg_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/smg-memory/smg/smg"
@@ -201,5 +203,64 @@ func TestStoredMemoryCompact(t *testing.T) {
 	}
 	if live, _ := filepath.Glob(cache + ".live-*"); len(live) != 1 {
 		t.Errorf("copies of the cache being updated: %v, want one: the index was built again", live)
+	}
+}
+
+// A stored memory puts its index cache in place through its CacheGuard,
+// at a rebase and for the index it built of its base: a guard that
+// refuses leaves no cache (a store's memory deleted meanwhile).
+func TestStoredMemoryCacheGuard(t *testing.T) {
+	ctx := context.Background()
+	l := newHeldLog(t, smg.New(&smg.Options{NoVectors: true}))
+	cache := filepath.Join(t.TempDir(), "index")
+	open := func(allow bool, asked *int) *smg.StoredMemory {
+		t.Helper()
+		var mu sync.Mutex
+		guard := func(put func() error) error {
+			mu.Lock()
+			defer mu.Unlock()
+			*asked++
+			if !allow {
+				return errors.New("deleted")
+			}
+			return put()
+		}
+		s, err := smg.OpenStoredMemory(ctx, l, &smg.StoredOptions{Open: smg.OpenOptions{NoVectors: true, IndexCache: cache}, Name: "held", JournalLimit: 1 << 30, CacheGuard: guard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	refused := 0
+	a := open(false, &refused)
+	if _, err := a.Record(ctx, chat(1, 30), nil); err != nil {
+		t.Fatal(err)
+	}
+	m, err := a.Memory(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Context(ctx, "order 12", &smg.ContextOptions{Wait: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	a.Close() // waits for the cache
+	if _, err := os.Stat(cache); refused == 0 || err == nil {
+		t.Fatalf("the guard was asked %d times; a cache it refused is in place: %v", refused, err == nil)
+	}
+	allowed := 0
+	b := open(true, &allowed)
+	defer b.Close()
+	mb, err := b.Memory(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mb.WaitIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "smg-key")); allowed == 0 || err != nil {
+		t.Errorf("the guard was asked %d times; no index cache where it allows it: %v", allowed, err)
 	}
 }

@@ -77,6 +77,12 @@ type StoredOptions struct {
 	// which a change rebases the log on the whole memory;
 	// [DefaultJournalLimit] when 0.
 	JournalLimit int64
+	// CacheGuard, when set, puts the memory's index cache in place
+	// (Open.IndexCache): it calls put, or does not, and returns put's
+	// error or its own. A store whose memories may be deleted while a
+	// process writes one's cache refuses it once the memory is gone, so
+	// that a deleted memory's text does not come back to its disk.
+	CacheGuard func(put func() error) error
 }
 
 var _ Kept = (*StoredMemory)(nil)
@@ -132,6 +138,7 @@ func (s *StoredMemory) sync(ctx context.Context, read func(have int64) (LogState
 		if err != nil {
 			return nil, err
 		}
+		m.cacheGuard = s.opts.CacheGuard // before its engine is made
 		s.reset()
 		s.m, s.version = m, st.BaseVersion
 	case s.m == nil:
@@ -201,7 +208,7 @@ func (s *StoredMemory) rebase(tx LogTx, m *Memory) error {
 		return err
 	}
 	s.version, s.size = v, 0
-	m.indexWritten(doc, format.IndexKey(raw, s.opts.Open.Decode.Limits), nil)
+	m.indexWritten(doc, format.IndexKey(raw, s.opts.Open.Decode.Limits), s.opts.CacheGuard)
 	return nil
 }
 

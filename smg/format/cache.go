@@ -38,18 +38,24 @@ func makeCacheDir(entry string) error { return os.MkdirAll(filepath.Dir(entry), 
 // removeCache removes the cache folder of the named file, and what older
 // versions kept beside it: all of it holds the memory's text.
 func removeCache(name string) error {
-	// A process that keeps the memory open may add a file to its copy of
-	// the index (restore's live copy) while the folder is removed: tried
-	// again then, a few times.
+	err := RemoveCacheDir(CacheDir(name))
+	for _, old := range legacyCaches(name) {
+		err = errors.Join(err, os.RemoveAll(old))
+	}
+	return err
+}
+
+// RemoveCacheDir removes a folder of a memory's caches (a file's cache
+// folder, or a store's folder of a memory's index). A process that keeps
+// the memory open may add a file to it meanwhile (restore's live copy of
+// the index, an index being written): tried again then, a few times.
+func RemoveCacheDir(dir string) error {
 	var err error
 	for range 5 {
-		if err = os.RemoveAll(CacheDir(name)); !errors.Is(err, syscall.ENOTEMPTY) {
+		if err = os.RemoveAll(dir); !errors.Is(err, syscall.ENOTEMPTY) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
-	}
-	for _, old := range legacyCaches(name) {
-		err = errors.Join(err, os.RemoveAll(old))
 	}
 	return err
 }

@@ -2,6 +2,7 @@ package serve_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -93,5 +94,39 @@ func TestIndexKeptForTheNextServer(t *testing.T) {
 	}
 	if _, err := os.Stat(cache); err == nil {
 		t.Error("the index of the deleted memory is still there")
+	}
+}
+
+// A PostgreSQL memory's index is put in place only while the database
+// holds the memory: a process that writes it as the memory is deleted (a
+// request that used it, rebasing it, or its let-go) does not bring the
+// deleted memory's text back to the disk.
+func TestDeletedMemoryIndexStaysGone(t *testing.T) {
+	ctx := context.Background()
+	s := postgresOnly(t)
+	caches := t.TempDir()
+	st, err := serve.OpenPostgres(ctx, s.url, 0, smg.StoredOptions{Open: smg.OpenOptions{NoVectors: true, IndexCache: caches}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	kept, done, err := st.Create(ctx, serve.Tenant, "gone", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kept.Record(ctx, []smg.Turn{{Role: "user", Content: "The Lisbon office keeps the keys of locker 12."}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	done()
+	guard := serve.CacheGuardOf(st, serve.Tenant, "gone")
+	put := 0
+	if err := guard(func() error { put++; return nil }); err != nil || put != 1 {
+		t.Fatalf("the guard of a memory the database holds: put %d times, %v", put, err)
+	}
+	if err := s.another(t).Delete(ctx, serve.Tenant, "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if err := guard(func() error { put++; return nil }); !errors.Is(err, serve.ErrNotFound) || put != 1 {
+		t.Errorf("the guard of a deleted memory: put %d times, %v", put-1, err)
 	}
 }

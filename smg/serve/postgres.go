@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -90,6 +89,9 @@ type Postgres struct {
 	keys *pgKeys
 	// writing are the memories being let go of.
 	writing sync.WaitGroup
+	// cacheMu orders the putting of memories' index caches in place
+	// (cacheGuard) and their removal (Delete).
+	cacheMu sync.Mutex
 }
 
 // OpenPostgres connects to the database of url (postgres://…, or the
@@ -275,6 +277,7 @@ func (p *Postgres) Open(ctx context.Context, tenant, id string) (smg.Kept, func(
 	opts.Name = "postgres:" + key
 	if dir := p.cacheOf(tenant, id); dir != "" {
 		opts.Open.IndexCache = filepath.Join(dir, "index")
+		opts.CacheGuard = p.cacheGuard(tenant, id)
 	}
 	s, err := smg.OpenStoredMemory(ctx, &pgLog{pool: p.pool, tenant: tenant, id: id}, &opts)
 	if err != nil {
@@ -314,14 +317,39 @@ func (p *Postgres) Delete(ctx context.Context, tenant, id string) error {
 		return fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	if dir := p.cacheOf(tenant, id); dir != "" {
-		// The cache holds the memory's text. Removed once the memory,
-		// let go of above, is closed: its last rebase may be writing it.
-		p.writing.Wait()
-		if err := os.RemoveAll(dir); err != nil {
+		// The cache holds the memory's text. A process that writes it
+		// (the memory let go of above, rebased; a request that used it
+		// as it was deleted) puts it in place only while the memory
+		// exists (cacheGuard).
+		p.cacheMu.Lock()
+		err := format.RemoveCacheDir(dir)
+		p.cacheMu.Unlock()
+		if err != nil {
 			return fmt.Errorf("%s is deleted, but its index cache could not be removed: %w", id, err)
 		}
 	}
 	return nil
+}
+
+// cacheGuard puts the index cache of the memory id of tenant in place
+// while the database holds the memory, under p.cacheMu: Delete removes the
+// cache under it once the memory is gone, so that no cache is put back.
+func (p *Postgres) cacheGuard(tenant, id string) func(put func() error) error {
+	return func(put func() error) error {
+		p.cacheMu.Lock()
+		defer p.cacheMu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
+		defer cancel()
+		var held bool
+		err := p.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM smg_memories WHERE tenant = $1 AND id = $2)`, tenant, id).Scan(&held)
+		switch {
+		case err != nil:
+			return unavailable(err)
+		case !held:
+			return fmt.Errorf("%w: %s", ErrNotFound, id)
+		}
+		return put()
+	}
 }
 
 // cacheOf is the folder of the index cache of the memory id of tenant,
