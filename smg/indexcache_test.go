@@ -165,19 +165,7 @@ func TestStoredMemoryCompact(t *testing.T) {
 		return s
 	}
 	a := open()
-	if _, err := a.Record(ctx, chat(1, 30), nil); err != nil {
-		t.Fatal(err)
-	}
-	m, err := a.Memory(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Context(ctx, "order 12", &smg.ContextOptions{Wait: true}); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Compact(ctx); err != nil {
-		t.Fatal(err)
-	}
+	indexedThenCompacted(t, a)
 	if len(l.changes) != 0 || l.baseV != l.version {
 		t.Fatalf("compacted: %d changes after base %d of version %d, want a base alone", len(l.changes), l.baseV, l.version)
 	}
@@ -233,19 +221,7 @@ func TestStoredMemoryCacheGuard(t *testing.T) {
 	}
 	refused := 0
 	a := open(false, &refused)
-	if _, err := a.Record(ctx, chat(1, 30), nil); err != nil {
-		t.Fatal(err)
-	}
-	m, err := a.Memory(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Context(ctx, "order 12", &smg.ContextOptions{Wait: true}); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Compact(ctx); err != nil {
-		t.Fatal(err)
-	}
+	indexedThenCompacted(t, a)
 	a.Close() // waits for the cache
 	if _, err := os.Stat(cache); refused == 0 || err == nil {
 		t.Fatalf("the guard was asked %d times; a cache it refused is in place: %v", refused, err == nil)
@@ -262,5 +238,25 @@ func TestStoredMemoryCacheGuard(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(cache, "smg-key")); allowed == 0 || err != nil {
 		t.Errorf("the guard was asked %d times; no index cache where it allows it: %v", allowed, err)
+	}
+}
+
+// indexedThenCompacted records 30 turns in s, asks it a question, which
+// builds its index, and makes the whole memory the log's base.
+func indexedThenCompacted(t *testing.T, s *smg.StoredMemory) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := s.Record(ctx, chat(1, 30), nil); err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.Memory(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Context(ctx, "order 12", &smg.ContextOptions{Wait: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Compact(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
