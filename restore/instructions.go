@@ -133,13 +133,9 @@ func (e *Engine) instructions(cs []cand, query string, q *queryVector, scopes []
 				apply = append(apply, s)
 			}
 		}
-	} else if e.instrIx != nil {
+	} else if an, err := e.analyzer(); err == nil && e.instrIx != nil {
 		// Hits are best first; a search that fails applies none.
 		hits, _ := search(e.instrIx, query, len(e.instr), nil)
-		an, err := e.analyzer()
-		if err != nil {
-			hits = nil
-		}
 		terms := termSet(an, query)
 		for _, h := range hits {
 			shared := 0
