@@ -155,15 +155,7 @@ func TestStoredMemoryCompact(t *testing.T) {
 	ctx := context.Background()
 	l := newHeldLog(t, smg.New(&smg.Options{NoVectors: true}))
 	cache := filepath.Join(t.TempDir(), "index")
-	open := func() *smg.StoredMemory {
-		t.Helper()
-		s, err := smg.OpenStoredMemory(ctx, l, &smg.StoredOptions{Open: smg.OpenOptions{NoVectors: true, IndexCache: cache}, Name: "held", JournalLimit: 1 << 30})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
+	open := func() *smg.StoredMemory { return openCached(t, l, cache, nil) }
 	a := open()
 	indexedThenCompacted(t, a)
 	if len(l.changes) != 0 || l.baseV != l.version {
@@ -213,11 +205,7 @@ func TestStoredMemoryCacheGuard(t *testing.T) {
 			}
 			return put()
 		}
-		s, err := smg.OpenStoredMemory(ctx, l, &smg.StoredOptions{Open: smg.OpenOptions{NoVectors: true, IndexCache: cache}, Name: "held", JournalLimit: 1 << 30, CacheGuard: guard})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return openCached(t, l, cache, guard)
 	}
 	refused := 0
 	a := open(false, &refused)
@@ -259,4 +247,16 @@ func indexedThenCompacted(t *testing.T, s *smg.StoredMemory) {
 	if err := s.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// openCached opens the memory l keeps, its index cache in cache, put in
+// place through guard; it is closed when the test ends.
+func openCached(t *testing.T, l *heldLog, cache string, guard func(put func() error) error) *smg.StoredMemory {
+	t.Helper()
+	s, err := smg.OpenStoredMemory(context.Background(), l, &smg.StoredOptions{Open: smg.OpenOptions{NoVectors: true, IndexCache: cache}, Name: "held", JournalLimit: 1 << 30, CacheGuard: guard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }
