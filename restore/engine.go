@@ -57,13 +57,17 @@ type Engine struct {
 	sup superseded
 	con conflicts
 	fix fixes
-	// instr are the current standing instructions (instructions.go);
-	// instrIx is an index of their texts, made of instrText, and
-	// instrTerms their terms, by id.
-	instr      []string
-	instrIx    bleve.Index
-	instrTerms map[string]map[string]bool
-	instrText  string
+	// instr are the current standing instructions (instructions.go), and
+	// instrText what their index is made of. instrIx, an index of their
+	// texts, and instrTerms, their terms by id, are made when a context
+	// first needs them (instructionIndex); instrMu guards them, and
+	// instrClosed says the engine is closed.
+	instr       []string
+	instrText   string
+	instrMu     sync.Mutex
+	instrIx     bleve.Index
+	instrTerms  map[string]map[string]bool
+	instrClosed bool
 	// always are the nodes a context loads unfound (loadedUnfound), by
 	// id.
 	always []string
@@ -277,7 +281,7 @@ func (e *Engine) setGraph(doc *spec.Document, turns *turnStore) {
 	e.con = newConflicts(doc, e.nodes, e.source)
 	e.fix = newFixes(doc, e.nodes)
 	e.instr = instructionIDs(e.nodes)
-	e.indexInstructions()
+	e.instructionsChanged()
 	if e.cfg.Embedder != nil {
 		e.vecs = newVectorIndex(doc, e.vecs)
 	}
@@ -966,9 +970,12 @@ func (e *Engine) Close() error {
 	e.closed = true
 	e.writing.Wait()
 	err := e.ix.Close()
+	e.instrMu.Lock()
 	if e.instrIx != nil {
 		err = errors.Join(err, e.instrIx.Close())
 	}
+	e.instrIx, e.instrClosed = nil, true
+	e.instrMu.Unlock()
 	if e.live != nil {
 		err = errors.Join(err, e.live.remove())
 	}

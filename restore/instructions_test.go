@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/smg-memory/smg/graph"
@@ -163,7 +164,22 @@ func TestInstructionIndexFollowsTheGraph(t *testing.T) {
 	if err := e.Update(add("Always format the watering schedule as a table when I ask about the garden.")); err != nil {
 		t.Fatal(err)
 	}
-	if sec := ask(); !strings.HasPrefix(sec, "- Always format the watering schedule") || strings.Contains(sec, "mileage") {
-		t.Errorf("after the garden's instruction was stated:\n%s", sec)
+	// Contexts at once, the first of which makes the instructions' index
+	// again.
+	secs := make([]string, 4)
+	var wg sync.WaitGroup
+	for i := range secs {
+		wg.Go(func() {
+			r, err := e.Context(context.Background(), q, Options{Budget: 300})
+			if err == nil {
+				secs[i] = section(r.Text, secInstructions)
+			}
+		})
+	}
+	wg.Wait()
+	for _, sec := range secs {
+		if !strings.HasPrefix(sec, "- Always format the watering schedule") || strings.Contains(sec, "mileage") {
+			t.Errorf("after the garden's instruction was stated:\n%s", sec)
+		}
 	}
 }
