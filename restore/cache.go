@@ -29,7 +29,7 @@ import (
 // index's mapping, of what it indexes of a node, a block and a turn, and
 // of the copy of the document beside it.
 // Changing any of them must change it, so that old caches are rebuilt.
-const cacheVersion = "smg-index 9"
+const cacheVersion = "smg-index 10"
 
 // The files of an index cache besides Bleve's own: the key it was made
 // for, Bleve's metadata, which an index built in memory does not have,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
@@ -155,4 +156,34 @@ func TestBatcher(t *testing.T) {
 			t.Errorf("the partial batch was indexed after the documents stopped coming: %d documents", n)
 		}
 	})
+}
+
+// A turn's documents are indexed in batches of turns in order, and Scorch
+// looks each id of a new batch up in every earlier segment whose last id
+// is above it. The ids of turns and of their passages sort as the turns
+// do, so that a later turn's id is above every earlier one's and none is
+// looked up; and a hit on either reads back as its turn or passage.
+func TestTurnDocIDsSortAsTurns(t *testing.T) {
+	turns := []int{0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 38911, 1_000_000, 9_999_999_999}
+	var ids []string
+	for _, n := range turns {
+		ids = append(ids, turnDocID(n), passageDocID(n, Span{Start: 0, End: 480}), passageDocID(n, Span{Start: 1200, End: 1900}))
+	}
+	for i := 1; i < len(ids); i++ {
+		if ids[i-1] >= ids[i] {
+			t.Errorf("%q is not below %q, which comes after it", ids[i-1], ids[i])
+		}
+	}
+	for _, n := range turns {
+		h, ok := hitOf(turnDocID(n), 1)
+		if got, err := strconv.Atoi(h.key); !ok || h.kind != kindTurn || err != nil || got != n {
+			t.Errorf("turn %d's id %q reads back as %+v", n, turnDocID(n), h)
+		}
+		span := Span{Start: 12, End: 345}
+		h, ok = hitOf(passageDocID(n, span), 1)
+		got, p, pok := parsePassage(h.key)
+		if !ok || h.kind != kindPassage || !pok || got != n || p != span {
+			t.Errorf("a passage of turn %d, id %q, reads back as %+v", n, passageDocID(n, span), h)
+		}
+	}
 }

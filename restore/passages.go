@@ -133,12 +133,12 @@ type turnDoc struct {
 func turnDocs(t spec.Turn) []turnDoc {
 	ps := Passages(t.Content)
 	if ps == nil {
-		return []turnDoc{{id: turnKey(t.Turn), text: turnText(t)}}
+		return []turnDoc{{id: turnDocID(t.Turn), text: turnText(t)}}
 	}
 	head := dateOf(t.Timestamp) + "\n" + t.Speaker + ": "
 	out := make([]turnDoc, len(ps))
 	for i, p := range ps {
-		out[i] = turnDoc{id: passageKey(t.Turn, p), text: head + t.Content[p.Start:p.End]}
+		out[i] = turnDoc{id: passageDocID(t.Turn, p), text: head + t.Content[p.Start:p.End]}
 	}
 	return out
 }

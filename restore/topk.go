@@ -226,8 +226,8 @@ func bleveSearch(ix bleve.Index, text string, k int, stats *bsearch.BM25Stats) (
 	}
 	out := make([]hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		if kind, key, ok := strings.Cut(h.ID, ":"); ok {
-			out = append(out, hit{kind: kind, key: key, score: h.Score})
+		if h, ok := hitOf(h.ID, h.Score); ok {
+			out = append(out, h)
 		}
 	}
 	return out, nil
@@ -651,8 +651,8 @@ func bestOf(r index.IndexReader, ms []*maxScore, k int) ([]hit, error) {
 	})
 	out := make([]hit, 0, min(len(all), k))
 	for _, s := range all[:min(len(all), k)] {
-		if kind, key, ok := strings.Cut(s.id, ":"); ok {
-			out = append(out, hit{kind: kind, key: key, score: s.score})
+		if h, ok := hitOf(s.id, s.score); ok {
+			out = append(out, h)
 		}
 	}
 	return out, nil
