@@ -206,6 +206,16 @@ func (a *app) bound() {
 	}
 }
 
+// growSlowly makes the heap grow by half what it holds live between
+// collections (memlimit.Grow) until the returned func is called: while a
+// command opens and indexes a memory, before bound applies.
+func (a *app) growSlowly() (stop func()) {
+	if !a.boundMemory {
+		return func() {}
+	}
+	return memlimit.GrowBy(memlimit.Grow)
+}
+
 // run runs the command line args (without the program name), reports an
 // error on stderr and returns the exit status.
 func (a *app) run(args []string) int {

@@ -165,8 +165,9 @@ func fileAndText(what, example string) cobra.PositionalArgs {
 // openIndexed opens the named memory and waits until its index holds every
 // turn: a command run once should give the whole answer, and the cache it
 // leaves (unless noCache) makes the next run fast; it is read once (the
-// blocks indexing decodes are not kept), and from then on the heap is
-// bounded (app.bound). vecs embed the
+// blocks indexing decodes are not kept), with the heap growing slowly
+// (app.growSlowly), and from then on the heap is bounded (app.bound).
+// vecs embed the
 // questions asked of it. Archive blocks that cannot be read
 // fail alone: the memory is returned with damaged, which names them, for
 // the command to report once it has answered from the rest.
@@ -176,10 +177,13 @@ func (a *app) openIndexed(ctx context.Context, name string, noCache bool, vecs v
 	if !noCache {
 		opts.IndexCache = format.IndexCacheDir(name)
 	}
+	grown := a.growSlowly()
 	if m, err = smg.Open(name, opts); err != nil {
+		grown()
 		return nil, nil, err
 	}
 	err = m.WaitIndex(ctx)
+	grown()
 	a.bound()
 	switch {
 	case errors.Is(err, smg.ErrIndexCache):

@@ -200,7 +200,8 @@ func TestBoundedMemoryCommands(t *testing.T) {
 
 // TestReadCommandsBoundOnceOpen: a command that reads a memory bounds its
 // heap once the memory is open (openIndexed), and the limit is as it was
-// when the command ends.
+// when the command ends; the heap grows slowly while the memory is opened
+// (memlimit.Grow) and as before once it is.
 func TestReadCommandsBoundOnceOpen(t *testing.T) {
 	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
 		t.Skip("GOMEMLIMIT or GOGC is set: the memory policy steps aside")
@@ -209,11 +210,16 @@ func TestReadCommandsBoundOnceOpen(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	var out bytes.Buffer
 	a := &app{stdout: &out, stderr: &out, lookupEnv: func(string) (string, bool) { return "", false }, noBuiltin: true, boundMemory: true}
+	gc := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(gc)
 	m, _, err := a.openIndexed(context.Background(), name, true, vectors{off: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Errorf("the memory open, the GC percent is %d, not 100 as before", p)
+	}
 	if limit := debug.SetMemoryLimit(-1); limit == before || limit < memlimit.Floor {
 		t.Errorf("the memory open, the limit is %d (before it %d), want the policy's", limit, before)
 	}

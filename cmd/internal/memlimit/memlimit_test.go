@@ -97,3 +97,30 @@ func TestStartLeavesTheUsersChoice(t *testing.T) {
 		stop()
 	}
 }
+
+// TestGrowBy: the GC percent is the one asked for until stop, then as it
+// was; with GOGC or GOMEMLIMIT set it is not touched.
+func TestGrowBy(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	stop := GrowBy(Grow)
+	if p := debug.SetGCPercent(Grow); p != Grow {
+		t.Errorf("GC percent %d, want %d", p, Grow)
+	}
+	stop()
+	stop()
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Errorf("after stop the GC percent is %d, not 100 as before", p)
+	}
+	for _, env := range []string{"GOMEMLIMIT", "GOGC"} {
+		t.Setenv(env, "100")
+		stop := GrowBy(Grow)
+		if p := debug.SetGCPercent(100); p != 100 {
+			t.Errorf("%s set: the GC percent is %d, not 100", env, p)
+		}
+		stop()
+		t.Setenv(env, "")
+	}
+}
