@@ -100,7 +100,7 @@ func searchIn(ix bleve.Index, text string, k int, stats *bsearch.BM25Stats, part
 			parts = min(runtime.GOMAXPROCS(0), searchWorkers)
 		}
 	}
-	ms := partsOf(r, segs, max(1, min(parts, len(segs))), k, avg, len(toks))
+	ms := partsOf(segs, max(1, min(parts, len(segs))), k, avg, len(toks))
 	// The terms' postings lists, each part in its segments; then their
 	// weights, which take every part's counts.
 	names, of := termsOf(toks)
@@ -133,14 +133,14 @@ func searchIn(ix bleve.Index, text string, k int, stats *bsearch.BM25Stats, part
 
 // partsOf parts segs, in order, into n runs of about as many documents
 // each, and returns a search of each.
-func partsOf(r index.IndexReader, segs []*scorch.SegmentSnapshot, n, k int, avg float64, total int) []*maxScore {
+func partsOf(segs []*scorch.SegmentSnapshot, n, k int, avg float64, total int) []*maxScore {
 	var span uint64
 	for _, s := range segs {
 		span += uint64(s.FullSize())
 	}
 	ms := make([]*maxScore, 0, n)
 	var at uint64
-	m := &maxScore{r: r, k: k, avg: avg, total: total}
+	m := &maxScore{k: k, avg: avg, total: total}
 	for i, s := range segs {
 		m.segs = append(m.segs, s)
 		m.first = append(m.first, at)
@@ -150,7 +150,7 @@ func partsOf(r index.IndexReader, segs []*scorch.SegmentSnapshot, n, k int, avg 
 		left, need := len(segs)-i-1, n-len(ms)-1
 		if left == need || left > need && at*uint64(n) >= span*uint64(len(ms)+1) {
 			ms = append(ms, m)
-			m = &maxScore{r: r, k: k, avg: avg, total: total}
+			m = &maxScore{k: k, avg: avg, total: total}
 		}
 	}
 	return ms
@@ -366,7 +366,7 @@ func tfCeiling(avg float64) float64 {
 }
 
 // scored is a document held among the best: its number, its score and,
-// once a tie has needed it, its id.
+// once bestOf has read it, its id.
 type scored struct {
 	doc   uint64
 	score float64
@@ -376,7 +376,6 @@ type scored struct {
 // maxScore is one search: the question's terms, cheapest ceiling first,
 // and the best k documents found so far, the worst at the top of a heap.
 type maxScore struct {
-	r     index.IndexReader
 	k     int
 	avg   float64
 	total int // the question's tokens: Bleve's coordination divides by them
@@ -386,6 +385,14 @@ type maxScore struct {
 	first []uint64
 	terms []*term
 	best  []scored
+	// ties are the documents found that score as the k-th best does and
+	// are not in best: which of them rank among the best k is settled by
+	// their ids, which bestOf reads once for all. Reading the ids of two
+	// documents at each tie as they were found (a stored field each,
+	// decompressed) took the warm contexts of the 38,912-turn memory,
+	// whose chats are there sixteen times over and tie at every turn,
+	// from p50 10.2–11.5 ms to 12.2–13.6.
+	ties []scored
 	// essential is the index in terms of the first term whose postings
 	// are walked; those before it are only looked up.
 	essential int
@@ -501,9 +508,7 @@ func (m *maxScore) run() error {
 			score += p
 		}
 		score *= float64(matched) / float64(m.total)
-		if err := m.offer(scored{doc: doc, score: score}); err != nil {
-			return err
-		}
+		m.offer(scored{doc: doc, score: score})
 	}
 }
 
@@ -526,29 +531,38 @@ func (m *maxScore) threshold() float64 {
 	return m.best[0].score
 }
 
-// offer keeps d if it is among the best k, and lets more terms be only
-// looked up as the k-th best rises.
-func (m *maxScore) offer(d scored) error {
-	if len(m.best) < m.k {
+// offer keeps d if it is among the best k, or ties with the k-th, and
+// lets more terms be only looked up as the k-th best rises.
+func (m *maxScore) offer(d scored) {
+	switch {
+	case len(m.best) < m.k:
 		m.best = append(m.best, d)
-		if err := m.up(len(m.best) - 1); err != nil {
-			return err
+		m.up(len(m.best) - 1)
+		if len(m.best) < m.k {
+			return
 		}
-	} else {
-		worse, err := m.worse(&m.best[0], &d)
-		if err != nil || !worse {
-			return err
-		}
+	case d.score < m.best[0].score:
+		return
+	case d.score == m.best[0].score:
+		m.ties = append(m.ties, d)
+		return
+	default:
+		out := m.best[0]
 		m.best[0] = d
-		if err := m.down(0); err != nil {
-			return err
+		m.down(0)
+		if m.best[0].score > out.score {
+			m.ties = m.ties[:0] // they all score out.score
+		} else {
+			m.ties = append(m.ties, out)
 		}
 	}
-	if len(m.best) < m.k {
-		return nil
-	}
-	// The cheapest terms whose ceilings together cannot reach the k-th
-	// best are looked up only.
+	m.lookUpOnly()
+}
+
+// lookUpOnly sets essential once k documents are held: the cheapest
+// terms whose ceilings together cannot reach the k-th best's score are
+// only looked up.
+func (m *maxScore) lookUpOnly() {
 	θ := m.best[0].score
 	ceil, slots := 0.0, 0
 	m.essential = len(m.terms)
@@ -560,59 +574,40 @@ func (m *maxScore) offer(d scored) error {
 			break
 		}
 	}
-	return nil
 }
 
-// worse reports whether a ranks below b: a lower score, or the same and a
-// later id.
-func (m *maxScore) worse(a, b *scored) (bool, error) {
+// worse reports whether a ranks below b in the heap: a lower score, or
+// the same and a later number. bestOf ranks the documents that tie by id.
+func worse(a, b *scored) bool {
 	if a.score != b.score {
-		return a.score < b.score, nil
+		return a.score < b.score
 	}
-	for _, s := range []*scored{a, b} {
-		if s.id == "" {
-			id, err := m.r.ExternalID(index.NewIndexInternalID(nil, s.doc))
-			if err != nil {
-				return false, err
-			}
-			s.id = id
-		}
-	}
-	return a.id > b.id, nil
+	return a.doc > b.doc
 }
 
-func (m *maxScore) up(i int) error {
+func (m *maxScore) up(i int) {
 	for i > 0 {
 		p := (i - 1) / 2
-		w, err := m.worse(&m.best[i], &m.best[p])
-		if err != nil || !w {
-			return err
+		if !worse(&m.best[i], &m.best[p]) {
+			return
 		}
 		m.best[i], m.best[p] = m.best[p], m.best[i]
 		i = p
 	}
-	return nil
 }
 
-func (m *maxScore) down(i int) error {
+func (m *maxScore) down(i int) {
 	for {
 		l := 2*i + 1
 		if l >= len(m.best) {
-			return nil
+			return
 		}
 		c := l
-		if r := l + 1; r < len(m.best) {
-			w, err := m.worse(&m.best[r], &m.best[l])
-			if err != nil {
-				return err
-			}
-			if w {
-				c = r
-			}
+		if r := l + 1; r < len(m.best) && worse(&m.best[r], &m.best[l]) {
+			c = r
 		}
-		w, err := m.worse(&m.best[c], &m.best[i])
-		if err != nil || !w {
-			return err
+		if !worse(&m.best[c], &m.best[i]) {
+			return
 		}
 		m.best[i], m.best[c] = m.best[c], m.best[i]
 		i = c
@@ -625,6 +620,7 @@ func bestOf(r index.IndexReader, ms []*maxScore, k int) ([]hit, error) {
 	var all []scored
 	for _, m := range ms {
 		all = append(all, m.best...)
+		all = append(all, m.ties...)
 	}
 	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(b.score, a.score) })
 	if len(all) > k {
