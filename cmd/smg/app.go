@@ -206,9 +206,9 @@ func (a *app) bound() {
 	}
 }
 
-// growSlowly makes the heap grow by half what it holds live between
-// collections (memlimit.Grow) until the returned func is called: while a
-// command opens and indexes a memory, before bound applies.
+// growSlowly makes the heap grow by three quarters of what it holds live
+// between collections (memlimit.Grow) until the returned func is called:
+// while a command opens and indexes a memory, before bound applies.
 func (a *app) growSlowly() (stop func()) {
 	if !a.boundMemory {
 		return func() {}

@@ -102,14 +102,14 @@ func (t *tuner) arm() {
 }
 
 // Grow is how much of the live heap the heap grows by before the next
-// collection while a command indexes a memory it opened without a cache
-// (GrowBy): half, not Go's default of all of it. Start's quarter costs
-// such a build a third more time, as the heap's live part grows from
-// nothing to hundreds of megabytes and each collection finds it just
-// under the limit; half costs it no time the machine's noise shows, and
-// takes its peak from 510–530 MB to about 400 on the 38,912-turn memory
-// (BENCHMARKS.md).
-const Grow = 50
+// collection while a command opens and indexes a memory (GrowBy): three
+// quarters, not Go's default of all of it. Start's quarter costs such a
+// build a third more time, as the heap's live part grows from nothing to
+// hundreds of megabytes and each collection finds it just under the
+// limit. Without the index cache, the 38,912-turn memory's context
+// peaked at 508–535 MB at 100%, 451–471 MB at 75% and 392–408 MB at 50%,
+// in 7.1–8.7, 7.3–9.3 and 8.0–9.7 s (BENCHMARKS.md).
+const Grow = 75
 
 // GrowBy sets the runtime's GC percent (debug.SetGCPercent) to percent
 // until stop is called, which sets it back. It does nothing, and stop
