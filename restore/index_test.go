@@ -164,7 +164,7 @@ func TestBatcher(t *testing.T) {
 // do, so that a later turn's id is above every earlier one's and none is
 // looked up; and a hit on either reads back as its turn or passage.
 func TestTurnDocIDsSortAsTurns(t *testing.T) {
-	turns := []int{0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 38911, 1_000_000, 9_999_999_999}
+	turns := []int{0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 38911, 1_000_000, 999_999_999, 1<<31 - 1}
 	var ids []string
 	for _, n := range turns {
 		ids = append(ids, turnDocID(n), passageDocID(n, Span{Start: 0, End: 480}), passageDocID(n, Span{Start: 1200, End: 1900}))

@@ -167,10 +167,9 @@ func fileAndText(what, example string) cobra.PositionalArgs {
 // leaves (unless noCache) makes the next run fast; it is read once (the
 // blocks indexing decodes are not kept), with the heap growing slowly
 // (app.growSlowly), and from then on the heap is bounded (app.bound).
-// vecs embed the
-// questions asked of it. Archive blocks that cannot be read
-// fail alone: the memory is returned with damaged, which names them, for
-// the command to report once it has answered from the rest.
+// vecs embed the questions asked of it. Archive blocks that cannot be
+// read fail alone: the memory is returned with damaged, which names them,
+// for the command to report once it has answered from the rest.
 func (a *app) openIndexed(ctx context.Context, name string, noCache bool, vecs vectors) (m *smg.Memory, damaged, err error) {
 	o := vecs.open(smg.OpenOptions{Decode: *a.decodeOptions(name), ReadOnce: true})
 	opts := &o
