@@ -309,8 +309,13 @@ func writeCache(r index.CopyReader, doc *spec.Document, stats cacheStats, dir, k
 
 func writeCacheFiles(r index.CopyReader, doc *spec.Document, stats cacheStats, dir, key string, guard func(put func() error) error) (err error) {
 	// The folder that holds the cache (a memory file's cache folder) is
-	// made when missing, readable by its owner alone.
-	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+	// made when missing, readable by its owner alone, and removed again
+	// when guard refuses the cache and the folder holds nothing else: a
+	// stored memory deleted meanwhile leaves no folder behind.
+	parent := filepath.Dir(dir)
+	_, serr := os.Stat(parent)
+	made := errors.Is(serr, fs.ErrNotExist)
+	if err := os.MkdirAll(parent, 0o700); err != nil {
 		return err
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".tmp-")
@@ -364,5 +369,8 @@ func writeCacheFiles(r index.CopyReader, doc *spec.Document, stats cacheStats, d
 	}
 	err = guard(put)
 	os.RemoveAll(tmp) // when guard did not put it in place
+	if err != nil && made {
+		os.Remove(parent) // fails, and keeps it, unless it is empty
+	}
 	return err
 }

@@ -188,11 +188,13 @@ func TestStoredMemoryCompact(t *testing.T) {
 
 // A stored memory puts its index cache in place through its CacheGuard,
 // at a rebase and for the index it built of its base: a guard that
-// refuses leaves no cache (a store's memory deleted meanwhile).
+// refuses leaves no cache, nor the folder made for it (a store's memory
+// deleted meanwhile).
 func TestStoredMemoryCacheGuard(t *testing.T) {
 	ctx := context.Background()
 	l := newHeldLog(t, smg.New(&smg.Options{NoVectors: true}))
-	cache := filepath.Join(t.TempDir(), "index")
+	folder := filepath.Join(t.TempDir(), "tenant", "memory")
+	cache := filepath.Join(folder, "index")
 	open := func(allow bool, asked *int) *smg.StoredMemory {
 		t.Helper()
 		var mu sync.Mutex
@@ -213,6 +215,9 @@ func TestStoredMemoryCacheGuard(t *testing.T) {
 	a.Close() // waits for the cache
 	if _, err := os.Stat(cache); refused == 0 || err == nil {
 		t.Fatalf("the guard was asked %d times; a cache it refused is in place: %v", refused, err == nil)
+	}
+	if _, err := os.Stat(folder); err == nil {
+		t.Errorf("the folder made for a cache the guard refused is left behind")
 	}
 	allowed := 0
 	b := open(true, &allowed)
