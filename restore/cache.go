@@ -318,7 +318,7 @@ func writeCacheFiles(r index.CopyReader, doc *spec.Document, stats cacheStats, d
 	if err := os.MkdirAll(parent, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".tmp-")
+	tmp, err := os.MkdirTemp(parent, filepath.Base(dir)+".tmp-")
 	if err != nil {
 		return err
 	}

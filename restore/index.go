@@ -194,6 +194,8 @@ func nonEmpty(ss []string) []string {
 	return out
 }
 
+// turnKey is the key of turn n's candidate in a context, "t:n"; its
+// document in the index is turnDocID's.
 func turnKey(n int) string { return kindTurn + ":" + strconv.Itoa(n) }
 
 // turnDocID is the id of the document of turn n in the index, and

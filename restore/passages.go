@@ -143,7 +143,8 @@ func turnDocs(t spec.Turn) []turnDoc {
 	return out
 }
 
-// passageKey is the id of a passage of turn n: "p:n:start:end".
+// passageKey is the key of a passage of turn n as a context's candidate,
+// "p:n:start:end"; its document in the index is passageDocID's.
 func passageKey(n int, p Span) string {
 	return kindPassage + ":" + strconv.Itoa(n) + ":" + strconv.Itoa(p.Start) + ":" + strconv.Itoa(p.End)
 }
