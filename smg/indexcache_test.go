@@ -11,6 +11,7 @@ import (
 
 	"github.com/smg-memory/smg/smg"
 	"github.com/smg-memory/smg/smg/format"
+	"github.com/smg-memory/smg/spec"
 )
 
 // cachedFile opens the memory of the named file as a server keeps it: with
@@ -171,16 +172,7 @@ func TestStoredMemoryCompact(t *testing.T) {
 		t.Fatalf("no index cache of the new base: %v", err)
 	}
 	b := open()
-	if _, err := b.Record(ctx, chat(31, 2), nil); err != nil {
-		t.Fatal(err)
-	}
-	mb, err := b.Memory(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := mb.Context(ctx, "order 32", &smg.ContextOptions{Wait: true}); err != nil {
-		t.Fatal(err)
-	}
+	recordAndAsk(t, b, chat(31, 2), "order 32")
 	if live, _ := filepath.Glob(cache + ".live-*"); len(live) != 1 {
 		t.Errorf("copies of the cache being updated: %v, want one: the index was built again", live)
 	}
@@ -238,18 +230,25 @@ func TestStoredMemoryCacheGuard(t *testing.T) {
 // builds its index, and makes the whole memory the log's base.
 func indexedThenCompacted(t *testing.T, s *smg.StoredMemory) {
 	t.Helper()
+	recordAndAsk(t, s, chat(1, 30), "order 12")
+	if err := s.Compact(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recordAndAsk records turns in s, then asks it question once every turn
+// is indexed.
+func recordAndAsk(t *testing.T, s *smg.StoredMemory, turns []spec.Turn, question string) {
+	t.Helper()
 	ctx := context.Background()
-	if _, err := s.Record(ctx, chat(1, 30), nil); err != nil {
+	if _, err := s.Record(ctx, turns, nil); err != nil {
 		t.Fatal(err)
 	}
 	m, err := s.Memory(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Context(ctx, "order 12", &smg.ContextOptions{Wait: true}); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Compact(ctx); err != nil {
+	if _, err := m.Context(ctx, question, &smg.ContextOptions{Wait: true}); err != nil {
 		t.Fatal(err)
 	}
 }
